@@ -1,0 +1,2 @@
+//! `qchess`: the Quantum Chess compiler and simulator command line.
+fn main() {}

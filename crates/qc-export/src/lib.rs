@@ -1,0 +1,1 @@
+//! OpenQASM export and import for qc-ir circuits (see README.md).

@@ -1,0 +1,251 @@
+//! The `Backend` trait: what a simulator (or a device adapter) must do so that games and circuits
+//! can run on it one instruction at a time.
+//!
+//! Qubits are the circuit's [`Qubit`]s; a backend grows as new qubits are touched (every qubit
+//! starts in |0>). Measurement takes a [`MeasureChoice`]: either a forced outcome (post-selection,
+//! as `.m0`/`.m1` do) or a uniform random number drawn by the caller's seeded RNG, so a backend
+//! never owns randomness and results are reproducible whatever the thread count.
+//!
+//! Thresholds: amplitudes below [`AMPLITUDE_EPSILON`] in magnitude are treated as zero (pruned by
+//! sparse backends); an outcome whose probability is below [`IMPOSSIBLE_PROBABILITY`] is
+//! impossible, and forcing it is an error, never a renormalisation of zero.
+
+use crate::gate::Gate;
+use crate::ids::Qubit;
+use crate::instruction::Control;
+use crate::matrix::Matrix;
+use num_complex::Complex64;
+use std::collections::BTreeMap;
+use thiserror::Error;
+
+/// Amplitudes with a smaller magnitude are zero.
+pub const AMPLITUDE_EPSILON: f64 = 1e-12;
+/// Outcomes with a smaller probability are impossible (= `AMPLITUDE_EPSILON^2`).
+pub const IMPOSSIBLE_PROBABILITY: f64 = AMPLITUDE_EPSILON * AMPLITUDE_EPSILON;
+
+/// How to pick a measurement outcome.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum MeasureChoice {
+    /// Post-select this outcome; an impossible outcome is an error.
+    Forced(bool),
+    /// Sample with this uniform number in [0, 1): the outcome is 1 iff `u < P(1)`.
+    Random(f64),
+}
+
+impl MeasureChoice {
+    /// Resolves the outcome given `P(1)`, or says which outcome was impossible.
+    pub fn resolve(self, qubit: Qubit, p_one: f64) -> Result<bool, BackendError> {
+        let p_one = p_one.clamp(0.0, 1.0);
+        let outcome = match self {
+            MeasureChoice::Forced(v) => v,
+            MeasureChoice::Random(u) => {
+                if p_one < IMPOSSIBLE_PROBABILITY {
+                    false
+                } else if 1.0 - p_one < IMPOSSIBLE_PROBABILITY {
+                    true
+                } else {
+                    u < p_one
+                }
+            }
+        };
+        let p = if outcome { p_one } else { 1.0 - p_one };
+        if p < IMPOSSIBLE_PROBABILITY {
+            return Err(BackendError::ImpossibleOutcome {
+                qubit,
+                outcome,
+                probability: p,
+            });
+        }
+        Ok(outcome)
+    }
+}
+
+/// Errors a backend reports.
+#[derive(Debug, Error, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum BackendError {
+    /// A forced measurement outcome has probability zero.
+    #[error("measuring {qubit} cannot give {} (its probability is {probability:e})", u8::from(*outcome))]
+    ImpossibleOutcome {
+        /// The measured qubit.
+        qubit: Qubit,
+        /// The outcome asked for.
+        outcome: bool,
+        /// Its probability.
+        probability: f64,
+    },
+    /// An ancilla was freed while not in |0>: the circuit forgot to uncompute it.
+    #[error(
+        "ancilla {qubit} is freed but is |1> with probability {probability_one:e} (not uncomputed)"
+    )]
+    DirtyAncilla {
+        /// The ancilla.
+        qubit: Qubit,
+        /// P(|1>) at the free.
+        probability_one: f64,
+    },
+    /// The state would need more memory than the configured limit.
+    #[error(
+        "the state would need {needed_bytes} bytes, over the limit of {limit_bytes} bytes ({what})"
+    )]
+    CapacityExceeded {
+        /// What was being allocated.
+        what: String,
+        /// Bytes needed.
+        needed_bytes: u128,
+        /// The limit.
+        limit_bytes: u128,
+    },
+    /// More qubits are in superposition at once than the backend can represent.
+    #[error(
+        "{needed} qubits would be in superposition at once; this backend handles at most {limit}"
+    )]
+    TooManyQubits {
+        /// Qubits needed.
+        needed: usize,
+        /// The backend's limit.
+        limit: usize,
+    },
+    /// A snapshot from another backend or state was restored or compared.
+    #[error("invalid snapshot: {0}")]
+    InvalidSnapshot(&'static str),
+}
+
+/// A simulator the IR can run on. See the module docs for conventions.
+pub trait Backend {
+    /// A saved state for undo; restoring it must be exact.
+    type Snapshot: Clone;
+
+    /// A short name (`sparse`, `dense`, ...).
+    fn name(&self) -> &'static str;
+
+    /// Applies `gate` to `targets` on the basis states where every control has its value.
+    fn apply_gate(
+        &mut self,
+        gate: Gate,
+        targets: &[Qubit],
+        controls: &[Control],
+    ) -> Result<(), BackendError>;
+
+    /// Measures `qubit` in the computational basis, collapsing the state.
+    fn measure(&mut self, qubit: Qubit, choice: MeasureChoice) -> Result<bool, BackendError>;
+
+    /// Returns `qubit` to |0>: a measurement whose outcome is then flipped back. Returns the
+    /// outcome that was seen.
+    fn reset(&mut self, qubit: Qubit, choice: MeasureChoice) -> Result<bool, BackendError> {
+        let outcome = self.measure(qubit, choice)?;
+        if outcome {
+            self.apply_gate(Gate::X, &[qubit], &[])?;
+        }
+        Ok(outcome)
+    }
+
+    /// Starts an ancilla's life. The qubit is |0> (fresh, or freed earlier in |0>).
+    fn alloc(&mut self, qubit: Qubit) -> Result<(), BackendError> {
+        let _ = qubit;
+        Ok(())
+    }
+
+    /// Ends an ancilla's life; errors if it is not |0>.
+    fn free(&mut self, qubit: Qubit) -> Result<(), BackendError> {
+        let p = self.probability_one(qubit);
+        if p > IMPOSSIBLE_PROBABILITY {
+            return Err(BackendError::DirtyAncilla {
+                qubit,
+                probability_one: p,
+            });
+        }
+        Ok(())
+    }
+
+    /// Every basis state with a nonzero amplitude: the qubits that are 1 (sorted), and the
+    /// amplitude. Sorted by the list of qubits. Qubits never touched are 0.
+    fn basis_states(&self) -> Vec<(Vec<Qubit>, Complex64)>;
+
+    /// Number of basis states with a nonzero amplitude.
+    fn state_size(&self) -> usize;
+
+    /// Saves the state.
+    fn snapshot(&self) -> Self::Snapshot;
+
+    /// Restores a saved state exactly.
+    fn restore(&mut self, snapshot: &Self::Snapshot);
+
+    /// `|<saved|current>|^2`: 1 when the state is unchanged up to a global phase.
+    fn fidelity(&self, snapshot: &Self::Snapshot) -> f64;
+
+    /// `P(qubit = 1)`.
+    fn probability_one(&self, qubit: Qubit) -> f64 {
+        self.basis_states()
+            .iter()
+            .filter(|(ones, _)| ones.contains(&qubit))
+            .map(|(_, a)| a.norm_sqr())
+            .sum()
+    }
+
+    /// The exact joint distribution of `qubits` (bit k of the pattern = `qubits[k]`), other qubits
+    /// summed out; only patterns with nonzero probability, in increasing pattern order.
+    ///
+    /// # Panics
+    /// If more than 128 qubits are asked for.
+    fn marginal(&self, qubits: &[Qubit]) -> Vec<(u128, f64)> {
+        assert!(qubits.len() <= 128, "marginal over more than 128 qubits");
+        let mut dist = BTreeMap::<u128, f64>::new();
+        for (ones, amp) in self.basis_states() {
+            *dist.entry(pattern_of(&ones, qubits)).or_default() += amp.norm_sqr();
+        }
+        dist.into_iter()
+            .filter(|(_, p)| *p >= IMPOSSIBLE_PROBABILITY)
+            .collect()
+    }
+
+    /// The reduced density matrix of `qubits` (basis index bit k = `qubits[k]`), the rest traced out.
+    fn reduced_density_matrix(&self, qubits: &[Qubit]) -> Matrix {
+        let dim = 1usize << qubits.len();
+        // Group amplitudes by the configuration of the other qubits.
+        let mut groups: BTreeMap<Vec<Qubit>, Vec<(usize, Complex64)>> = BTreeMap::new();
+        for (ones, amp) in self.basis_states() {
+            let rest: Vec<Qubit> = ones
+                .iter()
+                .copied()
+                .filter(|q| !qubits.contains(q))
+                .collect();
+            groups
+                .entry(rest)
+                .or_default()
+                .push((pattern_of(&ones, qubits) as usize, amp));
+        }
+        let mut rho = Matrix::zeros(dim);
+        for entries in groups.values() {
+            for &(i, a) in entries {
+                for &(j, b) in entries {
+                    rho.set(i, j, rho.get(i, j) + a * b.conj());
+                }
+            }
+        }
+        rho
+    }
+
+    /// The amplitude of the basis state in which exactly `ones` are 1.
+    fn amplitude(&self, ones: &[Qubit]) -> Complex64 {
+        let mut wanted = ones.to_vec();
+        wanted.sort();
+        wanted.dedup();
+        self.basis_states()
+            .into_iter()
+            .find(|(o, _)| *o == wanted)
+            .map(|(_, a)| a)
+            .unwrap_or(Complex64::new(0.0, 0.0))
+    }
+}
+
+/// Bit k of the result is 1 when `qubits[k]` is among `ones`.
+pub fn pattern_of(ones: &[Qubit], qubits: &[Qubit]) -> u128 {
+    let mut pattern = 0u128;
+    for (k, q) in qubits.iter().enumerate() {
+        if ones.contains(q) {
+            pattern |= 1 << k;
+        }
+    }
+    pattern
+}

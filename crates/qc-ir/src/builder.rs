@@ -1,0 +1,278 @@
+//! `CircuitBuilder`: the way lowering code writes circuits.
+//!
+//! It hands out square qubits (one per square, created on first use), allocates ancillas from a
+//! free list per kind (so a freed path ancilla is reused by the next path), allocates a fresh
+//! classical bit per measurement, and stamps every instruction with the current origin, the
+//! controls of enclosing [`CircuitBuilder::controlled`] scopes and the condition of an enclosing
+//! [`CircuitBuilder::conditioned`] scope.
+
+use crate::circuit::{AncillaKind, Circuit, QubitRole};
+use crate::gate::Gate;
+use crate::ids::{Clbit, Qubit, Square};
+use crate::instruction::{Condition, Control, Instruction, Op, Origin};
+use crate::verify::{verify, VerifyErrors};
+use std::collections::BTreeMap;
+
+/// Builds a [`Circuit`]; see the module docs.
+#[derive(Clone, Debug, Default)]
+pub struct CircuitBuilder {
+    circuit: Circuit,
+    squares: BTreeMap<Square, Qubit>,
+    free_ancillas: BTreeMap<AncillaKind, Vec<Qubit>>,
+    origin: Option<Origin>,
+    control_stack: Vec<Control>,
+    condition: Option<Condition>,
+}
+
+impl CircuitBuilder {
+    /// An empty builder.
+    pub fn new() -> CircuitBuilder {
+        CircuitBuilder::default()
+    }
+
+    /// Continues building on an existing circuit (its square qubits are reused; its ancillas are
+    /// considered live unless freed in it).
+    pub fn from_circuit(circuit: Circuit) -> CircuitBuilder {
+        let mut b = CircuitBuilder::new();
+        for (i, role) in circuit.qubit_roles().iter().enumerate() {
+            if let QubitRole::Square(sq) = role {
+                b.squares.insert(*sq, Qubit(i as u32));
+            }
+        }
+        // Ancillas whose last alloc/free event is a free are available again.
+        let mut live: BTreeMap<Qubit, bool> = BTreeMap::new();
+        for instr in circuit.instructions() {
+            match instr.op {
+                Op::Alloc { qubit } => {
+                    live.insert(qubit, true);
+                }
+                Op::Free { qubit } => {
+                    live.insert(qubit, false);
+                }
+                _ => {}
+            }
+        }
+        for (qubit, is_live) in live {
+            if let (false, Some(QubitRole::Ancilla(kind))) = (is_live, circuit.role(qubit)) {
+                b.free_ancillas.entry(kind).or_default().push(qubit);
+            }
+        }
+        for list in b.free_ancillas.values_mut() {
+            list.sort_by(|a, b| b.cmp(a)); // pop() yields the lowest index first
+        }
+        b.circuit = circuit;
+        b
+    }
+
+    /// The circuit built so far.
+    pub fn circuit(&self) -> &Circuit {
+        &self.circuit
+    }
+
+    /// Number of instructions so far (a mark for slicing out one move's instructions).
+    pub fn len(&self) -> usize {
+        self.circuit.instructions().len()
+    }
+
+    /// True when no instruction has been added.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Sets the origin stamped on the following instructions.
+    pub fn set_origin(&mut self, origin: Option<Origin>) {
+        self.origin = origin;
+    }
+
+    /// The qubit of `square`, created on first use.
+    pub fn square(&mut self, square: Square) -> Qubit {
+        if let Some(q) = self.squares.get(&square) {
+            return *q;
+        }
+        let q = self.circuit.add_qubit(QubitRole::Square(square));
+        self.squares.insert(square, q);
+        q
+    }
+
+    /// Adds a plain qubit (always live).
+    pub fn plain_qubit(&mut self) -> Qubit {
+        self.circuit.add_qubit(QubitRole::Plain)
+    }
+
+    /// Allocates an ancilla of `kind` in |0>, reusing a freed one of the same kind if any, and
+    /// emits `alloc`.
+    pub fn alloc_ancilla(&mut self, kind: AncillaKind) -> Qubit {
+        let qubit = match self.free_ancillas.get_mut(&kind).and_then(Vec::pop) {
+            Some(q) => q,
+            None => self.circuit.add_qubit(QubitRole::Ancilla(kind)),
+        };
+        self.emit_raw(Op::Alloc { qubit });
+        qubit
+    }
+
+    /// Emits `free` for an ancilla (which the caller has returned to |0>) and makes it reusable.
+    pub fn free_ancilla(&mut self, qubit: Qubit) {
+        self.emit_raw(Op::Free { qubit });
+        if let Some(QubitRole::Ancilla(kind)) = self.circuit.role(qubit) {
+            let list = self.free_ancillas.entry(kind).or_default();
+            list.push(qubit);
+            list.sort_by(|a, b| b.cmp(a));
+        }
+    }
+
+    /// Emits a gate; the controls of enclosing `controlled` scopes are added.
+    pub fn gate(&mut self, gate: Gate, targets: &[Qubit], controls: &[Control]) {
+        let mut all: Vec<Control> = self.control_stack.clone();
+        all.extend_from_slice(controls);
+        self.emit_raw(Op::Gate {
+            gate,
+            targets: targets.into(),
+            controls: all.into(),
+        });
+    }
+
+    /// `X` on `q`.
+    pub fn x(&mut self, q: Qubit) {
+        self.gate(Gate::X, &[q], &[]);
+    }
+
+    /// `X` on `target` controlled by `controls` (CNOT, Toffoli, any polarity).
+    pub fn cx(&mut self, controls: &[Control], target: Qubit) {
+        self.gate(Gate::X, &[target], controls);
+    }
+
+    /// `iSWAP(a, b)`.
+    pub fn iswap(&mut self, a: Qubit, b: Qubit) {
+        self.gate(Gate::ISwap, &[a, b], &[]);
+    }
+
+    /// `sqrt-iSWAP(a, b)`.
+    pub fn sqrt_iswap(&mut self, a: Qubit, b: Qubit) {
+        self.gate(Gate::SqrtISwap, &[a, b], &[]);
+    }
+
+    /// Measures `qubit` into a fresh classical bit and returns it.
+    pub fn measure(&mut self, qubit: Qubit) -> Clbit {
+        let clbit = self.circuit.add_clbit();
+        self.emit_raw(Op::Measure { qubit, clbit });
+        clbit
+    }
+
+    /// Emits `reset`.
+    pub fn reset(&mut self, qubit: Qubit) {
+        self.emit_raw(Op::Reset { qubit });
+    }
+
+    /// Runs `body` with `controls` added to every gate it emits.
+    pub fn controlled<R>(&mut self, controls: &[Control], body: impl FnOnce(&mut Self) -> R) -> R {
+        let depth = self.control_stack.len();
+        self.control_stack.extend_from_slice(controls);
+        let result = body(self);
+        self.control_stack.truncate(depth);
+        result
+    }
+
+    /// Runs `body` with every instruction it emits conditioned on `clbit == value`.
+    /// Conditions do not nest (the IR has one flat condition per instruction).
+    ///
+    /// # Panics
+    /// When called inside another `conditioned` scope (a bug in lowering code).
+    pub fn conditioned<R>(
+        &mut self,
+        clbit: Clbit,
+        value: bool,
+        body: impl FnOnce(&mut Self) -> R,
+    ) -> R {
+        assert!(self.condition.is_none(), "conditioned scopes do not nest");
+        self.condition = Some(Condition { clbit, value });
+        let result = body(self);
+        self.condition = None;
+        result
+    }
+
+    /// Appends an instruction as given (no scope controls, condition or origin added).
+    pub fn push(&mut self, instruction: Instruction) {
+        self.circuit.push(instruction);
+    }
+
+    fn emit_raw(&mut self, op: Op) {
+        self.circuit.push(Instruction {
+            op,
+            condition: self.condition,
+            origin: self.origin.clone(),
+        });
+    }
+
+    /// Verifies and returns the circuit.
+    pub fn finish(self) -> Result<Circuit, VerifyErrors> {
+        verify(&self.circuit)?;
+        Ok(self.circuit)
+    }
+
+    /// Returns the circuit without verifying it.
+    pub fn into_circuit(self) -> Circuit {
+        self.circuit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ancillas_are_reused_per_kind() {
+        let mut b = CircuitBuilder::new();
+        let a1 = b.square(Square::parse("a1").unwrap());
+        let p = b.alloc_ancilla(AncillaKind::Path);
+        b.cx(&[Control::zero(a1)], p);
+        b.x(p);
+        b.x(p);
+        b.cx(&[Control::zero(a1)], p);
+        b.free_ancilla(p);
+        let m = b.alloc_ancilla(AncillaKind::Measure);
+        assert_ne!(m, p, "a measure ancilla does not reuse a path ancilla");
+        let p2 = b.alloc_ancilla(AncillaKind::Path);
+        assert_eq!(p2, p, "a freed path ancilla is reused");
+        b.free_ancilla(p2);
+        b.free_ancilla(m);
+        let c = b.finish().unwrap();
+        assert_eq!(c.num_qubits(), 3);
+        assert_eq!(c.qubit_names(), vec!["a1", "path0", "meas0"]);
+    }
+
+    #[test]
+    fn scopes_add_controls_and_conditions() {
+        let mut b = CircuitBuilder::new();
+        let s = b.square(Square::parse("b1").unwrap());
+        let t = b.square(Square::parse("c3").unwrap());
+        let k = b.square(Square::parse("d2").unwrap());
+        let m = b.measure(k);
+        b.set_origin(Some(Origin::new(1, "test")));
+        b.conditioned(m, true, |b| {
+            b.controlled(&[Control::zero(k)], |b| b.iswap(s, t))
+        });
+        let c = b.finish().unwrap();
+        let last = c.instructions().last().unwrap();
+        assert_eq!(
+            last.condition,
+            Some(Condition {
+                clbit: m,
+                value: true
+            })
+        );
+        assert_eq!(last.origin, Some(Origin::new(1, "test")));
+        match &last.op {
+            Op::Gate { controls, .. } => assert_eq!(controls.as_slice(), &[Control::zero(k)]),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn from_circuit_resumes_free_lists() {
+        let mut b = CircuitBuilder::new();
+        let p = b.alloc_ancilla(AncillaKind::Path);
+        b.free_ancilla(p);
+        let mut resumed = CircuitBuilder::from_circuit(b.into_circuit());
+        assert_eq!(resumed.alloc_ancilla(AncillaKind::Path), p);
+    }
+}

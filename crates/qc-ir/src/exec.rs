@@ -1,0 +1,291 @@
+//! Running circuits on a [`Backend`]: one instruction at a time with a classical record, exact
+//! outcome distributions by branching on mid-circuit measurements, and sampling.
+//!
+//! Exact distributions: a measurement that nothing later depends on (no later instruction touches
+//! its qubit, no condition reads its bit) is *deferred* and read off the final state's marginal
+//! distribution; only the others branch (snapshot, force 0, restore, force 1). Bits never written
+//! on a branch are 0, as in Qiskit.
+
+use crate::backend::{Backend, BackendError, MeasureChoice, IMPOSSIBLE_PROBABILITY};
+use crate::circuit::Circuit;
+use crate::ids::{Clbit, Qubit};
+use crate::instruction::{Instruction, Op, Origin};
+use std::collections::BTreeMap;
+use thiserror::Error;
+
+/// An error while running an instruction.
+#[derive(Debug, Error, Clone, PartialEq)]
+#[error("instruction {index}{}: {source}", origin.as_ref().map(|o| format!(" (move {} {})", o.move_index, o.rule)).unwrap_or_default())]
+pub struct ExecError {
+    /// Index of the instruction in the list that was run.
+    pub index: usize,
+    /// Its origin.
+    pub origin: Option<Origin>,
+    /// What the backend reported.
+    #[source]
+    pub source: BackendError,
+}
+
+/// Classical bit values, indexed by clbit; `None` until written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClassicalRecord {
+    bits: Vec<Option<bool>>,
+}
+
+impl ClassicalRecord {
+    /// A record of `n` unwritten bits.
+    pub fn new(n: usize) -> ClassicalRecord {
+        ClassicalRecord {
+            bits: vec![None; n],
+        }
+    }
+
+    /// The value of a bit, if written.
+    pub fn get(&self, clbit: Clbit) -> Option<bool> {
+        self.bits.get(clbit.index()).copied().flatten()
+    }
+
+    /// Writes a bit (growing the record as needed).
+    pub fn set(&mut self, clbit: Clbit, value: bool) {
+        if self.bits.len() <= clbit.index() {
+            self.bits.resize(clbit.index() + 1, None);
+        }
+        self.bits[clbit.index()] = Some(value);
+    }
+
+    /// All bits; unwritten ones are `None`.
+    pub fn bits(&self) -> &[Option<bool>] {
+        &self.bits
+    }
+
+    /// All bits with unwritten ones read as 0, padded to `n`.
+    pub fn values(&self, n: usize) -> Vec<bool> {
+        (0..n.max(self.bits.len()))
+            .map(|i| self.bits.get(i).copied().flatten().unwrap_or(false))
+            .collect()
+    }
+}
+
+/// Chooses measurement outcomes: `clbit` is the bit being written, or `None` for a reset.
+pub trait OutcomePolicy {
+    /// The choice for the next measurement or reset.
+    fn choose(&mut self, clbit: Option<Clbit>) -> MeasureChoice;
+}
+
+impl<F: FnMut(Option<Clbit>) -> MeasureChoice> OutcomePolicy for F {
+    fn choose(&mut self, clbit: Option<Clbit>) -> MeasureChoice {
+        self(clbit)
+    }
+}
+
+/// Runs one instruction: skips it if its condition is false, else applies it. Returns the outcome
+/// of a measurement.
+pub fn apply_instruction<B: Backend + ?Sized>(
+    backend: &mut B,
+    instr: &Instruction,
+    record: &mut ClassicalRecord,
+    policy: &mut dyn OutcomePolicy,
+) -> Result<Option<bool>, BackendError> {
+    if let Some(cond) = instr.condition {
+        // An unwritten bit reads as 0 (the verifier rejects reading before writing).
+        if record.get(cond.clbit).unwrap_or(false) != cond.value {
+            return Ok(None);
+        }
+    }
+    match &instr.op {
+        Op::Gate {
+            gate,
+            targets,
+            controls,
+        } => backend.apply_gate(*gate, targets, controls).map(|_| None),
+        Op::Measure { qubit, clbit } => {
+            let outcome = backend.measure(*qubit, policy.choose(Some(*clbit)))?;
+            record.set(*clbit, outcome);
+            Ok(Some(outcome))
+        }
+        Op::Reset { qubit } => backend.reset(*qubit, policy.choose(None)).map(|_| None),
+        Op::Alloc { qubit } => backend.alloc(*qubit).map(|_| None),
+        Op::Free { qubit } => backend.free(*qubit).map(|_| None),
+    }
+}
+
+/// Runs a list of instructions in order.
+pub fn run_instructions<B: Backend + ?Sized>(
+    backend: &mut B,
+    instructions: &[Instruction],
+    record: &mut ClassicalRecord,
+    policy: &mut dyn OutcomePolicy,
+) -> Result<(), ExecError> {
+    for (index, instr) in instructions.iter().enumerate() {
+        apply_instruction(backend, instr, record, policy).map_err(|source| ExecError {
+            index,
+            origin: instr.origin.clone(),
+            source,
+        })?;
+    }
+    Ok(())
+}
+
+/// A distribution over the whole classical register: key = bit values indexed by clbit.
+pub type Distribution = BTreeMap<Vec<bool>, f64>;
+
+/// Formats bit values in Qiskit's order: the rightmost character is clbit 0.
+pub fn qiskit_key(bits: &[bool]) -> String {
+    bits.iter()
+        .rev()
+        .map(|b| if *b { '1' } else { '0' })
+        .collect()
+}
+
+/// The exact distribution of the classical register after running `circuit` on `backend`
+/// (which should start in |0...0>). See the module docs for how measurements are handled.
+pub fn exact_distribution<B: Backend>(
+    backend: &mut B,
+    circuit: &Circuit,
+) -> Result<Distribution, ExecError> {
+    let instructions = circuit.instructions();
+    let deferrable = deferrable_measurements(instructions);
+    let mut out = Distribution::new();
+    let mut explorer = Explorer {
+        instructions,
+        deferrable: &deferrable,
+        num_clbits: circuit.num_clbits(),
+        out: &mut out,
+    };
+    explorer.explore(
+        backend,
+        0,
+        ClassicalRecord::new(circuit.num_clbits()),
+        1.0,
+        Vec::new(),
+    )?;
+    Ok(out)
+}
+
+/// For each instruction index: true when it is a measurement nothing later depends on.
+fn deferrable_measurements(instructions: &[Instruction]) -> Vec<bool> {
+    let mut touched_later = std::collections::BTreeSet::<Qubit>::new();
+    let mut read_later = std::collections::BTreeSet::<Clbit>::new();
+    let mut result = vec![false; instructions.len()];
+    for (index, instr) in instructions.iter().enumerate().rev() {
+        if let Op::Measure { qubit, clbit } = instr.op {
+            result[index] = instr.condition.is_none()
+                && !touched_later.contains(&qubit)
+                && !read_later.contains(&clbit);
+        }
+        touched_later.extend(instr.op.qubits());
+        if let Some(c) = instr.condition {
+            read_later.insert(c.clbit);
+        }
+    }
+    result
+}
+
+struct Explorer<'a> {
+    instructions: &'a [Instruction],
+    deferrable: &'a [bool],
+    num_clbits: usize,
+    out: &'a mut Distribution,
+}
+
+impl Explorer<'_> {
+    fn explore<B: Backend>(
+        &mut self,
+        backend: &mut B,
+        start: usize,
+        mut record: ClassicalRecord,
+        weight: f64,
+        mut deferred: Vec<(Qubit, Clbit)>,
+    ) -> Result<(), ExecError> {
+        let fail = |index: usize, source| ExecError {
+            index,
+            origin: self.instructions[index].origin.clone(),
+            source,
+        };
+        for index in start..self.instructions.len() {
+            let instr = &self.instructions[index];
+            if let Some(cond) = instr.condition {
+                if record.get(cond.clbit).unwrap_or(false) != cond.value {
+                    continue;
+                }
+            }
+            let branch_qubit = match instr.op {
+                Op::Measure { qubit, clbit } if self.deferrable[index] => {
+                    deferred.push((qubit, clbit));
+                    continue;
+                }
+                Op::Measure { qubit, .. } | Op::Reset { qubit } => qubit,
+                _ => {
+                    let mut never = |_: Option<Clbit>| MeasureChoice::Forced(false);
+                    apply_instruction(backend, instr, &mut record, &mut never)
+                        .map_err(|e| fail(index, e))?;
+                    continue;
+                }
+            };
+            let p_one = backend.probability_one(branch_qubit).clamp(0.0, 1.0);
+            let outcomes: Vec<(bool, f64)> = [(false, 1.0 - p_one), (true, p_one)]
+                .into_iter()
+                .filter(|(_, p)| *p >= IMPOSSIBLE_PROBABILITY)
+                .collect();
+            let saved = if outcomes.len() > 1 {
+                Some(backend.snapshot())
+            } else {
+                None
+            };
+            for (k, &(outcome, p)) in outcomes.iter().enumerate() {
+                if k > 0 {
+                    if let Some(s) = &saved {
+                        backend.restore(s);
+                    }
+                }
+                let mut branch_record = record.clone();
+                let mut forced = |_: Option<Clbit>| MeasureChoice::Forced(outcome);
+                apply_instruction(backend, instr, &mut branch_record, &mut forced)
+                    .map_err(|e| fail(index, e))?;
+                self.explore(
+                    backend,
+                    index + 1,
+                    branch_record,
+                    weight * p,
+                    deferred.clone(),
+                )?;
+            }
+            return Ok(());
+        }
+        let qubits: Vec<Qubit> = deferred.iter().map(|(q, _)| *q).collect();
+        for (pattern, p) in backend.marginal(&qubits) {
+            let mut bits = record.values(self.num_clbits);
+            for (k, (_, clbit)) in deferred.iter().enumerate() {
+                bits[clbit.index()] = (pattern >> k) & 1 == 1;
+            }
+            *self.out.entry(bits).or_default() += weight * p;
+        }
+        Ok(())
+    }
+}
+
+/// Draws `shots` samples from `dist` using uniform numbers from `uniform`; returns counts.
+pub fn sample_counts(
+    dist: &Distribution,
+    shots: u64,
+    mut uniform: impl FnMut() -> f64,
+) -> BTreeMap<Vec<bool>, u64> {
+    let entries: Vec<(&Vec<bool>, f64)> = dist.iter().map(|(k, v)| (k, *v)).collect();
+    let total: f64 = entries.iter().map(|(_, p)| p).sum();
+    let mut counts = BTreeMap::new();
+    for _ in 0..shots {
+        let mut u = uniform() * total;
+        let mut chosen = entries.last().map(|(k, _)| *k);
+        for (k, p) in &entries {
+            if u < *p {
+                chosen = Some(*k);
+                break;
+            }
+            u -= p;
+        }
+        if let Some(k) = chosen {
+            *counts.entry(k.clone()).or_insert(0) += 1;
+        }
+    }
+    counts
+}

@@ -1,0 +1,478 @@
+//! The gate set: one `Copy` enum, and the single place that says what each gate is.
+//!
+//! Every property of a gate (name, arity, parameters, exact matrix, inverse, OpenQASM 3 name) is
+//! given by an exhaustive `match` in this file, so adding a variant fails to compile until every
+//! property is stated. Controls are not part of a gate: CNOT is `X` with one control (see
+//! [`crate::Control`]).
+//!
+//! Matrix convention: for a two-qubit gate applied to targets `[a, b]`, the basis is
+//! `|a b> = |00>, |01>, |10>, |11>` with `a` the most significant bit (Kronecker order, as in
+//! `circuits.md`). Every two-qubit gate here is symmetric in its targets, so the order never
+//! changes the result.
+
+use crate::matrix::{c64, Matrix};
+use num_complex::Complex64;
+use serde::{Deserialize, Serialize};
+use std::f64::consts::{FRAC_1_SQRT_2, FRAC_PI_4};
+use std::fmt;
+
+/// A unitary gate without controls. Parameterised gates carry their angles in radians.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "gate", content = "params", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Gate {
+    /// Identity.
+    I,
+    /// Pauli X (NOT). With one control it is CNOT.
+    X,
+    /// Pauli Y.
+    Y,
+    /// Pauli Z.
+    Z,
+    /// Hadamard.
+    H,
+    /// Phase gate S = diag(1, i).
+    S,
+    /// S dagger = diag(1, -i).
+    Sdg,
+    /// T = diag(1, e^{i pi/4}).
+    T,
+    /// T dagger.
+    Tdg,
+    /// Square root of X: (1/2)[[1+i, 1-i], [1-i, 1+i]].
+    SX,
+    /// Inverse of SX.
+    SXdg,
+    /// Rotation about X: exp(-i theta X / 2).
+    Rx(f64),
+    /// Rotation about Y: exp(-i theta Y / 2).
+    Ry(f64),
+    /// Rotation about Z: exp(-i theta Z / 2) = diag(e^{-i theta/2}, e^{i theta/2}).
+    Rz(f64),
+    /// Phase: diag(1, e^{i lambda}).
+    Phase(f64),
+    /// General single-qubit gate U(theta, phi, lambda) as OpenQASM 3 defines it:
+    /// [[cos(t/2), -e^{i l} sin(t/2)], [e^{i p} sin(t/2), e^{i(p+l)} cos(t/2)]].
+    U(f64, f64, f64),
+    /// SWAP.
+    Swap,
+    /// iSWAP: |01> -> i|10>, |10> -> i|01>.
+    ISwap,
+    /// Inverse iSWAP: |01> -> -i|10>, |10> -> -i|01>.
+    ISwapDg,
+    /// Square root of iSWAP: |01> -> (|01> + i|10>)/sqrt2, |10> -> (i|01> + |10>)/sqrt2.
+    SqrtISwap,
+    /// Inverse square root of iSWAP.
+    SqrtISwapDg,
+}
+
+/// Which parameters a gate name takes, for parsers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ParamCount {
+    /// No parameters.
+    Zero,
+    /// One angle.
+    One,
+    /// Three angles.
+    Three,
+}
+
+impl Gate {
+    /// One gate of every kind, with representative angles; used by tests that must cover every gate.
+    pub const EXAMPLES: [Gate; 21] = [
+        Gate::I,
+        Gate::X,
+        Gate::Y,
+        Gate::Z,
+        Gate::H,
+        Gate::S,
+        Gate::Sdg,
+        Gate::T,
+        Gate::Tdg,
+        Gate::SX,
+        Gate::SXdg,
+        Gate::Rx(0.7),
+        Gate::Ry(-1.3),
+        Gate::Rz(2.1),
+        Gate::Phase(0.4),
+        Gate::U(0.3, -0.8, 1.9),
+        Gate::Swap,
+        Gate::ISwap,
+        Gate::ISwapDg,
+        Gate::SqrtISwap,
+        Gate::SqrtISwapDg,
+    ];
+
+    /// The canonical lowercase name used by the IR text format.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Gate::I => "i",
+            Gate::X => "x",
+            Gate::Y => "y",
+            Gate::Z => "z",
+            Gate::H => "h",
+            Gate::S => "s",
+            Gate::Sdg => "sdg",
+            Gate::T => "t",
+            Gate::Tdg => "tdg",
+            Gate::SX => "sx",
+            Gate::SXdg => "sxdg",
+            Gate::Rx(_) => "rx",
+            Gate::Ry(_) => "ry",
+            Gate::Rz(_) => "rz",
+            Gate::Phase(_) => "p",
+            Gate::U(..) => "u",
+            Gate::Swap => "swap",
+            Gate::ISwap => "iswap",
+            Gate::ISwapDg => "iswapdg",
+            Gate::SqrtISwap => "sqiswap",
+            Gate::SqrtISwapDg => "sqiswapdg",
+        }
+    }
+
+    /// The name of this gate in OpenQASM 3's `stdgates.inc`, or `None` if a program must define it.
+    /// (`sxdg` is not in stdgates.inc; `U` is a builtin and `u3` its stdgates alias.)
+    pub const fn qasm_stdgate(self) -> Option<&'static str> {
+        match self {
+            Gate::I => Some("id"),
+            Gate::X => Some("x"),
+            Gate::Y => Some("y"),
+            Gate::Z => Some("z"),
+            Gate::H => Some("h"),
+            Gate::S => Some("s"),
+            Gate::Sdg => Some("sdg"),
+            Gate::T => Some("t"),
+            Gate::Tdg => Some("tdg"),
+            Gate::SX => Some("sx"),
+            Gate::SXdg => None,
+            Gate::Rx(_) => Some("rx"),
+            Gate::Ry(_) => Some("ry"),
+            Gate::Rz(_) => Some("rz"),
+            Gate::Phase(_) => Some("p"),
+            Gate::U(..) => Some("u3"),
+            Gate::Swap => Some("swap"),
+            Gate::ISwap | Gate::ISwapDg | Gate::SqrtISwap | Gate::SqrtISwapDg => None,
+        }
+    }
+
+    /// Number of target qubits.
+    pub const fn num_targets(self) -> usize {
+        match self {
+            Gate::Swap | Gate::ISwap | Gate::ISwapDg | Gate::SqrtISwap | Gate::SqrtISwapDg => 2,
+            Gate::I
+            | Gate::X
+            | Gate::Y
+            | Gate::Z
+            | Gate::H
+            | Gate::S
+            | Gate::Sdg
+            | Gate::T
+            | Gate::Tdg
+            | Gate::SX
+            | Gate::SXdg
+            | Gate::Rx(_)
+            | Gate::Ry(_)
+            | Gate::Rz(_)
+            | Gate::Phase(_)
+            | Gate::U(..) => 1,
+        }
+    }
+
+    /// The angles of a parameterised gate (empty for fixed gates).
+    pub fn params(self) -> Vec<f64> {
+        match self {
+            Gate::Rx(a) | Gate::Ry(a) | Gate::Rz(a) | Gate::Phase(a) => vec![a],
+            Gate::U(a, b, c) => vec![a, b, c],
+            _ => Vec::new(),
+        }
+    }
+
+    /// How many parameters the gate called `name` takes, or `None` for an unknown name.
+    pub fn param_count(name: &str) -> Option<ParamCount> {
+        Some(match name {
+            "rx" | "ry" | "rz" | "p" => ParamCount::One,
+            "u" => ParamCount::Three,
+            _ if Gate::from_name(name, &[]).is_some() => ParamCount::Zero,
+            _ => return None,
+        })
+    }
+
+    /// Builds a gate from its canonical name and parameters; `None` if the name is unknown or the
+    /// number of parameters is wrong.
+    pub fn from_name(name: &str, params: &[f64]) -> Option<Gate> {
+        let gate = match (name, params) {
+            ("i", []) => Gate::I,
+            ("x", []) => Gate::X,
+            ("y", []) => Gate::Y,
+            ("z", []) => Gate::Z,
+            ("h", []) => Gate::H,
+            ("s", []) => Gate::S,
+            ("sdg", []) => Gate::Sdg,
+            ("t", []) => Gate::T,
+            ("tdg", []) => Gate::Tdg,
+            ("sx", []) => Gate::SX,
+            ("sxdg", []) => Gate::SXdg,
+            ("rx", [a]) => Gate::Rx(*a),
+            ("ry", [a]) => Gate::Ry(*a),
+            ("rz", [a]) => Gate::Rz(*a),
+            ("p", [a]) => Gate::Phase(*a),
+            ("u", [a, b, c]) => Gate::U(*a, *b, *c),
+            ("swap", []) => Gate::Swap,
+            ("iswap", []) => Gate::ISwap,
+            ("iswapdg", []) => Gate::ISwapDg,
+            ("sqiswap", []) => Gate::SqrtISwap,
+            ("sqiswapdg", []) => Gate::SqrtISwapDg,
+            _ => return None,
+        };
+        Some(gate)
+    }
+
+    /// The inverse gate: `g.inverse().matrix() == g.matrix().adjoint()`.
+    pub const fn inverse(self) -> Gate {
+        match self {
+            Gate::I => Gate::I,
+            Gate::X => Gate::X,
+            Gate::Y => Gate::Y,
+            Gate::Z => Gate::Z,
+            Gate::H => Gate::H,
+            Gate::S => Gate::Sdg,
+            Gate::Sdg => Gate::S,
+            Gate::T => Gate::Tdg,
+            Gate::Tdg => Gate::T,
+            Gate::SX => Gate::SXdg,
+            Gate::SXdg => Gate::SX,
+            Gate::Rx(a) => Gate::Rx(-a),
+            Gate::Ry(a) => Gate::Ry(-a),
+            Gate::Rz(a) => Gate::Rz(-a),
+            Gate::Phase(a) => Gate::Phase(-a),
+            Gate::U(theta, phi, lambda) => Gate::U(-theta, -lambda, -phi),
+            Gate::Swap => Gate::Swap,
+            Gate::ISwap => Gate::ISwapDg,
+            Gate::ISwapDg => Gate::ISwap,
+            Gate::SqrtISwap => Gate::SqrtISwapDg,
+            Gate::SqrtISwapDg => Gate::SqrtISwap,
+        }
+    }
+
+    /// True when the matrix has exactly one nonzero entry per column (a permutation with phases):
+    /// such a gate maps each basis state to one basis state, so a sparse state never grows.
+    pub const fn is_monomial(self) -> bool {
+        match self {
+            Gate::I
+            | Gate::X
+            | Gate::Y
+            | Gate::Z
+            | Gate::S
+            | Gate::Sdg
+            | Gate::T
+            | Gate::Tdg
+            | Gate::Rz(_)
+            | Gate::Phase(_)
+            | Gate::Swap
+            | Gate::ISwap
+            | Gate::ISwapDg => true,
+            Gate::H
+            | Gate::SX
+            | Gate::SXdg
+            | Gate::Rx(_)
+            | Gate::Ry(_)
+            | Gate::U(..)
+            | Gate::SqrtISwap
+            | Gate::SqrtISwapDg => false,
+        }
+    }
+
+    /// True when the matrix is diagonal.
+    pub const fn is_diagonal(self) -> bool {
+        matches!(
+            self,
+            Gate::I
+                | Gate::Z
+                | Gate::S
+                | Gate::Sdg
+                | Gate::T
+                | Gate::Tdg
+                | Gate::Rz(_)
+                | Gate::Phase(_)
+        )
+    }
+
+    /// True when every parameter is a finite number.
+    pub fn params_finite(self) -> bool {
+        self.params().iter().all(|p| p.is_finite())
+    }
+
+    /// The exact unitary matrix (2x2 or 4x4, see the module docs for the basis order).
+    pub fn matrix(self) -> Matrix {
+        let o = c64(0.0, 0.0);
+        let l = c64(1.0, 0.0);
+        let i = c64(0.0, 1.0);
+        let r = c64(FRAC_1_SQRT_2, 0.0);
+        let ri = c64(0.0, FRAC_1_SQRT_2);
+        let expi = |a: f64| Complex64::from_polar(1.0, a);
+        match self {
+            Gate::I => Matrix::from_rows([[l, o], [o, l]]),
+            Gate::X => Matrix::from_rows([[o, l], [l, o]]),
+            Gate::Y => Matrix::from_rows([[o, -i], [i, o]]),
+            Gate::Z => Matrix::from_rows([[l, o], [o, -l]]),
+            Gate::H => Matrix::from_rows([[r, r], [r, -r]]),
+            Gate::S => Matrix::from_rows([[l, o], [o, i]]),
+            Gate::Sdg => Matrix::from_rows([[l, o], [o, -i]]),
+            Gate::T => Matrix::from_rows([[l, o], [o, expi(FRAC_PI_4)]]),
+            Gate::Tdg => Matrix::from_rows([[l, o], [o, expi(-FRAC_PI_4)]]),
+            Gate::SX => {
+                let a = c64(0.5, 0.5);
+                let b = c64(0.5, -0.5);
+                Matrix::from_rows([[a, b], [b, a]])
+            }
+            Gate::SXdg => {
+                let a = c64(0.5, -0.5);
+                let b = c64(0.5, 0.5);
+                Matrix::from_rows([[a, b], [b, a]])
+            }
+            Gate::Rx(theta) => {
+                let c = c64((theta / 2.0).cos(), 0.0);
+                let s = c64(0.0, -(theta / 2.0).sin());
+                Matrix::from_rows([[c, s], [s, c]])
+            }
+            Gate::Ry(theta) => {
+                let c = c64((theta / 2.0).cos(), 0.0);
+                let s = c64((theta / 2.0).sin(), 0.0);
+                Matrix::from_rows([[c, -s], [s, c]])
+            }
+            Gate::Rz(theta) => Matrix::from_rows([[expi(-theta / 2.0), o], [o, expi(theta / 2.0)]]),
+            Gate::Phase(lambda) => Matrix::from_rows([[l, o], [o, expi(lambda)]]),
+            Gate::U(theta, phi, lambda) => {
+                let c = (theta / 2.0).cos();
+                let s = (theta / 2.0).sin();
+                Matrix::from_rows([
+                    [c64(c, 0.0), -expi(lambda) * s],
+                    [expi(phi) * s, expi(phi + lambda) * c],
+                ])
+            }
+            Gate::Swap => {
+                Matrix::from_rows([[l, o, o, o], [o, o, l, o], [o, l, o, o], [o, o, o, l]])
+            }
+            Gate::ISwap => {
+                Matrix::from_rows([[l, o, o, o], [o, o, i, o], [o, i, o, o], [o, o, o, l]])
+            }
+            Gate::ISwapDg => {
+                Matrix::from_rows([[l, o, o, o], [o, o, -i, o], [o, -i, o, o], [o, o, o, l]])
+            }
+            Gate::SqrtISwap => {
+                Matrix::from_rows([[l, o, o, o], [o, r, ri, o], [o, ri, r, o], [o, o, o, l]])
+            }
+            Gate::SqrtISwapDg => {
+                Matrix::from_rows([[l, o, o, o], [o, r, -ri, o], [o, -ri, r, o], [o, o, o, l]])
+            }
+        }
+    }
+}
+
+impl fmt::Display for Gate {
+    /// Prints the canonical name with parameters, e.g. `rx(0.5)`; angles use the shortest text
+    /// that parses back to the same `f64` (multiples of pi/8 print as `pi/4`, `-3*pi/8`, ...).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())?;
+        let params = self.params();
+        if !params.is_empty() {
+            f.write_str("(")?;
+            for (k, p) in params.iter().enumerate() {
+                if k > 0 {
+                    f.write_str(", ")?;
+                }
+                f.write_str(&crate::angle::format_angle(*p))?;
+            }
+            f.write_str(")")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_gate_is_unitary_and_inverse_inverts() {
+        for g in Gate::EXAMPLES {
+            let m = g.matrix();
+            assert_eq!(m.dim(), 1 << g.num_targets(), "{g}");
+            assert!(m.is_unitary(1e-14), "{g} is not unitary");
+            let inv = g.inverse().matrix();
+            assert!(
+                inv.approx_eq(&m.adjoint(), 1e-14),
+                "{g}: inverse is not the adjoint"
+            );
+            assert!(
+                m.mul(&inv).approx_eq(&Matrix::identity(m.dim()), 1e-14),
+                "{g}"
+            );
+        }
+    }
+
+    #[test]
+    fn names_round_trip_through_from_name() {
+        for g in Gate::EXAMPLES {
+            assert_eq!(Gate::from_name(g.name(), &g.params()), Some(g));
+        }
+        assert_eq!(Gate::from_name("rx", &[]), None);
+        assert_eq!(Gate::from_name("cnot", &[]), None);
+    }
+
+    /// The two-qubit matrices exactly as `circuits.md` sec. 0 writes them.
+    #[test]
+    fn iswap_family_matches_the_spec() {
+        let o = c64(0.0, 0.0);
+        let l = c64(1.0, 0.0);
+        let i = c64(0.0, 1.0);
+        let h = 1.0 / 2f64.sqrt();
+        let iswap = Matrix::from_rows([[l, o, o, o], [o, o, i, o], [o, i, o, o], [o, o, o, l]]);
+        let sq = Matrix::from_rows([
+            [l, o, o, o],
+            [o, c64(h, 0.0), c64(0.0, h), o],
+            [o, c64(0.0, h), c64(h, 0.0), o],
+            [o, o, o, l],
+        ]);
+        assert!(Gate::ISwap.matrix().approx_eq(&iswap, 1e-15));
+        assert!(Gate::SqrtISwap.matrix().approx_eq(&sq, 1e-15));
+        // SQISWAP^2 = ISWAP; daggers are the same matrices with i -> -i.
+        assert!(sq.mul(&sq).approx_eq(&iswap, 1e-15));
+        assert!(Gate::ISwapDg.matrix().approx_eq(&iswap.adjoint(), 1e-15));
+        assert!(Gate::SqrtISwapDg.matrix().approx_eq(&sq.adjoint(), 1e-15));
+    }
+
+    #[test]
+    fn monomial_and_diagonal_flags_agree_with_matrices() {
+        for g in Gate::EXAMPLES {
+            let m = g.matrix();
+            let n = m.dim();
+            let monomial =
+                (0..n).all(|c| (0..n).filter(|&r| m.get(r, c).norm() > 1e-14).count() == 1);
+            let diagonal = (0..n).all(|r| (0..n).all(|c| r == c || m.get(r, c).norm() < 1e-14));
+            assert_eq!(g.is_monomial(), monomial, "{g}");
+            assert_eq!(g.is_diagonal(), diagonal, "{g}");
+        }
+    }
+
+    #[test]
+    fn named_single_qubit_gates_agree_with_rotations() {
+        use std::f64::consts::PI;
+        let close = |a: Gate, b: Gate| a.matrix().approx_eq_up_to_phase(&b.matrix(), 1e-14);
+        assert!(close(Gate::S, Gate::Phase(PI / 2.0)));
+        assert!(close(Gate::T, Gate::Rz(PI / 4.0)));
+        assert!(close(Gate::X, Gate::Rx(PI)));
+        assert!(close(Gate::Y, Gate::Ry(PI)));
+        assert!(close(Gate::SX, Gate::Rx(PI / 2.0)));
+        assert!(Gate::U(PI, 0.0, PI)
+            .matrix()
+            .approx_eq(&Gate::X.matrix(), 1e-15));
+        assert!(Gate::U(PI / 2.0, 0.0, PI)
+            .matrix()
+            .approx_eq(&Gate::H.matrix(), 1e-15));
+        assert!(Gate::SX
+            .matrix()
+            .mul(&Gate::SX.matrix())
+            .approx_eq(&Gate::X.matrix(), 1e-15));
+    }
+}

@@ -1,0 +1,190 @@
+//! Instructions: gates with controls, measurement, reset, ancilla allocation, classical
+//! conditions and provenance.
+
+use crate::gate::Gate;
+use crate::ids::{Clbit, Qubit};
+use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
+use std::borrow::Cow;
+
+/// Which value of a control qubit lets the gate act.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Polarity {
+    /// Acts when the control is |1> (a filled dot).
+    One,
+    /// Acts when the control is |0> (an open dot).
+    Zero,
+}
+
+impl Polarity {
+    /// The control value that enables the gate.
+    pub const fn value(self) -> bool {
+        matches!(self, Polarity::One)
+    }
+}
+
+/// A quantum control on a gate.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Control {
+    /// The control qubit.
+    pub qubit: Qubit,
+    /// The value it must have.
+    pub on: Polarity,
+}
+
+impl Control {
+    /// A 1-control (filled dot).
+    pub const fn one(qubit: Qubit) -> Control {
+        Control {
+            qubit,
+            on: Polarity::One,
+        }
+    }
+
+    /// A 0-control (open dot).
+    pub const fn zero(qubit: Qubit) -> Control {
+        Control {
+            qubit,
+            on: Polarity::Zero,
+        }
+    }
+}
+
+/// The targets of a gate (one or two qubits).
+pub type Targets = SmallVec<[Qubit; 2]>;
+/// The controls of a gate.
+pub type Controls = SmallVec<[Control; 2]>;
+
+/// What an instruction does.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Op {
+    /// A gate on `targets`, acting only on basis states where every control has its value.
+    Gate {
+        /// The gate.
+        gate: Gate,
+        /// Its targets; `targets.len() == gate.num_targets()`.
+        targets: Targets,
+        /// Quantum controls (any number, any polarity).
+        controls: Controls,
+    },
+    /// Computational-basis measurement of `qubit`, written to the fresh `clbit`.
+    Measure {
+        /// The measured qubit.
+        qubit: Qubit,
+        /// The classical bit that receives the outcome (written exactly once in a circuit).
+        clbit: Clbit,
+    },
+    /// Returns `qubit` to |0> (a non-unitary channel: measure and flip if 1, outcome discarded).
+    Reset {
+        /// The qubit to reset.
+        qubit: Qubit,
+    },
+    /// Starts the life of an ancilla qubit, in |0>.
+    Alloc {
+        /// The ancilla.
+        qubit: Qubit,
+    },
+    /// Ends the life of an ancilla qubit, which must be back in |0>.
+    Free {
+        /// The ancilla.
+        qubit: Qubit,
+    },
+}
+
+impl Op {
+    /// Every qubit the operation touches: targets first, then controls.
+    pub fn qubits(&self) -> SmallVec<[Qubit; 4]> {
+        match self {
+            Op::Gate {
+                targets, controls, ..
+            } => targets
+                .iter()
+                .copied()
+                .chain(controls.iter().map(|c| c.qubit))
+                .collect(),
+            Op::Measure { qubit, .. }
+            | Op::Reset { qubit }
+            | Op::Alloc { qubit }
+            | Op::Free { qubit } => {
+                smallvec::smallvec![*qubit]
+            }
+        }
+    }
+}
+
+/// A classical condition: the instruction runs only if `clbit` holds `value`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Condition {
+    /// The bit read (it must have been written by an earlier measurement).
+    pub clbit: Clbit,
+    /// The value that lets the instruction run.
+    pub value: bool,
+}
+
+/// Where an instruction came from: the move that emitted it and the rule that lowered it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Origin {
+    /// The move number in the game (0 for set-up instructions).
+    pub move_index: u32,
+    /// The rule or circuit name, e.g. `capture_slide`. No spaces, `(` or `)`.
+    pub rule: Cow<'static, str>,
+}
+
+impl Origin {
+    /// An origin with a static rule name.
+    pub const fn new(move_index: u32, rule: &'static str) -> Origin {
+        Origin {
+            move_index,
+            rule: Cow::Borrowed(rule),
+        }
+    }
+}
+
+/// One instruction of a circuit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Instruction {
+    /// What it does.
+    #[serde(flatten)]
+    pub op: Op,
+    /// Classical condition, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Condition>,
+    /// Provenance, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
+}
+
+impl Instruction {
+    /// An unconditioned instruction without provenance.
+    pub fn new(op: Op) -> Instruction {
+        Instruction {
+            op,
+            condition: None,
+            origin: None,
+        }
+    }
+
+    /// A gate instruction.
+    pub fn gate(gate: Gate, targets: &[Qubit], controls: &[Control]) -> Instruction {
+        Instruction::new(Op::Gate {
+            gate,
+            targets: targets.into(),
+            controls: controls.into(),
+        })
+    }
+
+    /// Sets the condition.
+    pub fn with_condition(mut self, condition: Condition) -> Instruction {
+        self.condition = Some(condition);
+        self
+    }
+
+    /// Sets the origin.
+    pub fn with_origin(mut self, origin: Origin) -> Instruction {
+        self.origin = Some(origin);
+        self
+    }
+}

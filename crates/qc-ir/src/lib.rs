@@ -1,0 +1,38 @@
+//! # qc-ir: the qchess circuit IR
+//!
+//! The bottom layer of qchess: board squares and qubit ids, a gate set with exact matrices
+//! ([`Gate`]), instructions with any number of 1-/0-controls, measurement into write-once classical
+//! bits, reset, classical conditions and provenance ([`Instruction`]), circuits whose qubits know
+//! their chess role ([`Circuit`]), a builder with ancilla reuse ([`CircuitBuilder`]), a verifier
+//! ([`verify()`]), a text format that round-trips ([`text`]), and the [`Backend`] trait simulators
+//! implement, with an executor ([`exec`]).
+//!
+//! This crate depends on no other qchess crate.
+
+pub mod angle;
+pub mod backend;
+pub mod builder;
+pub mod circuit;
+pub mod error;
+pub mod exec;
+pub mod gate;
+pub mod ids;
+pub mod instruction;
+pub mod matrix;
+pub mod text;
+pub mod unitary;
+pub mod verify;
+
+pub use backend::{
+    Backend, BackendError, MeasureChoice, AMPLITUDE_EPSILON, IMPOSSIBLE_PROBABILITY,
+};
+pub use builder::CircuitBuilder;
+pub use circuit::{AncillaKind, Circuit, QubitRole};
+pub use error::IrError;
+pub use exec::{ClassicalRecord, Distribution, ExecError, OutcomePolicy};
+pub use gate::Gate;
+pub use ids::{Clbit, Qubit, Square};
+pub use instruction::{Condition, Control, Instruction, Op, Origin, Polarity};
+pub use matrix::Matrix;
+pub use num_complex::Complex64;
+pub use verify::{verify, VerifyError, VerifyErrorKind, VerifyErrors};

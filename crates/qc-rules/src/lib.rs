@@ -1,0 +1,13 @@
+//! # qc-rules: Quantum Chess rules lowered to qc-ir circuits
+//!
+//! Cantwell's Quantum Chess: the classical register ([`board`]), QCAN notation ([`qcan`]), move
+//! classification and lowering to circuits exactly as `circuits.md` says, and the game engine,
+//! which runs moves on any [`qc_ir::Backend`].
+
+pub mod board;
+pub mod piece;
+pub mod qcan;
+
+pub use board::{Board, CastlingRights};
+pub use piece::{Color, Piece, PieceKind};
+pub use qcan::{MoveShape, QcanMove, VariantMark};

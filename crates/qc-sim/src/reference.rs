@@ -1,0 +1,293 @@
+//! The reference sparse simulator: a `BTreeMap` from basis bitstring to amplitude.
+//!
+//! Exact to rounding: every gate is applied as `out[row] += M[row][col] * amp` over the
+//! gate's matrix from the qc-ir table, amplitudes with magnitude below
+//! [`qc_ir::AMPLITUDE_EPSILON`] (1e-12) are pruned after each step, and qubits that become constant
+//! leave the bitstrings (see [`crate::slots`]). Deterministic: ordered maps, no threads.
+
+use crate::slots::{Slot, SlotTable};
+use qc_ir::{
+    Backend, BackendError, Complex64, Control, Gate, MeasureChoice, Qubit, AMPLITUDE_EPSILON,
+};
+use std::collections::BTreeMap;
+
+/// The reference sparse simulator. Starts in |0...0>.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReferenceSparse {
+    slots: SlotTable,
+    state: BTreeMap<u128, Complex64>,
+}
+
+impl Default for ReferenceSparse {
+    fn default() -> Self {
+        ReferenceSparse::new()
+    }
+}
+
+impl ReferenceSparse {
+    /// The all-zero state.
+    pub fn new() -> ReferenceSparse {
+        let mut state = BTreeMap::new();
+        state.insert(0u128, Complex64::new(1.0, 0.0));
+        ReferenceSparse {
+            slots: SlotTable::default(),
+            state,
+        }
+    }
+
+    /// Number of qubits currently in superposition (holding a bit position).
+    pub fn quantum_qubits(&self) -> usize {
+        self.slots.quantum().count()
+    }
+
+    fn prune(&mut self) {
+        self.state.retain(|_, a| a.norm() >= AMPLITUDE_EPSILON);
+    }
+
+    /// Makes every listed quantum qubit classical if it is constant over the support.
+    fn demote_constant(&mut self, qubits: &[Qubit]) {
+        for &q in qubits {
+            if let Slot::Quantum(bit) = self.slots.get(q) {
+                let mask = 1u128 << bit;
+                let mut values = self.state.keys().map(|k| k & mask != 0);
+                let Some(first) = values.next() else { continue };
+                if values.all(|v| v == first) {
+                    if first {
+                        self.state = std::mem::take(&mut self.state)
+                            .into_iter()
+                            .map(|(k, a)| (k & !mask, a))
+                            .collect();
+                    }
+                    self.slots.demote(q, first);
+                }
+            }
+        }
+    }
+
+    fn promote(&mut self, qubit: Qubit) -> Result<u8, BackendError> {
+        let (bit, was) = self.slots.promote(qubit)?;
+        if was == Some(true) {
+            let mask = 1u128 << bit;
+            self.state = std::mem::take(&mut self.state)
+                .into_iter()
+                .map(|(k, a)| (k | mask, a))
+                .collect();
+        }
+        Ok(bit)
+    }
+
+    fn probability_of_bit(&self, bit: u8) -> f64 {
+        let mask = 1u128 << bit;
+        self.state
+            .iter()
+            .filter(|(k, _)| *k & mask != 0)
+            .map(|(_, a)| a.norm_sqr())
+            .sum()
+    }
+
+    /// The state as a map from the sorted list of qubits that are 1 to the amplitude.
+    fn canonical(&self) -> BTreeMap<Vec<Qubit>, Complex64> {
+        self.basis_states().into_iter().collect()
+    }
+}
+
+impl Backend for ReferenceSparse {
+    type Snapshot = ReferenceSparse;
+
+    fn name(&self) -> &'static str {
+        "reference"
+    }
+
+    fn apply_gate(
+        &mut self,
+        gate: Gate,
+        targets: &[Qubit],
+        controls: &[Control],
+    ) -> Result<(), BackendError> {
+        // Classical controls decide at once; quantum ones become a (mask, value) test.
+        let mut mask = 0u128;
+        let mut value = 0u128;
+        for c in controls {
+            match self.slots.get(c.qubit) {
+                Slot::Classical(v) => {
+                    if v != c.on.value() {
+                        return Ok(());
+                    }
+                }
+                Slot::Quantum(bit) => {
+                    mask |= 1 << bit;
+                    if c.on.value() {
+                        value |= 1 << bit;
+                    }
+                }
+            }
+        }
+        let mut bits = Vec::with_capacity(targets.len());
+        for &t in targets {
+            bits.push(self.promote(t)?);
+        }
+        let matrix = gate.matrix();
+        let k = bits.len();
+        let mut out: BTreeMap<u128, Complex64> = BTreeMap::new();
+        for (&key, &amp) in &self.state {
+            if key & mask != value {
+                *out.entry(key).or_default() += amp;
+                continue;
+            }
+            let mut col = 0usize;
+            for &b in &bits {
+                col = (col << 1) | ((key >> b) & 1) as usize;
+            }
+            for row in 0..(1usize << k) {
+                let factor = matrix.get(row, col);
+                if factor == Complex64::new(0.0, 0.0) {
+                    continue;
+                }
+                let mut new_key = key;
+                for (j, &b) in bits.iter().enumerate() {
+                    let bit = ((row >> (k - 1 - j)) & 1) as u128;
+                    new_key = (new_key & !(1u128 << b)) | (bit << b);
+                }
+                *out.entry(new_key).or_default() += factor * amp;
+            }
+        }
+        self.state = out;
+        self.prune();
+        self.demote_constant(targets);
+        Ok(())
+    }
+
+    fn measure(&mut self, qubit: Qubit, choice: MeasureChoice) -> Result<bool, BackendError> {
+        match self.slots.get(qubit) {
+            Slot::Classical(v) => choice.resolve(qubit, if v { 1.0 } else { 0.0 }),
+            Slot::Quantum(bit) => {
+                let p_one = self.probability_of_bit(bit);
+                let outcome = choice.resolve(qubit, p_one)?;
+                let p = if outcome { p_one } else { 1.0 - p_one };
+                let mask = 1u128 << bit;
+                let norm = p.sqrt();
+                self.state.retain(|k, _| (k & mask != 0) == outcome);
+                for a in self.state.values_mut() {
+                    *a /= norm;
+                }
+                self.prune();
+                self.demote_constant(&[qubit]);
+                Ok(outcome)
+            }
+        }
+    }
+
+    fn basis_states(&self) -> Vec<(Vec<Qubit>, Complex64)> {
+        let quantum: Vec<(Qubit, u8)> = self.slots.quantum().collect();
+        let classical: Vec<Qubit> = self.slots.classical_ones().collect();
+        let mut result: Vec<(Vec<Qubit>, Complex64)> = self
+            .state
+            .iter()
+            .map(|(&key, &amp)| {
+                let mut ones = classical.clone();
+                ones.extend(
+                    quantum
+                        .iter()
+                        .filter(|(_, b)| (key >> b) & 1 == 1)
+                        .map(|(q, _)| *q),
+                );
+                ones.sort();
+                (ones, amp)
+            })
+            .collect();
+        result.sort_by(|a, b| a.0.cmp(&b.0));
+        result
+    }
+
+    fn state_size(&self) -> usize {
+        self.state.len()
+    }
+
+    fn snapshot(&self) -> ReferenceSparse {
+        self.clone()
+    }
+
+    fn restore(&mut self, snapshot: &ReferenceSparse) {
+        *self = snapshot.clone();
+    }
+
+    fn fidelity(&self, snapshot: &ReferenceSparse) -> f64 {
+        let current = self.canonical();
+        let overlap: Complex64 = snapshot
+            .basis_states()
+            .into_iter()
+            .filter_map(|(ones, a)| current.get(&ones).map(|b| a.conj() * b))
+            .sum();
+        overlap.norm_sqr()
+    }
+
+    fn probability_one(&self, qubit: Qubit) -> f64 {
+        match self.slots.get(qubit) {
+            Slot::Classical(v) => f64::from(u8::from(v)),
+            Slot::Quantum(bit) => self.probability_of_bit(bit),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constant_qubits_leave_the_bitstrings() {
+        let mut sim = ReferenceSparse::new();
+        sim.apply_gate(Gate::X, &[Qubit(5)], &[]).unwrap();
+        assert_eq!(sim.quantum_qubits(), 0, "a classical flip needs no slot");
+        assert_eq!(sim.probability_one(Qubit(5)), 1.0);
+        sim.apply_gate(Gate::H, &[Qubit(0)], &[]).unwrap();
+        assert_eq!(sim.quantum_qubits(), 1);
+        sim.apply_gate(Gate::H, &[Qubit(0)], &[]).unwrap();
+        assert_eq!(sim.quantum_qubits(), 0, "H H = I returns q0 to a constant");
+        assert_eq!(sim.state_size(), 1);
+    }
+
+    #[test]
+    fn forcing_an_impossible_outcome_is_an_error_and_changes_nothing() {
+        let mut sim = ReferenceSparse::new();
+        sim.apply_gate(Gate::X, &[Qubit(0)], &[]).unwrap();
+        let before = sim.clone();
+        let err = sim
+            .measure(Qubit(0), MeasureChoice::Forced(false))
+            .unwrap_err();
+        assert!(matches!(
+            err,
+            BackendError::ImpossibleOutcome { outcome: false, .. }
+        ));
+        assert_eq!(sim, before);
+    }
+
+    #[test]
+    fn freeing_a_dirty_ancilla_is_an_error() {
+        let mut sim = ReferenceSparse::new();
+        sim.apply_gate(Gate::H, &[Qubit(0)], &[]).unwrap();
+        sim.apply_gate(Gate::X, &[Qubit(1)], &[Control::one(Qubit(0))])
+            .unwrap();
+        assert!(matches!(
+            sim.free(Qubit(1)),
+            Err(BackendError::DirtyAncilla { .. })
+        ));
+        sim.apply_gate(Gate::X, &[Qubit(1)], &[Control::one(Qubit(0))])
+            .unwrap();
+        assert_eq!(sim.free(Qubit(1)), Ok(()));
+    }
+
+    #[test]
+    fn many_ancillas_over_time_fit_because_constant_ones_leave() {
+        let mut sim = ReferenceSparse::new();
+        sim.apply_gate(Gate::H, &[Qubit(0)], &[]).unwrap();
+        for k in 1..400u32 {
+            // Copy, then uncompute: each ancilla is briefly entangled, then constant again.
+            sim.apply_gate(Gate::X, &[Qubit(k)], &[Control::one(Qubit(0))])
+                .unwrap();
+            sim.apply_gate(Gate::X, &[Qubit(k)], &[Control::one(Qubit(0))])
+                .unwrap();
+        }
+        assert_eq!(sim.quantum_qubits(), 1);
+        assert_eq!(sim.state_size(), 2);
+    }
+}
