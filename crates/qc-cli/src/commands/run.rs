@@ -1,0 +1,86 @@
+//! `qchess run`: exact outcome probabilities of a circuit file.
+
+use crate::output::write_stdout;
+use anyhow::Context;
+use clap::Args;
+use qc_ir::exec::{exact_distribution, qiskit_key, sample_counts};
+use qc_sim::ReferenceSparse;
+use rand::{Rng, SeedableRng};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Arguments of `qchess run`.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The circuit: an IR text file (`.qc`), or `-` for standard input.
+    pub circuit: PathBuf,
+    /// Print `{"probabilities": {"<bits>": p, ...}}` (or `{"counts": ...}` with --shots).
+    #[arg(long)]
+    pub json: bool,
+    /// Sample this many shots from the exact distribution instead of printing probabilities.
+    #[arg(long)]
+    pub shots: Option<u64>,
+    /// Seed for --shots.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+/// Runs the command.
+pub fn run(args: &RunArgs) -> anyhow::Result<()> {
+    let (name, text) = read_input(&args.circuit)?;
+    let circuit = qc_ir::text::parse(&text).with_context(|| format!("cannot parse {name}"))?;
+    qc_ir::verify(&circuit).with_context(|| format!("{name} is not a well-formed circuit"))?;
+    let mut sim = ReferenceSparse::new();
+    let dist = exact_distribution(&mut sim, &circuit)
+        .with_context(|| format!("cannot simulate {name}"))?;
+    let probabilities: BTreeMap<String, f64> = dist
+        .iter()
+        .map(|(bits, p)| (qiskit_key(bits), *p))
+        .collect();
+    let text = match args.shots {
+        None => render(&probabilities, "probabilities", args.json, |p| {
+            format!("{p:.6}")
+        })?,
+        Some(shots) => {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
+            let counts: BTreeMap<String, u64> = sample_counts(&dist, shots, || rng.gen::<f64>())
+                .into_iter()
+                .map(|(k, v)| (qiskit_key(&k), v))
+                .collect();
+            render(&counts, "counts", args.json, |c| c.to_string())?
+        }
+    };
+    write_stdout(&text)
+}
+
+fn render<V: serde::Serialize>(
+    values: &BTreeMap<String, V>,
+    key: &str,
+    json: bool,
+    show: impl Fn(&V) -> String,
+) -> anyhow::Result<String> {
+    if json {
+        let mut object = serde_json::Map::new();
+        object.insert(key.to_string(), serde_json::to_value(values)?);
+        return Ok(serde_json::to_string_pretty(&serde_json::Value::Object(object))? + "\n");
+    }
+    let mut out = format!("{key} (bit strings: rightmost = c0)\n");
+    for (bits, v) in values {
+        let label = if bits.is_empty() { "(no bits)" } else { bits };
+        out.push_str(&format!("  {label}  {}\n", show(v)));
+    }
+    Ok(out)
+}
+
+/// Reads a file, or standard input for `-`; returns a display name and the text.
+pub fn read_input(path: &std::path::Path) -> anyhow::Result<(String, String)> {
+    if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+            .context("cannot read standard input")?;
+        return Ok(("<stdin>".to_string(), text));
+    }
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
+    Ok((name, text))
+}
