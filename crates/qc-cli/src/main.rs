@@ -5,6 +5,7 @@
 
 mod commands;
 mod output;
+mod render;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -25,12 +26,20 @@ enum Command {
     ///
     /// Example: qchess run circuits/bell_feedforward.qc --json
     Run(commands::run::RunArgs),
+    /// Draw a circuit as a diagram: text on the terminal, or SVG with --svg FILE.
+    ///
+    /// Wires are named by square (e4) or ancilla (path0, cap0, meas0); filled dots are 1-controls,
+    /// open dots 0-controls; "if c0=1" marks a classically conditioned instruction.
+    ///
+    /// Example: qchess draw circuits/split_and_measure.qc
+    Draw(commands::draw::DrawArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => commands::run::run(&args),
+        Command::Draw(args) => commands::draw::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

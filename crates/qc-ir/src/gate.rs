@@ -19,7 +19,6 @@ use std::fmt;
 /// A unitary gate without controls. Parameterised gates carry their angles in radians.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "gate", content = "params", rename_all = "snake_case")]
-#[non_exhaustive]
 pub enum Gate {
     /// Identity.
     I,

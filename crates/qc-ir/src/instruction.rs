@@ -59,7 +59,6 @@ pub type Controls = SmallVec<[Control; 2]>;
 /// What an instruction does.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
-#[non_exhaustive]
 pub enum Op {
     /// A gate on `targets`, acting only on basis states where every control has its value.
     Gate {
