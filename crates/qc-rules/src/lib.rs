@@ -5,9 +5,13 @@
 //! which runs moves on any [`qc_ir::Backend`].
 
 pub mod board;
+pub mod fen;
+pub mod notation_error;
 pub mod piece;
 pub mod qcan;
 
 pub use board::{Board, CastlingRights};
+pub use fen::START_FEN;
+pub use notation_error::{FenErrorKind, FenField, GameErrorKind, MoveErrorKind, NotationError};
 pub use piece::{Color, Piece, PieceKind};
-pub use qcan::{MoveShape, QcanMove, VariantMark};
+pub use qcan::{parse_move_list, MoveShape, QcanMove, VariantMark};
