@@ -300,3 +300,25 @@ proptest::proptest! {
         }
     }
 }
+
+/// The game-file example in `docs/notation.md` parses, and its canonical form is the one the
+/// page shows (the two `text` blocks of the "Game files" section).
+#[test]
+fn the_documented_example_is_true() {
+    let doc = include_str!("../../../docs/notation.md");
+    let section = doc
+        .split("## Game files")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("docs/notation.md has a Game files section");
+    let blocks: Vec<&str> = section
+        .split("```text\n")
+        .skip(1)
+        .filter_map(|b| b.split("```").next())
+        .collect();
+    assert_eq!(blocks.len(), 2, "example and canonical form");
+    let record = parse(blocks[0]);
+    assert_eq!(record.moves.len(), 5);
+    assert_eq!(record.result, Some(GameResult::WhiteWins));
+    assert_eq!(record.to_string(), blocks[1]);
+}
