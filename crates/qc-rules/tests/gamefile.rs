@@ -290,7 +290,7 @@ fn nothing_after_the_result() {
 proptest::proptest! {
     #[test]
     fn parser_never_panics_and_accepted_files_reprint_stably(
-        text in "[a-h1-8^x.m0-9 \n{};\\[\\]\"FENw/*-]{0,40}"
+        text in "[a-h1-8^x.m0-9 \n{};\\[\\]\"FENw/*-]{0,40}|\\PC{0,20}"
     ) {
         if let Ok(record) = GameRecord::parse(&text) {
             let printed = record.to_string();
