@@ -6,12 +6,14 @@
 
 pub mod board;
 pub mod fen;
+pub mod gamefile;
 pub mod notation_error;
 pub mod piece;
 pub mod qcan;
 
 pub use board::{Board, CastlingRights};
 pub use fen::START_FEN;
+pub use gamefile::{GameRecord, GameResult, RecordedMove, Tag};
 pub use notation_error::{FenErrorKind, FenField, GameErrorKind, MoveErrorKind, NotationError};
 pub use piece::{Color, Piece, PieceKind};
 pub use qcan::{parse_move_list, MoveShape, QcanMove, VariantMark};

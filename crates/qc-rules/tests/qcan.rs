@@ -409,7 +409,16 @@ proptest! {
     }
 
     #[test]
-    fn parser_never_panics(text in "[a-hKQRBNPkqrbnpxw0-9^.m ]{0,12}") {
-        let _ = text.parse::<QcanMove>();
+    fn rejections_point_inside_the_text(text in "[a-hKQRBNPkqrbnpxw0-9^.m ]{0,12}|\\PC{0,8}") {
+        if let Err(error) = text.parse::<QcanMove>() {
+            let NotationError::Move { text: t, column, token, .. } = error else {
+                return Err(TestCaseError::fail("not a Move error"));
+            };
+            prop_assert_eq!(&t, &text);
+            let chars: Vec<char> = text.chars().collect();
+            prop_assert!(column >= 1 && column <= chars.len() + 1);
+            let at: String = chars[column - 1..].iter().collect();
+            prop_assert!(at.starts_with(&token), "token `{}` not at column {}", token, column);
+        }
     }
 }
