@@ -1,19 +1,35 @@
 //! # qc-rules: Quantum Chess rules lowered to qc-ir circuits
 //!
-//! Cantwell's Quantum Chess: the classical register ([`board`]), QCAN notation ([`qcan`]), move
-//! classification and lowering to circuits exactly as `circuits.md` says, and the game engine,
-//! which runs moves on any [`qc_ir::Backend`].
+//! Cantwell's Quantum Chess: the classical register ([`board`]), QCAN notation ([`qcan`]),
+//! movement patterns ([`geometry`]), move classification ([`classify`]) and lowering to circuits
+//! exactly as `circuits.md` says ([`lower`]), and the game engine ([`game`]), which runs moves on
+//! any [`qc_ir::Backend`]. The choices made where the sources leave room are in `docs/rules.md`.
 
 pub mod board;
+pub mod classify;
+pub mod error;
 pub mod fen;
+pub mod game;
 pub mod gamefile;
+pub mod geometry;
+pub mod lower;
+pub mod movegen;
 pub mod notation_error;
+pub mod observe;
+pub mod occupancy;
 pub mod piece;
 pub mod qcan;
 
 pub use board::{Board, CastlingRights};
+pub use classify::{classify, Classified, MoveType, Variant};
+pub use error::MoveError;
 pub use fen::START_FEN;
+pub use game::{Game, GameStatus, MoveRecord, UNCHANGED_FIDELITY};
 pub use gamefile::{GameRecord, GameResult, RecordedMove, Tag};
+pub use lower::{lower, rule_name, Lowered};
+pub use movegen::possible_moves;
 pub use notation_error::{FenErrorKind, FenField, GameErrorKind, MoveErrorKind, NotationError};
+pub use observe::{bell_expectations, same_opposite};
+pub use occupancy::{Occupancy, SquareStatus};
 pub use piece::{Color, Piece, PieceKind};
 pub use qcan::{parse_move_list, MoveShape, QcanMove, VariantMark};

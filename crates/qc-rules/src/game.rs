@@ -1,0 +1,407 @@
+//! The game engine: a [`Board`] (classical register) plus a quantum state on any
+//! [`qc_ir::Backend`], one growing circuit for the whole game, and a per-move record.
+//!
+//! `play` classifies, lowers, runs the move's new instructions, then updates the register from the
+//! state's exact support (decision 11), castling rights, the en passant right (decision 14),
+//! counters and the side to move. A failed move changes nothing: the backend is restored from a
+//! snapshot and the circuit builder from its copy. Definition 2: a move that measures nothing and
+//! leaves the state unchanged is illegal and the same side moves again.
+
+use crate::board::Board;
+use crate::classify::{classify, Classified, MoveType, Variant};
+use crate::error::MoveError;
+use crate::lower::lower;
+use crate::movegen::possible_moves;
+use crate::observe::{bell_expectations, same_opposite};
+use crate::occupancy::{Occupancy, SquareStatus};
+use crate::piece::{Color, Piece, PieceKind};
+use crate::qcan::QcanMove;
+use qc_ir::exec::run_instructions;
+use qc_ir::{
+    Backend, BackendError, Circuit, CircuitBuilder, ClassicalRecord, Clbit, MeasureChoice, Origin,
+    Qubit, Square,
+};
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
+
+/// Fidelity above which a move counts as leaving the state unchanged (Definition 2).
+pub const UNCHANGED_FIDELITY: f64 = 1.0 - 1e-9;
+
+/// What one played move did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// The move as played, with the measurement outcome written in (`.m0`/`.m1`) when measured.
+    pub qcan: QcanMove,
+    /// Its type.
+    pub move_type: MoveType,
+    /// Its variant.
+    pub variant: Variant,
+    /// True when a measurement was emitted (a certain outcome is not measured).
+    pub measured: bool,
+    /// The outcome, when measured.
+    pub outcome: Option<bool>,
+    /// True when the move's unitary was applied (no measurement, or outcome 1).
+    pub applied: bool,
+    /// The instructions it emitted, as a range of the game circuit's instruction list.
+    pub instructions: Range<usize>,
+}
+
+/// Whether the game goes on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameStatus {
+    /// Both kings have nonzero probability.
+    Ongoing,
+    /// Black's king has probability zero.
+    WhiteWins,
+    /// White's king has probability zero.
+    BlackWins,
+    /// Both kings have probability zero at once.
+    Draw,
+}
+
+#[derive(Clone)]
+struct Saved<S> {
+    backend: S,
+    board: Board,
+    builder: CircuitBuilder,
+    record: ClassicalRecord,
+    status: GameStatus,
+}
+
+/// A game of Quantum Chess on backend `B`.
+pub struct Game<B: Backend> {
+    backend: B,
+    builder: CircuitBuilder,
+    board: Board,
+    record: ClassicalRecord,
+    history: Vec<MoveRecord>,
+    saved: Vec<Saved<B::Snapshot>>,
+    status: GameStatus,
+}
+
+impl<B: Backend> Game<B> {
+    /// Starts a game from `board` on `backend` (which must be in |0...0>): square qubit k is
+    /// square k, and the set-up puts an `X` on every occupied square (origin move 0, `setup`).
+    pub fn new(board: Board, mut backend: B) -> Result<Game<B>, MoveError> {
+        let mut builder = CircuitBuilder::new();
+        for sq in Square::ALL {
+            builder.square(sq);
+        }
+        builder.set_origin(Some(Origin::new(0, "setup")));
+        for sq in Square::ALL {
+            if board.piece(sq).is_some() {
+                let q = builder.square(sq);
+                builder.x(q);
+            }
+        }
+        builder.set_origin(None);
+        let mut record = ClassicalRecord::default();
+        let mut never = |_: Option<Clbit>| MeasureChoice::Forced(false);
+        run_instructions(
+            &mut backend,
+            builder.circuit().instructions(),
+            &mut record,
+            &mut never,
+        )?;
+        let mut game = Game {
+            backend,
+            builder,
+            board,
+            record,
+            history: Vec::new(),
+            saved: Vec::new(),
+            status: GameStatus::Ongoing,
+        };
+        game.status = game.compute_status();
+        Ok(game)
+    }
+
+    /// The classical register and flags.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The backend (the quantum state).
+    pub fn backend(&self) -> &B {
+        &self.backend
+    }
+
+    /// The whole game's circuit so far (set-up, then every move).
+    pub fn circuit(&self) -> &Circuit {
+        self.builder.circuit()
+    }
+
+    /// The moves played, in order.
+    pub fn history(&self) -> &[MoveRecord] {
+        &self.history
+    }
+
+    /// Whether the game goes on.
+    pub fn status(&self) -> GameStatus {
+        self.status
+    }
+
+    /// The qubit of `square` (square k is qubit k).
+    pub fn square_qubit(&self, square: Square) -> Qubit {
+        Qubit(square.index() as u32)
+    }
+
+    fn square_qubits(&self) -> Vec<Qubit> {
+        Square::ALL.iter().map(|&s| self.square_qubit(s)).collect()
+    }
+
+    /// Which squares are certainly empty, certainly occupied, or in superposition.
+    pub fn occupancy(&self) -> Occupancy {
+        Occupancy::from_backend(&self.backend, |s| Some(Qubit(s.index() as u32)))
+    }
+
+    /// Classifies `mv` in the current position without playing it.
+    pub fn classify(&self, mv: &QcanMove) -> Result<Classified, MoveError> {
+        classify(&self.board, &self.occupancy(), mv)
+    }
+
+    /// Every standard, split and merge move possible now for the side to move (possibility
+    /// equations only: a move that would leave the state unchanged is rejected by `play`).
+    pub fn legal_moves(&self) -> Vec<QcanMove> {
+        if self.status != GameStatus::Ongoing {
+            return Vec::new();
+        }
+        possible_moves(&self.board, &self.occupancy())
+    }
+
+    /// Plays `mv`. Measurements are forced by `mv.outcome` when given, otherwise sampled with
+    /// `rng`. On error nothing changes.
+    pub fn play(
+        &mut self,
+        mv: &QcanMove,
+        rng: &mut impl rand::Rng,
+    ) -> Result<&MoveRecord, MoveError> {
+        let mut uniform = || rng.gen::<f64>();
+        self.play_with(mv, &mut uniform)
+    }
+
+    /// As [`Game::play`], with uniform numbers in [0, 1) from `uniform`.
+    pub fn play_with(
+        &mut self,
+        mv: &QcanMove,
+        uniform: &mut dyn FnMut() -> f64,
+    ) -> Result<&MoveRecord, MoveError> {
+        match self.status {
+            GameStatus::Ongoing => {}
+            GameStatus::WhiteWins => return Err(MoveError::GameOver("white won")),
+            GameStatus::BlackWins => return Err(MoveError::GameOver("black won")),
+            GameStatus::Draw => return Err(MoveError::GameOver("draw")),
+        }
+        let occ = self.occupancy();
+        let classified = classify(&self.board, &occ, mv)?;
+        let saved = Saved {
+            backend: self.backend.snapshot(),
+            board: self.board.clone(),
+            builder: self.builder.clone(),
+            record: self.record.clone(),
+            status: self.status,
+        };
+        match self.run_move(mv, &classified, &occ, &saved, uniform) {
+            Ok(record) => {
+                self.saved.push(saved);
+                self.history.push(record);
+                self.history.last().ok_or(MoveError::NothingToUndo)
+            }
+            Err(e) => {
+                self.restore(saved);
+                Err(e)
+            }
+        }
+    }
+
+    fn run_move(
+        &mut self,
+        mv: &QcanMove,
+        c: &Classified,
+        occ: &Occupancy,
+        saved: &Saved<B::Snapshot>,
+        uniform: &mut dyn FnMut() -> f64,
+    ) -> Result<MoveRecord, MoveError> {
+        let start = self.builder.len();
+        let move_index = self.history.len() as u32 + 1;
+        let lowered = lower(c, occ, &mut self.builder, move_index)?;
+        let end = self.builder.len();
+        if lowered.measurement.is_none() && mv.outcome == Some(false) {
+            return Err(MoveError::ImpossibleOutcome { outcome: false });
+        }
+        let instructions = self.builder.circuit().instructions()[start..end].to_vec();
+        let forced = mv.outcome;
+        let mut policy = |_: Option<Clbit>| match forced {
+            Some(v) => MeasureChoice::Forced(v),
+            None => MeasureChoice::Random(uniform()),
+        };
+        run_instructions(
+            &mut self.backend,
+            &instructions,
+            &mut self.record,
+            &mut policy,
+        )
+        .map_err(|e| match e.source {
+            BackendError::ImpossibleOutcome { outcome, .. } => {
+                MoveError::ImpossibleOutcome { outcome }
+            }
+            _ => MoveError::Backend(e),
+        })?;
+        let outcome = lowered
+            .measurement
+            .map(|m| self.record.get(m).unwrap_or(false));
+        if outcome.is_none() && self.backend.fidelity(&saved.backend) > UNCHANGED_FIDELITY {
+            return Err(MoveError::Unchanged);
+        }
+        let applied = outcome.unwrap_or(true);
+        self.update_board(c, applied);
+        self.status = self.compute_status();
+        let mut qcan = *mv;
+        qcan.outcome = outcome;
+        Ok(MoveRecord {
+            qcan,
+            move_type: c.move_type,
+            variant: c.variant,
+            measured: outcome.is_some(),
+            outcome,
+            applied,
+            instructions: start..end,
+        })
+    }
+
+    fn update_board(&mut self, c: &Classified, applied: bool) {
+        if applied {
+            for &(sq, piece) in &c.placements {
+                self.board.set_piece(sq, Some(piece));
+            }
+        }
+        // Decision 11: clear every register entry whose square no basis state occupies.
+        let occ = self.occupancy();
+        for sq in Square::ALL {
+            if occ.get(sq) == SquareStatus::Empty {
+                self.board.set_piece(sq, None);
+            }
+        }
+        let mut named: Vec<Square> = c.sources.iter().chain(&c.targets).copied().collect();
+        if let Some((a, b)) = c.rook {
+            named.extend([a, b]);
+        }
+        for sq in named {
+            self.board.castling = remove_rights(self.board.castling, sq);
+        }
+        self.board.en_passant = match (c.move_type, applied) {
+            (MoveType::PawnTwoStep, true) => Square::from_coords(
+                c.sources[0].file(),
+                (c.sources[0].rank() + c.targets[0].rank()) / 2,
+            ),
+            _ => None,
+        };
+        let resets = c.piece.kind == PieceKind::Pawn || c.variant == Variant::Capture;
+        self.board.halfmove_clock = if resets {
+            0
+        } else {
+            self.board.halfmove_clock + 1
+        };
+        if self.board.side_to_move == Color::Black {
+            self.board.fullmove_number += 1;
+        }
+        self.board.side_to_move = self.board.side_to_move.opponent();
+    }
+
+    fn compute_status(&self) -> GameStatus {
+        let has = |color| {
+            self.board
+                .pieces
+                .iter()
+                .any(|p| *p == Some(Piece::new(color, PieceKind::King)))
+        };
+        match (has(Color::White), has(Color::Black)) {
+            (true, true) => GameStatus::Ongoing,
+            (true, false) => GameStatus::WhiteWins,
+            (false, true) => GameStatus::BlackWins,
+            (false, false) => GameStatus::Draw,
+        }
+    }
+
+    fn restore(&mut self, saved: Saved<B::Snapshot>) {
+        self.backend.restore(&saved.backend);
+        self.board = saved.board;
+        self.builder = saved.builder;
+        self.record = saved.record;
+        self.status = saved.status;
+    }
+
+    /// Undoes the last move exactly (state, register, circuit, history).
+    pub fn undo(&mut self) -> Result<MoveRecord, MoveError> {
+        let saved = self.saved.pop().ok_or(MoveError::NothingToUndo)?;
+        let record = self.history.pop().ok_or(MoveError::NothingToUndo)?;
+        self.restore(saved);
+        Ok(record)
+    }
+
+    /// `P(square occupied)`.
+    pub fn probability(&self, square: Square) -> f64 {
+        self.backend.probability_one(self.square_qubit(square))
+    }
+
+    /// `P(occupied)` of all 64 squares, indexed by square.
+    pub fn probabilities(&self) -> [f64; 64] {
+        let mut out = [0.0; 64];
+        for sq in Square::ALL {
+            out[sq.index()] = self.probability(sq);
+        }
+        out
+    }
+
+    /// The exact probability of each distinct occupancy bitboard (bit k = square k), ancillas
+    /// summed out, in increasing bitboard order.
+    pub fn board_probabilities(&self) -> Vec<(u64, f64)> {
+        self.backend
+            .marginal(&self.square_qubits())
+            .into_iter()
+            .map(|(pattern, p)| (pattern as u64, p))
+            .collect()
+    }
+
+    /// Number of basis states in the superposition (ancillas included).
+    pub fn state_size(&self) -> usize {
+        self.backend.state_size()
+    }
+
+    /// `<O1>..<O8>` for the pair (`square1`, `square2`) (`circuits.md` sec. 4).
+    pub fn bell(&self, square1: Square, square2: Square) -> [f64; 8] {
+        let rho = self
+            .backend
+            .reduced_density_matrix(&[self.square_qubit(square1), self.square_qubit(square2)]);
+        bell_expectations(&rho)
+    }
+
+    /// `(same, opposite)` correlation of the pair.
+    pub fn same_opposite(&self, square1: Square, square2: Square) -> (f64, f64) {
+        same_opposite(&self.bell(square1, square2))
+    }
+}
+
+/// Removes the castling rights tied to `square` (a king's or a rook's starting square).
+fn remove_rights(
+    mut rights: crate::board::CastlingRights,
+    square: Square,
+) -> crate::board::CastlingRights {
+    match square.to_string().as_str() {
+        "e1" => {
+            rights.white_kingside = false;
+            rights.white_queenside = false;
+        }
+        "h1" => rights.white_kingside = false,
+        "a1" => rights.white_queenside = false,
+        "e8" => {
+            rights.black_kingside = false;
+            rights.black_queenside = false;
+        }
+        "h8" => rights.black_kingside = false,
+        "a8" => rights.black_queenside = false,
+        _ => {}
+    }
+    rights
+}

@@ -1,0 +1,449 @@
+//! Lowering a [`Classified`] move to IR, gate by gate as `circuits.md` sec. 3 says.
+//!
+//! The lowerer tracks which qubits have a classically known value (squares from the state's
+//! support before the move, fresh ancillas, and whatever those values imply after each gate), so
+//! that it emits the smaller circuit the rules ask for: a control on a known qubit is dropped
+//! (or the gate is dropped when the control can never be satisfied), a swap-type gate on two
+//! equal known values (an identity) is dropped, and a measurement whose outcome is certain is not
+//! emitted. Measurements follow decision 5: the predicate goes into a fresh `Measure` ancilla,
+//! which is measured, returned to |0> by an `X` conditioned on the outcome (portable, no reset)
+//! and freed; the move's unitary is conditioned on outcome 1 and drops the controls the outcome
+//! settled. Paths follow decision 4, captured pieces decision 9 (never freed).
+
+use crate::classify::{Classified, MoveType, Variant};
+use crate::error::MoveError;
+use crate::occupancy::Occupancy;
+use qc_ir::{
+    AncillaKind, CircuitBuilder, Clbit, Condition, Control, Gate, Instruction, Origin, Qubit,
+    Square,
+};
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+/// What lowering produced besides the instructions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Lowered {
+    /// The classical bit of the move's measurement, if it needed one.
+    pub measurement: Option<Clbit>,
+}
+
+/// The origin rule name of a move: its type, prefixed by the variant unless basic
+/// (`jump`, `capture_slide`, `excluded_pawn_step`).
+pub fn rule_name(move_type: MoveType, variant: Variant) -> Cow<'static, str> {
+    match (variant, move_type) {
+        (Variant::Basic, t) | (_, t @ MoveType::PawnCapture) => Cow::Borrowed(t.as_str()),
+        (v, t) => Cow::Owned(format!("{}_{}", v.as_str(), t.as_str())),
+    }
+}
+
+/// Appends the circuit of `mv` to `builder`. `occ` is the support before the move; every
+/// instruction gets `Origin { move_index, rule }`.
+pub fn lower(
+    mv: &Classified,
+    occ: &Occupancy,
+    builder: &mut CircuitBuilder,
+    move_index: u32,
+) -> Result<Lowered, MoveError> {
+    let origin = Origin {
+        move_index,
+        rule: rule_name(mv.move_type, mv.variant),
+    };
+    builder.set_origin(Some(origin.clone()));
+    let mut l = Lowerer {
+        b: builder,
+        occ,
+        known: HashMap::new(),
+        condition: None,
+        origin,
+        measurement: None,
+    };
+    let result = l.lower(mv);
+    l.b.set_origin(None);
+    result.map(|()| Lowered {
+        measurement: l.measurement,
+    })
+}
+
+/// A path control: clear or blocked for certain, or a qubit whose 0 means clear.
+#[derive(Copy, Clone, Debug)]
+enum PathCtl {
+    Clear,
+    Blocked,
+    Square(Qubit),
+    Ancilla(Qubit),
+}
+
+impl PathCtl {
+    /// The control for "path clear" (`Some(None)`: no control; `None`: never).
+    fn clear(self) -> Option<Option<Control>> {
+        match self {
+            PathCtl::Clear => Some(None),
+            PathCtl::Blocked => None,
+            PathCtl::Square(q) | PathCtl::Ancilla(q) => Some(Some(Control::zero(q))),
+        }
+    }
+
+    /// The control for "path blocked".
+    fn blocked(self) -> Option<Option<Control>> {
+        match self {
+            PathCtl::Clear => None,
+            PathCtl::Blocked => Some(None),
+            PathCtl::Square(q) | PathCtl::Ancilla(q) => Some(Some(Control::one(q))),
+        }
+    }
+}
+
+/// Joins path controls; `None` when one of them can never hold.
+fn both(a: Option<Option<Control>>, b: Option<Option<Control>>) -> Option<Vec<Control>> {
+    Some(a?.into_iter().chain(b?).collect())
+}
+
+struct Lowerer<'a> {
+    b: &'a mut CircuitBuilder,
+    occ: &'a Occupancy,
+    known: HashMap<Qubit, Option<bool>>,
+    condition: Option<Condition>,
+    origin: Origin,
+    measurement: Option<Clbit>,
+}
+
+impl Lowerer<'_> {
+    fn sq(&mut self, square: Square) -> Qubit {
+        let q = self.b.square(square);
+        let status = self.occ.get(square).known();
+        self.known.entry(q).or_insert(status);
+        q
+    }
+
+    fn value(&self, q: Qubit) -> Option<bool> {
+        self.known.get(&q).copied().flatten()
+    }
+
+    fn alloc(&mut self, kind: AncillaKind) -> Qubit {
+        let q = self.b.alloc_ancilla(kind);
+        self.known.insert(q, Some(false));
+        q
+    }
+
+    fn free(&mut self, q: Qubit) {
+        self.b.free_ancilla(q);
+        self.known.remove(&q);
+    }
+
+    /// Resolves controls against known values: `None` when the gate can never act.
+    fn resolve(&self, controls: &[Control]) -> Option<Vec<Control>> {
+        let mut kept: Vec<Control> = Vec::new();
+        for c in controls {
+            match self.value(c.qubit) {
+                Some(v) if v == c.on.value() => {}
+                Some(_) => return None,
+                None => {
+                    if let Some(other) = kept.iter().find(|k| k.qubit == c.qubit) {
+                        if other.on != c.on {
+                            return None;
+                        }
+                    } else {
+                        kept.push(*c);
+                    }
+                }
+            }
+        }
+        Some(kept)
+    }
+
+    fn gate(&mut self, gate: Gate, targets: &[Qubit], controls: &[Control]) {
+        let Some(kept) = self.resolve(controls) else {
+            return;
+        };
+        let vals: Vec<Option<bool>> = targets.iter().map(|&q| self.value(q)).collect();
+        let swap_type = matches!(
+            gate,
+            Gate::ISwap | Gate::ISwapDg | Gate::SqrtISwap | Gate::SqrtISwapDg
+        );
+        if swap_type && vals[0].is_some() && vals[0] == vals[1] {
+            // |00> and |11> are fixed (phase 1) by every iSWAP-family gate.
+            return;
+        }
+        let new_vals: Vec<Option<bool>> = match (gate, kept.is_empty()) {
+            (Gate::X, true) => vec![vals[0].map(|v| !v)],
+            (Gate::ISwap | Gate::ISwapDg, true) => vec![vals[1], vals[0]],
+            _ => vec![None; targets.len()],
+        };
+        for (&q, v) in targets.iter().zip(new_vals) {
+            self.known.insert(q, v);
+        }
+        self.push(Instruction::gate(gate, targets, &kept));
+    }
+
+    fn push(&mut self, mut instr: Instruction) {
+        instr.condition = self.condition;
+        instr.origin = Some(self.origin.clone());
+        self.b.push(instr);
+    }
+
+    /// Decision 5: measures the conjunction of `literals`; afterwards everything emitted is
+    /// conditioned on outcome 1 and the literals are known to hold. A certain outcome 1 emits
+    /// nothing; a certain outcome 0 means the move can never act.
+    fn measure(&mut self, literals: &[Control]) -> Result<(), MoveError> {
+        let kept = self.resolve(literals).ok_or(MoveError::Unchanged)?;
+        if kept.is_empty() {
+            return Ok(());
+        }
+        let a = self.alloc(AncillaKind::Measure);
+        self.gate(Gate::X, &[a], &kept);
+        let m = self.b.measure(a);
+        self.measurement = Some(m);
+        self.condition = Some(Condition {
+            clbit: m,
+            value: true,
+        });
+        self.push(Instruction::gate(Gate::X, &[a], &[]));
+        self.free(a);
+        for c in kept {
+            self.known.insert(c.qubit, Some(c.on.value()));
+        }
+        Ok(())
+    }
+
+    /// Decision 4: the control for a path of squares.
+    fn path_begin(&mut self, squares: &[Square]) -> PathCtl {
+        let mut unknown = Vec::new();
+        for &s in squares {
+            let q = self.sq(s);
+            match self.value(q) {
+                Some(true) => return PathCtl::Blocked,
+                Some(false) => {}
+                None => unknown.push(q),
+            }
+        }
+        match unknown.as_slice() {
+            [] => PathCtl::Clear,
+            [q] => PathCtl::Square(*q),
+            qs => {
+                let qs = qs.to_vec();
+                let p = self.alloc(AncillaKind::Path);
+                self.compute_or(p, &qs);
+                PathCtl::Ancilla(p)
+            }
+        }
+    }
+
+    /// p ^= OR(qs): X(p) if every q is 0, then X(p).
+    fn compute_or(&mut self, p: Qubit, qs: &[Qubit]) {
+        let zeros: Vec<Control> = qs.iter().map(|&q| Control::zero(q)).collect();
+        self.push(Instruction::gate(Gate::X, &[p], &zeros));
+        self.push(Instruction::gate(Gate::X, &[p], &[]));
+        self.known.insert(p, None);
+    }
+
+    fn path_end(&mut self, ctl: PathCtl, squares: &[Square]) {
+        if let PathCtl::Ancilla(p) = ctl {
+            let all: Vec<Qubit> = squares.iter().map(|&s| self.b.square(s)).collect();
+            let qs: Vec<Qubit> = all
+                .into_iter()
+                .filter(|q| self.value(*q).is_none())
+                .collect();
+            self.push(Instruction::gate(Gate::X, &[p], &[]));
+            let zeros: Vec<Control> = qs.iter().map(|&q| Control::zero(q)).collect();
+            self.push(Instruction::gate(Gate::X, &[p], &zeros));
+            self.known.insert(p, Some(false));
+            self.free(p);
+        }
+    }
+
+    /// Flags `literals` into a fresh captured-piece ancilla and flips `flips` when it is set
+    /// (the en passant circuits); no ancilla when the flag is certain.
+    fn flag_and_flip(&mut self, literals: &[Control], flips: &[Qubit]) -> Result<(), MoveError> {
+        let kept = self.resolve(literals).ok_or(MoveError::Unchanged)?;
+        if kept.is_empty() {
+            for &q in flips {
+                self.gate(Gate::X, &[q], &[]);
+            }
+            return Ok(());
+        }
+        let a = self.alloc(AncillaKind::Captured);
+        self.gate(Gate::X, &[a], &kept);
+        for &q in flips {
+            self.gate(Gate::X, &[q], &[Control::one(a)]);
+        }
+        Ok(())
+    }
+
+    fn lower(&mut self, mv: &Classified) -> Result<(), MoveError> {
+        use MoveType as T;
+        use Variant as V;
+        let s = self.sq(mv.sources[0]);
+        let t = self.sq(mv.targets[0]);
+        let no_path = Vec::new();
+        let path0 = mv.paths.first().unwrap_or(&no_path).clone();
+        match (mv.move_type, mv.variant) {
+            (T::Jump | T::PawnStep, V::Basic) => self.gate(Gate::ISwap, &[s, t], &[]),
+            (T::Jump | T::PawnStep, V::Excluded) => {
+                self.measure(&[Control::zero(t)])?;
+                self.gate(Gate::ISwap, &[s, t], &[]);
+            }
+            (T::Slide | T::PawnTwoStep, V::Basic | V::Excluded) => {
+                if mv.variant == V::Excluded {
+                    self.measure(&[Control::zero(t)])?;
+                }
+                let p = self.path_begin(&path0);
+                if let Some(c) = p.clear() {
+                    let c: Vec<Control> = c.into_iter().collect();
+                    self.gate(Gate::ISwap, &[s, t], &c);
+                }
+                self.path_end(p, &path0);
+            }
+            (T::Jump | T::Slide, V::Capture) => {
+                let mut literals = vec![Control::one(s)];
+                for &x in &path0 {
+                    let q = self.sq(x);
+                    literals.push(Control::zero(q));
+                }
+                self.measure(&literals)?;
+                let c = self.alloc(AncillaKind::Captured);
+                self.gate(Gate::ISwap, &[t, c], &[]);
+                self.gate(Gate::ISwap, &[s, t], &[]);
+            }
+            (T::SplitJump, _) => {
+                let t2 = self.sq(mv.targets[1]);
+                self.gate(Gate::SqrtISwap, &[s, t], &[]);
+                self.gate(Gate::ISwap, &[s, t2], &[]);
+            }
+            (T::SplitSlide, _) => self.split_slide(mv, s, t)?,
+            (T::MergeJump, _) => {
+                let s2 = self.sq(mv.sources[1]);
+                self.gate(Gate::ISwapDg, &[t, s], &[]);
+                self.gate(Gate::SqrtISwapDg, &[s2, t], &[]);
+            }
+            (T::MergeSlide, _) => self.merge_slide(mv, s, t)?,
+            (T::PawnCapture, _) => {
+                self.measure(&[Control::one(s)])?;
+                // Decision 7: the published pawn_capture_circuit_alt, CNOT(t -> s).
+                self.gate(Gate::X, &[s], &[Control::one(t)]);
+            }
+            (T::EnPassant, v) => self.en_passant(mv, v, s, t)?,
+            (T::KingsideCastle | T::QueensideCastle, v) => self.castle(mv, v, s, t)?,
+            (T::PawnStep | T::PawnTwoStep, V::Capture) => {
+                unreachable!("classification never makes a forward pawn move a capture")
+            }
+        }
+        Ok(())
+    }
+
+    fn arms(&mut self, mv: &Classified) -> (Vec<Square>, Vec<Square>) {
+        let mut it = mv.paths.iter().cloned();
+        (it.next().unwrap_or_default(), it.next().unwrap_or_default())
+    }
+
+    fn split_slide(&mut self, mv: &Classified, s: Qubit, t1: Qubit) -> Result<(), MoveError> {
+        let t2 = self.sq(mv.targets[1]);
+        let (a1, a2) = self.arms(mv);
+        let p1 = self.path_begin(&a1);
+        let p2 = self.path_begin(&a2);
+        if let Some(c) = both(p1.clear(), p2.clear()) {
+            self.gate(Gate::SqrtISwap, &[t1, s], &c);
+            self.gate(Gate::ISwap, &[s, t2], &c);
+        }
+        if let Some(c) = both(p1.clear(), p2.blocked()) {
+            self.gate(Gate::ISwap, &[t1, s], &c);
+        }
+        if let Some(c) = both(p1.blocked(), p2.clear()) {
+            self.gate(Gate::ISwap, &[s, t2], &c);
+        }
+        self.path_end(p2, &a2);
+        self.path_end(p1, &a1);
+        Ok(())
+    }
+
+    fn merge_slide(&mut self, mv: &Classified, s1: Qubit, t: Qubit) -> Result<(), MoveError> {
+        let s2 = self.sq(mv.sources[1]);
+        let (a1, a2) = self.arms(mv);
+        let p1 = self.path_begin(&a1);
+        let p2 = self.path_begin(&a2);
+        if let Some(c) = both(p1.clear(), p2.clear()) {
+            self.gate(Gate::ISwapDg, &[t, s1], &c);
+            self.gate(Gate::SqrtISwapDg, &[s2, t], &c);
+        }
+        if let Some(c) = both(p1.blocked(), p2.clear()) {
+            self.gate(Gate::ISwapDg, &[s2, t], &c);
+        }
+        if let Some(c) = both(p1.clear(), p2.blocked()) {
+            self.gate(Gate::ISwapDg, &[t, s1], &c);
+        }
+        self.path_end(p2, &a2);
+        self.path_end(p1, &a1);
+        Ok(())
+    }
+
+    fn en_passant(
+        &mut self,
+        mv: &Classified,
+        variant: Variant,
+        s: Qubit,
+        t: Qubit,
+    ) -> Result<(), MoveError> {
+        let victim = mv.ep_victim.ok_or(MoveError::NoEnPassantVictim {
+            square: mv.targets[0],
+        })?;
+        let ep = self.sq(victim);
+        match variant {
+            // Decision 8: the published Toffoli/CNOT circuit.
+            Variant::Basic => self.flag_and_flip(
+                &[Control::one(s), Control::zero(t), Control::one(ep)],
+                &[ep, t, s],
+            ),
+            Variant::Excluded => {
+                self.measure(&[Control::zero(t)])?;
+                self.flag_and_flip(&[Control::one(s), Control::one(ep)], &[ep, s, t])
+            }
+            Variant::Capture => {
+                // Decision 6: measure s == 1, then U_cap-ep.
+                self.measure(&[Control::one(s)])?;
+                let t_known = self.value(t);
+                if t_known != Some(true) {
+                    let c2 = self.alloc(AncillaKind::Captured);
+                    self.gate(Gate::ISwap, &[ep, c2], &[Control::zero(t)]);
+                    if t_known == Some(false) {
+                        self.gate(Gate::ISwap, &[t, s], &[Control::one(c2)]);
+                        return Ok(());
+                    }
+                    let c1 = self.alloc(AncillaKind::Captured);
+                    self.gate(Gate::ISwap, &[c1, t], &[]);
+                    self.gate(Gate::ISwap, &[t, s], &[Control::one(c1)]);
+                    self.gate(Gate::ISwap, &[t, s], &[Control::one(c2)]);
+                } else {
+                    let c1 = self.alloc(AncillaKind::Captured);
+                    self.gate(Gate::ISwap, &[c1, t], &[]);
+                    self.gate(Gate::ISwap, &[t, s], &[Control::one(c1)]);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn castle(
+        &mut self,
+        mv: &Classified,
+        variant: Variant,
+        e: Qubit,
+        king_to: Qubit,
+    ) -> Result<(), MoveError> {
+        let (rook_from, rook_to) = mv.rook.ok_or(MoveError::CastlingPiecesMissing {
+            square: mv.sources[0],
+        })?;
+        let r = self.sq(rook_from);
+        let rt = self.sq(rook_to);
+        if variant == Variant::Excluded {
+            self.measure(&[Control::zero(king_to), Control::zero(rt)])?;
+        }
+        let b_path = mv.paths.first().cloned().unwrap_or_default();
+        let p = self.path_begin(&b_path);
+        if let Some(c) = p.clear() {
+            let c: Vec<Control> = c.into_iter().collect();
+            self.gate(Gate::ISwap, &[e, king_to], &c);
+            self.gate(Gate::ISwap, &[r, rt], &c);
+        }
+        self.path_end(p, &b_path);
+        Ok(())
+    }
+}
