@@ -1,18 +1,26 @@
 //! `qchess`: the Quantum Chess compiler and simulator command line.
 //!
-//! Errors go to standard error with their full context chain and exit code 2; a closed standard
-//! output (e.g. `qchess run x | head -1`) ends the program quietly with code 0.
+//! Errors go to standard error with their full context chain (file, line, column or move number,
+//! and the rule broken) and exit code 2; a closed standard output (e.g. `qchess ... | head -1`)
+//! ends the program quietly with code 0.
 
+mod backend_choice;
 mod commands;
+mod game_input;
 mod output;
 mod render;
+mod replay;
+mod views;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// Quantum Chess games as real quantum circuits: compile, simulate, inspect.
+/// Quantum Chess games as real quantum circuits: compile, simulate, play, inspect.
+///
+/// A GAME is a game file (PGN-like, see docs/notation.md), `-` for standard input, or moves
+/// given with --moves "e2e4 b8^a6c6 ..." and an optional --fen.
 #[derive(Parser, Debug)]
-#[command(name = "qchess", version, about, long_about = None)]
+#[command(name = "qchess", version, about, long_about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -20,25 +28,76 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Play a game on a simulator and show every move, the final board with probabilities, the
+    /// state size and the game status.
+    ///
+    /// Moves written without .m0/.m1 get an outcome sampled with --seed; the output gives the
+    /// game again with every outcome written in, so it replays exactly.
+    ///
+    /// Examples:
+    ///   qchess simulate circuits/interference.qcg
+    ///   qchess simulate --moves "b1^a3c3 g8^f6h6" --json
+    ///   qchess simulate game.qcg --seed 7 --shots 1000
+    #[command(verbatim_doc_comment)]
+    Simulate(commands::simulate::SimulateArgs),
+    /// Compile a whole game into one circuit and print it (IR text or JSON); a summary (qubits,
+    /// gate counts, two-qubit depth, measurements, recorded outcomes) goes to standard error.
+    ///
+    /// Examples:
+    ///   qchess compile --moves "b1^a3c3" --format ir
+    ///   qchess compile game.qcg --format json -o game.json
+    #[command(verbatim_doc_comment)]
+    Compile(commands::compile::CompileArgs),
     /// Simulate a circuit file (IR text) and print the exact probabilities of its classical bits.
     ///
     /// Bit strings are in Qiskit's order: the rightmost character is clbit 0.
     ///
-    /// Example: qchess run circuits/bell_feedforward.qc --json
+    /// Example:
+    ///   qchess run circuits/bell_feedforward.qc --json
+    #[command(verbatim_doc_comment)]
     Run(commands::run::RunArgs),
-    /// Draw a circuit as a diagram: text on the terminal, or SVG with --svg FILE.
+    /// List the legal moves of the side to move in the position reached, grouped by kind.
     ///
-    /// Wires are named by square (e4) or ancilla (path0, cap0, meas0); filled dots are 1-controls,
-    /// open dots 0-controls; "if c0=1" marks a classically conditioned instruction.
+    /// Examples:
+    ///   qchess moves
+    ///   qchess moves --moves "e2e4 e7e5" --json
+    #[command(verbatim_doc_comment)]
+    Moves(commands::moves::MovesArgs),
+    /// Play interactively: shows the board after every move; accepts QCAN moves and the
+    /// commands undo, moves, probs, bell SQ1 SQ2, fen, save FILE, help, quit. Works with a
+    /// script piped into standard input.
     ///
-    /// Example: qchess draw circuits/split_and_measure.qc
+    /// Example:
+    ///   printf 'b1^a3c3\nprobs\nquit\n' | qchess play
+    #[command(verbatim_doc_comment)]
+    Play(commands::play::PlayArgs),
+    /// Show the final board: text, or an SVG picture with a probability ring on each square
+    /// (--svg FILE), optionally with lines between strongly correlated squares (--links).
+    ///
+    /// Example:
+    ///   qchess board --moves "b1^a3c3 g8^f6h6" --svg board.svg --links
+    #[command(verbatim_doc_comment)]
+    Board(commands::board::BoardArgs),
+    /// Draw the circuit of a game, of one move (--move N), or of an IR file (--circuit FILE):
+    /// text on the terminal or SVG (--svg FILE). Wires are named by square or ancilla; filled
+    /// dots are 1-controls, open dots 0-controls; "if c0=1" marks a conditioned instruction.
+    ///
+    /// Examples:
+    ///   qchess draw --moves "b1^a3c3 a3c3^b1" --move 2
+    ///   qchess draw --circuit circuits/split_and_measure.qc --svg split.svg
+    #[command(verbatim_doc_comment)]
     Draw(commands::draw::DrawArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Simulate(args) => commands::simulate::run(&args),
+        Command::Compile(args) => commands::compile::run(&args),
         Command::Run(args) => commands::run::run(&args),
+        Command::Moves(args) => commands::moves::run(&args),
+        Command::Play(args) => commands::play::run(&args),
+        Command::Board(args) => commands::board::run(&args),
         Command::Draw(args) => commands::draw::run(&args),
     };
     match result {

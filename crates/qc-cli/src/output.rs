@@ -29,3 +29,61 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
             .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
     })
 }
+
+/// A progress line on standard error for long loops, shown only when standard error is a
+/// terminal and the loop is long enough to need it.
+pub mod progress {
+    use std::io::{IsTerminal, Write};
+
+    /// Loops shorter than this show no progress.
+    const MIN_STEPS: u64 = 200_000;
+
+    /// A progress reporter.
+    pub struct Progress {
+        label: &'static str,
+        total: u64,
+        every: u64,
+        active: bool,
+    }
+
+    impl Progress {
+        /// A reporter for `total` steps.
+        pub fn new(label: &'static str, total: u64) -> Progress {
+            let active = total >= MIN_STEPS && std::io::stderr().is_terminal();
+            Progress {
+                label,
+                total,
+                every: (total / 100).max(1),
+                active,
+            }
+        }
+
+        /// Reports that `done` steps are finished.
+        pub fn tick(&self, done: u64) {
+            if self.active && done.is_multiple_of(self.every) {
+                let mut err = std::io::stderr().lock();
+                let _ignored_on_closed_terminal = write!(
+                    err,
+                    "\r{}: {:>3}%",
+                    self.label,
+                    done * 100 / self.total.max(1)
+                );
+            }
+        }
+
+        /// Ends the progress line.
+        pub fn finish(&self) {
+            if self.active {
+                eprintln!();
+            }
+        }
+    }
+}
+
+/// Writes `text` to standard error.
+pub fn write_stderr(text: &str) -> anyhow::Result<()> {
+    let mut err = io::stderr().lock();
+    err.write_all(text.as_bytes())?;
+    err.flush()?;
+    Ok(())
+}

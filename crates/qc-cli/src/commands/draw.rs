@@ -1,29 +1,79 @@
-//! `qchess draw`: a circuit as a diagram (text on the terminal, SVG to a file).
+//! `qchess draw`: the circuit of a game, of one of its moves, or of an IR file, as a diagram
+//! (text on the terminal, SVG to a file). Only the qubits the drawn instructions use get a wire.
 
-use crate::commands::run::read_input;
+use crate::backend_choice::{with_backend, BackendChoice};
+use crate::game_input::GameArgs;
 use crate::output::write_stdout;
 use crate::render::{svg_circuit, text_circuit};
-use anyhow::Context;
+use crate::replay::replay;
+use anyhow::{bail, Context};
 use clap::Args;
+use qc_ir::{Circuit, Instruction};
 use std::path::PathBuf;
 
 /// Arguments of `qchess draw`.
 #[derive(Args, Debug)]
 pub struct DrawArgs {
-    /// The circuit: an IR text file (`.qc`), or `-` for standard input.
-    pub circuit: PathBuf,
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Draw an IR circuit file (`.qc`) instead of a game.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "moves", "fen"])]
+    pub circuit: Option<PathBuf>,
+    /// Draw only this move of the game (1 = the first move; 0 = the set-up).
+    #[arg(long = "move", value_name = "N")]
+    pub move_number: Option<usize>,
     /// Write an SVG picture to this file instead of drawing text.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// Seed for the outcomes of moves written without .m0/.m1.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
 }
 
 /// Runs the command.
 pub fn run(args: &DrawArgs) -> anyhow::Result<()> {
-    let (name, text) = read_input(&args.circuit)?;
-    let circuit = qc_ir::text::parse(&text).with_context(|| format!("cannot parse {name}"))?;
+    let circuit = match &args.circuit {
+        Some(path) => {
+            let (name, text) = crate::commands::run::read_input(path)?;
+            qc_ir::text::parse(&text).with_context(|| format!("cannot parse {name}"))?
+        }
+        None => {
+            let loaded = args.game.load_required()?;
+            with_backend!(BackendChoice::Sparse, |backend| {
+                let game = replay(&loaded, backend, args.seed)?;
+                let all = game.circuit().instructions();
+                let range = match args.move_number {
+                    None => 0..all.len(),
+                    Some(0) => {
+                        0..game
+                            .history()
+                            .first()
+                            .map_or(all.len(), |r| r.instructions.start)
+                    }
+                    Some(n) => match game.history().get(n - 1) {
+                        Some(r) => r.instructions.clone(),
+                        None => bail!(
+                            "the game has {} move(s); there is no move {n}",
+                            game.history().len()
+                        ),
+                    },
+                };
+                used_only(game.circuit(), &all[range])
+            })
+        }
+    };
     match &args.svg {
         Some(path) => std::fs::write(path, svg_circuit::draw(&circuit))
             .with_context(|| format!("cannot write {}", path.display())),
         None => write_stdout(&text_circuit::draw(&circuit)),
     }
+}
+
+/// The game circuit's qubit table with only `instructions` (the drawing shows the used wires).
+pub fn used_only(circuit: &Circuit, instructions: &[Instruction]) -> Circuit {
+    Circuit::from_parts(
+        circuit.qubit_roles().to_vec(),
+        circuit.num_clbits() as u32,
+        instructions.to_vec(),
+    )
 }

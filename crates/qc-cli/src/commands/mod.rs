@@ -1,4 +1,9 @@
 //! One module per subcommand.
 
+pub mod board;
+pub mod compile;
 pub mod draw;
+pub mod moves;
+pub mod play;
 pub mod run;
+pub mod simulate;

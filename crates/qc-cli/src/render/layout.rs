@@ -52,14 +52,29 @@ pub struct Layout {
     pub columns: usize,
 }
 
-/// Lays out `circuit`.
+/// Lays out `circuit`; only qubits that some instruction uses get a wire, in qubit order.
 pub fn layout(circuit: &Circuit) -> Layout {
-    let wires = circuit.qubit_names();
+    let names = circuit.qubit_names();
+    let mut row_of = vec![None; names.len()];
+    let mut wires = Vec::new();
+    let mut used: Vec<usize> = circuit
+        .instructions()
+        .iter()
+        .flat_map(|i| i.op.qubits())
+        .map(|q| q.index())
+        .filter(|&i| i < names.len())
+        .collect();
+    used.sort_unstable();
+    used.dedup();
+    for q in used {
+        row_of[q] = Some(wires.len());
+        wires.push(names[q].clone());
+    }
     let mut next_free = vec![0usize; wires.len()];
     let mut placed = Vec::new();
     let mut columns = 0;
     for instr in circuit.instructions() {
-        let mut marks: Vec<(usize, Mark)> = match &instr.op {
+        let marks: Vec<(usize, Mark)> = match &instr.op {
             Op::Gate {
                 gate,
                 targets,
@@ -87,7 +102,10 @@ pub fn layout(circuit: &Circuit) -> Layout {
             Op::Alloc { qubit } => vec![(qubit.index(), Mark::Alloc)],
             Op::Free { qubit } => vec![(qubit.index(), Mark::Free)],
         };
-        marks.retain(|(w, _)| *w < wires.len());
+        let mut marks: Vec<(usize, Mark)> = marks
+            .into_iter()
+            .filter_map(|(q, m)| row_of.get(q).copied().flatten().map(|w| (w, m)))
+            .collect();
         if marks.is_empty() {
             continue;
         }

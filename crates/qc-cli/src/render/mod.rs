@@ -1,5 +1,8 @@
 //! Pictures of circuits and boards: text for terminals, SVG for files.
 
+pub mod board_svg;
+pub mod board_text;
+pub mod board_view;
 pub mod layout;
 pub mod svg_circuit;
 pub mod text_circuit;
