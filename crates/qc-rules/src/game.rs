@@ -15,7 +15,7 @@ use crate::movegen::possible_moves;
 use crate::observe::{bell_expectations, same_opposite};
 use crate::occupancy::{Occupancy, SquareStatus};
 use crate::piece::{Color, Piece, PieceKind};
-use crate::qcan::QcanMove;
+use crate::qcan::{MoveShape, QcanMove};
 use qc_ir::exec::run_instructions;
 use qc_ir::{
     Backend, BackendError, Circuit, CircuitBuilder, ClassicalRecord, Clbit, MeasureChoice, Origin,
@@ -78,6 +78,8 @@ pub struct Game<B: Backend> {
     history: Vec<MoveRecord>,
     saved: Vec<Saved<B::Snapshot>>,
     status: GameStatus,
+    force_turn: bool,
+    force_win: bool,
 }
 
 impl<B: Backend> Game<B> {
@@ -112,9 +114,23 @@ impl<B: Backend> Game<B> {
             history: Vec::new(),
             saved: Vec::new(),
             status: GameStatus::Ongoing,
+            force_turn: false,
+            force_win: false,
         };
         game.status = game.compute_status();
         Ok(game)
+    }
+
+    /// UQCI `forceturn`: when on, the side to move becomes the owner of the moved piece before
+    /// each move (turn order is not enforced).
+    pub fn set_force_turn(&mut self, on: bool) {
+        self.force_turn = on;
+    }
+
+    /// UQCI `forcewin`: when on, a missing king does not end the game.
+    pub fn set_force_win(&mut self, on: bool) {
+        self.force_win = on;
+        self.status = self.compute_status();
     }
 
     /// The classical register and flags.
@@ -194,10 +210,32 @@ impl<B: Backend> Game<B> {
             GameStatus::Draw => return Err(MoveError::GameOver("draw")),
         }
         let occ = self.occupancy();
-        let classified = classify(&self.board, &occ, mv)?;
+        let turn = self.board.side_to_move;
+        if self.force_turn {
+            let source = match mv.shape {
+                MoveShape::Standard { source, .. } | MoveShape::Split { source, .. } => {
+                    Some(source)
+                }
+                MoveShape::Merge { source1, .. } => Some(source1),
+                MoveShape::Null => None,
+            };
+            if let Some(p) = source.and_then(|s| self.board.piece(s)) {
+                self.board.side_to_move = p.color;
+            }
+        }
+        let classified = match classify(&self.board, &occ, mv) {
+            Ok(c) => c,
+            Err(e) => {
+                self.board.side_to_move = turn;
+                return Err(e);
+            }
+        };
         let saved = Saved {
             backend: self.backend.snapshot(),
-            board: self.board.clone(),
+            board: Board {
+                side_to_move: turn,
+                ..self.board.clone()
+            },
             builder: self.builder.clone(),
             record: self.record.clone(),
             status: self.status,
@@ -310,6 +348,9 @@ impl<B: Backend> Game<B> {
     }
 
     fn compute_status(&self) -> GameStatus {
+        if self.force_win {
+            return GameStatus::Ongoing;
+        }
         let has = |color| {
             self.board
                 .pieces
