@@ -333,6 +333,8 @@ fn promotion() {
     assert_eq!(piece_at(&g, "a8"), Some('Q'));
 }
 
+type ErrorCheck = fn(&MoveError) -> bool;
+
 #[test]
 fn impossible_moves_are_rejected_and_change_nothing() {
     let mut b = board(&[
@@ -346,7 +348,7 @@ fn impossible_moves_are_rejected_and_change_nothing() {
     ]);
     b.castling.white_queenside = false;
     let mut g = qc_rules::Game::new(b, qc_sim::ReferenceSparse::new()).expect("setup");
-    let cases: &[(&str, fn(&MoveError) -> bool)] = &[
+    let cases: &[(&str, ErrorCheck)] = &[
         ("e8e7", |e| matches!(e, MoveError::NotYourPiece { .. })),
         ("a3a4", |e| matches!(e, MoveError::EmptySource { .. })),
         ("b1b3", |e| matches!(e, MoveError::BadPattern { .. })),
