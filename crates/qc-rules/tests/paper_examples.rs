@@ -102,8 +102,8 @@ fn bell_operators_order_matters_for_o3_o4() {
 fn two_empty_squares_are_the_same() {
     let g = free_game(&[("a1", 'K')]);
     let o = g.bell(sq("c3"), sq("d4"));
-    for k in 4..8 {
-        assert!((o[k] - 0.5).abs() < 1e-12);
+    for x in &o[4..] {
+        assert!((x - 0.5).abs() < 1e-12);
     }
     assert_eq!(g.same_opposite(sq("c3"), sq("d4")), (1.0, 0.0));
 }

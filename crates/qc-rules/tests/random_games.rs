@@ -4,8 +4,6 @@
 //! pawn capture (decision 7's CNOT form drops the victim), every ancilla freed clean (the backend
 //! errors otherwise), and a well-formed circuit.
 
-mod common;
-use common::*;
 use proptest::prelude::*;
 use qc_ir::{AncillaKind, Backend, QubitRole};
 use qc_rules::{
