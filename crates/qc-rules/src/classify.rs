@@ -383,13 +383,25 @@ fn pawn(
             to: target,
         });
     }
+    let ep_victim = Square::from_coords(target.file(), source.rank())
+        .filter(|&v| board.piece(v) == Some(Piece::new(color.opponent(), PieceKind::Pawn)));
     if board.en_passant == Some(target) {
         let landing = promotion_piece(color, target, promotion)?;
-        let victim = Square::from_coords(target.file(), source.rank())
-            .ok_or(MoveError::NoEnPassantVictim { square: target })?;
-        if board.piece(victim) != Some(Piece::new(color.opponent(), PieceKind::Pawn)) {
-            return Err(MoveError::NoEnPassantVictim { square: victim });
-        }
+        let Some(victim) = ep_victim else {
+            if board.piece(target).is_some_and(|p| p.color != color) {
+                return Ok(single(
+                    MoveType::PawnCapture,
+                    Variant::Capture,
+                    piece,
+                    source,
+                    target,
+                    Vec::new(),
+                    landing,
+                ));
+            }
+            let square = Square::from_coords(target.file(), source.rank()).unwrap_or(target);
+            return Err(MoveError::NoEnPassantVictim { square });
+        };
         let variant = target_variant(board, occ, piece, target, true, true)?;
         let mut c = single(
             MoveType::EnPassant,

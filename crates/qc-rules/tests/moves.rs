@@ -446,3 +446,42 @@ fn every_instruction_has_an_origin() {
     assert!(rules.contains(&"split_jump".to_string()));
     assert!(qc_ir::verify(g.circuit()).is_ok());
 }
+
+#[test]
+fn capture_slide_ir_follows_decision_5() {
+    let mut g = free_game(&[("a1", 'R'), ("c1", 'N'), ("a4", 'p')]);
+    play(&mut g, "c1^a2e2");
+    let r = play(&mut g, "a1xa4.m1");
+    let mut c = qc_ir::Circuit::new();
+    for q in g.circuit().qubit_roles() {
+        c.add_qubit(*q);
+    }
+    for _ in 0..g.circuit().num_clbits() {
+        c.add_clbit();
+    }
+    c.extend(
+        g.circuit().instructions()[r.instructions.clone()]
+            .iter()
+            .cloned(),
+    );
+    let text = qc_ir::text::print(&c);
+    let body: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with("qubit") && !l.starts_with("clbit") && !l.trim().is_empty())
+        .collect();
+    // a1 is certainly occupied: only the superposed path square a2 enters the predicate.
+    assert_eq!(
+        body,
+        [
+            "qcir 1",
+            "alloc meas0  # move 2 capture_slide",
+            "x meas0 ctrl(a2=0)  # move 2 capture_slide",
+            "measure meas0 -> c0  # move 2 capture_slide",
+            "if c0==1: x meas0  # move 2 capture_slide",
+            "free meas0  # move 2 capture_slide",
+            "alloc cap0  # move 2 capture_slide",
+            "if c0==1: iswap a4, cap0  # move 2 capture_slide",
+            "if c0==1: iswap a1, a4  # move 2 capture_slide",
+        ]
+    );
+}

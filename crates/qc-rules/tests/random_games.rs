@@ -158,12 +158,12 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 120, failure_persistence: None, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, .. ProptestConfig::default() })]
     /// The full run (hundreds of games of 40+ plies): `cargo test --release -- --ignored`.
     #[test]
     #[ignore = "heavy: run in release with --ignored"]
     fn many_random_legal_games_keep_the_invariants(seed in any::<u64>()) {
-        random_game(seed, 48);
+        random_game(seed, 60);
     }
 }
 
