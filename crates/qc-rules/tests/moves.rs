@@ -485,3 +485,75 @@ fn capture_slide_ir_follows_decision_5() {
         ]
     );
 }
+
+#[test]
+fn split_slide_arms_sharing_a_superposed_path_square() {
+    let mut g = free_game(&[("a1", 'R'), ("c1", 'N')]);
+    play(&mut g, "c1^a2e2");
+    play(&mut g, "a1^a3a5");
+    assert_state(
+        &g,
+        &[
+            ("a3 e2", c(-0.5, 0.0)),
+            ("a5 e2", c(-0.5, 0.0)),
+            ("a1 a2", c(0.0, R)),
+        ],
+    );
+}
+
+#[test]
+fn decision_13_the_other_target_is_not_a_path_square() {
+    let mut g = free_game(&[("a1", 'R'), ("c3", 'R')]);
+    play(&mut g, "c3^a3c5");
+    play(&mut g, "a1^a3a5");
+    // Were a3 a path control of the arm to a5, the a3 branch would stay |a1 a3>.
+    assert_state(
+        &g,
+        &[
+            ("a3 a5", c(-R, 0.0)),
+            ("a5 c5", c(-0.5, 0.0)),
+            ("a3 c5", c(-0.5, 0.0)),
+        ],
+    );
+}
+
+#[test]
+fn legal_moves_from_the_start_position() {
+    let g = qc_rules::Game::new(qc_rules::Board::start(), qc_sim::ReferenceSparse::new())
+        .expect("setup");
+    let moves = g.legal_moves();
+    let text: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    // 16 pawn moves, 4 knight moves, 2 knight splits per knight (ordered pairs of 2 targets).
+    assert_eq!(moves.len(), 16 + 4 + 4, "{text:?}");
+    for m in ["e2e4", "g1f3", "g1^f3h3", "b1^c3a3"] {
+        assert!(text.contains(&m.to_string()), "{m} missing from {text:?}");
+    }
+}
+
+#[test]
+fn capturing_the_king_with_certainty_wins_and_superposed_kings_play_on() {
+    let b = board(&[("e1", 'K'), ("b1", 'N'), ("c3", 'k'), ("h8", 'r')]);
+    let mut g = qc_rules::Game::new(b.clone(), qc_sim::ReferenceSparse::new()).expect("setup");
+    play(&mut g, "b1c3");
+    assert_eq!(g.status(), qc_rules::GameStatus::WhiteWins);
+    let err = g
+        .play(&mv("e1e2"), &mut rand::thread_rng())
+        .expect_err("over");
+    assert!(matches!(err, MoveError::GameOver(_)));
+    assert!(g.legal_moves().is_empty());
+
+    // A king in superposition that is captured on one branch only: the game goes on.
+    let b = board(&[("e1", 'K'), ("b6", 'N'), ("e8", 'k'), ("a1", 'r')]);
+    let mut g = qc_rules::Game::new(b, qc_sim::ReferenceSparse::new()).expect("setup");
+    play(&mut g, "e1e2");
+    play(&mut g, "e8^d7f7");
+    let r = play(&mut g, "b6xd7");
+    assert!(
+        !r.measured,
+        "the knight is certainly on b6: nothing to measure"
+    );
+    assert_eq!(g.status(), qc_rules::GameStatus::Ongoing);
+    assert!((g.probability(sq("f7")) - 0.5).abs() < 1e-12);
+    assert_eq!(piece_at(&g, "f7"), Some('k'));
+    assert_eq!(piece_at(&g, "d7"), Some('N'));
+}
