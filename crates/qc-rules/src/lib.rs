@@ -12,6 +12,7 @@ pub mod fen;
 pub mod game;
 pub mod gamefile;
 pub mod geometry;
+pub mod kinds;
 pub mod lower;
 pub mod movegen;
 pub mod notation_error;

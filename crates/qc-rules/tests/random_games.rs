@@ -142,6 +142,17 @@ fn random_game(seed: u64, plies: usize) -> BTreeMap<String, usize> {
         }
     }
     assert!(qc_ir::verify(g.circuit()).is_ok());
+    // Replaying the recorded moves (outcomes forced by .m0/.m1) gives the same game exactly.
+    let mut replay = Game::new(Board::start(), ReferenceSparse::new()).expect("setup");
+    let mut no_rng = ChaCha8Rng::seed_from_u64(0);
+    for r in g.history() {
+        replay
+            .play(&r.qcan, &mut no_rng)
+            .unwrap_or_else(|e| panic!("replay of {} failed: {e}", r.qcan));
+    }
+    assert_eq!(replay.board(), g.board());
+    assert_eq!(replay.circuit(), g.circuit());
+    assert_eq!(replay.backend().basis_states(), g.backend().basis_states());
     // Undo the whole game: back to the start exactly.
     while g.undo().is_ok() {}
     assert_eq!(g.board(), &Board::start());
