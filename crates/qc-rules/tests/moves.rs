@@ -557,3 +557,37 @@ fn capturing_the_king_with_certainty_wins_and_superposed_kings_play_on() {
     assert_eq!(piece_at(&g, "f7"), Some('k'));
     assert_eq!(piece_at(&g, "d7"), Some('N'));
 }
+
+/// Decision 2: U|101> = (-|011> + |101>)/sqrt2 and U|110> = i(|011> + |101>)/sqrt2 in the basis
+/// |t2, t1, s> (the circuit, not the paper's eq. 7/8 columns).
+#[test]
+fn decision_2_two_piece_columns_of_the_split() {
+    let mut g = free_game(&[("b1", 'N'), ("c3", 'N')]);
+    play(&mut g, "b1^a3c3");
+    assert_state(&g, &[("a3 b1", c(-R, 0.0)), ("b1 c3", c(R, 0.0))]);
+
+    let mut g = free_game(&[("d2", 'N'), ("a3", 'N'), ("c3", 'N')]);
+    play(&mut g, "d2^b1f1");
+    play(&mut g, "b1^a3c3");
+    assert_state(
+        &g,
+        &[
+            ("a3 b1 f1", c(-0.5, 0.0)),
+            ("b1 c3 f1", c(-0.5, 0.0)),
+            ("a3 b1 c3", c(0.0, R)),
+        ],
+    );
+}
+
+#[test]
+fn the_record_carries_the_outcome_and_a_certain_m1_is_accepted() {
+    let mut g = free_game(&[("b1", 'N'), ("a5", 'B')]);
+    play(&mut g, "a5^c3b6");
+    let r = play(&mut g, "b1c3");
+    assert!(r.measured);
+    let text = r.qcan.to_string();
+    assert!(text == "b1c3.m0" || text == "b1c3.m1", "{text}");
+    let mut g = free_game(&[("b1", 'N'), ("c3", 'p')]);
+    let r = play(&mut g, "b1xc3.m1");
+    assert!(!r.measured && r.applied);
+}
