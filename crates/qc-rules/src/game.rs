@@ -40,6 +40,8 @@ pub struct MoveRecord {
     pub measured: bool,
     /// The outcome, when measured.
     pub outcome: Option<bool>,
+    /// The classical bit the measurement wrote, when measured.
+    pub clbit: Option<Clbit>,
     /// True when the move's unitary was applied (no measurement, or outcome 1).
     pub applied: bool,
     /// The instructions it emitted, as a range of the game circuit's instruction list.
@@ -146,6 +148,11 @@ impl<B: Backend> Game<B> {
     /// The whole game's circuit so far (set-up, then every move).
     pub fn circuit(&self) -> &Circuit {
         self.builder.circuit()
+    }
+
+    /// The outcomes of every measurement so far, by classical bit.
+    pub fn classical_record(&self) -> &ClassicalRecord {
+        &self.record
     }
 
     /// The moves played, in order.
@@ -303,6 +310,7 @@ impl<B: Backend> Game<B> {
             variant: c.variant,
             measured: outcome.is_some(),
             outcome,
+            clbit: lowered.measurement,
             applied,
             instructions: start..end,
         })
