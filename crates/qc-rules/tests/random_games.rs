@@ -153,6 +153,20 @@ fn random_game(seed: u64, plies: usize) -> BTreeMap<String, usize> {
     assert_eq!(replay.board(), g.board());
     assert_eq!(replay.circuit(), g.circuit());
     assert_eq!(replay.backend().basis_states(), g.backend().basis_states());
+    // The game circuit alone, run with the game's outcomes, gives the same state.
+    let mut fresh = ReferenceSparse::new();
+    let bits = g.classical_record().clone();
+    let mut policy = |c: Option<qc_ir::Clbit>| {
+        qc_ir::MeasureChoice::Forced(c.and_then(|c| bits.get(c)).unwrap_or(false))
+    };
+    qc_ir::exec::run_instructions(
+        &mut fresh,
+        g.circuit().instructions(),
+        &mut qc_ir::ClassicalRecord::default(),
+        &mut policy,
+    )
+    .expect("the game circuit runs");
+    assert_eq!(fresh.basis_states(), g.backend().basis_states());
     // Undo the whole game: back to the start exactly.
     while g.undo().is_ok() {}
     assert_eq!(g.board(), &Board::start());
