@@ -59,7 +59,7 @@ fn pick(moves: &[(QcanMove, MoveType, Variant)], rng: &mut ChaCha8Rng, big: bool
         let mut w = match t {
             MoveType::KingsideCastle | MoveType::QueensideCastle | MoveType::EnPassant => 60,
             MoveType::PawnCapture => 40,
-            MoveType::PawnStep | MoveType::PawnTwoStep => 6,
+            MoveType::PawnStep | MoveType::PawnTwoStep => 20,
             MoveType::MergeJump | MoveType::MergeSlide => 30,
             MoveType::SplitJump | MoveType::SplitSlide if big => 0,
             MoveType::SplitJump | MoveType::SplitSlide => 1,
@@ -222,5 +222,4 @@ fn random_games_exercise_every_kind_of_move() {
             "never played {kind}: {total:?}"
         );
     }
-    // En passant is too rare in random play; tests/moves.rs covers its three variants.
 }
