@@ -591,3 +591,26 @@ fn the_record_carries_the_outcome_and_a_certain_m1_is_accepted() {
     let r = play(&mut g, "b1xc3.m1");
     assert!(!r.measured && r.applied);
 }
+
+#[test]
+fn split_and_merge_slides_with_the_second_arm_blocked() {
+    let mut g = free_game(&[("a1", 'R'), ("c1", 'N')]);
+    play(&mut g, "c1^a2e2");
+    let before = state(&g);
+    play(&mut g, "a1^b1a3");
+    assert_state(
+        &g,
+        &[
+            ("b1 e2", c(-0.5, 0.0)),
+            ("a3 e2", c(-0.5, 0.0)),
+            ("a2 b1", c(-R, 0.0)),
+        ],
+    );
+    play(&mut g, "a3b1^a1");
+    let after = state(&g);
+    assert_eq!(after.len(), before.len());
+    for ((k1, a1), (k2, a2)) in after.iter().zip(&before) {
+        assert_eq!(k1, k2);
+        assert!((a1 - a2).norm() < 1e-9, "{k1}: {a1} vs {a2}");
+    }
+}
