@@ -9,97 +9,11 @@
 use crate::board::Board;
 use crate::error::MoveError;
 use crate::geometry;
+pub use crate::kinds::{MoveType, Variant};
 use crate::occupancy::{Occupancy, SquareStatus};
 use crate::piece::{Color, Piece, PieceKind};
 use crate::qcan::{MoveShape, QcanMove, VariantMark};
 use qc_ir::Square;
-use serde::{Deserialize, Serialize};
-use std::fmt;
-
-/// The kind of move (the official engine's move types, with pawn moves named apart).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MoveType {
-    /// Knight or king move.
-    Jump,
-    /// Bishop, rook or queen move.
-    Slide,
-    /// Knight or king split.
-    SplitJump,
-    /// Bishop, rook or queen split.
-    SplitSlide,
-    /// Knight or king merge.
-    MergeJump,
-    /// Bishop, rook or queen merge.
-    MergeSlide,
-    /// Pawn one step forward.
-    PawnStep,
-    /// Pawn two steps forward from its starting rank.
-    PawnTwoStep,
-    /// Pawn diagonal capture.
-    PawnCapture,
-    /// En passant.
-    EnPassant,
-    /// O-O.
-    KingsideCastle,
-    /// O-O-O.
-    QueensideCastle,
-}
-
-impl MoveType {
-    /// The snake_case name (`split_jump`), as serialized.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            MoveType::Jump => "jump",
-            MoveType::Slide => "slide",
-            MoveType::SplitJump => "split_jump",
-            MoveType::SplitSlide => "split_slide",
-            MoveType::MergeJump => "merge_jump",
-            MoveType::MergeSlide => "merge_slide",
-            MoveType::PawnStep => "pawn_step",
-            MoveType::PawnTwoStep => "pawn_two_step",
-            MoveType::PawnCapture => "pawn_capture",
-            MoveType::EnPassant => "en_passant",
-            MoveType::KingsideCastle => "kingside_castle",
-            MoveType::QueensideCastle => "queenside_castle",
-        }
-    }
-}
-
-impl fmt::Display for MoveType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// The variant, decided by the target (decision 10).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Variant {
-    /// Target empty or holding the same piece: no measurement.
-    Basic,
-    /// Target occupied in superposition by a piece the move cannot capture: measure it empty.
-    Excluded,
-    /// Target holds an opponent piece: measure the attacker present (and its path clear).
-    Capture,
-}
-
-impl Variant {
-    /// The snake_case name (`basic`), as serialized.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Variant::Basic => "basic",
-            Variant::Excluded => "excluded",
-            Variant::Capture => "capture",
-        }
-    }
-}
-
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// A classified move: everything lowering and the register update need.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -383,13 +297,25 @@ fn pawn(
             to: target,
         });
     }
+    let ep_victim = Square::from_coords(target.file(), source.rank())
+        .filter(|&v| board.piece(v) == Some(Piece::new(color.opponent(), PieceKind::Pawn)));
     if board.en_passant == Some(target) {
         let landing = promotion_piece(color, target, promotion)?;
-        let victim = Square::from_coords(target.file(), source.rank())
-            .ok_or(MoveError::NoEnPassantVictim { square: target })?;
-        if board.piece(victim) != Some(Piece::new(color.opponent(), PieceKind::Pawn)) {
-            return Err(MoveError::NoEnPassantVictim { square: victim });
-        }
+        let Some(victim) = ep_victim else {
+            if board.piece(target).is_some_and(|p| p.color != color) {
+                return Ok(single(
+                    MoveType::PawnCapture,
+                    Variant::Capture,
+                    piece,
+                    source,
+                    target,
+                    Vec::new(),
+                    landing,
+                ));
+            }
+            let square = Square::from_coords(target.file(), source.rank()).unwrap_or(target);
+            return Err(MoveError::NoEnPassantVictim { square });
+        };
         let variant = target_variant(board, occ, piece, target, true, true)?;
         let mut c = single(
             MoveType::EnPassant,

@@ -15,7 +15,7 @@ use crate::movegen::possible_moves;
 use crate::observe::{bell_expectations, same_opposite};
 use crate::occupancy::{Occupancy, SquareStatus};
 use crate::piece::{Color, Piece, PieceKind};
-use crate::qcan::QcanMove;
+use crate::qcan::{MoveShape, QcanMove};
 use qc_ir::exec::run_instructions;
 use qc_ir::{
     Backend, BackendError, Circuit, CircuitBuilder, ClassicalRecord, Clbit, MeasureChoice, Origin,
@@ -40,6 +40,8 @@ pub struct MoveRecord {
     pub measured: bool,
     /// The outcome, when measured.
     pub outcome: Option<bool>,
+    /// The classical bit the measurement wrote, when measured.
+    pub clbit: Option<Clbit>,
     /// True when the move's unitary was applied (no measurement, or outcome 1).
     pub applied: bool,
     /// The instructions it emitted, as a range of the game circuit's instruction list.
@@ -78,6 +80,8 @@ pub struct Game<B: Backend> {
     history: Vec<MoveRecord>,
     saved: Vec<Saved<B::Snapshot>>,
     status: GameStatus,
+    force_turn: bool,
+    force_win: bool,
 }
 
 impl<B: Backend> Game<B> {
@@ -112,9 +116,23 @@ impl<B: Backend> Game<B> {
             history: Vec::new(),
             saved: Vec::new(),
             status: GameStatus::Ongoing,
+            force_turn: false,
+            force_win: false,
         };
         game.status = game.compute_status();
         Ok(game)
+    }
+
+    /// UQCI `forceturn`: when on, the side to move becomes the owner of the moved piece before
+    /// each move (turn order is not enforced).
+    pub fn set_force_turn(&mut self, on: bool) {
+        self.force_turn = on;
+    }
+
+    /// UQCI `forcewin`: when on, a missing king does not end the game.
+    pub fn set_force_win(&mut self, on: bool) {
+        self.force_win = on;
+        self.status = self.compute_status();
     }
 
     /// The classical register and flags.
@@ -130,6 +148,11 @@ impl<B: Backend> Game<B> {
     /// The whole game's circuit so far (set-up, then every move).
     pub fn circuit(&self) -> &Circuit {
         self.builder.circuit()
+    }
+
+    /// The outcomes of every measurement so far, by classical bit.
+    pub fn classical_record(&self) -> &ClassicalRecord {
+        &self.record
     }
 
     /// The moves played, in order.
@@ -194,10 +217,32 @@ impl<B: Backend> Game<B> {
             GameStatus::Draw => return Err(MoveError::GameOver("draw")),
         }
         let occ = self.occupancy();
-        let classified = classify(&self.board, &occ, mv)?;
+        let turn = self.board.side_to_move;
+        if self.force_turn {
+            let source = match mv.shape {
+                MoveShape::Standard { source, .. } | MoveShape::Split { source, .. } => {
+                    Some(source)
+                }
+                MoveShape::Merge { source1, .. } => Some(source1),
+                MoveShape::Null => None,
+            };
+            if let Some(p) = source.and_then(|s| self.board.piece(s)) {
+                self.board.side_to_move = p.color;
+            }
+        }
+        let classified = match classify(&self.board, &occ, mv) {
+            Ok(c) => c,
+            Err(e) => {
+                self.board.side_to_move = turn;
+                return Err(e);
+            }
+        };
         let saved = Saved {
             backend: self.backend.snapshot(),
-            board: self.board.clone(),
+            board: Board {
+                side_to_move: turn,
+                ..self.board.clone()
+            },
             builder: self.builder.clone(),
             record: self.record.clone(),
             status: self.status,
@@ -265,6 +310,7 @@ impl<B: Backend> Game<B> {
             variant: c.variant,
             measured: outcome.is_some(),
             outcome,
+            clbit: lowered.measurement,
             applied,
             instructions: start..end,
         })
@@ -310,6 +356,9 @@ impl<B: Backend> Game<B> {
     }
 
     fn compute_status(&self) -> GameStatus {
+        if self.force_win {
+            return GameStatus::Ongoing;
+        }
         let has = |color| {
             self.board
                 .pieces

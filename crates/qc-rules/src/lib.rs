@@ -1,8 +1,8 @@
 //! # qc-rules: Quantum Chess rules lowered to qc-ir circuits
 //!
 //! Cantwell's Quantum Chess: the classical register ([`board`]), QCAN notation ([`qcan`]),
-//! movement patterns ([`geometry`]), move classification ([`classify`]) and lowering to circuits
-//! exactly as `circuits.md` says ([`lower`]), and the game engine ([`game`]), which runs moves on
+//! movement patterns ([`geometry`]), move classification ([`mod@classify`]) and lowering to circuits
+//! exactly as `circuits.md` says ([`mod@lower`]), and the game engine ([`game`]), which runs moves on
 //! any [`qc_ir::Backend`]. The choices made where the sources leave room are in `docs/rules.md`.
 
 pub mod board;
@@ -12,6 +12,7 @@ pub mod fen;
 pub mod game;
 pub mod gamefile;
 pub mod geometry;
+pub mod kinds;
 pub mod lower;
 pub mod movegen;
 pub mod notation_error;

@@ -447,3 +447,25 @@ impl Lowerer<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_names_prefix_the_variant_unless_basic() {
+        assert_eq!(rule_name(MoveType::Jump, Variant::Basic), "jump");
+        assert_eq!(
+            rule_name(MoveType::Slide, Variant::Capture),
+            "capture_slide"
+        );
+        assert_eq!(
+            rule_name(MoveType::PawnStep, Variant::Excluded),
+            "excluded_pawn_step"
+        );
+        assert_eq!(
+            rule_name(MoveType::PawnCapture, Variant::Capture),
+            "pawn_capture"
+        );
+    }
+}

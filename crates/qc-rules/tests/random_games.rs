@@ -1,0 +1,225 @@
+//! Invariants on random legal games from the start position (proptest): norm 1, the classical
+//! register agrees with the support (so no square is ever occupied by two piece types), expected
+//! piece count (squares + captured-piece ancillas) conserved by every unmeasured move except the
+//! pawn capture (decision 7's CNOT form drops the victim), every ancilla freed clean (the backend
+//! errors otherwise), and a well-formed circuit.
+
+use proptest::prelude::*;
+use qc_ir::{AncillaKind, Backend, QubitRole};
+use qc_rules::{
+    classify, Board, Game, GameStatus, MoveError, MoveType, QcanMove, SquareStatus, Variant,
+};
+use qc_sim::ReferenceSparse;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
+
+fn expected_count(g: &Game<ReferenceSparse>) -> f64 {
+    let c = g.circuit();
+    g.backend()
+        .basis_states()
+        .iter()
+        .map(|(ones, a)| {
+            let n = ones
+                .iter()
+                .filter(|&&q| {
+                    matches!(
+                        c.role(q),
+                        Some(QubitRole::Square(_) | QubitRole::Ancilla(AncillaKind::Captured))
+                    )
+                })
+                .count();
+            a.norm_sqr() * n as f64
+        })
+        .sum()
+}
+
+fn check_invariants(g: &Game<ReferenceSparse>) {
+    let norm: f64 = g
+        .backend()
+        .basis_states()
+        .iter()
+        .map(|(_, a)| a.norm_sqr())
+        .sum();
+    assert!((norm - 1.0).abs() < 1e-9, "norm {norm}");
+    let occ = g.occupancy();
+    for s in qc_ir::Square::ALL {
+        let empty = occ.get(s) == SquareStatus::Empty;
+        assert_eq!(
+            g.board().piece(s).is_none(),
+            empty,
+            "register and support disagree on {s}"
+        );
+    }
+}
+
+/// Picks a move, preferring the rare kinds so that games exercise them.
+fn pick(moves: &[(QcanMove, MoveType, Variant)], rng: &mut ChaCha8Rng, big: bool) -> usize {
+    let weight = |(m, t, v): &(QcanMove, MoveType, Variant)| -> u32 {
+        let mut w = match t {
+            MoveType::KingsideCastle | MoveType::QueensideCastle | MoveType::EnPassant => 60,
+            MoveType::PawnCapture => 40,
+            MoveType::PawnStep | MoveType::PawnTwoStep => 20,
+            MoveType::MergeJump | MoveType::MergeSlide => 30,
+            MoveType::SplitJump | MoveType::SplitSlide if big => 0,
+            MoveType::SplitJump | MoveType::SplitSlide => 1,
+            _ => 2,
+        };
+        if *v == Variant::Capture {
+            w += 20;
+        }
+        if m.promotion.is_some() {
+            w += 200;
+        }
+        w
+    };
+    let total: u32 = moves.iter().map(weight).sum();
+    let mut x = rng.gen_range(0..total.max(1));
+    for (i, m) in moves.iter().enumerate() {
+        let w = weight(m);
+        if x < w {
+            return i;
+        }
+        x -= w;
+    }
+    0
+}
+
+/// Plays one random game; returns how often each move type and variant was played.
+fn random_game(seed: u64, plies: usize) -> BTreeMap<String, usize> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut g = Game::new(Board::start(), ReferenceSparse::new()).expect("setup");
+    let mut seen = BTreeMap::new();
+    check_invariants(&g);
+    for _ in 0..plies {
+        if g.status() != GameStatus::Ongoing {
+            break;
+        }
+        let occ = g.occupancy();
+        let moves: Vec<(QcanMove, MoveType, Variant)> = g
+            .legal_moves()
+            .into_iter()
+            .map(|m| {
+                let c =
+                    classify(g.board(), &occ, &m).expect("legal_moves lists classifiable moves");
+                (m, c.move_type, c.variant)
+            })
+            .collect();
+        assert!(!moves.is_empty(), "no moves for the side to move");
+        let big = g.state_size() > 256;
+        let mut played = false;
+        for _ in 0..8 {
+            let i = pick(&moves, &mut rng, big);
+            let (m, t, _) = moves[i];
+            let before = expected_count(&g);
+            match g.play(&m, &mut rng) {
+                Ok(r) => {
+                    let r = r.clone();
+                    *seen.entry(r.move_type.to_string()).or_insert(0) += 1;
+                    *seen.entry(r.variant.to_string()).or_insert(0) += 1;
+                    if m.promotion.is_some() {
+                        *seen.entry("promotion".into()).or_insert(0) += 1;
+                    }
+                    // Decision 7's pawn capture and an en passant whose flag is certain (no record
+                    // ancilla) drop the victim from the count.
+                    if !r.measured && !matches!(t, MoveType::PawnCapture | MoveType::EnPassant) {
+                        let after = expected_count(&g);
+                        assert!(
+                            (after - before).abs() < 1e-9,
+                            "{m}: count {before} -> {after}"
+                        );
+                    }
+                    check_invariants(&g);
+                    played = true;
+                    break;
+                }
+                Err(MoveError::Unchanged) => continue,
+                Err(e) => panic!("seed {seed}: legal move {m} failed: {e}"),
+            }
+        }
+        if !played {
+            break;
+        }
+    }
+    assert!(qc_ir::verify(g.circuit()).is_ok());
+    // Replaying the recorded moves (outcomes forced by .m0/.m1) gives the same game exactly.
+    let mut replay = Game::new(Board::start(), ReferenceSparse::new()).expect("setup");
+    let mut no_rng = ChaCha8Rng::seed_from_u64(0);
+    for r in g.history() {
+        replay
+            .play(&r.qcan, &mut no_rng)
+            .unwrap_or_else(|e| panic!("replay of {} failed: {e}", r.qcan));
+    }
+    assert_eq!(replay.board(), g.board());
+    assert_eq!(replay.circuit(), g.circuit());
+    assert_eq!(replay.backend().basis_states(), g.backend().basis_states());
+    // The game circuit alone, run with the game's outcomes, gives the same state.
+    let mut fresh = ReferenceSparse::new();
+    let bits = g.classical_record().clone();
+    let mut policy = |c: Option<qc_ir::Clbit>| {
+        qc_ir::MeasureChoice::Forced(c.and_then(|c| bits.get(c)).unwrap_or(false))
+    };
+    qc_ir::exec::run_instructions(
+        &mut fresh,
+        g.circuit().instructions(),
+        &mut qc_ir::ClassicalRecord::default(),
+        &mut policy,
+    )
+    .expect("the game circuit runs");
+    assert_eq!(fresh.basis_states(), g.backend().basis_states());
+    // Undo the whole game: back to the start exactly.
+    while g.undo().is_ok() {}
+    assert_eq!(g.board(), &Board::start());
+    assert_eq!(g.state_size(), 1);
+    seen
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 100, failure_persistence: None, .. ProptestConfig::default() })]
+    #[test]
+    fn random_legal_games_keep_the_invariants(seed in any::<u64>()) {
+        random_game(seed, 40);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, .. ProptestConfig::default() })]
+    /// The full run (hundreds of games of 40+ plies): `cargo test --release -- --ignored`.
+    #[test]
+    #[ignore = "heavy: run in release with --ignored"]
+    fn many_random_legal_games_keep_the_invariants(seed in any::<u64>()) {
+        random_game(seed, 60);
+    }
+}
+
+#[test]
+fn random_games_exercise_every_kind_of_move() {
+    let mut total: BTreeMap<String, usize> = BTreeMap::new();
+    for seed in 0..30 {
+        for (k, n) in random_game(seed, 60) {
+            *total.entry(k).or_insert(0) += n;
+        }
+    }
+    for kind in [
+        "jump",
+        "slide",
+        "split_jump",
+        "split_slide",
+        "merge_jump",
+        "merge_slide",
+        "pawn_step",
+        "pawn_two_step",
+        "pawn_capture",
+        "kingside_castle",
+        "queenside_castle",
+        "promotion",
+        "capture",
+        "excluded",
+        "basic",
+    ] {
+        assert!(
+            total.get(kind).copied().unwrap_or(0) > 0,
+            "never played {kind}: {total:?}"
+        );
+    }
+}
