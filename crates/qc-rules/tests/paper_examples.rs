@@ -107,3 +107,36 @@ fn two_empty_squares_are_the_same() {
     }
     assert_eq!(g.same_opposite(sq("c3"), sq("d4")), (1.0, 0.0));
 }
+
+/// Sec. 11.1's Phi states cannot be pure on two squares: every move conserves the number of
+/// pieces (captured ones move into ancillas), so in `|00> + |11>` on two squares the rest of the
+/// board holds two more pieces in one branch and records which branch it is. The paper traces
+/// that record out and writes a pure state; done correctly the pair is the classical mixture
+/// `(|00><00| + |11><11|)/2`. Here a rook slide whose path crosses a split knight builds exactly
+/// that "same" correlation: <O5..O8> = 1/2 each, O1..O4 = 0, same = 1, and the phase moves that
+/// turn Phi- into Phi+ in the paper change nothing observable.
+#[test]
+fn phi_construction_gives_sameness_without_coherence() {
+    let mut g = free_game(&[("b1", 'N'), ("c1", 'R')]);
+    // Knight on a3 or c3; the rook slides c1 -> c5 only where c3 is empty (knight on a3).
+    play_all(&mut g, "b1^a3c3 c1c5");
+    assert!((g.probability(sq("c5")) - 0.5).abs() < 1e-12);
+    let o = g.bell(sq("a3"), sq("c5"));
+    let want = [0.0, 0.0, 0.0, 0.0, 0.5, 0.5, 0.5, 0.5];
+    for k in 0..8 {
+        assert!((o[k] - want[k]).abs() < 1e-12, "O{} = {}", k + 1, o[k]);
+    }
+    assert_eq!(g.same_opposite(sq("a3"), sq("c5")), (1.0, 0.0));
+    // A phase round trip of the rook (c5c6, c6c5) leaves every Bell expectation unchanged.
+    play_all(&mut g, "c5c6 c6c5");
+    let after = g.bell(sq("a3"), sq("c5"));
+    for k in 0..8 {
+        assert!(
+            (after[k] - o[k]).abs() < 1e-12,
+            "O{} changed: {} -> {}",
+            k + 1,
+            o[k],
+            after[k]
+        );
+    }
+}
