@@ -1,1 +1,66 @@
-//! OpenQASM export and import for qc-ir circuits (see README.md).
+//! # qc-export: OpenQASM for qchess circuits
+//!
+//! - [`export_qasm3`]: a circuit plus its recorded outcomes as a self-contained OpenQASM 3 program,
+//!   in the dynamic or deferred [`Form`], the portable or extended [`Dialect`], compact or full
+//!   [`Width`], with a [`Summary`] and a post-selection pattern ([`keep_probability`]).
+//! - [`target`]: hardware targets read from `backends/*.toml` and the lowering to their gates.
+//! - [`qasm2`]: OpenQASM 2 output and import (via the `qasm` crate).
+//! - [`import3`]: an OpenQASM 3 importer for the subset qchess emits and stdgates programs.
+
+pub mod decompose;
+pub mod deferred;
+pub mod env;
+pub mod error;
+pub mod export;
+pub mod expr;
+pub mod fold;
+pub mod import3;
+pub mod library;
+pub mod lower;
+pub mod program;
+
+pub use error::{ExportError, ImportError};
+pub use export::{build_program, export_qasm3, keep_probability, transform, Export};
+pub use import3::import_qasm3;
+pub use program::{Program, Summary};
+
+/// Mid-circuit measurement with feed-forward, or everything deferred to the end.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Form {
+    /// `c[k] = measure` mid-circuit and `if (c[k]) { ... }`.
+    #[default]
+    Dynamic,
+    /// No mid-circuit measurement: predicates stay in ancillas that control the conditioned gates.
+    Deferred,
+}
+
+/// Which OpenQASM 3 constructs may be used.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Dialect {
+    /// What every tested tool accepts (qasm3-interop.md sec. 5.1): no modifiers, no reset.
+    #[default]
+    Portable,
+    /// Qiskit-only: `ctrl @`/`negctrl @` modifiers and `reset`.
+    Extended,
+}
+
+/// Which qubits get a register slot.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Width {
+    /// Only qubits that ever take part in a non-classical operation.
+    #[default]
+    Compact,
+    /// Every qubit of the circuit.
+    Full,
+}
+
+/// Export options.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct ExportOptions {
+    /// Dynamic or deferred.
+    pub form: Form,
+    /// Portable or extended.
+    pub dialect: Dialect,
+    /// Compact or full.
+    pub width: Width,
+}
