@@ -18,12 +18,14 @@ pub mod import3;
 pub mod library;
 pub mod lower;
 pub mod program;
+pub mod qasm2;
 pub mod target;
 
 pub use error::{ExportError, ImportError};
 pub use export::{build_program, export_qasm3, keep_probability, transform, Export};
 pub use import3::import_qasm3;
 pub use program::{Program, Summary};
+pub use qasm2::{export_qasm2, import_qasm2};
 pub use target::{export_for_target, Target};
 
 /// Mid-circuit measurement with feed-forward, or everything deferred to the end.

@@ -251,3 +251,67 @@ fn show_sample() {
         }
     }
 }
+
+#[test]
+fn qasm2_round_trips_and_parses_with_the_qasm_crate() {
+    for (name, c) in corpus() {
+        let want = dist(&c, c.num_clbits());
+        for form in [Form::Dynamic, Form::Deferred] {
+            for width in [Width::Compact, Width::Full] {
+                let o = ExportOptions {
+                    form,
+                    width,
+                    ..Default::default()
+                };
+                let e =
+                    qc_export::export_qasm2(&c, &[], &o).unwrap_or_else(|e| panic!("{name}: {e}"));
+                assert!(e.text.starts_with("OPENQASM 2.0;"));
+                let back = qc_export::import_qasm2(&e.text)
+                    .unwrap_or_else(|err| panic!("{name} {o:?}: {err}\n{}", e.text));
+                assert_same(
+                    &want,
+                    &dist(&back, c.num_clbits()),
+                    &format!("qasm2 {name} {o:?}\n{}", e.text),
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn import_errors_name_the_line_and_construct() {
+    let err = import_qasm3("OPENQASM 3.0;\nqubit[2] q;\nfor int i in [0:1] { x q[0]; }\n")
+        .expect_err("for loop");
+    assert_eq!(err.line, 3);
+    assert!(err.message.contains("for"), "{err}");
+    let err = import_qasm3("OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[1] q;\nfoo q[0];\n")
+        .expect_err("unknown gate");
+    assert_eq!(err.line, 4);
+    assert!(err.message.contains("foo"), "{err}");
+    let err = import_qasm3("OPENQASM 3.0;\nqubit[1] q;\nbit[1] c;\nc[0] = measure q[0];\nif (c[0]) { if (c[0]) { x q[0]; } }\n").expect_err("nested");
+    assert!(err.message.contains("nested"), "{err}");
+    assert!(qc_export::import_qasm2("OPENQASM 2.0;\nqreg q[1];\nx q[0] = ;\n").is_err());
+}
+
+#[test]
+fn spec_samples_import_with_the_documented_results() {
+    // portable_move.qasm: exact result {01100: .5, 10010: .5} (qasm3-interop.md sec. 5.1).
+    let c = import_qasm3(include_str!("data/portable_move.qasm")).expect("import");
+    let d = dist(&c, 5);
+    let key = |s: &str| -> Vec<bool> { s.chars().rev().map(|ch| ch == '1').collect() };
+    assert!(
+        (d[&key("01100")] - 0.5).abs() < 1e-9 && (d[&key("10010")] - 0.5).abs() < 1e-9,
+        "{d:?}"
+    );
+    // ff3.qasm: {000: .5, 101: .5}.
+    let d = dist(
+        &import_qasm3(include_str!("data/ff3.qasm")).expect("import"),
+        3,
+    );
+    assert!(
+        (d[&key("000")] - 0.5).abs() < 1e-9 && (d[&key("101")] - 0.5).abs() < 1e-9,
+        "{d:?}"
+    );
+    // ff4_ancilla.qasm uses negctrl @ and reset (extended dialect): it must import.
+    assert!(import_qasm3(include_str!("data/ff4_ancilla.qasm")).is_ok());
+}
