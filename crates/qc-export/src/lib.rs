@@ -19,6 +19,7 @@ pub mod library;
 pub mod lower;
 pub mod program;
 pub mod qasm2;
+pub mod samples;
 pub mod target;
 
 pub use error::{ExportError, ImportError};
