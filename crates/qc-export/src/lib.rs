@@ -69,3 +69,33 @@ pub struct ExportOptions {
     /// Compact or full.
     pub width: Width,
 }
+
+macro_rules! from_str {
+    ($ty:ty, $what:literal, $($text:literal => $value:expr),+) => {
+        impl std::str::FromStr for $ty {
+            type Err = String;
+            /// Parses the command-line spelling.
+            fn from_str(s: &str) -> Result<Self, String> {
+                match s {
+                    $($text => Ok($value),)+
+                    other => Err(format!(concat!("unknown ", $what, " `{}` (expected one of: {})"), other, [$($text),+].join(", "))),
+                }
+            }
+        }
+    };
+}
+
+from_str!(Form, "form", "dynamic" => Form::Dynamic, "deferred" => Form::Deferred);
+from_str!(Dialect, "dialect", "portable" => Dialect::Portable, "extended" => Dialect::Extended);
+from_str!(Width, "width", "compact" => Width::Compact, "full" => Width::Full);
+
+/// The probability that a shot is kept under post-selection, computed exactly by running
+/// `circuit` on `backend` (which must start in |0...0>).
+pub fn keep_probability_exact<B: qc_ir::Backend>(
+    backend: &mut B,
+    circuit: &qc_ir::Circuit,
+    outcomes: &[Option<bool>],
+) -> Result<f64, qc_ir::ExecError> {
+    let dist = qc_ir::exec::exact_distribution(backend, circuit)?;
+    Ok(keep_probability(&dist, outcomes))
+}

@@ -315,3 +315,63 @@ fn spec_samples_import_with_the_documented_results() {
     // ff4_ancilla.qasm uses negctrl @ and reset (extended dialect): it must import.
     assert!(import_qasm3(include_str!("data/ff4_ancilla.qasm")).is_ok());
 }
+
+#[test]
+fn folding_and_deferral_preserve_the_distribution_on_random_circuits() {
+    for seed in 1..=40u64 {
+        let c = qc_export::samples::random_circuit(seed, 5, 24);
+        let want = dist(&c, c.num_clbits());
+        let folded = qc_export::fold::fold_classical(&c);
+        assert_same(
+            &want,
+            &dist(&folded, c.num_clbits()),
+            &format!("fold seed {seed}"),
+        );
+        let deferred = qc_export::deferred::defer_measurements(&c);
+        assert_same(
+            &want,
+            &dist(&deferred, c.num_clbits()),
+            &format!("defer seed {seed}"),
+        );
+        let both = qc_export::fold::fold_classical(&deferred);
+        assert_same(
+            &want,
+            &dist(&both, c.num_clbits()),
+            &format!("defer+fold seed {seed}"),
+        );
+        // The deferred circuit measures only at the end and has no conditions.
+        let instrs = deferred.instructions();
+        assert!(instrs.iter().all(|i| i.condition.is_none()));
+        let first = instrs
+            .iter()
+            .position(|i| matches!(i.op, Op::Measure { .. }))
+            .unwrap_or(instrs.len());
+        assert!(
+            instrs[first..]
+                .iter()
+                .all(|i| matches!(i.op, Op::Measure { .. })),
+            "seed {seed}"
+        );
+    }
+}
+
+#[test]
+fn options_parse_from_their_command_line_spelling() {
+    assert_eq!("deferred".parse::<Form>(), Ok(Form::Deferred));
+    assert_eq!("extended".parse::<Dialect>(), Ok(Dialect::Extended));
+    assert_eq!("full".parse::<Width>(), Ok(Width::Full));
+    let err = "sideways".parse::<Form>().expect_err("bad form");
+    assert!(err.contains("sideways") && err.contains("dynamic"), "{err}");
+}
+
+#[test]
+fn keep_probability_exact_runs_the_circuit() {
+    let (_, c) = corpus()
+        .into_iter()
+        .find(|(n, _)| *n == "slide_measure")
+        .expect("corpus");
+    let mut backend = qc_sim::ReferenceSparse::new();
+    // c[0] is the measured occupancy of b1 after the knight split: 1/2.
+    let p = qc_export::keep_probability_exact(&mut backend, &c, &[Some(true)]).expect("run");
+    assert!((p - 0.5).abs() < 1e-12, "{p}");
+}
