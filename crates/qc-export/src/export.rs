@@ -82,6 +82,19 @@ pub fn build_program(
             labels.push(qubit_label(&lowered, i, &names[i], circuit.num_qubits()));
         }
     }
+    if options.width == Width::Full
+        && circuit
+            .qubit_roles()
+            .iter()
+            .any(|r| matches!(r, QubitRole::Square(_)))
+    {
+        // Full width means the whole board: squares the circuit never mentions get idle slots.
+        for sq in qc_ir::Square::ALL {
+            if circuit.square_qubit(sq).is_none() {
+                labels.push(format!("{sq} (square; never touched by this circuit)"));
+            }
+        }
+    }
     let base = labels.len();
     let mut lowerer = Lowerer::new(map, base, circuit.num_clbits(), options.dialect);
     let mut body = Vec::new();

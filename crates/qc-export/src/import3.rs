@@ -11,6 +11,9 @@ use crate::expr::parse_expr;
 use qc_ir::{Circuit, Clbit, Condition};
 use std::collections::HashMap;
 
+/// Registers larger than this are refused (a typo must not allocate gigabytes).
+const MAX_REGISTER: usize = 1 << 16;
+
 #[derive(Clone, Debug, PartialEq)]
 struct Tok {
     text: String,
@@ -321,6 +324,12 @@ impl Parser {
             return Err(ImportError::new(
                 line,
                 format!("unsupported initializer on declaration of `{name}`"),
+            ));
+        }
+        if size > MAX_REGISTER {
+            return Err(ImportError::new(
+                line,
+                format!("register `{name}[{size}]` is larger than {MAX_REGISTER}"),
             ));
         }
         self.expect(";")?;

@@ -103,7 +103,8 @@ fn compact_width_drops_classical_squares() {
     )
     .expect("export");
     let compact = export_qasm3(&c, &[], &ExportOptions::default()).expect("export");
-    assert_eq!(full.summary.qubits, c.num_qubits());
+    // Full width: the whole board plus the circuit's two ancillas.
+    assert_eq!(full.summary.qubits, 64 + 2);
     // d1 only ever sees set-up x and is measured: it is folded into the shared constant qubit.
     assert!(
         compact.summary.qubits < full.summary.qubits,
@@ -290,6 +291,8 @@ fn import_errors_name_the_line_and_construct() {
     assert!(err.message.contains("foo"), "{err}");
     let err = import_qasm3("OPENQASM 3.0;\nqubit[1] q;\nbit[1] c;\nc[0] = measure q[0];\nif (c[0]) { if (c[0]) { x q[0]; } }\n").expect_err("nested");
     assert!(err.message.contains("nested"), "{err}");
+    let err = import_qasm3("OPENQASM 3.0;\nqubit[99999999] q;\n").expect_err("huge register");
+    assert_eq!(err.line, 2);
     assert!(qc_export::import_qasm2("OPENQASM 2.0;\nqreg q[1];\nx q[0] = ;\n").is_err());
 }
 
@@ -374,4 +377,46 @@ fn keep_probability_exact_runs_the_circuit() {
     // c[0] is the measured occupancy of b1 after the knight split: 1/2.
     let p = qc_export::keep_probability_exact(&mut backend, &c, &[Some(true)]).expect("run");
     assert!((p - 0.5).abs() < 1e-12, "{p}");
+}
+
+#[test]
+fn full_width_of_a_board_circuit_has_all_64_squares() {
+    let (_, c) = corpus()
+        .into_iter()
+        .find(|(n, _)| *n == "split")
+        .expect("corpus");
+    let e = export_qasm3(
+        &c,
+        &[],
+        &ExportOptions {
+            width: Width::Full,
+            ..Default::default()
+        },
+    )
+    .expect("export");
+    assert_eq!(e.summary.qubits, 64, "{}", e.text);
+    assert!(e.text.contains("h8 (square; never touched"));
+}
+
+#[test]
+fn target_outputs_and_random_programs_parse_with_oq3_semantics() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../backends");
+    let targets: Vec<qc_export::Target> = ["generic", "ibm", "google"]
+        .iter()
+        .map(|n| qc_export::Target::load(&dir, n).expect("target"))
+        .collect();
+    let mut circuits: Vec<Circuit> = corpus().into_iter().map(|(_, c)| c).collect();
+    circuits.extend((1..=6).map(|s| qc_export::samples::random_circuit(s, 5, 20)));
+    for c in &circuits {
+        for t in &targets {
+            let e =
+                qc_export::export_for_target(c, &[], &ExportOptions::default(), t).expect("export");
+            let r = oq3_semantics::syntax_to_semantics::parse_source_string(
+                e.text.clone(),
+                Some("prog.qasm"),
+                None::<&[&str]>,
+            );
+            assert!(!r.any_errors(), "{}: oq3 errors\n{}", t.name, e.text);
+        }
+    }
 }
