@@ -2,7 +2,8 @@
 """Check qchess's OpenQASM exports on Qiskit Aer against qchess's exact probabilities.
 
 For every NAME.json written by `cargo run -p qc-export --example interop_corpus -- DIR`:
-  NAME.dynamic.qasm, NAME.deferred.qasm  -> qiskit.qasm3.loads -> transpile(AerSimulator) -> run
+  NAME.dynamic.qasm, NAME.deferred.qasm, NAME.extended.qasm (ctrl @ / reset), NAME.google.qasm
+  (sqrt-iSWAP target, deferred)         -> qiskit.qasm3.loads -> transpile(AerSimulator) -> run
   NAME.ibm.qasm                          -> qiskit.qasm3.loads -> transpile to cz/rz/sx/x on a
                                             line coupling map (routing) -> run on Aer
   NAME.qasm2                             -> qiskit.qasm2.loads -> run on Aer
@@ -19,7 +20,7 @@ from qiskit import qasm2, qasm3, transpile
 from qiskit.transpiler import CouplingMap
 from qiskit_aer import AerSimulator
 
-SHOTS = 8000
+SHOTS = 4000
 SIGMAS = 5.0
 
 
@@ -57,7 +58,7 @@ def main():
         spec = json.loads((out / f"{name}.json").read_text())
         exact = spec["probabilities"]
         m = spec["num_clbits"]
-        for form in ("dynamic", "deferred"):
+        for form in ("dynamic", "deferred", "extended", "google"):
             label = f"{name}.{form}.qasm"
             try:
                 circ = qasm3.loads((out / label).read_text())

@@ -1,11 +1,13 @@
 //! Writes the Qiskit interop corpus: for each sample circuit, its OpenQASM 3 export in the dynamic
-//! and deferred forms, the `ibm` target's output, the OpenQASM 2 output, and the exact distribution
+//! and deferred forms, the extended dialect, the `ibm` and `google` targets' outputs, the OpenQASM 2 output, and the exact distribution
 //! of the bit register (Qiskit key order) computed with the reference sparse simulator.
 //!
 //! Usage: `cargo run -p qc-export --example interop_corpus -- OUT_DIR`
 
 use qc_export::samples::{corpus, random_circuit};
-use qc_export::{export_for_target, export_qasm2, export_qasm3, ExportOptions, Form, Target};
+use qc_export::{
+    export_for_target, export_qasm2, export_qasm3, Dialect, ExportOptions, Form, Target,
+};
 use qc_ir::exec::{exact_distribution, qiskit_key};
 use qc_ir::Circuit;
 use qc_sim::ReferenceSparse;
@@ -21,6 +23,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     std::fs::create_dir_all(&out)?;
     let backends = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../backends");
     let ibm = Target::load(&backends, "ibm")?;
+    let google = Target::load(&backends, "google")?;
     let mut circuits: Vec<(String, Circuit)> = corpus()
         .into_iter()
         .map(|(n, c)| (n.to_string(), c))
@@ -53,6 +56,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         )?;
         let on_ibm = export_for_target(c, &[], &ExportOptions::default(), &ibm)?;
         let q2 = export_qasm2(c, &[], &ExportOptions::default())?;
+        let extended = export_qasm3(
+            c,
+            &[],
+            &ExportOptions {
+                dialect: Dialect::Extended,
+                ..Default::default()
+            },
+        )?;
+        let on_google = export_for_target(c, &[], &ExportOptions::default(), &google)?;
+        std::fs::write(out.join(format!("{name}.extended.qasm")), &extended.text)?;
+        std::fs::write(out.join(format!("{name}.google.qasm")), &on_google.text)?;
         std::fs::write(out.join(format!("{name}.dynamic.qasm")), &dynamic.text)?;
         std::fs::write(out.join(format!("{name}.deferred.qasm")), &deferred.text)?;
         std::fs::write(out.join(format!("{name}.ibm.qasm")), &on_ibm.text)?;
@@ -61,7 +75,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "name": name,
             "num_clbits": c.num_clbits(),
             "probabilities": probs,
-            "summary": {"dynamic": dynamic.summary, "deferred": deferred.summary, "ibm": on_ibm.summary},
+            "summary": {"dynamic": dynamic.summary, "deferred": deferred.summary, "ibm": on_ibm.summary, "google": on_google.summary},
         });
         std::fs::write(
             out.join(format!("{name}.json")),
