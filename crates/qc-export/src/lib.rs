@@ -99,3 +99,17 @@ pub fn keep_probability_exact<B: qc_ir::Backend>(
     let dist = qc_ir::exec::exact_distribution(backend, circuit)?;
     Ok(keep_probability(&dist, outcomes))
 }
+
+/// Imports OpenQASM 2 or 3, chosen by the `OPENQASM` version line (3 when there is none).
+pub fn import_qasm(src: &str) -> Result<qc_ir::Circuit, ImportError> {
+    let version = src
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or("").trim())
+        .find(|l| !l.is_empty())
+        .and_then(|l| l.strip_prefix("OPENQASM"))
+        .map(str::trim);
+    match version {
+        Some(v) if v.starts_with('2') => import_qasm2(src),
+        _ => import_qasm3(src),
+    }
+}

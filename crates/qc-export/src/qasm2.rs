@@ -118,6 +118,22 @@ pub fn import_qasm2(src: &str) -> Result<Circuit, ImportError> {
         })
         .collect::<Vec<_>>()
         .join("\n");
+    // The qasm lexer panics on a lone `=`: report it here, with its line.
+    for (k, line) in cleaned.lines().enumerate() {
+        let stripped = line.replace("==", "");
+        if stripped.contains('=') {
+            return Err(ImportError::new(
+                k + 1,
+                "unexpected `=` (OpenQASM 2 only has `==` in `if`)",
+            ));
+        }
+    }
+    if !cleaned.trim_start().starts_with("OPENQASM 2") {
+        return Err(ImportError::new(
+            1,
+            "not an OpenQASM 2 program (expected `OPENQASM 2.0;`)",
+        ));
+    }
     let parsed = std::panic::catch_unwind(|| {
         let mut tokens = qasm::lex(&cleaned);
         if tokens.is_empty() {
@@ -141,12 +157,6 @@ pub fn import_qasm2(src: &str) -> Result<Circuit, ImportError> {
                 "OpenQASM 2 syntax error (the qasm crate's lexer rejected the text)",
             ))
         }
-    }
-    if !src.trim_start().starts_with("OPENQASM 2") {
-        return Err(ImportError::new(
-            1,
-            "not an OpenQASM 2 program (expected `OPENQASM 2.0;`)",
-        ));
     }
     crate::import3::import_qasm3(src)
 }

@@ -294,6 +294,10 @@ fn import_errors_name_the_line_and_construct() {
     let err = import_qasm3("OPENQASM 3.0;\nqubit[99999999] q;\n").expect_err("huge register");
     assert_eq!(err.line, 2);
     assert!(qc_export::import_qasm2("OPENQASM 2.0;\nqreg q[1];\nx q[0] = ;\n").is_err());
+    // The dispatcher picks the reader from the version line.
+    let two = qc_export::import_qasm("// c\nOPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[2];\ncreg c0[1];\nh q[0];\nmeasure q[0] -> c0[0];\nif (c0==1) x q[1];\n").expect("qasm2");
+    assert_eq!((two.num_qubits(), two.num_clbits()), (2, 1));
+    assert!(qc_export::import_qasm("OPENQASM 2.0;\nqreg q[1];\nfoo q[0];\n").is_err());
 }
 
 #[test]
