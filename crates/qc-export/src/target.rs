@@ -273,6 +273,10 @@ fn flush(target: &Target, pending: &mut [Option<Matrix>], q: usize, emit: &mut V
     if is_identity_up_to_phase(&m) {
         return;
     }
+    if target.is_native("x") && m.approx_eq_up_to_phase(&Gate::X.matrix(), 1e-10) {
+        emit.push(GateCall::new("x", vec![], vec![q]));
+        return;
+    }
     let gates = match target.single_qubit.as_str() {
         "zyz" => zyz(&m),
         "u3" => {
@@ -329,7 +333,8 @@ fn expand(call: &GateCall, target: &Target) -> Result<Vec<Prim>, ExportError> {
             target.err("gate modifiers cannot be lowered; export in the portable dialect".into())
         );
     }
-    if target.is_native(&call.name) {
+    // Native multi-qubit gates pass through; single-qubit ones join the merged runs.
+    if target.is_native(&call.name) && call.qubits.len() > 1 {
         return Ok(vec![Prim::Native(call.clone())]);
     }
     // The call's meaning: import it (with the library definitions) into IR instructions.
