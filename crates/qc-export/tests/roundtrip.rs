@@ -424,3 +424,68 @@ fn target_outputs_and_random_programs_parse_with_oq3_semantics() {
         }
     }
 }
+
+#[test]
+fn conditioned_measurement_and_reset_need_the_deferred_form() {
+    // h q0; c0 = measure q0; if c0 { h q1; c1 = measure q1 }; if !c0 { h q2; reset q2 }; measure q1, q2.
+    let mut c = Circuit::with_plain_qubits(3, 0);
+    c.push(Instruction::gate(Gate::H, &[Qubit(0)], &[]));
+    let c0 = c.add_clbit();
+    c.push(Instruction::new(Op::Measure {
+        qubit: Qubit(0),
+        clbit: c0,
+    }));
+    let on = |v| Condition {
+        clbit: c0,
+        value: v,
+    };
+    c.push(Instruction::gate(Gate::H, &[Qubit(1)], &[]).with_condition(on(true)));
+    let c1 = c.add_clbit();
+    c.push(
+        Instruction::new(Op::Measure {
+            qubit: Qubit(1),
+            clbit: c1,
+        })
+        .with_condition(on(true)),
+    );
+    c.push(Instruction::gate(Gate::H, &[Qubit(2)], &[]).with_condition(on(false)));
+    c.push(Instruction::new(Op::Reset { qubit: Qubit(2) }).with_condition(on(false)));
+    for q in 1..3 {
+        let k = c.add_clbit();
+        c.push(Instruction::new(Op::Measure {
+            qubit: Qubit(q),
+            clbit: k,
+        }));
+    }
+    let want = dist(&c, 4);
+    let dynamic = export_qasm3(&c, &[], &ExportOptions::default());
+    assert!(
+        matches!(dynamic, Err(qc_export::ExportError::Unsupported { .. })),
+        "{dynamic:?}"
+    );
+    for width in [Width::Compact, Width::Full] {
+        let e = export_qasm3(
+            &c,
+            &[],
+            &ExportOptions {
+                form: Form::Deferred,
+                width,
+                ..Default::default()
+            },
+        )
+        .expect("deferred");
+        assert_same(
+            &want,
+            &dist(&import_qasm3(&e.text).expect("import"), 4),
+            &e.text,
+        );
+    }
+    // OpenQASM 2 falls back to the deferred form by itself.
+    let q2 = qc_export::export_qasm2(&c, &[], &ExportOptions::default()).expect("qasm2");
+    assert!(q2.text.contains("\"form\":\"deferred\""));
+    assert_same(
+        &want,
+        &dist(&qc_export::import_qasm2(&q2.text).expect("import"), 4),
+        &q2.text,
+    );
+}
