@@ -15,6 +15,7 @@ pub mod export;
 pub mod expr;
 pub mod fold;
 pub mod import3;
+pub mod lex;
 pub mod library;
 pub mod lower;
 pub mod program;
