@@ -1,0 +1,266 @@
+//! The export pipeline: circuit + recorded outcomes + options -> [`Program`] -> OpenQASM 3 text.
+//!
+//! Steps: verify; deferred form if asked ([`crate::deferred`]); classical folding for the compact
+//! width ([`crate::fold`]); register assignment (qubits in IR order, then scratch qubits); lowering
+//! ([`crate::lower`]); labels and the machine-readable header.
+
+use crate::deferred::defer_measurements;
+use crate::error::ExportError;
+use crate::fold::fold_classical;
+use crate::lower::Lowerer;
+use crate::program::{Program, Summary};
+use crate::{Dialect, ExportOptions, Form, Width};
+use qc_ir::{AncillaKind, Circuit, Op, QubitRole};
+use serde::Serialize;
+
+/// The result of an export.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Export {
+    /// The program text.
+    pub text: String,
+    /// Sizes and counts.
+    pub summary: Summary,
+    /// The program model (used by target lowering and OpenQASM 2).
+    pub program: Program,
+    /// The post-selection pattern: one entry per bit of `c`, `Some(v)` for a recorded outcome.
+    pub postselect: Vec<Option<bool>>,
+}
+
+/// The machine-readable header line (after `// `).
+#[derive(Serialize)]
+struct Header<'a> {
+    format: &'a str,
+    form: &'a str,
+    dialect: &'a str,
+    width: &'a str,
+    target: &'a str,
+    qubits: usize,
+    clbits: usize,
+    /// Recorded outcomes in Qiskit order (rightmost = c[0]); `x` = not recorded.
+    postselect: String,
+}
+
+/// The IR circuit after the form and width passes (what the program is built from).
+pub fn transform(circuit: &Circuit, options: &ExportOptions) -> Result<Circuit, ExportError> {
+    qc_ir::verify(circuit).map_err(|e| ExportError::Invalid(e.to_string()))?;
+    let mut c = match options.form {
+        Form::Dynamic => circuit.clone(),
+        Form::Deferred => defer_measurements(circuit),
+    };
+    if options.width == Width::Compact {
+        c = fold_classical(&c);
+    }
+    Ok(c)
+}
+
+/// Builds the program model of `circuit` (see [`export_qasm3`]).
+pub fn build_program(
+    circuit: &Circuit,
+    outcomes: &[Option<bool>],
+    options: &ExportOptions,
+) -> Result<Program, ExportError> {
+    let lowered = transform(circuit, options)?;
+    let n = lowered.num_qubits();
+    let mut used = vec![options.width == Width::Full; n];
+    if options.width == Width::Full {
+        used.truncate(circuit.num_qubits());
+        used.resize(n, false);
+    }
+    for instr in lowered.instructions() {
+        if !matches!(instr.op, Op::Alloc { .. } | Op::Free { .. }) {
+            for q in instr.op.qubits() {
+                used[q.index()] = true;
+            }
+        }
+    }
+    let mut map = vec![None; n];
+    let names = lowered.qubit_names();
+    let mut labels = Vec::new();
+    for (i, u) in used.iter().enumerate() {
+        if *u {
+            map[i] = Some(labels.len());
+            labels.push(qubit_label(&lowered, i, &names[i], circuit.num_qubits()));
+        }
+    }
+    if options.width == Width::Full
+        && circuit
+            .qubit_roles()
+            .iter()
+            .any(|r| matches!(r, QubitRole::Square(_)))
+    {
+        // Full width means the whole board: squares the circuit never mentions get idle slots.
+        for sq in qc_ir::Square::ALL {
+            if circuit.square_qubit(sq).is_none() {
+                labels.push(format!("{sq} (square; never touched by this circuit)"));
+            }
+        }
+    }
+    let base = labels.len();
+    let mut lowerer = Lowerer::new(map, base, circuit.num_clbits(), options.dialect);
+    let mut body = Vec::new();
+    for (index, instr) in lowered.instructions().iter().enumerate() {
+        lowerer.instruction(index, instr, &mut body)?;
+    }
+    for k in 0..lowerer.scratch_max {
+        labels.push(format!(
+            "scratch{k} (clean ancilla for multi-controlled gates; always returned to |0>)"
+        ));
+    }
+    let mut clbit_labels = clbit_labels(circuit, outcomes);
+    for k in circuit.num_clbits()..lowerer.next_clbit {
+        clbit_labels.push(format!(
+            "scratch bit {k} (reset of a qubit; not post-selected)"
+        ));
+    }
+    Ok(Program {
+        num_qubits: labels.len(),
+        num_clbits: lowerer.next_clbit,
+        qubit_labels: labels,
+        clbit_labels,
+        header: Vec::new(),
+        body,
+    })
+}
+
+/// Exports `circuit` as OpenQASM 3. `outcomes[k]` is the recorded outcome of clbit `k` (shots that
+/// differ should be discarded); it is written as comments and as the header's `postselect`.
+pub fn export_qasm3(
+    circuit: &Circuit,
+    outcomes: &[Option<bool>],
+    options: &ExportOptions,
+) -> Result<Export, ExportError> {
+    let mut program = build_program(circuit, outcomes, options)?;
+    let postselect = postselect_pattern(outcomes, program.num_clbits);
+    program.header = header_lines(&program, &postselect, options, "generic", "qasm3");
+    let text = program.to_qasm3(true, true);
+    Ok(Export {
+        summary: program.summary(),
+        text,
+        program,
+        postselect,
+    })
+}
+
+/// The post-selection pattern padded to `num_clbits`.
+pub fn postselect_pattern(outcomes: &[Option<bool>], num_clbits: usize) -> Vec<Option<bool>> {
+    (0..num_clbits)
+        .map(|k| outcomes.get(k).copied().flatten())
+        .collect()
+}
+
+/// The header comment lines for a program.
+pub fn header_lines(
+    program: &Program,
+    postselect: &[Option<bool>],
+    options: &ExportOptions,
+    target: &str,
+    format: &str,
+) -> Vec<String> {
+    let pattern: String = postselect
+        .iter()
+        .rev()
+        .map(|b| match b {
+            Some(true) => '1',
+            Some(false) => '0',
+            None => 'x',
+        })
+        .collect();
+    let header = Header {
+        format,
+        form: match options.form {
+            Form::Dynamic => "dynamic",
+            Form::Deferred => "deferred",
+        },
+        dialect: match options.dialect {
+            Dialect::Portable => "portable",
+            Dialect::Extended => "extended",
+        },
+        width: match options.width {
+            Width::Compact => "compact",
+            Width::Full => "full",
+        },
+        target,
+        qubits: program.num_qubits,
+        clbits: program.num_clbits,
+        postselect: pattern,
+    };
+    let json = serde_json::to_string(&header).unwrap_or_default();
+    let mut lines = vec![
+        "generated by qchess".to_string(),
+        format!("qchess-export {json}"),
+    ];
+    if postselect.iter().any(Option::is_some) {
+        lines.push(
+            "post-selection: keep only shots whose bits equal the recorded outcomes (`postselect`, Qiskit order, x = any)"
+                .to_string(),
+        );
+    }
+    lines
+}
+
+fn qubit_label(c: &Circuit, index: usize, name: &str, original: usize) -> String {
+    let role = c.qubit_roles()[index];
+    match role {
+        QubitRole::Square(_) => format!("{name} (square)"),
+        QubitRole::Ancilla(kind) if index >= original => match kind {
+            AncillaKind::Measure => {
+                format!("pred{} (deferred measurement predicate)", index - original)
+            }
+            _ => format!(
+                "garbage{} (deferred reset: holds the discarded value)",
+                index - original
+            ),
+        },
+        QubitRole::Ancilla(kind) => format!(
+            "{name} (ancilla: {})",
+            match kind {
+                AncillaKind::Path => "path predicate",
+                AncillaKind::Captured => "captured piece",
+                AncillaKind::Measure => "measured predicate",
+                AncillaKind::Other => "other",
+            }
+        ),
+        QubitRole::Plain if index >= original => {
+            "const (constant |0> or |1>: writes bits whose value is known at compile time)"
+                .to_string()
+        }
+        QubitRole::Plain => format!("{name} (plain)"),
+    }
+}
+
+fn clbit_labels(c: &Circuit, outcomes: &[Option<bool>]) -> Vec<String> {
+    let names = c.qubit_names();
+    let mut labels: Vec<String> = (0..c.num_clbits()).map(|k| format!("bit {k}")).collect();
+    for instr in c.instructions() {
+        if let Op::Measure { qubit, clbit } = instr.op {
+            let mut s = match &instr.origin {
+                Some(o) => format!(
+                    "move {} ({}): measure {}",
+                    o.move_index,
+                    o.rule,
+                    names[qubit.index()]
+                ),
+                None => format!("measure {}", names[qubit.index()]),
+            };
+            if let Some(v) = outcomes.get(clbit.index()).copied().flatten() {
+                s.push_str(&format!("; recorded {}", u8::from(v)));
+            }
+            labels[clbit.index()] = s;
+        }
+    }
+    labels
+}
+
+/// The probability that a shot is kept: the total probability of the bit strings (indexed by clbit)
+/// that agree with every recorded outcome.
+pub fn keep_probability(dist: &qc_ir::Distribution, outcomes: &[Option<bool>]) -> f64 {
+    dist.iter()
+        .filter(|(bits, _)| {
+            outcomes
+                .iter()
+                .enumerate()
+                .all(|(k, o)| o.is_none_or(|v| bits.get(k).copied().unwrap_or(false) == v))
+        })
+        .map(|(_, p)| p)
+        .sum()
+}

@@ -1,0 +1,162 @@
+//! OpenQASM 2 output and import.
+//!
+//! Output: `qelib1.inc` names, the library definitions the program needs (except `sxdg` and `c3x`,
+//! which Qiskit's `qelib1.inc` has), one `qreg q`, and **one 1-bit `creg` per bit** (`c0`, `c1`, ...)
+//! because OpenQASM 2 conditions compare whole registers; feed-forward is one `if (cK==1)` per gate.
+//! Concatenating Qiskit's space-separated register keys gives the same bit string as OpenQASM 3's
+//! `c`. The portable dialect is always used; a circuit that QASM 2 cannot express in the dynamic
+//! form (a conditioned measurement or reset) is written in the deferred form.
+//!
+//! Import: the `qasm` crate parses the text (after comments and the `include` line are removed,
+//! since `qasm::process` panics on a missing include file and its lexer panics on some inputs, which
+//! are caught); the circuit itself is then built by this crate's OpenQASM parser, which keeps
+//! decimal angles exact (the `qasm` crate stores them as `f32`).
+
+use crate::error::{ExportError, ImportError};
+use crate::export::{build_program, header_lines, postselect_pattern, Export};
+use crate::program::{GateCall, Program, Stmt};
+use crate::{library, Dialect, ExportOptions, Form};
+use qc_ir::angle::format_angle;
+use qc_ir::Circuit;
+use std::fmt::Write;
+
+/// Exports `circuit` as OpenQASM 2 (see the module docs).
+pub fn export_qasm2(
+    circuit: &Circuit,
+    outcomes: &[Option<bool>],
+    options: &ExportOptions,
+) -> Result<Export, ExportError> {
+    let mut options = *options;
+    options.dialect = Dialect::Portable;
+    let mut program = match build_program(circuit, outcomes, &options) {
+        Ok(p) => p,
+        Err(ExportError::Unsupported { .. }) if options.form == Form::Dynamic => {
+            options.form = Form::Deferred;
+            build_program(circuit, outcomes, &options)?
+        }
+        Err(e) => return Err(e),
+    };
+    let postselect = postselect_pattern(outcomes, program.num_clbits);
+    program.header = header_lines(&program, &postselect, &options, "generic", "qasm2");
+    let text = to_qasm2(&program);
+    Ok(Export {
+        summary: program.summary(),
+        text,
+        program,
+        postselect,
+    })
+}
+
+fn angle2(a: f64) -> String {
+    let s = format_angle(a);
+    if s.contains('e') {
+        format!("{a:.17}")
+    } else {
+        s
+    }
+}
+
+fn call2(g: &GateCall) -> String {
+    let mut s = g.name.clone();
+    if !g.params.is_empty() {
+        let p: Vec<String> = g.params.iter().map(|a| angle2(*a)).collect();
+        let _ = write!(s, "({})", p.join(","));
+    }
+    let q: Vec<String> = g.qubits.iter().map(|q| format!("q[{q}]")).collect();
+    let _ = write!(s, " {};", q.join(","));
+    s
+}
+
+/// Prints a portable program as OpenQASM 2.
+pub fn to_qasm2(p: &Program) -> String {
+    let mut out = String::from("OPENQASM 2.0;\ninclude \"qelib1.inc\";\n");
+    for line in &p.header {
+        let _ = writeln!(out, "// {line}");
+    }
+    for d in library::needed(p.used_gate_names()) {
+        if d.name != "sxdg" && d.name != "c3x" {
+            let _ = writeln!(out, "{}", d.text);
+        }
+    }
+    p.write_labels(&mut out, "q", "c");
+    let _ = writeln!(out, "qreg q[{}];", p.num_qubits);
+    for k in 0..p.num_clbits {
+        let _ = writeln!(out, "creg c{k}[1];");
+    }
+    for stmt in &p.body {
+        match stmt {
+            Stmt::Gate(g) => {
+                let _ = writeln!(out, "{}", call2(g));
+            }
+            Stmt::Measure { qubit, clbit } => {
+                let _ = writeln!(out, "measure q[{qubit}] -> c{clbit}[0];");
+            }
+            Stmt::Reset { qubit } => {
+                let _ = writeln!(out, "reset q[{qubit}];");
+            }
+            Stmt::If { clbit, body } => {
+                for g in body {
+                    let _ = writeln!(out, "if (c{clbit}==1) {}", call2(g));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Imports OpenQASM 2 (see the module docs). Registers are flattened in declaration order.
+pub fn import_qasm2(src: &str) -> Result<Circuit, ImportError> {
+    let cleaned: String = src
+        .lines()
+        .map(|l| {
+            let l = l.split("//").next().unwrap_or("");
+            if l.trim_start().starts_with("include") {
+                ""
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    // The qasm lexer panics on a lone `=`: report it here, with its line.
+    for (k, line) in cleaned.lines().enumerate() {
+        let stripped = line.replace("==", "");
+        if stripped.contains('=') {
+            return Err(ImportError::new(
+                k + 1,
+                "unexpected `=` (OpenQASM 2 only has `==` in `if`)",
+            ));
+        }
+    }
+    if !cleaned.trim_start().starts_with("OPENQASM 2") {
+        return Err(ImportError::new(
+            1,
+            "not an OpenQASM 2 program (expected `OPENQASM 2.0;`)",
+        ));
+    }
+    let parsed = std::panic::catch_unwind(|| {
+        let mut tokens = qasm::lex(&cleaned);
+        if tokens.is_empty() {
+            return Err("empty program".to_string());
+        }
+        qasm::parse(&mut tokens)
+            .map(|_| ())
+            .map_err(|e| format!("{e:?}"))
+    });
+    match parsed {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => {
+            return Err(ImportError::new(
+                0,
+                format!("OpenQASM 2 syntax error (qasm crate): {e}"),
+            ))
+        }
+        Err(_) => {
+            return Err(ImportError::new(
+                0,
+                "OpenQASM 2 syntax error (the qasm crate's lexer rejected the text)",
+            ))
+        }
+    }
+    crate::import3::import_qasm3(src)
+}

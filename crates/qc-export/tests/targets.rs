@@ -1,0 +1,160 @@
+//! Target lowering: every lowered gate equals the original up to global phase; every corpus
+//! circuit keeps its distribution on every target; targets refuse programs that are too wide.
+
+mod common;
+
+use common::{assert_same, corpus, dist};
+use qc_export::program::{GateCall, Program, Stmt};
+use qc_export::target::lower_program;
+use qc_export::{export_for_target, import_qasm3, ExportError, ExportOptions, Target};
+use qc_ir::{Circuit, Control, Gate, Instruction, Qubit};
+use std::path::PathBuf;
+
+fn backends() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../backends")
+}
+
+fn targets() -> Vec<Target> {
+    ["generic", "ibm", "google", "braket"]
+        .iter()
+        .map(|n| Target::load(&backends(), n).unwrap_or_else(|e| panic!("{n}: {e}")))
+        .collect()
+}
+
+/// The unitary of a one-instruction IR circuit on `n` plain qubits.
+fn ir_unitary(n: u32, instr: Instruction) -> qc_ir::Matrix {
+    let mut c = Circuit::with_plain_qubits(n, 0);
+    c.push(instr);
+    c.unitary().expect("unitary")
+}
+
+#[test]
+fn every_lowered_gate_equals_the_original_up_to_phase() {
+    let mut cases: Vec<(u32, Instruction)> = Vec::new();
+    for g in Gate::EXAMPLES {
+        let t: Vec<Qubit> = (0..g.num_targets() as u32).map(Qubit).collect();
+        let k = g.num_targets() as u32;
+        cases.push((k, Instruction::gate(g, &t, &[])));
+        cases.push((k + 1, Instruction::gate(g, &t, &[Control::one(Qubit(k))])));
+        cases.push((k + 1, Instruction::gate(g, &t, &[Control::zero(Qubit(k))])));
+        cases.push((
+            k + 2,
+            Instruction::gate(
+                g,
+                &t,
+                &[Control::zero(Qubit(k)), Control::one(Qubit(k + 1))],
+            ),
+        ));
+    }
+    cases.push((
+        4,
+        Instruction::gate(
+            Gate::X,
+            &[Qubit(3)],
+            &[
+                Control::one(Qubit(0)),
+                Control::zero(Qubit(1)),
+                Control::one(Qubit(2)),
+            ],
+        ),
+    ));
+    for target in targets().iter().filter(|t| t.lower) {
+        for (n, instr) in &cases {
+            let mut c = Circuit::with_plain_qubits(*n, 0);
+            c.push(instr.clone());
+            let e = export_for_target(
+                &c,
+                &[],
+                &ExportOptions {
+                    width: qc_export::Width::Full,
+                    ..Default::default()
+                },
+                target,
+            )
+            .unwrap_or_else(|e| panic!("{}: {e}", target.name));
+            for call in e.program.calls() {
+                let native = target.native.iter().any(|g| g == &call.name)
+                    || target.rename.values().any(|g| g == &call.name);
+                assert!(
+                    native,
+                    "{}: non-native `{}` in\n{}",
+                    target.name, call.name, e.text
+                );
+            }
+            let back = import_qasm3(&e.text)
+                .unwrap_or_else(|err| panic!("{}: {err}\n{}", target.name, e.text));
+            let want = ir_unitary(back.num_qubits() as u32, instr.clone());
+            let got = back.unitary().expect("unitary");
+            // Scratch qubits (above n) start and end in |0>: compare those columns only.
+            let dim = 1usize << n;
+            let mut ok = true;
+            let mut phase = None;
+            for col in 0..dim {
+                for row in 0..got.dim() {
+                    let (a, b) = (got.get(row, col), want.get(row, col));
+                    if b.norm() > 1e-6 && phase.is_none() {
+                        phase = Some(a / b);
+                    }
+                    let p = phase.unwrap_or(qc_ir::Complex64::new(1.0, 0.0));
+                    ok &= (a - b * p).norm() < 1e-9;
+                }
+            }
+            assert!(ok, "{}: {instr:?}\n{}", target.name, e.text);
+        }
+    }
+}
+
+#[test]
+fn corpus_keeps_its_distribution_on_every_target() {
+    for target in targets() {
+        for (name, c) in corpus() {
+            let e = export_for_target(&c, &[], &ExportOptions::default(), &target)
+                .unwrap_or_else(|e| panic!("{} {name}: {e}", target.name));
+            let back = import_qasm3(&e.text)
+                .unwrap_or_else(|err| panic!("{} {name}: {err}\n{}", target.name, e.text));
+            assert_same(
+                &dist(&c, c.num_clbits()),
+                &dist(&back, c.num_clbits()),
+                &format!("{} {name}", target.name),
+            );
+            if !target.feed_forward {
+                assert!(
+                    !e.text.contains("if ("),
+                    "{}: feed-forward on a target without it",
+                    target.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn too_wide_programs_are_refused_with_the_needed_count() {
+    let t = Target::from_toml("name = \"tiny\"\nqubits = 2\nfeed_forward = true\nnative = [\"u3\", \"cx\"]\nsingle_qubit = \"u3\"\n").expect("toml");
+    let (_, c) = corpus()
+        .into_iter()
+        .find(|(n, _)| *n == "split")
+        .expect("corpus");
+    match export_for_target(&c, &[], &ExportOptions::default(), &t) {
+        Err(ExportError::TooManyQubits {
+            needed: 3,
+            available: 2,
+            ..
+        }) => {}
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_new_target_needs_only_toml_and_bad_ones_are_refused() {
+    let t = Target::from_toml("name = \"u3cx\"\nqubits = 20\nfeed_forward = false\nnative = [\"u3\", \"cx\"]\nsingle_qubit = \"u3\"\ntwo_qubit = \"cx\"\n").expect("toml");
+    let p = Program {
+        num_qubits: 2,
+        num_clbits: 0,
+        body: vec![Stmt::Gate(GateCall::new("siswap", vec![], vec![0, 1]))],
+        ..Program::default()
+    };
+    let lowered = lower_program(&p, &t).expect("lower");
+    assert!(lowered.calls().all(|c| c.name == "u3" || c.name == "cx"));
+    assert!(Target::from_toml("name = \"x\"\nqubits = 2\nfeed_forward = true\nnative = [\"cz\"]\nsingle_qubit = \"zsx\"\ntwo_qubit = \"cz\"\n").is_err());
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Check qchess's OpenQASM exports on Qiskit Aer against qchess's exact probabilities.
+
+For every NAME.json written by `cargo run -p qc-export --example interop_corpus -- DIR`:
+  NAME.dynamic.qasm, NAME.deferred.qasm, NAME.extended.qasm (ctrl @ / reset), NAME.google.qasm
+  (sqrt-iSWAP target, deferred)         -> qiskit.qasm3.loads -> transpile(AerSimulator) -> run
+  NAME.ibm.qasm                          -> qiskit.qasm3.loads -> transpile to cz/rz/sx/x on a
+                                            line coupling map (routing) -> run on Aer
+  NAME.qasm2                             -> qiskit.qasm2.loads -> run on Aer
+Counts are compared key by key with a 5-sigma bound (plus one count of slack); any outcome
+qchess says is impossible must not occur. Exits 1 with the program and the numbers on a mismatch.
+"""
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+from qiskit import qasm2, qasm3, transpile
+from qiskit.transpiler import CouplingMap
+from qiskit_aer import AerSimulator
+
+SHOTS = 4000
+SIGMAS = 5.0
+
+
+def compare(label, exact, counts, num_clbits):
+    """Returns a list of error strings (empty when the counts fit the exact distribution)."""
+    shots = sum(counts.values())
+    observed = {}
+    for key, n in counts.items():
+        bits = key.replace(" ", "")
+        bits = bits[-num_clbits:] if num_clbits else ""
+        observed[bits] = observed.get(bits, 0) + n
+    errors = []
+    for key in sorted(set(exact) | set(observed)):
+        p = exact.get(key, 0.0)
+        n = observed.get(key, 0)
+        bound = SIGMAS * math.sqrt(max(p * (1 - p), 0.0) / shots) + 1.0 / shots
+        if abs(n / shots - p) > bound:
+            errors.append(f"{label}: bits {key}: Aer {n}/{shots} = {n / shots:.4f}, exact {p:.4f} (bound {bound:.4f})")
+    return errors
+
+
+def run(circuit, sim, **transpile_args):
+    compiled = transpile(circuit, sim, **transpile_args) if not transpile_args else transpile(circuit, **transpile_args)
+    return sim.run(compiled, shots=SHOTS, seed_simulator=1234).result().get_counts()
+
+
+def main():
+    out = Path(sys.argv[1])
+    sim = AerSimulator()
+    names = json.loads((out / "manifest.json").read_text())
+    failures = []
+    checked = 0
+    start = time.time()
+    for name in names:
+        spec = json.loads((out / f"{name}.json").read_text())
+        exact = spec["probabilities"]
+        m = spec["num_clbits"]
+        for form in ("dynamic", "deferred", "extended", "google"):
+            label = f"{name}.{form}.qasm"
+            try:
+                circ = qasm3.loads((out / label).read_text())
+                counts = run(circ, sim)
+            except Exception as exc:  # a load failure is a failure of the export
+                failures.append(f"{label}: {type(exc).__name__}: {exc}")
+                continue
+            failures += compare(label, exact, counts, m)
+            checked += 1
+        label = f"{name}.ibm.qasm"
+        try:
+            circ = qasm3.loads((out / label).read_text())
+            ops = set(circ.count_ops())
+            allowed = {"rz", "sx", "x", "cz", "measure", "if_else", "barrier"}
+            if not ops <= allowed:
+                failures.append(f"{label}: non-native operations {sorted(ops - allowed)}")
+            n = max(circ.num_qubits, 2)
+            routed = transpile(
+                circ,
+                basis_gates=["rz", "sx", "x", "cz"],
+                coupling_map=CouplingMap.from_line(n),
+                optimization_level=1,
+                seed_transpiler=7,
+            )
+            counts = sim.run(routed, shots=SHOTS, seed_simulator=1234).result().get_counts()
+            failures += compare(label + " (transpiled, line coupling map)", exact, counts, m)
+            checked += 1
+        except Exception as exc:
+            failures.append(f"{label}: {type(exc).__name__}: {exc}")
+        label = f"{name}.qasm2"
+        try:
+            circ = qasm2.loads((out / label).read_text(), custom_instructions=qasm2.LEGACY_CUSTOM_INSTRUCTIONS)
+            counts = run(circ, sim)
+            failures += compare(label, exact, counts, m)
+            checked += 1
+        except Exception as exc:
+            failures.append(f"{label}: {type(exc).__name__}: {exc}")
+    elapsed = time.time() - start
+    if failures:
+        print(f"interop: {len(failures)} mismatch(es) in {checked} runs ({elapsed:.1f}s):")
+        for f in failures:
+            print("  " + f)
+        sys.exit(1)
+    print(f"interop: OK, {checked} programs from {len(names)} circuits match qchess's exact probabilities "
+          f"({SHOTS} shots each, {SIGMAS:g}-sigma, {elapsed:.1f}s)")
+
+
+if __name__ == "__main__":
+    main()
