@@ -1,1 +1,6 @@
-//! Workspace-level integration tests live in `tests/tests/`.
+//! Workspace-level test support: the move-case table ([`cases`]) and circuit metrics
+//! ([`metrics`]) shared by the snapshot tests in `tests/tests/`, the CLI's end-to-end tests and
+//! the generator of `docs/circuits.md`.
+
+pub mod cases;
+pub mod metrics;

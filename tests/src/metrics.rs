@@ -1,0 +1,95 @@
+//! Size figures of a piece of circuit (one move's instructions): the qubits it touches, gate
+//! counts by name, two-qubit depth and measurement count, and its IR lines with square names.
+
+use qc_ir::{Circuit, Instruction, Op, Qubit};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Figures of a list of instructions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Metrics {
+    /// Distinct qubits touched (targets, controls, measured, allocated), squares and ancillas.
+    pub qubits: usize,
+    /// Gates by IR name (controls are part of the gate: a 0-controlled iSWAP counts as `iswap`).
+    pub gate_counts: BTreeMap<String, usize>,
+    /// Total gates.
+    pub gates: usize,
+    /// Gates acting on two or more qubits (targets plus controls).
+    pub multi_qubit_gates: usize,
+    /// Depth counting only gates on two or more qubits.
+    pub two_qubit_depth: usize,
+    /// Measurements.
+    pub measurements: usize,
+}
+
+/// The qubits an instruction touches.
+fn touched(instr: &Instruction) -> Vec<Qubit> {
+    instr.op.qubits().into_iter().collect()
+}
+
+/// Figures of `instructions`.
+pub fn metrics(instructions: &[Instruction]) -> Metrics {
+    let mut qubits = BTreeSet::new();
+    let mut gate_counts = BTreeMap::new();
+    let mut gates = 0;
+    let mut multi = 0;
+    let mut measurements = 0;
+    let mut depth: BTreeMap<Qubit, usize> = BTreeMap::new();
+    let mut two_qubit_depth = 0;
+    for instr in instructions {
+        let qs = touched(instr);
+        qubits.extend(qs.iter().copied());
+        match &instr.op {
+            Op::Gate { gate, .. } => {
+                gates += 1;
+                *gate_counts.entry(gate.name().to_string()).or_insert(0) += 1;
+                if qs.len() >= 2 {
+                    multi += 1;
+                    let d = qs
+                        .iter()
+                        .map(|q| depth.get(q).copied().unwrap_or(0))
+                        .max()
+                        .unwrap_or(0)
+                        + 1;
+                    for q in &qs {
+                        depth.insert(*q, d);
+                    }
+                    two_qubit_depth = two_qubit_depth.max(d);
+                }
+            }
+            Op::Measure { .. } => measurements += 1,
+            Op::Reset { .. } | Op::Alloc { .. } | Op::Free { .. } => {}
+        }
+    }
+    Metrics {
+        qubits: qubits.len(),
+        gate_counts,
+        gates,
+        multi_qubit_gates: multi,
+        two_qubit_depth,
+        measurements,
+    }
+}
+
+/// The IR text lines of `instructions`, with `circuit`'s qubit names (squares by name, ancillas
+/// as the circuit names them), one instruction per line.
+pub fn ir_lines(circuit: &Circuit, instructions: &[Instruction]) -> String {
+    let names = circuit.qubit_names();
+    let mut out = String::new();
+    for instr in instructions {
+        out.push_str(&qc_ir::text::print_instruction(instr, &names));
+        out.push('\n');
+    }
+    out
+}
+
+/// `iswap: 2, x: 1`, in name order.
+pub fn counts_text(counts: &BTreeMap<String, usize>) -> String {
+    if counts.is_empty() {
+        return "none".into();
+    }
+    counts
+        .iter()
+        .map(|(k, v)| format!("{k}: {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
