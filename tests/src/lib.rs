@@ -1,6 +1,7 @@
-//! Workspace-level test support: the move-case table ([`cases`]) and circuit metrics
-//! ([`metrics`]) shared by the snapshot tests in `tests/tests/`, the CLI's end-to-end tests and
+//! Workspace-level test support: the move-case table ([`cases`]), circuit metrics
+//! ([`metrics`]) and the output formats ([`formats`]) shared by the snapshot tests in `tests/tests/`, the CLI's end-to-end tests and
 //! the generator of `docs/circuits.md`.
 
 pub mod cases;
+pub mod formats;
 pub mod metrics;

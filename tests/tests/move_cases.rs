@@ -7,6 +7,7 @@
 
 use qc_rules::{MoveType, Variant};
 use qchess_tests::cases::{play, PlayedCase, CASES};
+use qchess_tests::formats::FORMATS;
 use qchess_tests::metrics::{counts_text, ir_lines, metrics};
 use std::collections::BTreeSet;
 
@@ -104,12 +105,12 @@ fn simple_cases_have_the_circuits_of_circuits_md() {
     assert_eq!(lines("slide_basic_path"), ["iswap a1, a5 ctrl(a3=0)"]);
 }
 
-fn snapshot_text(p: &PlayedCase, name: &str) -> String {
+fn snapshot_header(p: &PlayedCase, name: &str) -> String {
     let case = qchess_tests::cases::case(name).unwrap_or_else(|| panic!("no case {name}"));
     let c = p.featured_circuit();
     let m = metrics(c.instructions());
     format!(
-        "case: {}\nfen: {}\nmoves: {}\nfeatured: {} ({} {}{})\nqubits: {}, gates: {} ({}), two-qubit depth: {}, measurements: {}\n\n{}",
+        "case: {}\nfen: {}\nmoves: {}\nfeatured: {} ({} {}{})\nqubits: {}, gates: {} ({}), two-qubit depth: {}, measurements: {}\n\n",
         case.name,
         case.fen,
         case.all_moves(),
@@ -122,7 +123,6 @@ fn snapshot_text(p: &PlayedCase, name: &str) -> String {
         counts_text(&m.gate_counts),
         m.two_qubit_depth,
         m.measurements,
-        ir_lines(p.game.circuit(), c.instructions())
     )
 }
 
@@ -130,7 +130,12 @@ fn snapshot_text(p: &PlayedCase, name: &str) -> String {
 fn featured_move_circuits() {
     for case in CASES {
         let p = played(case.name);
-        insta::assert_snapshot!(format!("move_{}", case.name), snapshot_text(&p, case.name));
+        for format in FORMATS {
+            insta::assert_snapshot!(
+                format!("{}_move_{}", format.name, case.name),
+                snapshot_header(&p, case.name) + &(format.featured)(&p)
+            );
+        }
     }
 }
 
@@ -138,9 +143,11 @@ fn featured_move_circuits() {
 fn whole_case_circuits() {
     for case in CASES {
         let p = played(case.name);
-        insta::assert_snapshot!(
-            format!("game_{}", case.name),
-            qc_ir::text::print(p.game.circuit())
-        );
+        for format in FORMATS {
+            insta::assert_snapshot!(
+                format!("{}_game_{}", format.name, case.name),
+                (format.whole)(p.game.circuit())
+            );
+        }
     }
 }
