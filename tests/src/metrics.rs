@@ -9,7 +9,8 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct Metrics {
     /// Distinct qubits touched (targets, controls, measured, allocated), squares and ancillas.
     pub qubits: usize,
-    /// Gates by IR name (controls are part of the gate: a 0-controlled iSWAP counts as `iswap`).
+    /// Gates by name with one `c`/`n` prefix per 1-/0-control (`iswap`, `niswap`, `ccx`), as
+    /// [`Circuit::gate_counts`] spells them.
     pub gate_counts: BTreeMap<String, usize>,
     /// Total gates.
     pub gates: usize,
@@ -29,7 +30,6 @@ fn touched(instr: &Instruction) -> Vec<Qubit> {
 /// Figures of `instructions`.
 pub fn metrics(instructions: &[Instruction]) -> Metrics {
     let mut qubits = BTreeSet::new();
-    let mut gate_counts = BTreeMap::new();
     let mut gates = 0;
     let mut multi = 0;
     let mut measurements = 0;
@@ -39,9 +39,8 @@ pub fn metrics(instructions: &[Instruction]) -> Metrics {
         let qs = touched(instr);
         qubits.extend(qs.iter().copied());
         match &instr.op {
-            Op::Gate { gate, .. } => {
+            Op::Gate { .. } => {
                 gates += 1;
-                *gate_counts.entry(gate.name().to_string()).or_insert(0) += 1;
                 if qs.len() >= 2 {
                     multi += 1;
                     let d = qs
@@ -60,6 +59,10 @@ pub fn metrics(instructions: &[Instruction]) -> Metrics {
             Op::Reset { .. } | Op::Alloc { .. } | Op::Free { .. } => {}
         }
     }
+    let gate_counts = Circuit::from_parts(Vec::new(), 0, instructions.to_vec())
+        .gate_counts()
+        .into_iter()
+        .collect();
     Metrics {
         qubits: qubits.len(),
         gate_counts,

@@ -51,7 +51,8 @@ Figures count the featured move's instructions only (the set-up `x` gates of the
 the preparatory moves are not included):
 
 * **qubits**: distinct qubits the move touches (squares and ancillas);
-* **gates**: gate instructions by name (a controlled gate counts once, under its target gate's name);
+* **gates**: gate instructions, by name with one `c` (1-control) or `n` (0-control) prefix per
+  control, as `qchess compile` counts them (`niswap` is a 0-controlled iSWAP, `ccx` a Toffoli);
 * **2q depth**: depth counting only gates on two or more qubits (targets plus controls);
 * **meas.**: measurements (an outcome the lowering already knows is not measured).
 
