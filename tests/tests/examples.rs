@@ -180,3 +180,56 @@ fn the_tour_is_up_to_date() {
         CASES.len()
     );
 }
+
+#[test]
+fn the_one_game_tour_shows_what_its_header_lists() {
+    use MoveType as T;
+    use Variant as V;
+    let game = play_record(&load("tour.qcg")).expect("replays");
+    let seen: HashSet<(MoveType, Variant, bool)> = game
+        .history()
+        .iter()
+        .map(|r| (r.move_type, r.variant, r.measured))
+        .collect();
+    for want in [
+        (T::SplitJump, V::Basic, false),
+        (T::PawnTwoStep, V::Basic, false),
+        (T::PawnStep, V::Basic, false),
+        (T::Slide, V::Basic, false),
+        (T::Jump, V::Basic, false),
+        (T::KingsideCastle, V::Excluded, true),
+        (T::QueensideCastle, V::Basic, false),
+        (T::PawnTwoStep, V::Excluded, true),
+        (T::SplitSlide, V::Basic, false),
+        (T::EnPassant, V::Capture, false),
+        (T::PawnCapture, V::Capture, true),
+        (T::Slide, V::Excluded, true),
+        (T::Jump, V::Excluded, true),
+        (T::Slide, V::Capture, false),
+        (T::Jump, V::Capture, true),
+        (T::MergeSlide, V::Basic, false),
+        (T::EnPassant, V::Basic, false),
+        (T::Slide, V::Capture, true),
+        (T::MergeJump, V::Basic, false),
+    ] {
+        assert!(seen.contains(&want), "the tour has no {want:?}");
+    }
+}
+
+#[test]
+fn the_tours_castle_runs_only_where_its_path_square_is_empty() {
+    let mut record = load("tour.qcg");
+    record.moves.truncate(11);
+    let game = play_record(&record).expect("replays");
+    assert_eq!(game.history()[10].move_type, MoveType::QueensideCastle);
+    // b1 held half a knight, so king and rook castled in half the branches.
+    for (square, p) in [
+        ("e1", 0.5),
+        ("c1", 0.5),
+        ("a1", 0.5),
+        ("d1", 0.5),
+        ("b1", 0.5),
+    ] {
+        assert!((game.probability(sq(square)) - p).abs() < 1e-12, "{square}");
+    }
+}

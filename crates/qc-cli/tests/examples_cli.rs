@@ -62,6 +62,7 @@ const EXAMPLES: &[&str] = &[
     "circuits/bell_psi_plus.qcg",
     "circuits/bell_psi_minus.qcg",
     "circuits/full_game.qcg",
+    "circuits/tour.qcg",
     "circuits/tour/29_en_passant_capture_measured.qcg",
 ];
 
