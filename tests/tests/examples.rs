@@ -73,7 +73,8 @@ fn bell_psi_plus_matches_the_paper() {
         &game.bell(sq("b1"), sq("a1")),
         &[1.0, 0.0, 0.5, 0.5, 0.0, 0.0, 0.0, 0.0],
     );
-    assert_eq!(game.same_opposite(sq("b1"), sq("a1")), (0.0, 1.0));
+    let (same, opposite) = game.same_opposite(sq("b1"), sq("a1"));
+    assert_close(&[same, opposite], &[0.0, 1.0]);
     assert!(game.probability(sq("a2")) < 1e-24);
 }
 
