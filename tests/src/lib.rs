@@ -1,1 +1,7 @@
-//! Workspace-level integration tests live in `tests/tests/`.
+//! Workspace-level test support: the move-case table ([`cases`]), circuit metrics
+//! ([`metrics`]) and the output formats ([`formats`]) shared by the snapshot tests in `tests/tests/`, the CLI's end-to-end tests and
+//! the generator of `docs/circuits.md`.
+
+pub mod cases;
+pub mod formats;
+pub mod metrics;

@@ -1,0 +1,348 @@
+//! End-to-end tests of the `qchess` binary on the example games in `circuits/`: simulate (text
+//! and JSON shape), compile, moves, play with a piped script, board and draw writing SVG that
+//! parses as XML, and bad input giving exit code 2 with a location in the message.
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
+
+fn qchess(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qchess"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the qchess binary runs")
+}
+
+fn qchess_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qchess"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the qchess binary runs");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(input.as_bytes())
+        .expect("stdin accepts the script");
+    child.wait_with_output().expect("qchess finishes")
+}
+
+fn ok_stdout(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_str(&ok_stdout(out)).expect("valid JSON")
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("qchess-e2e-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+const EXAMPLES: &[&str] = &[
+    "circuits/interference.qcg",
+    "circuits/bell_psi_plus.qcg",
+    "circuits/bell_psi_minus.qcg",
+    "circuits/full_game.qcg",
+    "circuits/tour.qcg",
+    "circuits/tour/29_en_passant_capture_measured.qcg",
+];
+
+#[test]
+fn simulate_text_shows_moves_board_and_status() {
+    let text = ok_stdout(&qchess(&["simulate", "circuits/full_game.qcg"]));
+    assert!(text.contains("10. e5d6"), "{text}");
+    assert!(text.contains("en_passant"), "{text}");
+    assert!(text.contains("measured, outcome 0, not applied"), "{text}");
+    assert!(text.contains("Status: white_wins"), "{text}");
+    assert!(text.contains("Legend:"), "{text}");
+    for example in EXAMPLES {
+        ok_stdout(&qchess(&["simulate", example]));
+    }
+}
+
+#[test]
+fn simulate_json_has_the_documented_shape() {
+    let v = json(&qchess(&[
+        "simulate",
+        "circuits/bell_psi_plus.qcg",
+        "--json",
+    ]));
+    assert_eq!(v["fen"], "7k/8/8/8/8/8/8/K7 w - - 0 1");
+    let moves = v["moves"].as_array().expect("moves is an array");
+    assert_eq!(moves.len(), 5);
+    let first = &moves[0];
+    assert_eq!(first["move"], "a1^a2b1");
+    assert_eq!(first["type"], "split_jump");
+    assert_eq!(first["variant"], "basic");
+    assert_eq!(first["measured"], false);
+    assert_eq!(first["outcome"], Value::Null);
+    assert_eq!(first["applied"], true);
+    let squares = v["squares"].as_object().expect("squares is an object");
+    let keys: Vec<&str> = squares.keys().map(String::as_str).collect();
+    assert_eq!(keys, ["a1", "b1", "h8"]);
+    assert_eq!(squares["a1"]["piece"], "K");
+    assert!((squares["a1"]["probability"].as_f64().unwrap() - 0.5).abs() < 1e-12);
+    assert!((squares["b1"]["probability"].as_f64().unwrap() - 0.5).abs() < 1e-12);
+    assert_eq!(squares["h8"]["piece"], "k");
+    assert_eq!(v["state_size"], 2);
+    assert_eq!(v["status"], "ongoing");
+    assert_eq!(v["side_to_move"], "b");
+}
+
+#[test]
+fn simulate_json_of_a_measured_move_and_a_finished_game() {
+    let v = json(&qchess(&["simulate", "circuits/full_game.qcg", "--json"]));
+    assert_eq!(v["status"], "white_wins");
+    let moves = v["moves"].as_array().expect("moves");
+    assert_eq!(moves.len(), 63);
+    let m = &moves[43];
+    assert_eq!(m["move"], "d3xf2.m1");
+    assert_eq!(
+        (&m["type"], &m["variant"], &m["measured"]),
+        (
+            &Value::from("jump"),
+            &Value::from("capture"),
+            &Value::from(true)
+        )
+    );
+    assert_eq!(
+        (&m["outcome"], &m["applied"]),
+        (&Value::from(1), &Value::from(true))
+    );
+    assert_eq!(moves[56]["outcome"], 0);
+    assert_eq!(moves[56]["applied"], false);
+}
+
+#[test]
+fn simulate_writes_sampled_outcomes_so_the_game_replays() {
+    // A knight split, then a capture by one half: measured, outcome sampled from the seed.
+    let fen = "4k3/8/8/4p3/8/8/8/4K1N1 w - - 0 1";
+    let first = json(&qchess(&[
+        "simulate",
+        "--fen",
+        fen,
+        "--moves",
+        "g1^f3h3 e8d8 f3xe5",
+        "--seed",
+        "3",
+        "--json",
+    ]));
+    let written = first["moves"][2]["move"].as_str().expect("move text");
+    assert!(written == "f3xe5.m0" || written == "f3xe5.m1", "{written}");
+    let game = first["game"].as_str().expect("the replayable game");
+    let again = json(&qchess_with_input(&["simulate", "-", "--json"], game));
+    assert_eq!(again["squares"], first["squares"]);
+    assert_eq!(again["moves"], first["moves"]);
+}
+
+#[test]
+fn compile_prints_ir_that_parses_and_a_summary() {
+    let out = qchess(&["compile", "circuits/bell_psi_minus.qcg", "--format", "ir"]);
+    let text = ok_stdout(&out);
+    let circuit = qc_ir::text::parse(&text).expect("compile output is valid IR");
+    // set-up (2 kings) + split (2 gates) + 9 jumps.
+    assert_eq!(circuit.num_gates(), 2 + 2 + 8);
+    let summary = String::from_utf8_lossy(&out.stderr);
+    assert!(summary.contains("qubits: 64"), "{summary}");
+    assert!(summary.contains("two-qubit depth"), "{summary}");
+
+    let dir = temp_dir("compile");
+    let path = dir.join("game.json");
+    let out = qchess(&[
+        "compile",
+        "circuits/full_game.qcg",
+        "--format",
+        "json",
+        "-o",
+        path.to_str().expect("UTF-8 path"),
+    ]);
+    ok_stdout(&out);
+    let summary = String::from_utf8_lossy(&out.stderr);
+    assert!(summary.contains("recorded outcomes: "), "{summary}");
+    assert!(summary.contains("move 44 d3xf2.m1: 1"), "{summary}");
+    let circuit: qc_ir::Circuit =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("written")).expect("IR JSON");
+    // d3xf2, h2wh3, h8xh3 and c1xe3 (c5xf2 was certain and is not measured).
+    assert_eq!(circuit.num_measurements(), 4);
+}
+
+#[test]
+fn moves_json_lists_the_start_position_by_kind() {
+    let v = json(&qchess(&["moves", "--json"]));
+    assert_eq!(v["side_to_move"], "w");
+    let moves = v["moves"].as_object().expect("moves by kind");
+    let list = |kind: &str| -> Vec<String> {
+        moves[kind]
+            .as_array()
+            .expect("a list")
+            .iter()
+            .map(|m| m.as_str().expect("a move").to_string())
+            .collect()
+    };
+    assert_eq!(list("pawn_step").len(), 8);
+    assert_eq!(list("pawn_two_step").len(), 8);
+    assert_eq!(list("jump"), ["b1a3", "b1c3", "g1f3", "g1h3"]);
+    assert_eq!(
+        list("split_jump"),
+        ["b1^a3c3", "b1^c3a3", "g1^f3h3", "g1^h3f3"]
+    );
+    assert!(!moves.contains_key("slide"));
+
+    let v = json(&qchess(&["moves", "circuits/bell_psi_plus.qcg", "--json"]));
+    assert_eq!(v["side_to_move"], "b");
+    assert!(list_contains(&v, "jump", "h8g8"));
+}
+
+fn list_contains(v: &Value, kind: &str, mv: &str) -> bool {
+    v["moves"][kind]
+        .as_array()
+        .is_some_and(|l| l.iter().any(|m| m == mv))
+}
+
+#[test]
+fn play_follows_a_piped_script() {
+    let dir = temp_dir("play");
+    let saved = dir.join("saved.qcg");
+    let script = format!(
+        "a1^a2b1\nh8g8\nb1a1\ng8h8\na2b1\nbell b1 a1\nh8g8\nundo\nfen\nprobs\nnonsense words\nb1b3\nsave {}\nquit\n",
+        saved.display()
+    );
+    let out = qchess_with_input(&["play", "--fen", "7k/8/8/8/8/8/8/K7 w - - 0 1"], &script);
+    let text = ok_stdout(&out);
+    assert!(text.contains("played a1^a2b1 (split_jump basic)"), "{text}");
+    assert!(
+        text.contains("O1=1.0000 O2=0.0000 O3=0.5000 O4=0.5000"),
+        "{text}"
+    );
+    assert!(text.contains("same=0.0000 opposite=1.0000"), "{text}");
+    assert!(text.contains("took back h8g8"), "{text}");
+    assert!(text.contains("7k/8/8/8/8/8/8/KK6 b - - 5 3"), "{text}");
+    assert!(
+        text.contains("a1 K 0.5000") && text.contains("b1 K 0.5000"),
+        "{text}"
+    );
+    assert!(
+        text.contains("error: unknown command `nonsense words`"),
+        "{text}"
+    );
+    assert!(text.contains("error: b1b3:"), "{text}");
+    assert!(text.contains("saved to"), "{text}");
+    let saved_text = std::fs::read_to_string(&saved).expect("play saved the game");
+    let record = qc_rules::GameRecord::parse(&saved_text).expect("a valid game file");
+    assert_eq!(record.moves.len(), 5);
+    let replay = json(&qchess(&[
+        "simulate",
+        saved.to_str().expect("UTF-8 path"),
+        "--json",
+    ]));
+    let p = replay["squares"]["a1"]["probability"]
+        .as_f64()
+        .expect("a number");
+    assert!((p - 0.5).abs() < 1e-12, "{p}");
+}
+
+fn assert_svg(path: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(path).expect("the SVG was written");
+    let doc = roxmltree::Document::parse(&text).expect("the SVG parses as XML");
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    text
+}
+
+#[test]
+fn board_and_draw_write_svg_that_parses() {
+    let dir = temp_dir("svg");
+    for (i, example) in EXAMPLES.iter().enumerate() {
+        let board = dir.join(format!("board{i}.svg"));
+        let draw = dir.join(format!("draw{i}.svg"));
+        let b = board.to_str().expect("UTF-8 path");
+        let d = draw.to_str().expect("UTF-8 path");
+        ok_stdout(&qchess(&["board", example, "--svg", b, "--links"]));
+        ok_stdout(&qchess(&["draw", example, "--svg", d]));
+        assert_svg(&board);
+        let text = assert_svg(&draw);
+        assert!(text.contains("a1") || text.contains("e2"), "{example}");
+    }
+    let one = dir.join("move.svg");
+    ok_stdout(&qchess(&[
+        "draw",
+        "circuits/full_game.qcg",
+        "--move",
+        "44",
+        "--svg",
+        one.to_str().expect("UTF-8 path"),
+    ]));
+    let text = assert_svg(&one);
+    assert!(text.contains("d3") && text.contains("f2"), "{text}");
+}
+
+fn assert_exit_2(out: &Output, needles: &[&str]) {
+    assert_eq!(out.status.code(), Some(2), "{:?}", out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    for needle in needles {
+        assert!(err.contains(needle), "`{needle}` not in: {err}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn bad_input_exits_2_with_a_location() {
+    let dir = temp_dir("bad");
+    let bad_move = dir.join("bad_move.qcg");
+    std::fs::write(&bad_move, "[Event \"x\"]\n1. e2e4 e7e5\n2. e4e6 *\n").expect("write");
+    let p = bad_move.to_str().expect("UTF-8 path");
+    for cmd in ["simulate", "compile", "board", "draw"] {
+        assert_exit_2(
+            &qchess(&[cmd, p]),
+            &["move 3 `e4e6`", "line 3, column 4", "movement pattern"],
+        );
+    }
+    let bad_qcan = dir.join("bad_qcan.qcg");
+    std::fs::write(&bad_qcan, "1. e2e4 e7e9\n").expect("write");
+    assert_exit_2(
+        &qchess(&["simulate", bad_qcan.to_str().expect("UTF-8 path")]),
+        &["line 1, column", "e9"],
+    );
+    let bad_fen = dir.join("bad_fen.qcg");
+    std::fs::write(&bad_fen, "[FEN \"8/8 w - - 0 1\"]\n").expect("write");
+    assert_exit_2(
+        &qchess(&["simulate", bad_fen.to_str().expect("UTF-8 path")]),
+        &["line 1, column 7", "placement"],
+    );
+    assert_exit_2(
+        &qchess(&["simulate", "--moves", "e2e4 e7e9"]),
+        &["move 2", "column"],
+    );
+    assert_exit_2(
+        &qchess(&["simulate", "--moves", "e2e4 e7e5 e1e3"]),
+        &["move 3 `e1e3`"],
+    );
+    assert_exit_2(&qchess(&["simulate", "--moves", "e2e4.m0"]), &["move 1"]);
+    assert_exit_2(
+        &qchess(&["simulate", "circuits/no-such-game.qcg"]),
+        &["no-such-game"],
+    );
+    assert_exit_2(
+        &qchess(&["draw", "circuits/full_game.qcg", "--move", "99"]),
+        &["no move 99"],
+    );
+    assert_exit_2(&qchess(&["compile"]), &["no game given"]);
+}
