@@ -7,6 +7,7 @@
 pub mod board;
 pub mod fen;
 pub mod gamefile;
+pub mod niels;
 pub mod notation_error;
 pub mod piece;
 pub mod qcan;

@@ -1,0 +1,325 @@
+//! The worked situations of the two papers, each checked against the rules' stated result.
+
+use crate::niels::fen::{NIELS_START_4X4, NIELS_START_4X5, NIELS_START_5X6, NIELS_START_8X8};
+use crate::niels::{Cell, GameStatus, NielsGame, NielsMove, NielsPosition, NielsRules};
+use crate::piece::{Color, Piece, PieceKind};
+use qc_ir::{Backend, Square};
+use qc_sim::ReferenceSparse;
+
+fn sq(s: &str) -> Square {
+    Square::parse(s).expect("test square")
+}
+
+fn mv(s: &str) -> NielsMove {
+    s.parse().expect("test move")
+}
+
+fn pos(fen: &str) -> NielsPosition {
+    NielsPosition::from_fen(fen, NielsRules::default()).expect("test FEN")
+}
+
+fn game(fen: &str) -> NielsGame<ReferenceSparse> {
+    NielsGame::new(pos(fen), ReferenceSparse::new(), 7).expect("game")
+}
+
+fn conventional(p: &NielsPosition, s: &str) -> Option<Piece> {
+    match p.cell(sq(s)) {
+        Cell::Conventional(piece) => Some(piece),
+        _ => None,
+    }
+}
+
+/// Schools paper Figs. 4-5: the pawn on f5 attempts to capture the rook in equal superposition
+/// on e6 (blue) and d4 (red); Black rolls a 3 (odd: blue), the rook collapses to e6 and the
+/// capture succeeds.
+const PAWN_VS_ROOK: &str = "7k/8/8/5P2/8/8/8/K7 w - - 0 1 rd4e6";
+
+#[test]
+fn pawn_captures_rook_that_collapses_to_e6() {
+    let mut g = game(PAWN_VS_ROOK);
+    let played = g.play_text("f5xe6[e6]").expect("legal").clone();
+    assert_eq!(played.rolls, vec![sq("e6")]);
+    assert!((played.blue_probabilities[0] - 0.5).abs() < 1e-12);
+    let p = g.position();
+    assert_eq!(
+        conventional(p, "e6"),
+        Some(Piece::new(Color::White, PieceKind::Pawn))
+    );
+    assert_eq!(p.cell(sq("d4")), Cell::Empty);
+    assert_eq!(p.cell(sq("f5")), Cell::Empty);
+    assert!(p.pairs.is_empty());
+    // The qubit was measured, returned to |0> and freed: nothing left in superposition.
+    assert_eq!(g.backend().basis_states().len(), 1);
+}
+
+#[test]
+fn pawn_attempt_fails_when_rook_collapses_to_d4() {
+    let mut g = game(PAWN_VS_ROOK);
+    g.play_text("f5e6[d4]").expect("legal");
+    let p = g.position();
+    assert_eq!(
+        conventional(p, "e6"),
+        Some(Piece::new(Color::White, PieceKind::Pawn))
+    );
+    assert_eq!(
+        conventional(p, "d4"),
+        Some(Piece::new(Color::Black, PieceKind::Rook))
+    );
+}
+
+#[test]
+fn impossible_recorded_outcome_is_rejected_and_leaves_the_game_unchanged() {
+    let mut g = game(PAWN_VS_ROOK);
+    let before = g.circuit().instructions().len();
+    assert!(g.play_text("f5e6[a1]").is_err());
+    assert!(g.play_text("f5e6[e6,d4]").is_err());
+    assert_eq!(g.circuit().instructions().len(), before);
+    assert_eq!(g.position(), &pos(PAWN_VS_ROOK));
+}
+
+/// Schools paper Figs. 3 and 6: the indefinite knight on e5 checks the king on g4; the pawn may
+/// not attempt to capture the knight on d4, as it might collapse to e5 and leave the check.
+const FIG6: &str = "7k/8/8/8/6K1/4P3/8/8 w - - 0 1 nd4e5";
+
+#[test]
+fn forbidden_attempted_capture_that_might_leave_the_king_in_check() {
+    let p = pos(FIG6);
+    assert!(
+        p.in_check(Color::White),
+        "Fig. 3: the indefinite knight on e5 gives check"
+    );
+    let capture = mv("e3d4");
+    assert!(p.pseudo_moves().contains(&capture));
+    let reason = p
+        .illegal_reason(&capture)
+        .expect("Fig. 6: the capture is illegal");
+    assert!(
+        reason.contains("e5"),
+        "the bad outcome is the collapse to e5: {reason}"
+    );
+    // Not a checkmate: the king can step out of the knight's reach.
+    assert!(p.legal_moves().contains(&mv("g4g5")));
+    assert_eq!(p.status(), GameStatus::Ongoing);
+}
+
+/// Schools paper Figs. 8-10: Black's knight on f6 joins White's rook pair (e4 red, f4 blue) by
+/// an entanglement move to d5; White's bishop joins as well from e2 to c4; a roll then
+/// collapses the whole group in tandem.
+const FIG8: &str = "7k/8/5n2/8/8/8/4B3/K7 b - - 0 1 Re4f4";
+
+#[test]
+fn entanglement_move_and_collapse_in_tandem() {
+    let mut g = game(FIG8);
+    // Fig. 8: the knight joins (red stays on f6, blue on d5).
+    g.play_text("f6&f6d5@e4")
+        .expect("entanglement move is legal");
+    let p = g.position().clone();
+    let (_, knight) = p.pair_at(sq("d5")).expect("knight pair");
+    let (_, rook) = p.pair_at(sq("e4")).expect("rook pair");
+    assert_eq!(knight.group, rook.group);
+    assert_eq!(p.entangled_group_count(), 1);
+    // Fig. 9: the bishop joins from e2 to c4, attacking the knight on d5.
+    g.play_text("e2&c4e2@d5").expect("second joiner");
+    assert_eq!(g.position().groups.len(), 1);
+    assert_eq!(
+        g.position().groups.values().next().map(|gr| gr.pairs.len()),
+        Some(3)
+    );
+    // The three qubits are in a GHZ state: only all-red and all-blue have amplitude.
+    let states = g.backend().basis_states();
+    assert_eq!(states.len(), 2);
+    for (ones, amp) in &states {
+        assert!(ones.is_empty() || ones.len() == 3, "{ones:?}");
+        assert!((amp.norm_sqr() - 0.5).abs() < 1e-12);
+    }
+    // Fig. 10: a black move, then the rook on f4 attempts to capture on f6; Black rolls a 4
+    // (red): the knight collapses to f6 and, in tandem, the rook to e4 and the bishop to c4.
+    g.play_text("h8g8").expect("waiting move");
+    let played = g.play_text("f4xf6[f6]").expect("attempted capture").clone();
+    assert_eq!(
+        played.rolls,
+        vec![sq("f6")],
+        "one roll collapses the whole group"
+    );
+    let p = g.position();
+    assert_eq!(
+        conventional(p, "f6"),
+        Some(Piece::new(Color::Black, PieceKind::Knight))
+    );
+    assert_eq!(
+        conventional(p, "e4"),
+        Some(Piece::new(Color::White, PieceKind::Rook))
+    );
+    assert_eq!(
+        conventional(p, "c4"),
+        Some(Piece::new(Color::White, PieceKind::Bishop))
+    );
+    assert!(p.pairs.is_empty() && p.groups.is_empty());
+    assert_eq!(g.backend().basis_states().len(), 1);
+}
+
+#[test]
+fn collapse_in_tandem_to_blue_lets_the_rook_arrive() {
+    let mut g = game(FIG8);
+    g.play_text("f6&f6d5@e4").expect("join");
+    g.play_text("f4xf6[d5]").expect("attempted capture");
+    let p = g.position();
+    // Knight to d5 (blue), rook to f4 (blue), which then arrives on the empty f6.
+    assert_eq!(
+        conventional(p, "d5"),
+        Some(Piece::new(Color::Black, PieceKind::Knight))
+    );
+    assert_eq!(
+        conventional(p, "f6"),
+        Some(Piece::new(Color::White, PieceKind::Rook))
+    );
+    assert_eq!(p.cell(sq("f4")), Cell::Empty);
+}
+
+#[test]
+fn diagonal_rule_allows_at_most_two_entangled_groups() {
+    // Two entangled groups exist (diagonals 1 and 2); the black knight may not start a third.
+    let fen = "k7/8/5n2/8/8/8/8/K7 b - - 0 1 Re4f4,Bb1c2:1,bb2b8:1,Qg1h2:2,qg2g8:2";
+    let p = pos(fen);
+    assert_eq!(p.entangled_group_count(), 2);
+    assert!(p.free_diagonal().is_none());
+    let joins: Vec<Square> = p
+        .pseudo_moves()
+        .iter()
+        .filter_map(|m| match m {
+            NielsMove::Entangle { target, .. } => Some(*target),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        !joins.contains(&sq("e4")) && !joins.contains(&sq("f4")),
+        "{joins:?}"
+    );
+    // Joining an existing group needs no new diagonal (Art. 8.3.3): the knight may join the
+    // queens' group by attacking h2 from g4.
+    assert!(joins.contains(&sq("h2")), "{joins:?}");
+    // With one group fewer the same entanglement move is allowed.
+    let p = pos("k7/8/5n2/8/8/8/8/K7 b - - 0 1 Re4f4,Bb1c2:1,bb2b8:1");
+    assert!(p.legal_moves().contains(&mv("f6&f6d5@e4")));
+}
+
+/// Schools paper Fig. 11: the king on e5 is in check from the queen's piece on e4 (blue); it
+/// escapes by entangling with the queen so that it stands on e5 only when the queen is on h1.
+const FIG11: &str = "K7/8/8/4k3/8/8/8/8 b - - 0 1 Qh1e4";
+
+#[test]
+fn king_escapes_check_by_entangling() {
+    let p = pos(FIG11);
+    assert!(p.in_check(Color::Black));
+    let escape = mv("e5&e5d6@e4");
+    assert_eq!(p.illegal_reason(&escape), None);
+    let mut g = game(FIG11);
+    g.play(&escape).expect("legal");
+    let after = g.position();
+    // The queen's piece on e4 still attacks the king's piece on e5, but a capture has zero
+    // chance (Art. 8.7-8.8): no check.
+    assert!(after
+        .attacks(Piece::new(Color::White, PieceKind::Queen), sq("e4"))
+        .contains(&sq("e5")));
+    assert!(!after.capture_can_succeed(sq("e4"), sq("e5")));
+    assert!(!after.in_check(Color::Black));
+    // Art. 8.9: the zero-chance attempted capture of the king is allowed.
+    assert!(after.legal_moves().contains(&mv("e4e5")));
+    // The opposite colouring correlates the king on e5 with the queen on e4: still in check.
+    assert!(p.illegal_reason(&mv("e5&d6e5@e4")).is_some());
+}
+
+#[test]
+fn indefinite_checkmate_by_a_superposition_move() {
+    let mut g = game("7k/6pp/8/8/3Q4/8/8/K7 w - - 0 1");
+    g.play_text("d4^d8d1").expect("queen to d8 and d1 at once");
+    let p = g.position();
+    assert!(p.in_check(Color::Black));
+    assert_eq!(
+        p.status(),
+        GameStatus::Checkmate {
+            winner: Color::White
+        }
+    );
+    // Classically the same queen on d1 alone gives no check.
+    let classical = pos("7k/6pp/8/8/8/8/8/K2Q4 b - - 0 1");
+    assert_eq!(classical.status(), GameStatus::Ongoing);
+}
+
+#[test]
+fn unequal_superposition_collapses_with_four_sixths_to_the_red_square() {
+    let mut g = game("7k/8/8/8/8/8/8/K3R3 w - - 0 1");
+    g.play_text("e1^e4e2:op").expect("unequal superposition");
+    let (id, _) = g.position().pair_at(sq("e4")).expect("pair");
+    let q = g.pair_qubit(id).expect("qubit");
+    assert!((g.backend().probability_one(q) - 1.0 / 3.0).abs() < 1e-12);
+}
+
+#[test]
+fn small_board_starts_parse_and_have_moves() {
+    for (fen, w, h) in [
+        (NIELS_START_4X4, 4, 4),
+        (NIELS_START_4X5, 4, 5),
+        (NIELS_START_5X6, 5, 6),
+        (NIELS_START_8X8, 8, 8),
+    ] {
+        let p = pos(fen);
+        assert_eq!((p.width, p.height), (w, h), "{fen}");
+        assert!(!p.legal_moves().is_empty(), "{fen}");
+        assert_eq!(
+            NielsPosition::from_fen(&p.to_fen(), p.rules).map(|q| q.to_fen()),
+            Ok(p.to_fen())
+        );
+    }
+    // Standard chess: 20 classical moves, plus superposition moves.
+    let start = pos(NIELS_START_8X8);
+    let steps = start
+        .legal_moves()
+        .into_iter()
+        .filter(|m| matches!(m, NielsMove::Step { .. }))
+        .count();
+    assert_eq!(steps, 20);
+}
+
+#[test]
+fn notation_round_trips_for_every_generated_move() {
+    for fen in [FIG8, FIG11, PAWN_VS_ROOK, NIELS_START_8X8] {
+        for rules in [
+            NielsRules::default(),
+            NielsRules {
+                full_marks: true,
+                hadamard: false,
+            },
+            NielsRules {
+                full_marks: true,
+                hadamard: true,
+            },
+        ] {
+            let p = NielsPosition::from_fen(fen, rules).expect("fen");
+            for m in p.pseudo_moves() {
+                assert_eq!(m.to_string().parse::<NielsMove>(), Ok(m));
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_input_gives_errors_not_panics() {
+    for fen in [
+        "",
+        "8/8 w - -",
+        "9/8/8/8 w - -",
+        "8/8/8/8/8/8/8/8 x - -",
+        "4/4/4/4 w - - Nd4e5",
+    ] {
+        assert!(
+            NielsPosition::from_fen(fen, NielsRules::default()).is_err(),
+            "{fen}"
+        );
+    }
+    for text in [
+        "", "e9e4", "e2^e4", "e2&e3e2", "~", "e2e4[", "e2e4[e5", "e2e4x",
+    ] {
+        assert!(text.parse::<NielsMove>().is_err(), "{text}");
+    }
+}

@@ -1,0 +1,1 @@
+//! Random legal games never reach an illegal position.
