@@ -28,7 +28,13 @@ pub trait QuantumOps {
     /// A dice roll for `pair`: returns the event E of its group (Pair::event_square). The
     /// caller then collapses the whole group in tandem (Art. 8.4).
     fn roll(&mut self, pos: &NielsPosition, pair: PairId) -> Result<bool, NielsError>;
+    /// A tunnelling attempt from `from` to `to`: returns success (probability 1/6).
+    fn tunnel(&mut self, pos: &NielsPosition, from: Square, to: Square)
+        -> Result<bool, NielsError>;
 }
+
+/// The chance that a tunnelling attempt succeeds (a roll of 6).
+pub const TUNNEL_PROBABILITY: f64 = 1.0 / 6.0;
 
 /// One possible result of a move.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,6 +78,15 @@ impl QuantumOps for Script<'_> {
             .pairs
             .get(&pair)
             .map_or(0.5, |p| pos.group_event_probability(p.group));
+        self.next_event(p)
+    }
+    fn tunnel(&mut self, _: &NielsPosition, _: Square, _: Square) -> Result<bool, NielsError> {
+        self.next_event(TUNNEL_PROBABILITY)
+    }
+}
+
+impl Script<'_> {
+    fn next_event(&mut self, p: f64) -> Result<bool, NielsError> {
         match self.events.get(self.used) {
             Some(e) => {
                 self.used += 1;
@@ -209,6 +224,13 @@ impl NielsPosition {
                     }
                 }
                 ops.z_move(&next, id)?;
+            }
+            NielsMove::Tunnel { from, to } => {
+                let through = ops.tunnel(&next, from, to)?;
+                rolls.push(if through { to } else { from });
+                if through {
+                    next.relocate(from, to);
+                }
             }
             NielsMove::Hadamard { square } => {
                 let (id, pair) = self
@@ -352,7 +374,7 @@ impl NielsPosition {
             }
         }
         let touched: Vec<Square> = match *mv {
-            NielsMove::Step { from, to, .. } => vec![from, to],
+            NielsMove::Step { from, to, .. } | NielsMove::Tunnel { from, to } => vec![from, to],
             NielsMove::Superpose { from, .. } | NielsMove::Entangle { from, .. } => vec![from],
             _ => vec![],
         };

@@ -23,7 +23,8 @@ pub struct PlayedMove {
     pub mv: NielsMove,
     /// The square each rolled pair collapsed to, in roll order.
     pub rolls: Vec<Square>,
-    /// P(blue) of each rolled pair's qubit read from the backend just before its measurement.
+    /// P(|1>) of each roll's qubit (a pair on its blue square, or a tunnel succeeding) read from
+    /// the backend just before its measurement.
     pub blue_probabilities: Vec<f64>,
 }
 
@@ -151,7 +152,9 @@ impl<B: Backend> Quantum<B> {
         self.sync(MeasureChoice::Random(0.0)).map(|_| ())
     }
 
-    fn choice(&mut self, pair: &Pair) -> Result<MeasureChoice, NielsError> {
+    /// The measurement choice of a roll whose outcome |0> puts the piece on `zero` and |1> on
+    /// `one`: a recorded square when replaying, else a fresh random number.
+    fn choice(&mut self, zero: Square, one: Square) -> Result<MeasureChoice, NielsError> {
         if !self.forcing {
             return Ok(MeasureChoice::Random(self.rng.next_f64()));
         }
@@ -159,14 +162,14 @@ impl<B: Backend> Quantum<B> {
             .forced
             .pop_front()
             .ok_or_else(|| NielsError::Internal("fewer recorded outcomes than rolls".into()))?;
-        if square != pair.red && square != pair.blue {
+        if square != zero && square != one {
             return Err(NielsError::BadOutcome {
                 square,
-                red: pair.red,
-                blue: pair.blue,
+                red: zero,
+                blue: one,
             });
         }
-        Ok(MeasureChoice::Forced(square == pair.blue))
+        Ok(MeasureChoice::Forced(square == one))
     }
 }
 
@@ -209,7 +212,7 @@ impl<B: Backend> QuantumOps for Quantum<B> {
             .get(&pair)
             .cloned()
             .ok_or_else(|| NielsError::Internal(format!("no pair {pair} to roll")))?;
-        let choice = self.choice(&p)?;
+        let choice = self.choice(p.red, p.blue)?;
         self.blue_probabilities
             .push(self.backend.probability_one(self.qubit(pair)?));
         let on_blue = self.measure_and_free(pair, choice)?;
@@ -236,6 +239,27 @@ impl<B: Backend> QuantumOps for Quantum<B> {
             }
         }
         Ok(event)
+    }
+
+    fn tunnel(&mut self, _: &NielsPosition, from: Square, to: Square) -> Result<bool, NielsError> {
+        let choice = self.choice(from, to)?;
+        let q = self.builder.alloc_ancilla(AncillaKind::Other);
+        self.builder.gate(
+            Gate::Ry(ry_angle(super::apply::TUNNEL_PROBABILITY)),
+            &[q],
+            &[],
+        );
+        self.sync(MeasureChoice::Random(0.0))?;
+        self.blue_probabilities
+            .push(self.backend.probability_one(q));
+        let clbit = self.builder.measure(q);
+        let through = self
+            .sync(choice)?
+            .ok_or_else(|| NielsError::Internal("tunnel measurement gave no outcome".into()))?;
+        self.builder.conditioned(clbit, true, |b| b.x(q));
+        self.builder.free_ancilla(q);
+        self.sync(choice)?;
+        Ok(through)
     }
 }
 
@@ -406,5 +430,6 @@ fn rule_name(mv: &NielsMove) -> &'static str {
         NielsMove::Invert { .. } => "niels_invert",
         NielsMove::ZMove { .. } => "niels_z",
         NielsMove::Hadamard { .. } => "niels_hadamard",
+        NielsMove::Tunnel { .. } => "niels_tunnel",
     }
 }

@@ -110,6 +110,43 @@ impl NielsPosition {
         out
     }
 
+    /// Squares a conventional rook, bishop, queen or king on `from` may tunnel to: along one of
+    /// its lines the first piece met is an opponent's conventional piece and the square right
+    /// behind it is on the board and empty (the king's line is one step long).
+    pub fn tunnel_targets(&self, piece: Piece, from: Square) -> Vec<Square> {
+        let dirs: Vec<(i32, i32)> = match piece.kind {
+            PieceKind::Bishop => BISHOP_DIRS.to_vec(),
+            PieceKind::Rook => ROOK_DIRS.to_vec(),
+            PieceKind::Queen | PieceKind::King => ROOK_DIRS
+                .iter()
+                .chain(BISHOP_DIRS.iter())
+                .copied()
+                .collect(),
+            PieceKind::Pawn | PieceKind::Knight => return vec![],
+        };
+        let reach = if piece.kind == PieceKind::King { 1 } else { 8 };
+        let mut out = Vec::new();
+        for (df, dr) in dirs {
+            for k in 1..=reach {
+                let Some(s) = self.square(from.file() + df * k, from.rank() + dr * k) else {
+                    break;
+                };
+                match self.cell(s) {
+                    Cell::Empty => continue,
+                    Cell::Conventional(p) if p.color != piece.color => {
+                        let behind = self.square(s.file() + df, s.rank() + dr);
+                        if let Some(b) = behind.filter(|b| self.cell(*b) == Cell::Empty) {
+                            out.push(b);
+                        }
+                    }
+                    _ => {}
+                }
+                break;
+            }
+        }
+        out
+    }
+
     /// True if `piece` on `from` could move to `to` were `to` empty (Art. 7.7 "one move away").
     pub fn one_move_away(&self, piece: Piece, from: Square, to: Square) -> bool {
         let mut probe = self.clone();

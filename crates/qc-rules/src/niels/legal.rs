@@ -134,6 +134,11 @@ impl NielsPosition {
                     });
                 }
             }
+            if conventional && self.rules.tunnelling {
+                for to in self.tunnel_targets(piece, from) {
+                    out.push(NielsMove::Tunnel { from, to });
+                }
+            }
             if conventional {
                 self.superpositions(piece, from, &quiet, &mut out);
                 self.entanglements(piece, from, &quiet, &mut out);

@@ -6,6 +6,7 @@
 //! | superposition (red square first; stay = `from` listed) | `c6^d4e5`, `c6^c6e5:op`, `e7^e8e7=q` |
 //! | entanglement (joins the group of the piece on `@sq`) | `f6&d5f6@e4`, `f6&d5f6@e4:pp` |
 //! | mark inversion (Art. 7.7), Z move, Hadamard move | `~d4`, `Zd4`, `Hd4` |
+//! | tunnelling (Tunnelling Game) | `e1*e5` |
 //!
 //! `:rf` gives the facing of the red and the blue mark (`o` = towards the opponent, `p` = towards
 //! the owner); omitted means `oo` (equal). Recorded collapse outcomes follow in brackets, one
@@ -101,6 +102,14 @@ pub enum NielsMove {
         /// A square of the pair.
         square: Square,
     },
+    /// Tunnelling Game: the conventional piece on `from` tries to pass through the opponent's
+    /// piece in front of it to `to`, right behind it (succeeds with probability 1/6).
+    Tunnel {
+        /// Departure.
+        from: Square,
+        /// The empty square behind the opponent's piece.
+        to: Square,
+    },
 }
 
 fn facing_text(f: Facing) -> String {
@@ -160,6 +169,7 @@ impl fmt::Display for NielsMove {
             NielsMove::Invert { square } => write!(f, "~{square}"),
             NielsMove::ZMove { square } => write!(f, "Z{square}"),
             NielsMove::Hadamard { square } => write!(f, "H{square}"),
+            NielsMove::Tunnel { from, to } => write!(f, "{from}*{to}"),
         }
     }
 }
@@ -296,6 +306,11 @@ pub fn parse_played(text: &str) -> Result<(NielsMove, Vec<Square>), NielsError> 
                 target,
                 facing,
                 promotion,
+            }
+        } else if c.eat("*") {
+            NielsMove::Tunnel {
+                from,
+                to: c.square()?,
             }
         } else {
             c.eat("x");

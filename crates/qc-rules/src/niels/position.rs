@@ -23,6 +23,10 @@ pub struct NielsRules {
     /// The Hadamard Game (App. D): opposite facing means "equal superposition with phase",
     /// and the Z and Hadamard moves exist.
     pub hadamard: bool,
+    /// The Tunnelling Game (App. E, schools paper App. C): a conventional rook, bishop, queen
+    /// or king may try to pass through an adjacent-in-line opponent conventional piece to the
+    /// empty square right behind it, succeeding on a roll of 6 (1/6).
+    pub tunnelling: bool,
 }
 
 /// What stands on a square.

@@ -289,10 +289,12 @@ fn notation_round_trips_for_every_generated_move() {
             NielsRules {
                 full_marks: true,
                 hadamard: false,
+                ..NielsRules::default()
             },
             NielsRules {
                 full_marks: true,
                 hadamard: true,
+                ..NielsRules::default()
             },
         ] {
             let p = NielsPosition::from_fen(fen, rules).expect("fen");

@@ -33,12 +33,16 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
 
     #[test]
-    fn random_games_stay_legal(seed in any::<u64>(), board in 0usize..2, variant in 0usize..3) {
+    fn random_games_stay_legal(seed in any::<u64>(), board in 0usize..2, variant in 0usize..4) {
         let fen = [NIELS_START_4X5, NIELS_START_5X6][board];
         let rules = [
             NielsRules::default(),
-            NielsRules { full_marks: true, hadamard: false },
-            NielsRules { full_marks: false, hadamard: true },
+            NielsRules { full_marks: true, hadamard: false, ..NielsRules::default() },
+            NielsRules { full_marks: false, hadamard: true, ..NielsRules::default() },
+            NielsRules {
+                tunnelling: true,
+                ..NielsRules::default()
+            },
         ][variant];
         let start = NielsPosition::from_fen(fen, rules).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let mut g = NielsGame::new(start.clone(), ReferenceSparse::new(), seed)

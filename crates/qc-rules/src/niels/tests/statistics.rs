@@ -67,6 +67,7 @@ fn unequal_superposition_collapses_four_sixths_to_the_opponent_facing_mark() {
     let full = NielsRules {
         full_marks: true,
         hadamard: false,
+        ..NielsRules::default()
     };
     let hits = frequency(
         "7k/8/8/5P2/8/8/8/K7 w - - 0 1 rd4e6po",
@@ -152,6 +153,7 @@ fn simulator_probabilities_are_the_dice_probabilities() {
             NielsRules {
                 full_marks: true,
                 hadamard: false,
+                ..NielsRules::default()
             },
             vec!["f5e6"],
             2.0 / 3.0,
@@ -161,6 +163,7 @@ fn simulator_probabilities_are_the_dice_probabilities() {
             NielsRules {
                 full_marks: false,
                 hadamard: true,
+                ..NielsRules::default()
             },
             vec!["f5e6"],
             0.5,
@@ -185,6 +188,7 @@ fn hadamard_moves_are_deterministic_interference() {
     let rules = NielsRules {
         full_marks: false,
         hadamard: true,
+        ..NielsRules::default()
     };
     // Equal: H|+> = |0>: the rook lands on red (e4). With phase (after a Z move on the blue
     // piece): H|-> = |1>: the rook lands on blue (e2). Every seed gives the same result.
@@ -204,4 +208,33 @@ fn hadamard_moves_are_deterministic_interference() {
         );
         assert!(matches!(g.position().cell(sq("e2")), Cell::Conventional(_)));
     }
+}
+
+#[test]
+fn tunnelling_succeeds_on_a_six() {
+    // Schools paper Figs. 15-16: the rook on e1 tunnels through the pawn on e4 to e5.
+    let rules = NielsRules {
+        tunnelling: true,
+        ..NielsRules::default()
+    };
+    let fen = "7k/8/8/8/4p3/8/8/K3R3 w - - 0 1";
+    let g = run(fen, rules, &["e1*e5[e5]"], 0);
+    assert!(matches!(g.position().cell(sq("e5")), Cell::Conventional(_)));
+    assert!(
+        matches!(g.position().cell(sq("e4")), Cell::Conventional(_)),
+        "the pawn stays"
+    );
+    assert!((g.history()[0].blue_probabilities[0] - 1.0 / 6.0).abs() < 1e-12);
+    let g = run(fen, rules, &["e1*e5[e1]"], 0);
+    assert!(
+        matches!(g.position().cell(sq("e1")), Cell::Conventional(_)),
+        "bounced back"
+    );
+    let hits = frequency(fen, rules, &["e1*e5"], "e5");
+    within_5_sigma(hits, N, 1.0 / 6.0, "tunnelling");
+    // Without the option there is no such move.
+    let plain = NielsPosition::from_fen(fen, NielsRules::default()).expect("fen");
+    assert!(plain
+        .illegal_reason(&"e1*e5".parse().expect("move"))
+        .is_some());
 }
