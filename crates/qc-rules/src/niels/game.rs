@@ -422,6 +422,28 @@ impl<B: Backend> NielsGame<B> {
     }
 }
 
+/// A random legal game from `position`: each ply picks a legal move uniformly (from a
+/// generator seeded with `seed`) and rolls the dice with the game's own seeded source, until the
+/// game ends or `max_plies` moves were played.
+pub fn simulate<B: Backend>(
+    position: NielsPosition,
+    backend: B,
+    seed: u64,
+    max_plies: usize,
+) -> Result<NielsGame<B>, NielsError> {
+    let mut game = NielsGame::new(position, backend, seed)?;
+    let mut pick = SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
+    for _ in 0..max_plies {
+        let moves = game.position().legal_moves();
+        if moves.is_empty() || game.position().halfmove_clock >= 100 {
+            break;
+        }
+        let mv = moves[(pick.next_u64() % moves.len() as u64) as usize];
+        game.play(&mv)?;
+    }
+    Ok(game)
+}
+
 fn rule_name(mv: &NielsMove) -> &'static str {
     match mv {
         NielsMove::Step { .. } => "niels_step",

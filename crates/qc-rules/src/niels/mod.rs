@@ -19,6 +19,7 @@ pub mod geometry;
 pub mod legal;
 pub mod moves;
 pub mod position;
+pub mod render;
 pub mod rng;
 
 #[cfg(test)]
@@ -26,7 +27,7 @@ mod tests;
 
 pub use apply::{Outcome, QuantumOps};
 pub use error::NielsError;
-pub use game::{NielsGame, PlayedMove};
+pub use game::{simulate, NielsGame, PlayedMove};
 pub use legal::GameStatus;
 pub use moves::{Facing, NielsMove};
 pub use position::{Cell, Group, GroupId, NielsPosition, NielsRules, Pair, PairId};

@@ -325,3 +325,32 @@ fn bad_input_gives_errors_not_panics() {
         assert!(text.parse::<NielsMove>().is_err(), "{text}");
     }
 }
+
+#[test]
+fn render_shows_marks_facing_and_groups() {
+    let p = pos("7k/8/5n2/8/8/8/4B3/K7 b - - 0 1 Re4f4op");
+    let text = p.render();
+    assert!(text.contains("Rro."), "{text}");
+    assert!(text.contains("Rbp."), "{text}");
+    assert!(text.contains("P(red) = 0.6667"), "{text}");
+    let mut g = game(FIG8);
+    g.play_text("f6&f6d5@e4").expect("join");
+    let text = g.position().render();
+    assert!(text.contains("nro1") && text.contains("Rro1"), "{text}");
+}
+
+#[test]
+fn simulate_plays_a_legal_game_that_replays() {
+    let start = pos(NIELS_START_5X6);
+    let g = crate::niels::simulate(start.clone(), ReferenceSparse::new(), 11, 40).expect("game");
+    assert!(!g.history().is_empty());
+    let mut replay = NielsGame::new(start, ReferenceSparse::new(), 999).expect("game");
+    for m in g.history() {
+        replay.play_text(&m.text()).expect("replay");
+    }
+    assert_eq!(replay.position(), g.position());
+    assert_eq!(
+        replay.circuit().num_measurements(),
+        g.circuit().num_measurements()
+    );
+}
