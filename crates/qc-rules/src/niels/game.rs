@@ -369,6 +369,7 @@ impl<B: Backend> NielsGame<B> {
         mv: &NielsMove,
         rolls: Option<&[Square]>,
     ) -> Result<&PlayedMove, NielsError> {
+        let mv = &self.position.canonical(mv);
         if let Some(reason) = self.position.illegal_reason(mv) {
             return Err(NielsError::Illegal {
                 text: mv.to_string(),

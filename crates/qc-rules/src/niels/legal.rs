@@ -295,8 +295,23 @@ impl NielsPosition {
         }
     }
 
+    /// The generated form of a move: an inversion or Hadamard move named by the blue piece's
+    /// square is named by the red one.
+    pub fn canonical(&self, mv: &NielsMove) -> NielsMove {
+        match *mv {
+            NielsMove::Invert { square } => NielsMove::Invert {
+                square: self.pair_at(square).map_or(square, |(_, p)| p.red),
+            },
+            NielsMove::Hadamard { square } => NielsMove::Hadamard {
+                square: self.pair_at(square).map_or(square, |(_, p)| p.red),
+            },
+            other => other,
+        }
+    }
+
     /// Why `mv` is illegal, or `None` if it is legal.
     pub fn illegal_reason(&self, mv: &NielsMove) -> Option<String> {
+        let mv = &self.canonical(mv);
         if !self.pseudo_moves().contains(mv) {
             return Some("not a move of the side to move in this position".into());
         }

@@ -354,3 +354,64 @@ fn simulate_plays_a_legal_game_that_replays() {
         g.circuit().num_measurements()
     );
 }
+
+#[test]
+fn mark_inversion_is_an_x_gate_in_the_full_game_only() {
+    let start = "7k/8/8/8/8/8/8/K7 w - - 0 1 Re4e2op";
+    let full = NielsRules {
+        full_marks: true,
+        ..NielsRules::default()
+    };
+    let p = NielsPosition::from_fen(start, full).expect("fen");
+    assert_eq!(p.illegal_reason(&mv("~e4")), None);
+    let mut g = NielsGame::new(p, ReferenceSparse::new(), 3).expect("game");
+    let (id, _) = g.position().pair_at(sq("e4")).expect("pair");
+    let q = g.pair_qubit(id).expect("qubit");
+    assert!((g.backend().probability_one(q) - 1.0 / 3.0).abs() < 1e-12);
+    g.play_text("~e2").expect("inversion");
+    // Red now faces the owner: the unequal odds swap to 4/6 for blue.
+    assert!((g.backend().probability_one(q) - 2.0 / 3.0).abs() < 1e-12);
+    let pair = g.position().pairs.get(&id).expect("pair");
+    assert!(!pair.red_faces_opponent && pair.blue_faces_opponent);
+    // Art. 9.1.1: no inversion in the Simplified Game; an equal lone pair gains nothing.
+    assert!(pos(start).illegal_reason(&mv("~e4")).is_some());
+    let equal = NielsPosition::from_fen("7k/8/8/8/8/8/8/K7 w - - 0 1 Re4e2", full).expect("fen");
+    assert!(equal.illegal_reason(&mv("~e4")).is_some());
+    // Not one move apart (a piece between): no inversion.
+    let apart =
+        NielsPosition::from_fen("7k/8/8/8/8/4P3/8/K7 w - - 0 1 Re4e2op", full).expect("fen");
+    assert!(apart.illegal_reason(&mv("~e4")).is_some());
+}
+
+#[test]
+fn castling_is_blocked_by_an_indefinite_attacker_and_needs_conventional_pieces() {
+    let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    assert_eq!(p.illegal_reason(&mv("e1g1")), None);
+    assert_eq!(p.illegal_reason(&mv("e1c1")), None);
+    // The black rook pair's piece on f5 attacks f1 down the open f-file (Art. 6.2.5).
+    let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 rb8f5");
+    assert!(p.illegal_reason(&mv("e1g1")).is_some());
+    assert_eq!(p.illegal_reason(&mv("e1c1")), None);
+    let mut g = game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    g.play_text("e1g1").expect("castle");
+    assert_eq!(
+        conventional(g.position(), "f1"),
+        Some(Piece::new(Color::White, PieceKind::Rook))
+    );
+    // An indefinite rook cannot castle (Art. 6.2.4).
+    let p = pos("4k3/8/8/8/8/8/8/4K3 w K - 0 1 Rh1h3");
+    assert!(p.illegal_reason(&mv("e1g1")).is_some());
+}
+
+#[test]
+fn en_passant_of_a_conventional_pawn() {
+    let mut g = game("7k/3p4/8/4P3/8/8/8/K7 b - - 0 1");
+    g.play_text("d7d5").expect("double step");
+    assert_eq!(g.position().en_passant, Some(sq("d6")));
+    g.play_text("e5d6").expect("en passant");
+    assert_eq!(g.position().cell(sq("d5")), Cell::Empty);
+    assert_eq!(
+        conventional(g.position(), "d6"),
+        Some(Piece::new(Color::White, PieceKind::Pawn))
+    );
+}
