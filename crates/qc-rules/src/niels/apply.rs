@@ -287,11 +287,26 @@ impl NielsPosition {
             }
             self.relocate(from, to);
         } else if target_is_enemy {
-            if let Cell::Indefinite(d) = defender_cell {
-                self.roll_pair(d, ops, rolls)?;
-            }
-            if let Cell::Indefinite(a) = attacker_cell {
-                self.roll_pair(a, ops, rolls)?;
+            let attacker_first = self.rules.no_box && matches!(attacker_cell, Cell::Indefinite(_));
+            if attacker_first {
+                if let Cell::Indefinite(a) = attacker_cell {
+                    self.roll_pair(a, ops, rolls)?;
+                }
+                let arrived = matches!(self.cell(from), Cell::Conventional(p) if p == piece);
+                // App. G: the attempt is aborted; the defender's pair keeps its superposition
+                // unless it collapsed in tandem with the attacker's.
+                if arrived {
+                    if let Cell::Indefinite(d) = self.cell(to) {
+                        self.roll_pair(d, ops, rolls)?;
+                    }
+                }
+            } else {
+                if let Cell::Indefinite(d) = defender_cell {
+                    self.roll_pair(d, ops, rolls)?;
+                }
+                if let Cell::Indefinite(a) = attacker_cell {
+                    self.roll_pair(a, ops, rolls)?;
+                }
             }
             // After the collapses: the attacker arrives iff a conventional piece of its side
             // stands on `from` (it collapsed to the square it left from).

@@ -27,6 +27,9 @@ pub struct NielsRules {
     /// or king may try to pass through an adjacent-in-line opponent conventional piece to the
     /// empty square right behind it, succeeding on a roll of 6 (1/6).
     pub tunnelling: bool,
+    /// The no-box variant (App. G): an indefinite attacker collapses first, and if it is not
+    /// the piece that moved, the attempt ends without collapsing the defender.
+    pub no_box: bool,
 }
 
 /// What stands on a square.

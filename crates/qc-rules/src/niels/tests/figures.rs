@@ -415,3 +415,65 @@ fn en_passant_of_a_conventional_pawn() {
         Some(Piece::new(Color::White, PieceKind::Pawn))
     );
 }
+
+/// Schools paper, after Fig. 9: the rook pair, the knight pair and the bishop pair are one
+/// entangled group. Black's rook on a4 may not attempt to capture the bishop on c4: the group
+/// might collapse to the blue squares (bishop e2, knight d5, rook f4), opening the f-file
+/// against the king on f8.
+#[test]
+fn forbidden_capture_of_an_entangled_bishop() {
+    let fen = "5k2/8/8/8/r7/8/8/7K b - - 0 1 Re4f4:1,nf6d5:1,Bc4e2:1";
+    let p = pos(fen);
+    assert!(!p.in_check(Color::Black));
+    let reason = p.illegal_reason(&mv("a4xc4")).expect("illegal");
+    assert!(reason.contains("e2"), "{reason}");
+    assert_eq!(p.illegal_reason(&mv("a4b4")), None);
+    // Without the king on the f-file the capture is fine and collapses all three pairs.
+    let mut g = game("7k/8/8/8/r7/8/8/7K b - - 0 1 Re4f4:1,nf6d5:1,Bc4e2:1");
+    g.play_text("a4xc4[c4]").expect("legal");
+    let after = g.position();
+    assert_eq!(
+        conventional(after, "c4"),
+        Some(Piece::new(Color::Black, PieceKind::Rook))
+    );
+    assert_eq!(
+        conventional(after, "f6"),
+        Some(Piece::new(Color::Black, PieceKind::Knight))
+    );
+    assert_eq!(
+        conventional(after, "e4"),
+        Some(Piece::new(Color::White, PieceKind::Rook))
+    );
+    assert!(after.pairs.is_empty());
+}
+
+#[test]
+fn no_box_variant_rolls_the_attacker_first_and_may_abort() {
+    let rules = NielsRules {
+        no_box: true,
+        ..NielsRules::default()
+    };
+    // The white knight pair (c3 red, a5 blue) attacks the rook pair on d5.
+    let fen = "7k/8/8/8/8/8/8/K7 w - - 0 1 rd5h5,Nc3a5";
+    let p = NielsPosition::from_fen(fen, rules).expect("fen");
+    let outcomes = p.outcomes(&mv("c3d5")).expect("outcomes");
+    // Knight to a5: aborted, one roll, the rook stays indefinite (P = 1/2); knight to c3: then
+    // the rook rolls (1/4 each).
+    let mut probs: Vec<(usize, f64)> = outcomes
+        .iter()
+        .map(|o| (o.rolls.len(), o.probability))
+        .collect();
+    probs.sort_by(|a, b| a.partial_cmp(b).expect("numbers"));
+    assert_eq!(probs, vec![(1, 0.5), (2, 0.25), (2, 0.25)]);
+    let aborted = outcomes
+        .iter()
+        .find(|o| o.rolls == vec![sq("a5")])
+        .expect("abort");
+    assert!(
+        aborted.position.pair_at(sq("d5")).is_some(),
+        "the rook is still indefinite"
+    );
+    // With the box (default) the defender always rolls first.
+    let boxed = pos(fen).outcomes(&mv("c3d5")).expect("outcomes");
+    assert!(boxed.iter().all(|o| o.rolls.len() == 2));
+}

@@ -33,7 +33,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
 
     #[test]
-    fn random_games_stay_legal(seed in any::<u64>(), board in 0usize..2, variant in 0usize..4) {
+    fn random_games_stay_legal(seed in any::<u64>(), board in 0usize..2, variant in 0usize..5) {
         let fen = [NIELS_START_4X5, NIELS_START_5X6][board];
         let rules = [
             NielsRules::default(),
@@ -41,6 +41,11 @@ proptest! {
             NielsRules { full_marks: false, hadamard: true, ..NielsRules::default() },
             NielsRules {
                 tunnelling: true,
+                ..NielsRules::default()
+            },
+            NielsRules {
+                no_box: true,
+                full_marks: true,
                 ..NielsRules::default()
             },
         ][variant];
