@@ -281,7 +281,9 @@ impl NielsPosition {
         let piece = self.piece_at(from).ok_or_else(|| missing("piece", from))?;
         let defender_cell = self.cell(to);
         let target_is_enemy = self.piece_at(to).is_some_and(|p| p.color != piece.color);
-        if defender_cell == Cell::Empty {
+        if let Some(victim) = self.en_passant_victim(piece, from, to) {
+            self.en_passant_capture(piece, from, to, victim, ops, rolls)?;
+        } else if defender_cell == Cell::Empty {
             if let Cell::Conventional(_) = attacker_cell {
                 self.special_step(piece, from, to);
             }
@@ -357,11 +359,46 @@ impl NielsPosition {
                 self.relocate(a, b);
             }
         }
-        if piece.kind == PieceKind::Pawn && df != 0 && Some(to) == self.en_passant {
-            if let Some(victim) = self.square(to.file(), from.rank()) {
+    }
+
+    /// The square of the pawn an en passant step `from`-`to` captures, if it is one.
+    pub fn en_passant_victim(&self, piece: Piece, from: Square, to: Square) -> Option<Square> {
+        let diagonal = piece.kind == PieceKind::Pawn && from.file() != to.file();
+        if !diagonal || self.cell(to) != Cell::Empty || Some(to) != self.en_passant {
+            return None;
+        }
+        self.square(to.file(), from.rank()).filter(|v| {
+            self.piece_at(*v) == Some(Piece::new(piece.color.opponent(), PieceKind::Pawn))
+        })
+    }
+
+    /// En passant (FIDE 3.7.3, Art. 7.9, 8.5): the pawn lands on the skipped square and attempts
+    /// to capture the pawn piece beside it, as though that piece stood on the skipped square.
+    /// Indefinite pawns roll like any attempted capture (the victim's pair first).
+    fn en_passant_capture(
+        &mut self,
+        piece: Piece,
+        from: Square,
+        to: Square,
+        victim: Square,
+        ops: &mut dyn QuantumOps,
+        rolls: &mut Vec<Square>,
+    ) -> Result<(), NielsError> {
+        if let Cell::Indefinite(d) = self.cell(victim) {
+            self.roll_pair(d, ops, rolls)?;
+        }
+        if let Cell::Indefinite(a) = self.cell(from) {
+            self.roll_pair(a, ops, rolls)?;
+        }
+        let arrives = matches!(self.cell(from), Cell::Conventional(p) if p == piece);
+        if arrives {
+            self.relocate(from, to);
+            if matches!(self.cell(victim), Cell::Conventional(p) if p.kind == PieceKind::Pawn && p.color != piece.color)
+            {
                 self.cells[victim.index()] = Cell::Empty;
             }
         }
+        Ok(())
     }
 
     /// Moves whatever stands on `from` to the empty `to`.
@@ -382,10 +419,26 @@ impl NielsPosition {
 
     fn finish_move(&mut self, mv: &NielsMove, mover: Color, irreversible: bool) {
         self.en_passant = None;
-        if let NielsMove::Step { from, to, .. } = *mv {
-            let pawn = matches!(self.cell(to), Cell::Conventional(p) if p.kind == PieceKind::Pawn);
+        // A pawn piece that just advanced two squares (by a step, or in a superposition or
+        // entanglement first move, Art. 7.9, 8.5) may be taken en passant on the skipped
+        // square, if that square is empty.
+        let advanced: Vec<(Square, Square)> = match *mv {
+            NielsMove::Step { from, to, .. } => vec![(from, to)],
+            NielsMove::Superpose {
+                from, red, blue, ..
+            }
+            | NielsMove::Entangle {
+                from, red, blue, ..
+            } => vec![(from, red), (from, blue)],
+            _ => vec![],
+        };
+        for (from, to) in advanced {
+            let pawn = self.piece_at(to).is_some_and(|p| p.kind == PieceKind::Pawn);
             if pawn && (to.rank() - from.rank()).abs() == 2 && from.file() == to.file() {
-                self.en_passant = self.square(from.file(), (from.rank() + to.rank()) / 2);
+                let skipped = self.square(from.file(), (from.rank() + to.rank()) / 2);
+                if skipped.is_some_and(|s| self.cell(s) == Cell::Empty) {
+                    self.en_passant = skipped;
+                }
             }
         }
         let touched: Vec<Square> = match *mv {

@@ -110,16 +110,11 @@ impl NielsPosition {
                     .filter(|t| self.piece_at(*t).is_some_and(|p| p.color != me)),
             );
             let conventional = matches!(self.cell(from), Cell::Conventional(_));
-            if conventional && piece.kind == PieceKind::Pawn {
-                if let Some(ep) = self.en_passant {
-                    let victim = self.square(ep.file(), from.rank());
-                    let ok = victim.is_some_and(|v| {
-                        self.cell(v)
-                            == Cell::Conventional(Piece::new(me.opponent(), PieceKind::Pawn))
-                    });
-                    if ok && self.attacks(piece, from).contains(&ep) {
-                        steps.push(ep);
-                    }
+            if let Some(ep) = self.en_passant {
+                if self.attacks(piece, from).contains(&ep)
+                    && self.en_passant_victim(piece, from, ep).is_some()
+                {
+                    steps.push(ep);
                 }
             }
             if conventional && piece.kind == PieceKind::King {

@@ -477,3 +477,31 @@ fn no_box_variant_rolls_the_attacker_first_and_may_abort() {
     let boxed = pos(fen).outcomes(&mv("c3d5")).expect("outcomes");
     assert!(boxed.iter().all(|o| o.rolls.len() == 2));
 }
+
+#[test]
+fn en_passant_of_an_indefinite_pawn_after_a_superposition_first_move() {
+    // Art. 7.9: Black's pawn advances two squares in a superposition move (e5) while staying on
+    // e7; White takes en passant on e6 as though the piece on e5 stood on e6.
+    for (roll, captured) in [("e5", true), ("e7", false)] {
+        let mut g = game("7k/4p3/8/3P4/8/8/8/K7 b - - 0 1");
+        g.play_text("e7^e5e7").expect("superposition first move");
+        assert_eq!(g.position().en_passant, Some(sq("e6")));
+        g.play_text(&format!("d5xe6[{roll}]")).expect("en passant");
+        let p = g.position();
+        assert_eq!(
+            conventional(p, "e6"),
+            Some(Piece::new(Color::White, PieceKind::Pawn))
+        );
+        assert_eq!(p.cell(sq("e5")), Cell::Empty);
+        let black_pawn = Some(Piece::new(Color::Black, PieceKind::Pawn));
+        assert_eq!(
+            conventional(p, "e7") == black_pawn,
+            !captured,
+            "roll {roll}"
+        );
+    }
+    // Both squares ahead taken at once (e6 and e5): the skipped square is occupied, no e.p.
+    let mut g = game("7k/4p3/8/3P4/8/8/8/K7 b - - 0 1");
+    g.play_text("e7^e5e6").expect("superposition");
+    assert_eq!(g.position().en_passant, None);
+}
