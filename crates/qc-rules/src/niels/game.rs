@@ -340,6 +340,49 @@ impl<B: Backend> NielsGame<B> {
         self.quantum.qubits.get(&pair).copied()
     }
 
+    /// The game record: move numbers and every move with its outcomes (`1. e2^e4e2 e7e5 2. ...`),
+    /// which [`NielsGame::replay`] plays back exactly.
+    pub fn record(&self) -> String {
+        let mut out = Vec::new();
+        let mut number = self.initial.fullmove_number;
+        let mut side = self.initial.side_to_move;
+        for (i, m) in self.history.iter().enumerate() {
+            if side == crate::piece::Color::White {
+                out.push(format!("{number}."));
+            } else if i == 0 {
+                out.push(format!("{number}..."));
+            }
+            out.push(m.text());
+            if side == crate::piece::Color::Black {
+                number += 1;
+            }
+            side = side.opponent();
+        }
+        out.join(" ")
+    }
+
+    /// Plays a record (whitespace-separated moves; move numbers like `12.` or `12...` are
+    /// skipped; moves without outcomes roll with `seed`).
+    pub fn replay(
+        position: NielsPosition,
+        backend: B,
+        seed: u64,
+        record: &str,
+    ) -> Result<NielsGame<B>, NielsError> {
+        let mut game = NielsGame::new(position, backend, seed)?;
+        for token in record.split_whitespace() {
+            let is_number = token
+                .trim_end_matches('.')
+                .chars()
+                .all(|c| c.is_ascii_digit())
+                && token.ends_with('.');
+            if !is_number {
+                game.play_text(token)?;
+            }
+        }
+        Ok(game)
+    }
+
     /// Plays a legal move, rolling the dice with the game's random source.
     pub fn play(&mut self, mv: &NielsMove) -> Result<&PlayedMove, NielsError> {
         self.play_inner(mv, None)

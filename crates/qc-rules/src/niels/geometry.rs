@@ -89,9 +89,7 @@ impl NielsPosition {
         }
         let dr = pawn_forward(piece.color);
         let mut out = Vec::new();
-        let one = self
-            .square(from.file(), from.rank() + dr)
-            .filter(|_| from.rank() + dr >= 0);
+        let one = self.square(from.file(), from.rank() + dr);
         if let Some(one) = one.filter(|s| !self.occupied(*s)) {
             out.push(one);
             let start_rank = match piece.color {

@@ -344,10 +344,9 @@ fn simulate_plays_a_legal_game_that_replays() {
     let start = pos(NIELS_START_5X6);
     let g = crate::niels::simulate(start.clone(), ReferenceSparse::new(), 11, 40).expect("game");
     assert!(!g.history().is_empty());
-    let mut replay = NielsGame::new(start, ReferenceSparse::new(), 999).expect("game");
-    for m in g.history() {
-        replay.play_text(&m.text()).expect("replay");
-    }
+    let record = g.record();
+    assert!(record.starts_with("1. "), "{record}");
+    let replay = NielsGame::replay(start, ReferenceSparse::new(), 999, &record).expect("replay");
     assert_eq!(replay.position(), g.position());
     assert_eq!(
         replay.circuit().num_measurements(),
