@@ -36,10 +36,7 @@ impl NielsPosition {
     pub fn attacks(&self, piece: Piece, from: Square) -> Vec<Square> {
         let (f, r) = (from.file(), from.rank());
         let mut out = Vec::new();
-        let step = |df: i32, dr: i32| {
-            self.square(f + df, r + dr)
-                .filter(|_| f + df >= 0 && r + dr >= 0)
-        };
+        let step = |df: i32, dr: i32| self.square(f + df, r + dr);
         match piece.kind {
             PieceKind::Pawn => {
                 let dr = pawn_forward(piece.color);
