@@ -32,6 +32,34 @@ pub struct NielsRules {
     pub no_box: bool,
 }
 
+impl std::str::FromStr for NielsRules {
+    type Err = super::error::NielsError;
+
+    /// Parses option names joined by `+` or `,`: `simplified` (the default, no change),
+    /// `full`, `hadamard`, `tunnelling`, `no-box`; e.g. `full+hadamard`.
+    fn from_str(text: &str) -> Result<NielsRules, Self::Err> {
+        let mut rules = NielsRules::default();
+        for name in text.split(['+', ',']).map(str::trim) {
+            match name {
+                "simplified" | "" => {}
+                "full" => rules.full_marks = true,
+                "hadamard" => rules.hadamard = true,
+                "tunnelling" | "tunneling" => rules.tunnelling = true,
+                "no-box" | "nobox" => rules.no_box = true,
+                other => {
+                    return Err(super::error::NielsError::Notation {
+                        text: text.to_string(),
+                        reason: format!(
+                            "unknown Niel's option `{other}` (simplified, full, hadamard, tunnelling, no-box)"
+                        ),
+                    })
+                }
+            }
+        }
+        Ok(rules)
+    }
+}
+
 /// What stands on a square.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Cell {

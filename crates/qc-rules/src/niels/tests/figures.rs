@@ -504,3 +504,14 @@ fn en_passant_of_an_indefinite_pawn_after_a_superposition_first_move() {
     g.play_text("e7^e5e6").expect("superposition");
     assert_eq!(g.position().en_passant, None);
 }
+
+#[test]
+fn rule_options_parse_from_names() {
+    let r: NielsRules = "full+hadamard,tunnelling".parse().expect("options");
+    assert!(r.full_marks && r.hadamard && r.tunnelling && !r.no_box);
+    assert_eq!(
+        "simplified".parse::<NielsRules>(),
+        Ok(NielsRules::default())
+    );
+    assert!("deterministic".parse::<NielsRules>().is_err());
+}
