@@ -61,12 +61,19 @@ proptest! {
             }
             let mover = g.position().side_to_move;
             let mv = moves[(pick.next_u64() % moves.len() as u64) as usize];
-            g.play(&mv).map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?;
+            let outcomes = g.position().outcomes(&mv).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let total: f64 = outcomes.iter().map(|o| o.probability).sum();
+            prop_assert!((total - 1.0).abs() < 1e-12, "{mv}: outcome probabilities sum to {total}");
+            let played = g.play(&mv).map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?.clone();
+            prop_assert!(outcomes.iter().any(|o| o.rolls == played.rolls), "{mv}: rolled {:?}", played.rolls);
             let p = g.position();
             prop_assert!(!p.in_check(mover), "{mv} left the mover's king capturable");
             prop_assert_eq!(p.check_invariants(), Ok(()));
             prop_assert!(p.entangled_group_count() <= 2);
             check_quantum_matches(&g)?;
+            let fen = p.to_fen();
+            let reparsed = NielsPosition::from_fen(&fen, rules).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(reparsed.to_fen(), fen);
         }
         // The record (moves with outcomes) replays exactly.
         let mut replay = NielsGame::new(start, ReferenceSparse::new(), seed.wrapping_add(1))
