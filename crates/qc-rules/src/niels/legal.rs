@@ -31,6 +31,24 @@ const PROMOTIONS: [PieceKind; 4] = [
     PieceKind::Knight,
 ];
 
+impl std::fmt::Display for GameStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GameStatus::Ongoing => write!(f, "ongoing"),
+            GameStatus::Checkmate { winner } => write!(
+                f,
+                "checkmate, {} wins",
+                match winner {
+                    Color::White => "White",
+                    Color::Black => "Black",
+                }
+            ),
+            GameStatus::Stalemate => write!(f, "stalemate"),
+            GameStatus::FiftyMoves => write!(f, "draw by the fifty-move rule"),
+        }
+    }
+}
+
 impl NielsPosition {
     /// Whether the piece on `from` capturing the piece on `to` would succeed with non-zero
     /// chance: the attacker's pair must collapse to `from` and the defender's to `to`; only
@@ -304,19 +322,26 @@ impl NielsPosition {
         }
     }
 
+    /// An attempted capture of the opponent's king piece with a non-zero chance (Art. 6.2.1;
+    /// zero-chance attempts are allowed, Art. 8.9).
+    fn could_capture_king(&self, mv: &NielsMove) -> bool {
+        let NielsMove::Step { from, to, .. } = *mv else {
+            return false;
+        };
+        let king = self
+            .piece_at(to)
+            .is_some_and(|p| p.kind == PieceKind::King && p.color != self.side_to_move);
+        king && self.capture_can_succeed(from, to)
+    }
+
     /// Why `mv` is illegal, or `None` if it is legal.
     pub fn illegal_reason(&self, mv: &NielsMove) -> Option<String> {
         let mv = &self.canonical(mv);
         if !self.pseudo_moves().contains(mv) {
             return Some("not a move of the side to move in this position".into());
         }
-        if let NielsMove::Step { from, to, .. } = *mv {
-            let king = self
-                .piece_at(to)
-                .is_some_and(|p| p.kind == PieceKind::King && p.color != self.side_to_move);
-            if king && self.capture_can_succeed(from, to) {
-                return Some("it could capture the king (Art. 6.2.1)".into());
-            }
+        if self.could_capture_king(mv) {
+            return Some("it could capture the king (Art. 6.2.1)".into());
         }
         let me = self.side_to_move;
         match self.outcomes(mv) {
@@ -337,16 +362,10 @@ impl NielsPosition {
         self.pseudo_moves()
             .into_iter()
             .filter(|mv| {
-                if let NielsMove::Step { from, to, .. } = *mv {
-                    let king = self
-                        .piece_at(to)
-                        .is_some_and(|p| p.kind == PieceKind::King && p.color != me);
-                    if king && self.capture_can_succeed(from, to) {
-                        return false;
-                    }
-                }
-                self.outcomes(mv)
-                    .is_ok_and(|os| os.iter().all(|o| !o.position.in_check(me)))
+                !self.could_capture_king(mv)
+                    && self
+                        .outcomes(mv)
+                        .is_ok_and(|os| os.iter().all(|o| !o.position.in_check(me)))
             })
             .collect()
     }

@@ -59,6 +59,9 @@ proptest! {
                 prop_assert!(g.position().status() != GameStatus::Ongoing);
                 break;
             }
+            let pseudo = g.position().pseudo_moves();
+            let probe = pseudo[(pick.next_u64() % pseudo.len() as u64) as usize];
+            prop_assert_eq!(moves.contains(&probe), g.position().illegal_reason(&probe).is_none(), "{}", probe);
             let mover = g.position().side_to_move;
             let mv = moves[(pick.next_u64() % moves.len() as u64) as usize];
             let outcomes = g.position().outcomes(&mv).map_err(|e| TestCaseError::fail(e.to_string()))?;
