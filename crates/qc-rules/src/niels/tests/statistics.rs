@@ -238,3 +238,38 @@ fn tunnelling_succeeds_on_a_six() {
         .illegal_reason(&"e1*e5".parse().expect("move"))
         .is_some());
 }
+
+#[test]
+fn joiner_with_opposite_mark_colours_is_correlated_through_an_x() {
+    // Full game: the rook pair is unequal with red (e4) facing Black; the knight joins with its
+    // blue mark (d5) facing White. Both pairs go to their opponent-facing squares on a 1-4:
+    // rook e4 (|0>) with knight d5 (|1>), P = 4/6; else rook f4 (|1>) with knight f6 (|0>).
+    let full = NielsRules {
+        full_marks: true,
+        ..NielsRules::default()
+    };
+    let g = run(
+        "7k/8/5n2/8/8/8/8/K7 b - - 0 1 Re4f4op",
+        full,
+        &["f6&f6d5@e4:po"],
+        0,
+    );
+    let p = g.position();
+    let rook = g
+        .pair_qubit(p.pair_at(sq("e4")).expect("rook").0)
+        .expect("q");
+    let knight = g
+        .pair_qubit(p.pair_at(sq("d5")).expect("knight").0)
+        .expect("q");
+    let states = qc_ir::Backend::basis_states(g.backend());
+    assert_eq!(states.len(), 2);
+    for (ones, amp) in states {
+        let expected = if ones == vec![knight] {
+            2.0 / 3.0
+        } else {
+            assert_eq!(ones, vec![rook]);
+            1.0 / 3.0
+        };
+        assert!((amp.norm_sqr() - expected).abs() < 1e-12);
+    }
+}
