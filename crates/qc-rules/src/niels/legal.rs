@@ -309,9 +309,39 @@ impl NielsPosition {
     }
 
     /// The generated form of a move: an inversion or Hadamard move named by the blue piece's
-    /// square is named by the red one.
+    /// square is named by the red one; an entanglement move names the group it joins by any of
+    /// its pieces and is given the representative target the generator uses.
     pub fn canonical(&self, mv: &NielsMove) -> NielsMove {
         match *mv {
+            NielsMove::Entangle {
+                from,
+                red,
+                blue,
+                target,
+                facing,
+                promotion,
+            } => {
+                let group = self.pair_at(target).map(|(_, p)| p.group);
+                let joins_same_group = |m: &NielsMove| match *m {
+                    NielsMove::Entangle {
+                        from: f,
+                        red: r,
+                        blue: b,
+                        target: t,
+                        facing: fa,
+                        promotion: pr,
+                    } => {
+                        (f, r, b, fa, pr) == (from, red, blue, facing, promotion)
+                            && group.is_some()
+                            && self.pair_at(t).map(|(_, p)| p.group) == group
+                    }
+                    _ => false,
+                };
+                self.pseudo_moves()
+                    .into_iter()
+                    .find(joins_same_group)
+                    .unwrap_or(*mv)
+            }
             NielsMove::Invert { square } => NielsMove::Invert {
                 square: self.pair_at(square).map_or(square, |(_, p)| p.red),
             },

@@ -515,3 +515,14 @@ fn rule_options_parse_from_names() {
     );
     assert!("deterministic".parse::<NielsRules>().is_err());
 }
+
+#[test]
+fn entanglement_move_may_name_any_piece_of_the_joined_group() {
+    // The knight attacks e4 from f6; naming the rook's other piece (f4) joins the same group.
+    let mut g = game(FIG8);
+    let played = g.play_text("f6&f6d5@f4").expect("same group").clone();
+    assert_eq!(played.mv, mv("f6&f6d5@e4"));
+    // A piece that is in no group the knight can join is rejected.
+    let p = pos(FIG8);
+    assert!(p.illegal_reason(&mv("f6&f6d5@e2")).is_some());
+}
