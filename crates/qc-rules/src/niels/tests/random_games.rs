@@ -33,7 +33,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
 
     #[test]
-    fn random_games_stay_legal(seed in any::<u64>(), board in 0usize..2, variant in 0usize..5) {
+    fn random_games_stay_legal(seed in any::<u64>(), board in 0usize..2, variant in 0usize..6) {
         let fen = [NIELS_START_4X5, NIELS_START_5X6][board];
         let rules = [
             NielsRules::default(),
@@ -46,6 +46,12 @@ proptest! {
             NielsRules {
                 no_box: true,
                 full_marks: true,
+                ..NielsRules::default()
+            },
+            NielsRules {
+                full_marks: true,
+                hadamard: true,
+                tunnelling: true,
                 ..NielsRules::default()
             },
         ][variant];
