@@ -15,6 +15,7 @@ pub mod geometry;
 pub mod kinds;
 pub mod lower;
 pub mod movegen;
+pub mod niels;
 pub mod notation_error;
 pub mod observe;
 pub mod occupancy;

@@ -1,0 +1,65 @@
+//! Errors of the Niel's Chess engine: bad position text, bad move text, illegal moves, and
+//! backend failures while collapsing.
+
+use qc_ir::{BackendError, Square};
+use thiserror::Error;
+
+/// Everything that can go wrong in the Niel's Chess module.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum NielsError {
+    /// The FEN-like position text is malformed.
+    #[error("bad Niel's FEN `{text}`: {reason}")]
+    Fen {
+        /// The offending field or token.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The move text does not parse.
+    #[error("bad Niel's move `{text}`: {reason}")]
+    Notation {
+        /// The move text.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The move is not legal in the position.
+    #[error("illegal Niel's move `{text}`: {reason}")]
+    Illegal {
+        /// The move in canonical notation.
+        text: String,
+        /// Why it is illegal.
+        reason: String,
+    },
+    /// A recorded collapse outcome names a square the rolled pair does not occupy.
+    #[error("recorded outcome {square} is not a square of the pair rolled ({red} or {blue})")]
+    BadOutcome {
+        /// The recorded square.
+        square: Square,
+        /// The pair's red square.
+        red: Square,
+        /// The pair's blue square.
+        blue: Square,
+    },
+    /// The move needs more (or fewer) recorded outcomes than were given.
+    #[error("move `{text}` rolled {rolled} time(s) but {recorded} outcome(s) were recorded")]
+    OutcomeCount {
+        /// The move in canonical notation.
+        text: String,
+        /// Rolls the move made.
+        rolled: usize,
+        /// Outcomes recorded.
+        recorded: usize,
+    },
+    /// The backend failed (an impossible forced outcome, a dirty ancilla, ...).
+    #[error("backend error during move {ply}: {source}")]
+    Backend {
+        /// Ply index (0-based) of the move.
+        ply: usize,
+        /// The backend's error.
+        source: BackendError,
+    },
+    /// The circuit and the classical model disagree (an engine bug, reported instead of a panic).
+    #[error("internal inconsistency: {0}")]
+    Internal(String),
+}

@@ -1,0 +1,501 @@
+//! The Niel's Chess game engine: applies legal moves to a [`NielsPosition`] and keeps the whole
+//! game as one `qc_ir` circuit run on a [`Backend`]. Every pair owns one "which square" qubit
+//! (|0> = red square, |1> = blue square); every dice roll is a mid-circuit measurement whose
+//! outcome is sampled from a seeded [`SplitMix64`] or forced from a recorded game. The
+//! encoding is documented in `docs/niels.md`.
+
+use super::apply::QuantumOps;
+use super::error::NielsError;
+use super::moves::{format_played, parse_played, NielsMove};
+use super::position::{NielsPosition, Pair, PairId};
+use super::rng::SplitMix64;
+use qc_ir::exec::apply_instruction;
+use qc_ir::{
+    AncillaKind, Backend, Circuit, CircuitBuilder, ClassicalRecord, Clbit, Gate, MeasureChoice,
+    Origin, Qubit, Square,
+};
+use std::collections::{BTreeMap, VecDeque};
+
+/// A move as played, with the squares its dice rolls collapsed to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedMove {
+    /// The move.
+    pub mv: NielsMove,
+    /// The square each rolled pair collapsed to, in roll order.
+    pub rolls: Vec<Square>,
+    /// P(|1>) of each roll's qubit (a pair on its blue square, or a tunnel succeeding) read from
+    /// the backend just before its measurement.
+    pub blue_probabilities: Vec<f64>,
+}
+
+impl PlayedMove {
+    /// The move in notation with its outcomes (`f5e6[e6]`), enough to replay it exactly.
+    pub fn text(&self) -> String {
+        format_played(&self.mv, &self.rolls)
+    }
+}
+
+/// The quantum half of the game: circuit, backend, qubit of each pair, randomness.
+struct Quantum<B: Backend> {
+    builder: CircuitBuilder,
+    backend: B,
+    record: ClassicalRecord,
+    executed: usize,
+    qubits: BTreeMap<PairId, Qubit>,
+    rng: SplitMix64,
+    forced: VecDeque<Square>,
+    forcing: bool,
+    blue_probabilities: Vec<f64>,
+    ply: usize,
+}
+
+/// θ with Ry(θ)|0> having P(|1>) = p.
+fn ry_angle(p_one: f64) -> f64 {
+    2.0 * p_one.clamp(0.0, 1.0).sqrt().asin()
+}
+
+/// The qubit value of a pair's event square (|1> = blue).
+fn event_bit(pair: &Pair) -> bool {
+    pair.event_square() == pair.blue
+}
+
+impl<B: Backend> Quantum<B> {
+    fn backend_err(&self, source: qc_ir::BackendError) -> NielsError {
+        NielsError::Backend {
+            ply: self.ply,
+            source,
+        }
+    }
+
+    /// Runs the instructions emitted since the last sync; a measurement uses `choice`.
+    fn sync(&mut self, choice: MeasureChoice) -> Result<Option<bool>, NielsError> {
+        let mut last = None;
+        let instructions = self.builder.circuit().instructions()[self.executed..].to_vec();
+        for instr in &instructions {
+            let mut policy = |_: Option<Clbit>| choice;
+            let r = apply_instruction(&mut self.backend, instr, &mut self.record, &mut policy)
+                .map_err(|e| self.backend_err(e))?;
+            last = r.or(last);
+            self.executed += 1;
+        }
+        Ok(last)
+    }
+
+    fn qubit(&self, pair: PairId) -> Result<Qubit, NielsError> {
+        self.qubits
+            .get(&pair)
+            .copied()
+            .ok_or_else(|| NielsError::Internal(format!("pair {pair} has no qubit")))
+    }
+
+    /// Measures a pair's qubit, returns it to |0> (conditioned X) and frees it.
+    fn measure_and_free(
+        &mut self,
+        pair: PairId,
+        choice: MeasureChoice,
+    ) -> Result<bool, NielsError> {
+        let q = self.qubit(pair)?;
+        let clbit = self.builder.measure(q);
+        let bit = self
+            .sync(choice)?
+            .ok_or_else(|| NielsError::Internal("measurement gave no outcome".into()))?;
+        self.builder.conditioned(clbit, true, |b| b.x(q));
+        self.builder.free_ancilla(q);
+        self.sync(choice)?;
+        self.qubits.remove(&pair);
+        Ok(bit)
+    }
+
+    fn prepare_lone(&mut self, pos: &NielsPosition, id: PairId) -> Result<(), NielsError> {
+        let pair = pos
+            .pairs
+            .get(&id)
+            .ok_or_else(|| NielsError::Internal(format!("no pair {id}")))?;
+        let p_event = pair.event_probability(pos.rules);
+        let p_blue = if event_bit(pair) {
+            p_event
+        } else {
+            1.0 - p_event
+        };
+        let q = self.builder.alloc_ancilla(AncillaKind::Other);
+        self.builder.gate(Gate::Ry(ry_angle(p_blue)), &[q], &[]);
+        if pos.rules.hadamard && !pair.is_equal() {
+            // Equal superposition with phase: (|red> - |blue>)/sqrt 2.
+            self.builder.gate(Gate::Z, &[q], &[]);
+        }
+        self.qubits.insert(id, q);
+        self.sync(MeasureChoice::Random(0.0)).map(|_| ())
+    }
+
+    fn prepare_joiner(
+        &mut self,
+        pos: &NielsPosition,
+        id: PairId,
+        target: PairId,
+    ) -> Result<(), NielsError> {
+        let (Some(pair), Some(t)) = (pos.pairs.get(&id), pos.pairs.get(&target)) else {
+            return Err(NielsError::Internal("joined pair missing".into()));
+        };
+        let tq = self.qubit(target)?;
+        let q = self.builder.alloc_ancilla(AncillaKind::Other);
+        self.builder.cx(
+            &[qc_ir::Control {
+                qubit: tq,
+                on: qc_ir::Polarity::One,
+            }],
+            q,
+        );
+        if event_bit(pair) != event_bit(t) {
+            self.builder.x(q);
+        }
+        self.qubits.insert(id, q);
+        self.sync(MeasureChoice::Random(0.0)).map(|_| ())
+    }
+
+    /// The measurement choice of a roll whose outcome |0> puts the piece on `zero` and |1> on
+    /// `one`: a recorded square when replaying, else a fresh random number.
+    fn choice(&mut self, zero: Square, one: Square) -> Result<MeasureChoice, NielsError> {
+        if !self.forcing {
+            return Ok(MeasureChoice::Random(self.rng.next_f64()));
+        }
+        let square = self
+            .forced
+            .pop_front()
+            .ok_or_else(|| NielsError::Internal("fewer recorded outcomes than rolls".into()))?;
+        if square != zero && square != one {
+            return Err(NielsError::BadOutcome {
+                square,
+                red: zero,
+                blue: one,
+            });
+        }
+        Ok(MeasureChoice::Forced(square == one))
+    }
+}
+
+impl<B: Backend> QuantumOps for Quantum<B> {
+    fn created(
+        &mut self,
+        pos: &NielsPosition,
+        pair: PairId,
+        joined: Option<PairId>,
+    ) -> Result<(), NielsError> {
+        match joined {
+            None => self.prepare_lone(pos, pair),
+            Some(t) => self.prepare_joiner(pos, pair, t),
+        }
+    }
+
+    fn inverted(&mut self, _: &NielsPosition, pair: PairId) -> Result<(), NielsError> {
+        let q = self.qubit(pair)?;
+        self.builder.x(q);
+        self.sync(MeasureChoice::Random(0.0)).map(|_| ())
+    }
+
+    fn z_move(&mut self, _: &NielsPosition, pair: PairId) -> Result<(), NielsError> {
+        let q = self.qubit(pair)?;
+        self.builder.gate(Gate::Z, &[q], &[]);
+        self.sync(MeasureChoice::Random(0.0)).map(|_| ())
+    }
+
+    fn hadamard(&mut self, _: &NielsPosition, pair: PairId) -> Result<bool, NielsError> {
+        let q = self.qubit(pair)?;
+        self.builder.gate(Gate::H, &[q], &[]);
+        self.sync(MeasureChoice::Random(0.0))?;
+        let u = self.rng.next_f64();
+        self.measure_and_free(pair, MeasureChoice::Random(u))
+    }
+
+    fn roll(&mut self, pos: &NielsPosition, pair: PairId) -> Result<bool, NielsError> {
+        let p = pos
+            .pairs
+            .get(&pair)
+            .cloned()
+            .ok_or_else(|| NielsError::Internal(format!("no pair {pair} to roll")))?;
+        let choice = self.choice(p.red, p.blue)?;
+        self.blue_probabilities
+            .push(self.backend.probability_one(self.qubit(pair)?));
+        let on_blue = self.measure_and_free(pair, choice)?;
+        let event = on_blue == event_bit(&p);
+        // Collapse in tandem (Art. 8.4): the other pairs' measurements are now determined.
+        let others: Vec<PairId> = pos
+            .groups
+            .get(&p.group)
+            .map(|g| g.pairs.iter().copied().filter(|o| *o != pair).collect())
+            .unwrap_or_default();
+        for o in others {
+            let op = pos
+                .pairs
+                .get(&o)
+                .cloned()
+                .ok_or_else(|| NielsError::Internal("group member missing".into()))?;
+            let expect = op.square_on(event) == op.blue;
+            let got = self.measure_and_free(o, MeasureChoice::Random(0.5))?;
+            if got != expect {
+                return Err(NielsError::Internal(format!(
+                    "pair on {}/{} measured against its group",
+                    op.red, op.blue
+                )));
+            }
+        }
+        Ok(event)
+    }
+
+    fn tunnel(&mut self, _: &NielsPosition, from: Square, to: Square) -> Result<bool, NielsError> {
+        let choice = self.choice(from, to)?;
+        let q = self.builder.alloc_ancilla(AncillaKind::Other);
+        self.builder.gate(
+            Gate::Ry(ry_angle(super::apply::TUNNEL_PROBABILITY)),
+            &[q],
+            &[],
+        );
+        self.sync(MeasureChoice::Random(0.0))?;
+        self.blue_probabilities
+            .push(self.backend.probability_one(q));
+        let clbit = self.builder.measure(q);
+        let through = self
+            .sync(choice)?
+            .ok_or_else(|| NielsError::Internal("tunnel measurement gave no outcome".into()))?;
+        self.builder.conditioned(clbit, true, |b| b.x(q));
+        self.builder.free_ancilla(q);
+        self.sync(choice)?;
+        Ok(through)
+    }
+}
+
+/// A Niel's Chess game on a backend.
+pub struct NielsGame<B: Backend> {
+    initial: NielsPosition,
+    position: NielsPosition,
+    quantum: Quantum<B>,
+    history: Vec<PlayedMove>,
+}
+
+impl<B: Backend> NielsGame<B> {
+    /// A game from `position` on `backend`, dice seeded with `seed`. Pairs already on the board
+    /// are prepared on fresh qubits (origin move 0).
+    pub fn new(position: NielsPosition, backend: B, seed: u64) -> Result<NielsGame<B>, NielsError> {
+        let mut quantum = Quantum {
+            builder: CircuitBuilder::new(),
+            backend,
+            record: ClassicalRecord::default(),
+            executed: 0,
+            qubits: BTreeMap::new(),
+            rng: SplitMix64::new(seed),
+            forced: VecDeque::new(),
+            forcing: false,
+            blue_probabilities: Vec::new(),
+            ply: 0,
+        };
+        quantum
+            .builder
+            .set_origin(Some(Origin::new(0, "niels_setup")));
+        for g in position.groups.values() {
+            let mut first = None;
+            for id in &g.pairs {
+                match first {
+                    None => {
+                        quantum.prepare_lone(&position, *id)?;
+                        first = Some(*id);
+                    }
+                    Some(f) => quantum.prepare_joiner(&position, *id, f)?,
+                }
+            }
+        }
+        Ok(NielsGame {
+            initial: position.clone(),
+            position,
+            quantum,
+            history: Vec::new(),
+        })
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &NielsPosition {
+        &self.position
+    }
+
+    /// The starting position.
+    pub fn initial_position(&self) -> &NielsPosition {
+        &self.initial
+    }
+
+    /// The moves played so far.
+    pub fn history(&self) -> &[PlayedMove] {
+        &self.history
+    }
+
+    /// The whole game as one circuit (collapses are mid-circuit measurements).
+    pub fn circuit(&self) -> &Circuit {
+        self.quantum.builder.circuit()
+    }
+
+    /// The backend (its state is the quantum part of the current position).
+    pub fn backend(&self) -> &B {
+        &self.quantum.backend
+    }
+
+    /// The qubit of a live pair.
+    pub fn pair_qubit(&self, pair: PairId) -> Option<Qubit> {
+        self.quantum.qubits.get(&pair).copied()
+    }
+
+    /// The game record: move numbers and every move with its outcomes (`1. e2^e4e2 e7e5 2. ...`),
+    /// which [`NielsGame::replay`] plays back exactly.
+    pub fn record(&self) -> String {
+        let mut out = Vec::new();
+        let mut number = self.initial.fullmove_number;
+        let mut side = self.initial.side_to_move;
+        for (i, m) in self.history.iter().enumerate() {
+            if side == crate::piece::Color::White {
+                out.push(format!("{number}."));
+            } else if i == 0 {
+                out.push(format!("{number}..."));
+            }
+            out.push(m.text());
+            if side == crate::piece::Color::Black {
+                number += 1;
+            }
+            side = side.opponent();
+        }
+        out.join(" ")
+    }
+
+    /// Plays a record (whitespace-separated moves; move numbers like `12.` or `12...` are
+    /// skipped; moves without outcomes roll with `seed`).
+    pub fn replay(
+        position: NielsPosition,
+        backend: B,
+        seed: u64,
+        record: &str,
+    ) -> Result<NielsGame<B>, NielsError> {
+        let mut game = NielsGame::new(position, backend, seed)?;
+        for token in record.split_whitespace() {
+            let is_number = token
+                .trim_end_matches('.')
+                .chars()
+                .all(|c| c.is_ascii_digit())
+                && token.ends_with('.');
+            if !is_number {
+                game.play_text(token)?;
+            }
+        }
+        Ok(game)
+    }
+
+    /// Plays a legal move, rolling the dice with the game's random source.
+    pub fn play(&mut self, mv: &NielsMove) -> Result<&PlayedMove, NielsError> {
+        self.play_inner(mv, None)
+    }
+
+    /// Plays a legal move with recorded outcomes (one square per roll), as in a game record.
+    pub fn play_recorded(
+        &mut self,
+        mv: &NielsMove,
+        rolls: &[Square],
+    ) -> Result<&PlayedMove, NielsError> {
+        self.play_inner(mv, Some(rolls))
+    }
+
+    /// Plays a move in notation; outcomes in brackets are forced, otherwise rolled.
+    pub fn play_text(&mut self, text: &str) -> Result<&PlayedMove, NielsError> {
+        let (mv, rolls) = parse_played(text)?;
+        if rolls.is_empty() {
+            self.play_inner(&mv, None)
+        } else {
+            self.play_inner(&mv, Some(&rolls))
+        }
+    }
+
+    fn play_inner(
+        &mut self,
+        mv: &NielsMove,
+        rolls: Option<&[Square]>,
+    ) -> Result<&PlayedMove, NielsError> {
+        let mv = &self.position.canonical(mv);
+        if let Some(reason) = self.position.illegal_reason(mv) {
+            return Err(NielsError::Illegal {
+                text: mv.to_string(),
+                reason,
+            });
+        }
+        if let Some(r) = rolls {
+            // Validate the record against the rules before touching the circuit, so a bad
+            // record leaves the game unchanged.
+            let outcomes = self.position.outcomes(mv)?;
+            if !outcomes.iter().any(|o| o.rolls == r) {
+                let rolled = outcomes.iter().map(|o| o.rolls.len()).max().unwrap_or(0);
+                let possible: Vec<String> = outcomes
+                    .iter()
+                    .map(|o| format_played(mv, &o.rolls))
+                    .collect();
+                return Err(if rolled != r.len() {
+                    NielsError::OutcomeCount {
+                        text: mv.to_string(),
+                        rolled,
+                        recorded: r.len(),
+                    }
+                } else {
+                    NielsError::Illegal {
+                        text: format_played(mv, r),
+                        reason: format!("not a possible outcome; possible: {}", possible.join(" ")),
+                    }
+                });
+            }
+        }
+        let ply = self.history.len();
+        let q = &mut self.quantum;
+        q.ply = ply;
+        q.forcing = rolls.is_some();
+        q.forced = rolls.unwrap_or(&[]).iter().copied().collect();
+        q.blue_probabilities.clear();
+        q.builder.set_origin(Some(Origin {
+            move_index: ply as u32 + 1,
+            rule: std::borrow::Cow::Owned(rule_name(mv).to_string()),
+        }));
+        let (next, done) = self.position.apply_move(mv, q)?;
+        self.position = next;
+        self.history.push(PlayedMove {
+            mv: *mv,
+            rolls: done,
+            blue_probabilities: std::mem::take(&mut self.quantum.blue_probabilities),
+        });
+        self.history
+            .last()
+            .ok_or_else(|| NielsError::Internal("history empty after a move".into()))
+    }
+}
+
+/// A random legal game from `position`: each ply picks a legal move uniformly (from a
+/// generator seeded with `seed`) and rolls the dice with the game's own seeded source, until the
+/// game ends or `max_plies` moves were played.
+pub fn simulate<B: Backend>(
+    position: NielsPosition,
+    backend: B,
+    seed: u64,
+    max_plies: usize,
+) -> Result<NielsGame<B>, NielsError> {
+    let mut game = NielsGame::new(position, backend, seed)?;
+    let mut pick = SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
+    for _ in 0..max_plies {
+        let moves = game.position().legal_moves();
+        if moves.is_empty() || game.position().halfmove_clock >= 100 {
+            break;
+        }
+        let mv = moves[(pick.next_u64() % moves.len() as u64) as usize];
+        game.play(&mv)?;
+    }
+    Ok(game)
+}
+
+fn rule_name(mv: &NielsMove) -> &'static str {
+    match mv {
+        NielsMove::Step { .. } => "niels_step",
+        NielsMove::Superpose { .. } => "niels_superpose",
+        NielsMove::Entangle { .. } => "niels_entangle",
+        NielsMove::Invert { .. } => "niels_invert",
+        NielsMove::ZMove { .. } => "niels_z",
+        NielsMove::Hadamard { .. } => "niels_hadamard",
+        NielsMove::Tunnel { .. } => "niels_tunnel",
+    }
+}

@@ -1,0 +1,97 @@
+//! Random legal games never reach an illegal position: no king capturable by the side to move,
+//! at most two entangled groups, pairs well formed, every pair's qubit holding exactly the dice
+//! probability, and the record replays to the same position.
+
+use crate::niels::fen::{NIELS_START_4X5, NIELS_START_5X6};
+use crate::niels::moves::parse_played;
+use crate::niels::{GameStatus, NielsGame, NielsPosition, NielsRules, SplitMix64};
+use proptest::prelude::*;
+use qc_ir::Backend;
+use qc_sim::ReferenceSparse;
+
+fn check_quantum_matches(g: &NielsGame<ReferenceSparse>) -> Result<(), TestCaseError> {
+    let p = g.position();
+    for (id, pair) in &p.pairs {
+        let q = g.pair_qubit(*id);
+        prop_assert!(q.is_some(), "pair {id} has no qubit");
+        let p_event = p.group_event_probability(pair.group);
+        let expected = if pair.event_square() == pair.blue {
+            p_event
+        } else {
+            1.0 - p_event
+        };
+        let got = q.map_or(-1.0, |q| g.backend().probability_one(q));
+        prop_assert!(
+            (got - expected).abs() < 1e-9,
+            "pair {id}: P(blue) {got} vs dice {expected}"
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+    #[test]
+    fn random_games_stay_legal(seed in any::<u64>(), board in 0usize..2, variant in 0usize..6) {
+        let fen = [NIELS_START_4X5, NIELS_START_5X6][board];
+        let rules = [
+            NielsRules::default(),
+            NielsRules { full_marks: true, hadamard: false, ..NielsRules::default() },
+            NielsRules { full_marks: false, hadamard: true, ..NielsRules::default() },
+            NielsRules {
+                tunnelling: true,
+                ..NielsRules::default()
+            },
+            NielsRules {
+                no_box: true,
+                full_marks: true,
+                ..NielsRules::default()
+            },
+            NielsRules {
+                full_marks: true,
+                hadamard: true,
+                tunnelling: true,
+                ..NielsRules::default()
+            },
+        ][variant];
+        let start = NielsPosition::from_fen(fen, rules).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let mut g = NielsGame::new(start.clone(), ReferenceSparse::new(), seed)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let mut pick = SplitMix64::new(seed ^ 0x5eed);
+        for _ in 0..30 {
+            let moves = g.position().legal_moves();
+            if moves.is_empty() {
+                prop_assert!(g.position().status() != GameStatus::Ongoing);
+                break;
+            }
+            let pseudo = g.position().pseudo_moves();
+            let probe = pseudo[(pick.next_u64() % pseudo.len() as u64) as usize];
+            prop_assert_eq!(moves.contains(&probe), g.position().illegal_reason(&probe).is_none(), "{}", probe);
+            let mover = g.position().side_to_move;
+            let mv = moves[(pick.next_u64() % moves.len() as u64) as usize];
+            let outcomes = g.position().outcomes(&mv).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let total: f64 = outcomes.iter().map(|o| o.probability).sum();
+            prop_assert!((total - 1.0).abs() < 1e-12, "{mv}: outcome probabilities sum to {total}");
+            let played = g.play(&mv).map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?.clone();
+            prop_assert!(outcomes.iter().any(|o| o.rolls == played.rolls), "{mv}: rolled {:?}", played.rolls);
+            let p = g.position();
+            prop_assert!(!p.in_check(mover), "{mv} left the mover's king capturable");
+            prop_assert_eq!(p.check_invariants(), Ok(()));
+            prop_assert!(p.entangled_group_count() <= 2);
+            check_quantum_matches(&g)?;
+            let fen = p.to_fen();
+            let reparsed = NielsPosition::from_fen(&fen, rules).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(reparsed.to_fen(), fen);
+        }
+        // The record (moves with outcomes) replays exactly.
+        let mut replay = NielsGame::new(start, ReferenceSparse::new(), seed.wrapping_add(1))
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        for played in g.history() {
+            let (mv, rolls) = parse_played(&played.text()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(mv, played.mv);
+            replay.play_recorded(&mv, &rolls).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        }
+        prop_assert_eq!(replay.position(), g.position());
+    }
+}
