@@ -6,7 +6,8 @@
 use crate::piece::{Color, PieceKind};
 use qc_ir::Square;
 
-const KNIGHT_STEPS: [(i32, i32); 8] = [
+/// The eight (file, rank) offsets of a knight's move.
+pub const KNIGHT_STEPS: [(i32, i32); 8] = [
     (1, 2),
     (2, 1),
     (2, -1),

@@ -2,29 +2,12 @@
 //! what it attacks. Indefinite pieces block like any piece (Art. 6.2.2).
 
 use super::position::{Cell, NielsPosition};
+use crate::geometry::{forward, KNIGHT_STEPS};
 use crate::piece::{Color, Piece, PieceKind};
 use qc_ir::Square;
 
 const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-const KNIGHT_JUMPS: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-
-/// Rank direction of a colour's pawns.
-pub fn pawn_forward(color: Color) -> i32 {
-    match color {
-        Color::White => 1,
-        Color::Black => -1,
-    }
-}
 
 impl NielsPosition {
     fn occupied(&self, s: Square) -> bool {
@@ -39,10 +22,10 @@ impl NielsPosition {
         let step = |df: i32, dr: i32| self.square(f + df, r + dr);
         match piece.kind {
             PieceKind::Pawn => {
-                let dr = pawn_forward(piece.color);
+                let dr = forward(piece.color);
                 out.extend([-1, 1].into_iter().filter_map(|df| step(df, dr)));
             }
-            PieceKind::Knight => out.extend(KNIGHT_JUMPS.iter().filter_map(|(a, b)| step(*a, *b))),
+            PieceKind::Knight => out.extend(KNIGHT_STEPS.iter().filter_map(|(a, b)| step(*a, *b))),
             PieceKind::King => out.extend(
                 ROOK_DIRS
                     .iter()
@@ -84,7 +67,7 @@ impl NielsPosition {
                 .filter(|s| !self.occupied(*s))
                 .collect();
         }
-        let dr = pawn_forward(piece.color);
+        let dr = forward(piece.color);
         let mut out = Vec::new();
         let one = self.square(from.file(), from.rank() + dr);
         if let Some(one) = one.filter(|s| !self.occupied(*s)) {
