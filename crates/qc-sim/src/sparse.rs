@@ -170,14 +170,15 @@ impl SparseSim {
         self.entries.len() >= self.parallel_threshold
     }
 
-    /// Gives `qubit` a bit position; a classical 1 sets the bit in every key.
-    fn promote(&mut self, qubit: Qubit) -> Result<u8, BackendError> {
+    /// Gives `qubit` a bit position; a classical 1 sets the bit in every key. Returns the bit
+    /// and, if the qubit was classical, the value every key now has there.
+    fn promote(&mut self, qubit: Qubit) -> Result<(u8, Option<bool>), BackendError> {
         let (bit, was) = self.slots.promote(qubit)?;
         if was == Some(true) {
             let mask = 1u128 << bit;
             self.for_each_entry(|e| e.0 |= mask);
         }
-        Ok(bit)
+        Ok((bit, was))
     }
 
     fn for_each_entry(&mut self, f: impl Fn(&mut Entry) + Sync + Send) {
@@ -271,18 +272,37 @@ impl SparseSim {
 
     /// A branching gate: sort so each group of keys the gate mixes is contiguous, then write the
     /// new state group by group.
+    ///
+    /// `constant[j]` is the value target j has in every key if it was classical just before;
+    /// when that leaves each output basis state fed by one input at most, no sort is needed.
     fn apply_branching(
         &mut self,
         bits: &[u8],
+        constant: &[Option<bool>],
         table: &SmallGate,
-        (mask, value): (u128, u128),
+        test: (u128, u128),
     ) -> Result<(), BackendError> {
+        let (mask, value) = test;
         let tmask: u128 = bits.iter().map(|&b| 1u128 << b).fold(0, |a, b| a | b);
-        let sort_key = |e: &Entry| (e.0 & !tmask, e.0);
-        if self.parallel() {
-            self.entries.par_sort_unstable_by_key(sort_key);
+        if let Some(present) = independent_columns(table, constant) {
+            return self.expand_independent(bits, table, present, test);
+        }
+        // Group members only need to be contiguous; their order inside a group is irrelevant.
+        let parallel = self.parallel();
+        if self.slots.used_mask() >> 64 == 0 {
+            let sort_key = |e: &Entry| (e.0 & !tmask) as u64;
+            if parallel {
+                self.entries.par_sort_unstable_by_key(sort_key);
+            } else {
+                self.entries.sort_unstable_by_key(sort_key);
+            }
         } else {
-            self.entries.sort_unstable_by_key(sort_key);
+            let sort_key = |e: &Entry| e.0 & !tmask;
+            if parallel {
+                self.entries.par_sort_unstable_by_key(sort_key);
+            } else {
+                self.entries.sort_unstable_by_key(sort_key);
+            }
         }
         // Work items end on group boundaries; they depend only on the data.
         let n = self.entries.len();
@@ -376,17 +396,67 @@ impl SparseSim {
         };
         let new_entries = if parallel && ranges.len() > 1 {
             let parts: Vec<Vec<Entry>> = ranges.par_iter().map(build).collect();
-            let total = parts.iter().map(Vec::len).sum();
-            let mut all = Vec::new();
-            try_reserve(&mut all, total, "sparse state", self.limit)?;
-            for p in parts {
-                all.extend_from_slice(&p);
-            }
-            all
+            concat(parts, self.limit)?
         } else {
             build(&(0, n))
         };
         self.entries = new_entries;
+        Ok(())
+    }
+
+    /// A branching gate where every output basis state has one input at most: each entry expands
+    /// on its own, written in input order (parallel over fixed chunks, concatenated in order).
+    fn expand_independent(
+        &mut self,
+        bits: &[u8],
+        table: &SmallGate,
+        present: usize,
+        (mask, value): (u128, u128),
+    ) -> Result<(), BackendError> {
+        let tmask: u128 = bits.iter().map(|&b| 1u128 << b).fold(0, |a, b| a | b);
+        let dim = table.dim();
+        let weight = (0..dim)
+            .filter(|c| present & (1 << c) != 0)
+            .map(|c| (0..dim).filter(|&r| table.get(r, c) != ZERO).count())
+            .max()
+            .unwrap_or(1);
+        let n = self.entries.len();
+        let bytes = Self::bytes_per_entry() as u128;
+        self.limit.check(
+            "sparse state after a branching gate",
+            (n as u128) * (1 + weight as u128) * bytes,
+        )?;
+        let mut row_keys = [0u128; 4];
+        for (r, rk) in row_keys.iter_mut().enumerate().take(dim) {
+            *rk = row_bits(r, bits);
+        }
+        let build = |chunk: &[Entry]| -> Vec<Entry> {
+            let mut out = Vec::with_capacity(chunk.len() * weight);
+            for &(key, amp) in chunk {
+                if key & mask != value {
+                    out.push((key, amp));
+                    continue;
+                }
+                let c = column(key, bits);
+                let rest = key & !tmask;
+                for (r, &rk) in row_keys.iter().enumerate().take(dim) {
+                    let m = table.get(r, c);
+                    if m != ZERO {
+                        let a = m * amp;
+                        if a.norm() >= AMPLITUDE_EPSILON {
+                            out.push((rest | rk, a));
+                        }
+                    }
+                }
+            }
+            out
+        };
+        self.entries = if self.parallel() {
+            let parts: Vec<Vec<Entry>> = self.entries.par_chunks(BUILD_CHUNK).map(build).collect();
+            concat(parts, self.limit)?
+        } else {
+            build(&self.entries)
+        };
         Ok(())
     }
 
@@ -488,6 +558,43 @@ impl SparseSim {
     }
 }
 
+/// Joins per-chunk outputs in chunk order (so the result does not depend on the thread count).
+fn concat(parts: Vec<Vec<Entry>>, limit: MemoryLimit) -> Result<Vec<Entry>, BackendError> {
+    let total = parts.iter().map(Vec::len).sum();
+    let mut all = Vec::new();
+    try_reserve(&mut all, total, "sparse state", limit)?;
+    for p in parts {
+        all.extend_from_slice(&p);
+    }
+    Ok(all)
+}
+
+const ZERO: Complex64 = Complex64::new(0.0, 0.0);
+
+/// The columns a gate can see when the targets in `constant` have a known value in every key, if
+/// with those columns every row has one nonzero entry at most (so no two inputs meet).
+fn independent_columns(table: &SmallGate, constant: &[Option<bool>]) -> Option<usize> {
+    let k = constant.len();
+    let dim = table.dim();
+    let mut present = 0usize;
+    for c in 0..dim {
+        let fits = constant
+            .iter()
+            .enumerate()
+            .all(|(j, v)| v.is_none_or(|v| ((c >> (k - 1 - j)) & 1 == 1) == v));
+        if fits {
+            present |= 1 << c;
+        }
+    }
+    let independent = (0..dim).all(|r| {
+        (0..dim)
+            .filter(|&c| present & (1 << c) != 0 && table.get(r, c) != ZERO)
+            .count()
+            <= 1
+    });
+    independent.then_some(present)
+}
+
 fn pattern(key: u128, constant: u128, from_key: &[(usize, u8)]) -> u128 {
     from_key
         .iter()
@@ -518,15 +625,16 @@ impl Backend for SparseSim {
             return Ok(());
         }
         let mut bits = [0u8; 2];
+        let mut constant = [None; 2];
         for (j, &t) in targets.iter().enumerate().take(2) {
-            bits[j] = self.promote(t)?;
+            (bits[j], constant[j]) = self.promote(t)?;
         }
         let bits = &bits[..targets.len().min(2)];
         if let Some((rows, factors)) = table.monomial() {
             let (or, and) = self.apply_monomial(bits, rows, factors, test);
             self.demote_given(targets, or, and);
         } else {
-            self.apply_branching(bits, &table, test)?;
+            self.apply_branching(bits, &constant[..bits.len()], &table, test)?;
             self.demote_constant(targets);
         }
         Ok(())
