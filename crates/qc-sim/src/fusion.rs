@@ -9,8 +9,11 @@ use qc_ir::{
     OutcomePolicy, Qubit,
 };
 
-/// Default largest qubit set of a fused block (chosen by benchmark, see `docs/performance.md`).
-pub const DEFAULT_FUSE_MAX: usize = 2;
+/// Default largest qubit set of a fused block: 1, i.e. fusion off. Measured in
+/// `docs/performance.md`, the generic fused-matrix kernel loses to the specialised per-gate
+/// kernels at n = 26 and 28 (it is compute-bound, not vectorised); turn it on with
+/// [`DenseSim::set_fuse_max`].
+pub const DEFAULT_FUSE_MAX: usize = 1;
 /// Hard cap: the matrix kernel holds at most 32 amplitudes per group.
 pub const FUSE_LIMIT: usize = 5;
 

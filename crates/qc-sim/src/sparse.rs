@@ -128,6 +128,12 @@ impl SparseSim {
         self.entries.capacity() * Self::bytes_per_entry()
     }
 
+    /// The entries, in no particular order (bit positions are private to the simulator; use
+    /// [`Backend::basis_states`] for qubit names).
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
     /// Number of qubits currently in superposition.
     pub fn quantum_qubits(&self) -> usize {
         self.slots.quantum().count()
@@ -242,31 +248,29 @@ impl SparseSim {
         for (c, nb) in new_bits.iter_mut().enumerate().take(1 << bits.len()) {
             *nb = row_bits(rows[c], bits);
         }
-        let step = |e: &mut Entry| {
-            if e.0 & mask == value {
-                let c = column(e.0, bits);
-                e.0 = (e.0 & !tmask) | new_bits[c];
-                e.1 *= factors[c];
+        // One sequential loop per fixed-size chunk, with local OR/AND accumulators the compiler
+        // keeps in registers; chunks combine with OR/AND, which are exact and order-free.
+        let pass = |chunk: &mut [Entry]| {
+            let (mut or, mut and) = (0u128, u128::MAX);
+            for e in chunk {
+                if e.0 & mask == value {
+                    let c = column(e.0, bits);
+                    e.0 = (e.0 & !tmask) | new_bits[c];
+                    e.1 *= factors[c];
+                }
+                or |= e.0;
+                and &= e.0;
             }
+            (or, and)
         };
+        let combine = |a: (u128, u128), b: (u128, u128)| (a.0 | b.0, a.1 & b.1);
         if self.parallel() {
             self.entries
-                .par_iter_mut()
-                .fold(
-                    || (0u128, u128::MAX),
-                    |acc, e| {
-                        step(e);
-                        (acc.0 | e.0, acc.1 & e.0)
-                    },
-                )
-                .reduce(|| (0, u128::MAX), |a, b| (a.0 | b.0, a.1 & b.1))
+                .par_chunks_mut(BUILD_CHUNK)
+                .map(pass)
+                .reduce(|| (0, u128::MAX), combine)
         } else {
-            let mut acc = (0u128, u128::MAX);
-            for e in &mut self.entries {
-                step(e);
-                acc = (acc.0 | e.0, acc.1 & e.0);
-            }
-            acc
+            pass(&mut self.entries)
         }
     }
 
