@@ -158,7 +158,7 @@ impl SparseSim {
             sim.slots.promote(q)?;
         }
         let mut entries = entries;
-        entries.retain(|(_, a)| a.norm() >= AMPLITUDE_EPSILON);
+        entries.retain(|(_, a)| kept(*a));
         let mut keys: Vec<u128> = entries.iter().map(|e| e.0).collect();
         keys.sort_unstable();
         if keys.windows(2).any(|w| w[0] == w[1]) {
@@ -389,7 +389,7 @@ impl SparseSim {
                                 }
                             }
                         }
-                        if acc.norm() >= AMPLITUDE_EPSILON {
+                        if kept(acc) {
                             out.push((rest | rk, acc));
                         }
                     }
@@ -434,33 +434,60 @@ impl SparseSim {
         for (r, rk) in row_keys.iter_mut().enumerate().take(dim) {
             *rk = row_bits(r, bits);
         }
-        let build = |chunk: &[Entry]| -> Vec<Entry> {
-            let mut out = Vec::with_capacity(chunk.len() * weight);
-            for &(key, amp) in chunk {
-                if key & mask != value {
-                    out.push((key, amp));
-                    continue;
+        // Count, allocate once, fill disjoint slices: no per-chunk vectors and no concatenation.
+        let expand = |&(key, amp): &Entry, out: &mut [Entry], mut at: usize| -> usize {
+            if key & mask != value {
+                if let Some(slot) = out.get_mut(at) {
+                    *slot = (key, amp);
                 }
-                let c = column(key, bits);
-                let rest = key & !tmask;
-                for (r, &rk) in row_keys.iter().enumerate().take(dim) {
-                    let m = table.get(r, c);
-                    if m != ZERO {
-                        let a = m * amp;
-                        if a.norm() >= AMPLITUDE_EPSILON {
-                            out.push((rest | rk, a));
+                return at + 1;
+            }
+            let c = column(key, bits);
+            let rest = key & !tmask;
+            for (r, &rk) in row_keys.iter().enumerate().take(dim) {
+                let m = table.get(r, c);
+                if m != ZERO {
+                    let a = m * amp;
+                    if kept(a) {
+                        if let Some(slot) = out.get_mut(at) {
+                            *slot = (rest | rk, a);
                         }
+                        at += 1;
                     }
                 }
             }
-            out
+            at
         };
-        self.entries = if self.parallel() {
-            let parts: Vec<Vec<Entry>> = self.entries.par_chunks(BUILD_CHUNK).map(build).collect();
-            concat(parts, self.limit)?
+        let parallel = self.parallel();
+        let count = |chunk: &[Entry]| chunk.iter().fold(0, |at, e| expand(e, &mut [], at));
+        let counts: Vec<usize> = if parallel {
+            self.entries.par_chunks(BUILD_CHUNK).map(count).collect()
         } else {
-            build(&self.entries)
+            self.entries.chunks(BUILD_CHUNK).map(count).collect()
         };
+        let total: usize = counts.iter().sum();
+        let mut out: Vec<Entry> = Vec::new();
+        try_reserve(&mut out, total, "sparse state", self.limit)?;
+        out.resize(total, (0, ZERO));
+        let mut slices: Vec<&mut [Entry]> = Vec::with_capacity(counts.len());
+        let mut tail = &mut out[..];
+        for &c in &counts {
+            let (head, rest) = tail.split_at_mut(c);
+            slices.push(head);
+            tail = rest;
+        }
+        let fill = |(chunk, dst): (&[Entry], &mut [Entry])| {
+            chunk.iter().fold(0, |at, e| expand(e, dst, at));
+        };
+        if parallel {
+            self.entries
+                .par_chunks(BUILD_CHUNK)
+                .zip(slices.into_par_iter())
+                .for_each(fill);
+        } else {
+            self.entries.chunks(BUILD_CHUNK).zip(slices).for_each(fill);
+        }
+        self.entries = out;
         Ok(())
     }
 
@@ -571,6 +598,12 @@ fn concat(parts: Vec<Vec<Entry>>, limit: MemoryLimit) -> Result<Vec<Entry>, Back
         all.extend_from_slice(&p);
     }
     Ok(all)
+}
+
+/// Not pruned: `|a| >= AMPLITUDE_EPSILON`, tested on `|a|^2` (no square root in the hot loop).
+#[inline]
+fn kept(a: Complex64) -> bool {
+    a.norm_sqr() >= AMPLITUDE_EPSILON * AMPLITUDE_EPSILON
 }
 
 const ZERO: Complex64 = Complex64::new(0.0, 0.0);
