@@ -18,6 +18,29 @@ pub fn det_sum<T: Sync>(items: &[T], parallel: bool, f: impl Fn(&T) -> f64 + Syn
     partials.into_iter().sum()
 }
 
+/// Like [`det_sum`], in one pass, but `f` also says which of two sums a value goes to; returns
+/// `(sum of values for false, sum of values for true)`.
+pub fn det_sum_split<T: Sync>(
+    items: &[T],
+    parallel: bool,
+    f: impl Fn(&T) -> (bool, f64) + Sync,
+) -> (f64, f64) {
+    let partial = |chunk: &[T]| {
+        chunk.iter().fold((0.0f64, 0.0f64), |(a, b), x| match f(x) {
+            (false, v) => (a + v, b),
+            (true, v) => (a, b + v),
+        })
+    };
+    let partials: Vec<(f64, f64)> = if parallel {
+        items.par_chunks(REDUCE_CHUNK).map(partial).collect()
+    } else {
+        items.chunks(REDUCE_CHUNK).map(partial).collect()
+    };
+    partials
+        .into_iter()
+        .fold((0.0, 0.0), |(a, b), (c, d)| (a + c, b + d))
+}
+
 /// `p1 / (p0 + p1)`: the probability of 1 given the two unnormalised weights; exactly 0 or 1
 /// when one weight is exactly 0.
 pub fn normalised_one(p0: f64, p1: f64) -> f64 {
