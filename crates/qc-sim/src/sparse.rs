@@ -1,10 +1,10 @@
 //! The fast sparse simulator, the default engine for games.
 //!
 //! The state is a `Vec` of `(key, amplitude)` entries with distinct keys, in no particular order;
-//! a key holds the qubits in superposition (see [`crate::slots`]), every other qubit is a classical
+//! a key holds the qubits in superposition (see the private `slots` module), every other qubit is a classical
 //! bit. Monomial gates (X, Z, S, iSWAP, SWAP and their controlled forms) rewrite keys and
 //! amplitudes in place in one pass: a permutation of distinct keys keeps them distinct, so there
-//! is nothing to merge. Gates that branch (H, sqrt-iSWAP, rotations) live in [`branch`]: onto a
+//! is nothing to merge. Gates that branch (H, sqrt-iSWAP, rotations) live in the `branch` module: onto a
 //! qubit that was classical they expand each entry on its own; otherwise they sort the entries so
 //! that the basis states a gate mixes are adjacent and write a new vector group by group. Both
 //! prune amplitudes below [`qc_ir::AMPLITUDE_EPSILON`].
