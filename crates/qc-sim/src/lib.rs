@@ -18,7 +18,7 @@ pub mod kernels;
 pub mod memory;
 pub mod par;
 pub mod reference;
-mod slots;
+pub mod slots;
 pub mod sparse;
 mod table;
 

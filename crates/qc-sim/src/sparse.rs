@@ -1,7 +1,7 @@
 //! The fast sparse simulator, the default engine for games.
 //!
 //! The state is a `Vec` of `(key, amplitude)` entries with distinct keys, in no particular order;
-//! a key holds the qubits in superposition (see the private `slots` module), every other qubit is a classical
+//! a key holds the qubits in superposition (see [`crate::slots`]), every other qubit is a classical
 //! bit. Monomial gates (X, Z, S, iSWAP, SWAP and their controlled forms) rewrite keys and
 //! amplitudes in place in one pass: a permutation of distinct keys keeps them distinct, so there
 //! is nothing to merge. Gates that branch (H, sqrt-iSWAP, rotations) live in the `branch` module: onto a
