@@ -2,11 +2,28 @@
 //!
 //! Every simulator implements [`qc_ir::Backend`].
 //!
+//! * [`SparseSim`]: the fast sparse simulator and the default engine for games: a vector of
+//!   (bitstring, amplitude) entries over the qubits in superposition; monomial gates in one
+//!   in-place pass, parallel and deterministic, with a memory limit.
+//! * [`DenseSim`]: a complex128 state vector over the qubits in superposition, with kernels for
+//!   controlled gates of either polarity, and gate fusion for whole circuits.
 //! * [`ReferenceSparse`]: the reference sparse simulator, a map from basis bitstring to amplitude
 //!   over the qubits that are in superposition. Simple and exact; the oracle the fast simulators
-//!   are tested against, and the default engine for games until a faster one lands.
+//!   are tested against.
+//! * [`MemoryLimit`]: the byte budget the fast simulators check before they grow.
 
+pub mod dense;
+pub mod fusion;
+pub mod kernels;
+pub mod memory;
+pub mod par;
 pub mod reference;
-mod slots;
+pub mod slots;
+pub mod sparse;
+mod table;
 
+pub use dense::{DenseSim, DenseSnapshot, DEFAULT_DENSE_PARALLEL_THRESHOLD, MAX_DENSE_QUBITS};
+pub use fusion::{DEFAULT_FUSE_MAX, FUSE_LIMIT};
+pub use memory::{physical_memory_bytes, MemoryLimit, DEFAULT_MEMORY_FRACTION};
 pub use reference::ReferenceSparse;
+pub use sparse::{SparseSim, DEFAULT_PARALLEL_THRESHOLD};

@@ -72,6 +72,11 @@ impl SlotTable {
         self.set(qubit, Slot::Classical(value));
     }
 
+    /// The bit positions in use.
+    pub fn used_mask(&self) -> u128 {
+        self.used
+    }
+
     /// Every qubit that currently has a bit position, with it.
     pub fn quantum(&self) -> impl Iterator<Item = (Qubit, u8)> + '_ {
         self.slots.iter().enumerate().filter_map(|(i, s)| match s {

@@ -1,0 +1,263 @@
+//! Performance probe for `docs/performance.md` (run by `benches/compare.py`, or by hand):
+//!
+//! ```text
+//! cargo run --release -p qc-sim --example perf -- circuit N SEED       # 200-gate circuit as JSON
+//! cargo run --release -p qc-sim --example perf -- dense N SEED FUSE    # qchess dense on it
+//! cargo run --release -p qc-sim --example perf -- sweep N              # in-place sweep of 2^N
+//! cargo run --release -p qc-sim --example perf -- copy ENTRIES         # streaming copy, sparse
+//! cargo run --release -p qc-sim --example perf -- sparse K             # chess-like workload
+//! ```
+//! Threads come from `RAYON_NUM_THREADS`. Each command prints one JSON object per line.
+#![allow(
+    clippy::print_stdout,
+    reason = "a command-line probe reports on stdout"
+)]
+
+use qc_ir::{Backend, Complex64, Control, Gate, Qubit};
+use qc_sim::{DenseSim, MemoryLimit, SparseSim};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::hint::black_box;
+use std::time::Instant;
+
+/// One gate of the dense benchmark circuit.
+struct Op {
+    gate: Gate,
+    targets: Vec<u32>,
+    controls: Vec<(u32, bool)>,
+}
+
+fn gate_name(g: Gate) -> &'static str {
+    match g {
+        Gate::ISwap => "iswap",
+        Gate::SqrtISwap => "sqiswap",
+        _ => "x",
+    }
+}
+
+/// 200 gates from iSWAP, sqrt-iSWAP, CNOT, Toffoli, controlled iSWAP (random polarities).
+fn circuit(n: u32, seed: u64) -> Vec<Op> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..200)
+        .map(|_| {
+            let kind = rng.gen_range(0..5);
+            let mut qs: Vec<u32> = Vec::new();
+            while qs.len() < 4 {
+                let q = rng.gen_range(0..n);
+                if !qs.contains(&q) {
+                    qs.push(q);
+                }
+            }
+            let (gate, nt, nc) = match kind {
+                0 => (Gate::ISwap, 2, 0),
+                1 => (Gate::SqrtISwap, 2, 0),
+                2 => (Gate::X, 1, 1),
+                3 => (Gate::X, 1, 2),
+                _ => (Gate::ISwap, 2, 1),
+            };
+            Op {
+                gate,
+                targets: qs[..nt].to_vec(),
+                controls: qs[nt..nt + nc].iter().map(|&q| (q, rng.gen())).collect(),
+            }
+        })
+        .collect()
+}
+
+fn to_json(ops: &[Op]) -> String {
+    let items: Vec<String> = ops
+        .iter()
+        .map(|o| {
+            let controls: Vec<String> = o
+                .controls
+                .iter()
+                .map(|(q, v)| format!("[{q},{}]", u8::from(*v)))
+                .collect();
+            format!(
+                "{{\"gate\":\"{}\",\"targets\":{:?},\"controls\":[{}]}}",
+                gate_name(o.gate),
+                o.targets,
+                controls.join(",")
+            )
+        })
+        .collect();
+    format!("[{}]", items.join(","))
+}
+
+fn threads() -> usize {
+    rayon::current_num_threads()
+}
+
+fn run_dense(n: u32, seed: u64, fuse: usize) {
+    let ops = circuit(n, seed);
+    let mut sim = match DenseSim::with_dense_qubits(n, MemoryLimit::default()) {
+        Ok(s) => s,
+        Err(e) => {
+            println!("{{\"error\":\"{e}\"}}");
+            return;
+        }
+    };
+    sim.set_fuse_max(fuse);
+    let mut circuit = qc_ir::Circuit::with_plain_qubits(n, 0);
+    for o in &ops {
+        let targets: Vec<Qubit> = o.targets.iter().map(|&q| Qubit(q)).collect();
+        let controls: Vec<Control> = o
+            .controls
+            .iter()
+            .map(|&(q, v)| {
+                if v {
+                    Control::one(Qubit(q))
+                } else {
+                    Control::zero(Qubit(q))
+                }
+            })
+            .collect();
+        circuit.push(qc_ir::Instruction::gate(o.gate, &targets, &controls));
+    }
+    let mut never = |_: Option<qc_ir::Clbit>| qc_ir::MeasureChoice::Forced(false);
+    let start = Instant::now();
+    if let Err(e) = sim.run_circuit(&circuit, &mut never) {
+        println!("{{\"error\":\"{e}\"}}");
+        return;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{{\"what\":\"qchess_dense\",\"n\":{n},\"fuse\":{fuse},\"threads\":{},\"seconds\":{secs},\"per_gate\":{},\"norm\":{}}}",
+        threads(),
+        secs / ops.len() as f64,
+        sim.raw_amplitudes().iter().map(|a| a.norm_sqr()).sum::<f64>()
+    );
+}
+
+fn sweep(n: u32) {
+    use rayon::prelude::*;
+    let mut v = vec![Complex64::new(1.0, 0.0); 1usize << n];
+    let phase = Complex64::new(0.0, 1.0);
+    let mut best = f64::MAX;
+    for _ in 0..5 {
+        let start = Instant::now();
+        v.par_chunks_mut(1 << 14).for_each(|c| {
+            for a in c {
+                *a *= phase;
+            }
+        });
+        best = best.min(start.elapsed().as_secs_f64());
+    }
+    black_box(&v);
+    println!(
+        "{{\"what\":\"sweep\",\"n\":{n},\"threads\":{},\"seconds\":{best},\"gb_per_s\":{}}}",
+        threads(),
+        2.0 * (16u64 << n) as f64 / best / 1e9
+    );
+}
+
+fn copy(entries: usize) {
+    let src: Vec<(u128, Complex64)> = (0..entries as u128)
+        .map(|k| (k * 7, Complex64::new(1.0, 0.0)))
+        .collect();
+    // Into a buffer that already exists (pages touched), as a state update would be.
+    let mut dst = src.clone();
+    let mut best = f64::MAX;
+    for _ in 0..5 {
+        let start = Instant::now();
+        dst.copy_from_slice(black_box(&src));
+        black_box(&dst);
+        best = best.min(start.elapsed().as_secs_f64());
+    }
+    println!(
+        "{{\"what\":\"copy\",\"entries\":{entries},\"seconds\":{best},\"gb_per_s\":{}}}",
+        2.0 * (entries * 32) as f64 / best / 1e9
+    );
+}
+
+/// A chess-like state: 2^k entries over k of 64 board squares, 16 classical pieces, and a few
+/// ancillas; then ~200 gates that look like moves (iSWAP jumps, slides controlled on empty path
+/// squares, a few splits onto empty squares and merges back).
+fn sparse(k: u32) {
+    let squares: Vec<Qubit> = (0..k).map(|i| Qubit(i * 64 / k.max(1))).collect();
+    let amp = Complex64::new((0.5f64).powf(f64::from(k) / 2.0), 0.0);
+    let entries: Vec<(u128, Complex64)> = (0..1u128 << k).map(|key| (key, amp)).collect();
+    let start = Instant::now();
+    let mut sim = match SparseSim::from_entries(&squares, entries, MemoryLimit::default()) {
+        Ok(s) => s,
+        Err(e) => {
+            println!("{{\"error\":\"{e}\"}}");
+            return;
+        }
+    };
+    let build = start.elapsed().as_secs_f64();
+    let classical: Vec<Qubit> = (0..64)
+        .map(Qubit)
+        .filter(|q| !squares.contains(q))
+        .collect();
+    for q in classical.iter().take(16) {
+        sim.apply_gate(Gate::X, &[*q], &[]).unwrap_or(());
+    }
+    let size = sim.state_size();
+    // Streaming copy of this very state into an existing buffer: the floor for one pass.
+    let mut buffer = sim.entries().to_vec();
+    let mut copy_seconds = f64::MAX;
+    for _ in 0..5 {
+        let t = Instant::now();
+        buffer.copy_from_slice(black_box(sim.entries()));
+        black_box(&buffer);
+        copy_seconds = copy_seconds.min(t.elapsed().as_secs_f64());
+    }
+    drop(buffer);
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let pick = |rng: &mut ChaCha8Rng| squares[rng.gen_range(0..squares.len())];
+    // Monomial gates: iSWAP between two quantum squares, controlled on an empty-path square.
+    let mut mono = 0.0;
+    let gates = 190;
+    for _ in 0..gates {
+        let (a, b, c) = (pick(&mut rng), pick(&mut rng), pick(&mut rng));
+        if a == b || b == c || a == c {
+            continue;
+        }
+        let t = Instant::now();
+        sim.apply_gate(Gate::ISwap, &[a, b], &[Control::zero(c)])
+            .unwrap_or(());
+        mono += t.elapsed().as_secs_f64();
+    }
+    // A split move onto an empty square and its merge back: the state doubles, then halves.
+    let t = Instant::now();
+    let source = squares[0];
+    let empty = Qubit(100);
+    let grown = sim
+        .apply_gate(Gate::SqrtISwap, &[source, empty], &[])
+        .map(|_| sim.state_size());
+    let split = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let merged = sim
+        .apply_gate(Gate::SqrtISwapDg, &[source, empty], &[])
+        .map(|_| sim.state_size());
+    let merge = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let outcome = sim.measure(squares[1], qc_ir::MeasureChoice::Random(0.3));
+    let measure = t.elapsed().as_secs_f64();
+    println!(
+        "{{\"what\":\"qchess_sparse\",\"k\":{k},\"entries\":{size},\"threads\":{},\"bytes_per_entry\":{},\"build\":{build},\"copy_seconds\":{copy_seconds},\"monomial_per_gate\":{},\"monomial_per_entry_ns\":{},\"split_seconds\":{split},\"split_entries\":\"{:?}\",\"merge_seconds\":{merge},\"merge_entries\":\"{:?}\",\"measure_seconds\":{measure},\"outcome\":\"{:?}\"}}",
+        threads(),
+        SparseSim::bytes_per_entry(),
+        mono / gates as f64,
+        mono / gates as f64 / size as f64 * 1e9,
+        grown,
+        merged,
+        outcome.map_err(|e| e.to_string()),
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let num = |i: usize, default: u64| -> u64 {
+        args.get(i).and_then(|s| s.parse().ok()).unwrap_or(default)
+    };
+    match args.first().map(String::as_str) {
+        Some("circuit") => println!("{}", to_json(&circuit(num(1, 20) as u32, num(2, 1)))),
+        Some("dense") => run_dense(num(1, 20) as u32, num(2, 1), num(3, 2) as usize),
+        Some("sweep") => sweep(num(1, 20) as u32),
+        Some("copy") => copy(num(1, 1_000_000) as usize),
+        Some("sparse") => sparse(num(1, 16) as u32),
+        _ => println!("{{\"error\":\"usage: perf circuit|dense|sweep|copy|sparse ...\"}}"),
+    }
+}

@@ -1,0 +1,561 @@
+//! The dense simulator: a complex128 state vector over the qubits in superposition.
+//!
+//! A qubit joins the vector (as its new most significant bit) only when a gate could make it
+//! non-classical; until then it is a classical bit, and monomial gates on classical targets
+//! update that bit and a global phase. Measurement, reset and free take the qubit out again,
+//! squeezing the vector to half its length in the same pass that renormalises it. So a chess
+//! game with k quantum squares costs 2^k amplitudes.
+//!
+//! Gates run as specialised kernels from [`crate::kernels`] that touch only the amplitudes the
+//! controls select; [`DenseSim::run_circuit`] also fuses runs of gates on a few qubits into one
+//! matrix pass (see [`crate::fusion`]).
+
+use crate::kernels;
+use crate::memory::{try_reserve, MemoryLimit};
+use crate::table::SmallGate;
+use qc_ir::{
+    Backend, BackendError, Complex64, Control, Gate, MeasureChoice, Qubit, IMPOSSIBLE_PROBABILITY,
+};
+use rayon::prelude::*;
+
+/// Largest number of qubits in the vector (2^40 amplitudes is far beyond any memory limit).
+pub const MAX_DENSE_QUBITS: usize = 40;
+
+/// Default vector length above which kernels use rayon (chosen by benchmark).
+pub const DEFAULT_DENSE_PARALLEL_THRESHOLD: usize = 1 << 14;
+
+const ONE: Complex64 = Complex64::new(1.0, 0.0);
+const ZERO: Complex64 = Complex64::new(0.0, 0.0);
+
+/// Where a qubit lives in the dense simulator.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Place {
+    Classical(bool),
+    Dense(u8),
+}
+
+/// The dense simulator. Starts in |0...0> with no qubit in the vector.
+#[derive(Clone, Debug)]
+pub struct DenseSim {
+    places: Vec<Place>,
+    /// Bit i of an amplitude index is qubit `order[i]`.
+    order: Vec<Qubit>,
+    amps: Vec<Complex64>,
+    /// Global phase from gates applied to classical qubits, kept apart so they cost no sweep.
+    phase: Complex64,
+    limit: MemoryLimit,
+    parallel_threshold: usize,
+    pub(crate) fuse_max: usize,
+}
+
+impl Default for DenseSim {
+    fn default() -> Self {
+        DenseSim::new()
+    }
+}
+
+/// Snapshot of a [`DenseSim`].
+#[derive(Clone, Debug)]
+pub struct DenseSnapshot(DenseSim);
+
+impl DenseSim {
+    /// The all-zero state with the default memory limit.
+    pub fn new() -> DenseSim {
+        DenseSim::with_limit(MemoryLimit::default())
+    }
+
+    /// The all-zero state with the given memory limit.
+    pub fn with_limit(limit: MemoryLimit) -> DenseSim {
+        DenseSim {
+            places: Vec::new(),
+            order: Vec::new(),
+            amps: vec![ONE],
+            phase: ONE,
+            limit,
+            parallel_threshold: DEFAULT_DENSE_PARALLEL_THRESHOLD,
+            fuse_max: crate::fusion::DEFAULT_FUSE_MAX,
+        }
+    }
+
+    /// |0...0> with qubits `0..n` already in the vector (2^n amplitudes), as a full state-vector
+    /// simulator starts; used by benchmarks to compare like with like.
+    ///
+    /// # Errors
+    /// Over the memory limit or [`MAX_DENSE_QUBITS`].
+    pub fn with_dense_qubits(n: u32, limit: MemoryLimit) -> Result<DenseSim, BackendError> {
+        let mut sim = DenseSim::with_limit(limit);
+        let len = sim.checked_len(n as usize)?;
+        let mut amps = Vec::new();
+        try_reserve(&mut amps, len, "dense state vector", limit)?;
+        amps.resize(len, ZERO);
+        amps[0] = ONE;
+        sim.amps = amps;
+        for q in 0..n {
+            sim.set_place(Qubit(q), Place::Dense(q as u8));
+            sim.order.push(Qubit(q));
+        }
+        Ok(sim)
+    }
+
+    /// Sets the vector length above which kernels use rayon (results do not depend on it).
+    pub fn set_parallel_threshold(&mut self, amplitudes: usize) {
+        self.parallel_threshold = amplitudes;
+    }
+
+    /// Sets the largest number of qubits a fused block may act on in [`DenseSim::run_circuit`]
+    /// (0 or 1 turns fusion off).
+    pub fn set_fuse_max(&mut self, qubits: usize) {
+        self.fuse_max = qubits.min(crate::fusion::FUSE_LIMIT);
+    }
+
+    /// Number of qubits in the vector.
+    pub fn dense_qubits(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Bytes per amplitude.
+    pub const fn bytes_per_amplitude() -> usize {
+        std::mem::size_of::<Complex64>()
+    }
+
+    /// Bytes the vector holds.
+    pub fn memory_bytes(&self) -> usize {
+        self.amps.capacity() * Self::bytes_per_amplitude()
+    }
+
+    /// The memory limit.
+    pub fn memory_limit(&self) -> MemoryLimit {
+        self.limit
+    }
+
+    /// The raw amplitudes (bit i of the index = the i-th dense qubit), without the global phase.
+    pub fn raw_amplitudes(&self) -> &[Complex64] {
+        &self.amps
+    }
+
+    fn checked_len(&self, qubits: usize) -> Result<usize, BackendError> {
+        if qubits > MAX_DENSE_QUBITS {
+            return Err(BackendError::TooManyQubits {
+                needed: qubits,
+                limit: MAX_DENSE_QUBITS,
+            });
+        }
+        let len = 1usize << qubits;
+        self.limit.check(
+            &format!("dense state vector of {qubits} qubits"),
+            (len as u128) * Self::bytes_per_amplitude() as u128,
+        )?;
+        Ok(len)
+    }
+
+    fn parallel(&self) -> bool {
+        self.amps.len() >= self.parallel_threshold
+    }
+
+    fn place(&self, q: Qubit) -> Place {
+        self.places
+            .get(q.index())
+            .copied()
+            .unwrap_or(Place::Classical(false))
+    }
+
+    fn set_place(&mut self, q: Qubit, p: Place) {
+        if self.places.len() <= q.index() {
+            self.places.resize(q.index() + 1, Place::Classical(false));
+        }
+        self.places[q.index()] = p;
+    }
+
+    /// Brings `q` into the vector as the new top bit; returns its bit position.
+    pub(crate) fn join(&mut self, q: Qubit) -> Result<u8, BackendError> {
+        let value = match self.place(q) {
+            Place::Dense(p) => return Ok(p),
+            Place::Classical(v) => v,
+        };
+        let old = self.amps.len();
+        let len = self.checked_len(self.order.len() + 1)?;
+        try_reserve(&mut self.amps, len - old, "dense state vector", self.limit)?;
+        self.amps.resize(len, ZERO);
+        if value {
+            let (low, high) = self.amps.split_at_mut(old);
+            high.copy_from_slice(low);
+            low.fill(ZERO);
+        }
+        let pos = self.order.len() as u8;
+        self.order.push(q);
+        self.set_place(q, Place::Dense(pos));
+        Ok(pos)
+    }
+
+    /// Takes the qubit at bit `pos` out of the vector, keeping the half where it is `value` and
+    /// scaling it by `scale`, in one pass.
+    fn leave(&mut self, pos: u8, value: bool, scale: f64) {
+        let half = self.amps.len() / 2;
+        let p = pos as usize;
+        let low_mask = (1usize << p) - 1;
+        let pick = usize::from(value) << p;
+        let src = |i: usize| ((i >> p) << (p + 1)) | (i & low_mask) | pick;
+        // In place, ascending: source index >= destination index, and every source read lies
+        // above every destination already written.
+        for i in 0..half {
+            self.amps[i] = self.amps[src(i)] * scale;
+        }
+        self.amps.truncate(half);
+        self.amps.shrink_to_fit();
+        let q = self.order.remove(p);
+        self.set_place(q, Place::Classical(value));
+        for (i, &other) in self.order.clone().iter().enumerate().skip(p) {
+            self.set_place(other, Place::Dense(i as u8));
+        }
+    }
+
+    /// `P(bit = 1)`, from separate sums over both halves so that an outcome whose amplitudes are
+    /// all exactly zero gets probability exactly zero (not `1 - (1 - 2e-16)`).
+    fn probability_of_bit(&self, pos: u8) -> f64 {
+        let mask = 1usize << pos;
+        let chunk = crate::par::REDUCE_CHUNK;
+        let partial = |(c, block): (usize, &[Complex64])| {
+            block
+                .iter()
+                .enumerate()
+                .fold((0.0f64, 0.0f64), |(p0, p1), (j, a)| {
+                    if (c * chunk + j) & mask != 0 {
+                        (p0, p1 + a.norm_sqr())
+                    } else {
+                        (p0 + a.norm_sqr(), p1)
+                    }
+                })
+        };
+        let partials: Vec<(f64, f64)> = if self.parallel() {
+            self.amps
+                .par_chunks(chunk)
+                .enumerate()
+                .map(partial)
+                .collect()
+        } else {
+            self.amps.chunks(chunk).enumerate().map(partial).collect()
+        };
+        let (p0, p1) = partials
+            .into_iter()
+            .fold((0.0, 0.0), |(a, b), (c, d)| (a + c, b + d));
+        crate::par::normalised_one(p0, p1)
+    }
+
+    /// Resolves controls: `None` if a classical control disables the gate, else the dense
+    /// control positions and the (mask, value) they must match.
+    fn control_bits(&self, controls: &[Control]) -> Option<(Vec<u8>, usize)> {
+        let mut positions = Vec::with_capacity(controls.len());
+        let mut value = 0usize;
+        for c in controls {
+            match self.place(c.qubit) {
+                Place::Classical(v) => {
+                    if v != c.on.value() {
+                        return None;
+                    }
+                }
+                Place::Dense(p) => {
+                    positions.push(p);
+                    if c.on.value() {
+                        value |= 1 << p;
+                    }
+                }
+            }
+        }
+        Some((positions, value))
+    }
+
+    /// See `SparseSim::apply_on_classical`: monomial gates on classical targets need no join.
+    fn apply_on_classical(
+        &mut self,
+        table: &SmallGate,
+        targets: &[Qubit],
+        controls: &(Vec<u8>, usize),
+    ) -> bool {
+        let Some((rows, factors)) = table.monomial() else {
+            return false;
+        };
+        let mut col = 0usize;
+        for &t in targets {
+            match self.place(t) {
+                Place::Classical(v) => col = (col << 1) | usize::from(v),
+                Place::Dense(_) => return false,
+            }
+        }
+        let (row, factor) = (rows[col], factors[col]);
+        let (positions, value) = controls;
+        if !positions.is_empty() && row != col {
+            return false;
+        }
+        let k = targets.len();
+        for (j, &t) in targets.iter().enumerate() {
+            self.set_place(t, Place::Classical((row >> (k - 1 - j)) & 1 == 1));
+        }
+        if factor != ONE {
+            if positions.is_empty() {
+                self.phase *= factor;
+            } else {
+                let mut fixed = positions.clone();
+                fixed.sort_unstable();
+                let parallel = self.parallel();
+                kernels::phase(&mut self.amps, &fixed, *value, 0, factor, parallel);
+            }
+        }
+        true
+    }
+
+    /// Applies a gate whose targets and dense controls are at the given bit positions.
+    fn apply_kernel(&mut self, table: &SmallGate, tpos: &[u8], cpos: &[u8], cval: usize) {
+        let mut fixed: Vec<u8> = tpos.iter().chain(cpos).copied().collect();
+        fixed.sort_unstable();
+        let parallel = self.parallel();
+        let amps = &mut self.amps;
+        let m = &table.m;
+        if table.k == 1 {
+            let o = 1usize << tpos[0];
+            if m[1] == ZERO && m[2] == ZERO {
+                for (offset, f) in [(0, m[0]), (o, m[3])] {
+                    if f != ONE {
+                        kernels::phase(amps, &fixed, cval, offset, f, parallel);
+                    }
+                }
+            } else if m[0] == ZERO && m[3] == ZERO {
+                kernels::swap_phase(amps, &fixed, cval, (0, o), (m[1], m[2]), parallel);
+            } else {
+                kernels::pair(
+                    amps,
+                    &fixed,
+                    cval,
+                    (0, o),
+                    [m[0], m[1], m[2], m[3]],
+                    parallel,
+                );
+            }
+            return;
+        }
+        let (a, b) = (1usize << tpos[0], 1usize << tpos[1]);
+        let offsets = [0, b, a, a | b];
+        let block_only = m[0] == ONE
+            && m[15] == ONE
+            && [1, 2, 3, 4, 7, 8, 11, 12, 13, 14]
+                .iter()
+                .all(|&i| m[i] == ZERO);
+        if block_only {
+            // SWAP and the iSWAP family act on |01>, |10> only.
+            let (m11, m12, m21, m22) = (m[5], m[6], m[9], m[10]);
+            if m11 == ZERO && m22 == ZERO {
+                kernels::swap_phase(amps, &fixed, cval, (b, a), (m12, m21), parallel);
+            } else {
+                kernels::pair(amps, &fixed, cval, (b, a), [m11, m12, m21, m22], parallel);
+            }
+        } else {
+            kernels::matrix(amps, &fixed, cval, &offsets, &m[..16], parallel);
+        }
+    }
+
+    /// Position of a qubit that is in the vector.
+    pub(crate) fn dense_position(&self, q: Qubit) -> Option<u8> {
+        match self.place(q) {
+            Place::Dense(p) => Some(p),
+            Place::Classical(_) => None,
+        }
+    }
+
+    /// Applies a `2^s x 2^s` matrix (row-major, local bit j = `positions[j]`) to dense qubits.
+    pub(crate) fn apply_block(&mut self, positions: &[u8], m: &[Complex64]) {
+        let mut fixed = positions.to_vec();
+        fixed.sort_unstable();
+        let offsets: Vec<usize> = (0..1usize << positions.len())
+            .map(|c| {
+                positions
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| (c >> j) & 1 == 1)
+                    .map(|(_, &p)| 1usize << p)
+                    .sum()
+            })
+            .collect();
+        let parallel = self.parallel();
+        kernels::matrix(&mut self.amps, &fixed, 0, &offsets, m, parallel);
+    }
+
+    fn index_of(&self, ones: &[Qubit]) -> Option<usize> {
+        for (i, p) in self.places.iter().enumerate() {
+            if *p == Place::Classical(true) && !ones.contains(&Qubit(i as u32)) {
+                return None;
+            }
+        }
+        let mut index = 0usize;
+        for &q in ones {
+            match self.place(q) {
+                Place::Classical(true) => {}
+                Place::Classical(false) => return None,
+                Place::Dense(p) => index |= 1 << p,
+            }
+        }
+        Some(index)
+    }
+}
+
+impl Backend for DenseSim {
+    type Snapshot = DenseSnapshot;
+
+    fn name(&self) -> &'static str {
+        "dense"
+    }
+
+    fn apply_gate(
+        &mut self,
+        gate: Gate,
+        targets: &[Qubit],
+        controls: &[Control],
+    ) -> Result<(), BackendError> {
+        let Some(ctrl) = self.control_bits(controls) else {
+            return Ok(());
+        };
+        if gate == Gate::I {
+            return Ok(());
+        }
+        let table = SmallGate::new(gate);
+        if self.apply_on_classical(&table, targets, &ctrl) {
+            return Ok(());
+        }
+        let mut tpos = [0u8; 2];
+        for (j, &t) in targets.iter().enumerate().take(2) {
+            tpos[j] = self.join(t)?;
+        }
+        let (cpos, cval) = ctrl;
+        self.apply_kernel(&table, &tpos[..targets.len().min(2)], &cpos, cval);
+        Ok(())
+    }
+
+    fn measure(&mut self, qubit: Qubit, choice: MeasureChoice) -> Result<bool, BackendError> {
+        match self.place(qubit) {
+            Place::Classical(v) => choice.resolve(qubit, if v { 1.0 } else { 0.0 }),
+            Place::Dense(pos) => {
+                let p_one = self.probability_of_bit(pos);
+                let outcome = choice.resolve(qubit, p_one)?;
+                let p = if outcome { p_one } else { 1.0 - p_one };
+                self.leave(pos, outcome, 1.0 / p.sqrt());
+                Ok(outcome)
+            }
+        }
+    }
+
+    fn free(&mut self, qubit: Qubit) -> Result<(), BackendError> {
+        let p = self.probability_one(qubit);
+        if p > IMPOSSIBLE_PROBABILITY {
+            return Err(BackendError::DirtyAncilla {
+                qubit,
+                probability_one: p,
+            });
+        }
+        if let Place::Dense(pos) = self.place(qubit) {
+            self.leave(pos, false, 1.0);
+        }
+        Ok(())
+    }
+
+    fn basis_states(&self) -> Vec<(Vec<Qubit>, Complex64)> {
+        let classical: Vec<Qubit> = self
+            .places
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| **p == Place::Classical(true))
+            .map(|(i, _)| Qubit(i as u32))
+            .collect();
+        let mut result: Vec<(Vec<Qubit>, Complex64)> = self
+            .amps
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.norm() >= qc_ir::AMPLITUDE_EPSILON)
+            .map(|(index, &a)| {
+                let mut ones = classical.clone();
+                ones.extend(
+                    self.order
+                        .iter()
+                        .enumerate()
+                        .filter(|(p, _)| (index >> p) & 1 == 1)
+                        .map(|(_, q)| *q),
+                );
+                ones.sort();
+                (ones, a * self.phase)
+            })
+            .collect();
+        result.sort_by(|a, b| a.0.cmp(&b.0));
+        result
+    }
+
+    fn state_size(&self) -> usize {
+        self.amps
+            .iter()
+            .filter(|a| a.norm() >= qc_ir::AMPLITUDE_EPSILON)
+            .count()
+    }
+
+    fn snapshot(&self) -> DenseSnapshot {
+        DenseSnapshot(self.clone())
+    }
+
+    fn restore(&mut self, snapshot: &DenseSnapshot) {
+        *self = snapshot.0.clone();
+    }
+
+    fn fidelity(&self, snapshot: &DenseSnapshot) -> f64 {
+        let other = &snapshot.0;
+        if self.order == other.order && self.places == other.places {
+            let overlap: Complex64 = other
+                .amps
+                .iter()
+                .zip(&self.amps)
+                .map(|(a, b)| a.conj() * b)
+                .sum();
+            return overlap.norm_sqr();
+        }
+        let current: std::collections::BTreeMap<Vec<Qubit>, Complex64> =
+            self.basis_states().into_iter().collect();
+        let overlap: Complex64 = other
+            .basis_states()
+            .into_iter()
+            .filter_map(|(ones, a)| current.get(&ones).map(|b| a.conj() * b))
+            .sum();
+        overlap.norm_sqr()
+    }
+
+    fn probability_one(&self, qubit: Qubit) -> f64 {
+        match self.place(qubit) {
+            Place::Classical(v) => f64::from(u8::from(v)),
+            Place::Dense(pos) => self.probability_of_bit(pos),
+        }
+    }
+
+    fn marginal(&self, qubits: &[Qubit]) -> Vec<(u128, f64)> {
+        assert!(qubits.len() <= 128, "marginal over more than 128 qubits");
+        let mut constant = 0u128;
+        let mut from_index = Vec::new();
+        for (k, &q) in qubits.iter().enumerate() {
+            match self.place(q) {
+                Place::Classical(true) => constant |= 1 << k,
+                Place::Classical(false) => {}
+                Place::Dense(p) => from_index.push((k, p)),
+            }
+        }
+        let mut dist = std::collections::BTreeMap::<u128, f64>::new();
+        for (index, a) in self.amps.iter().enumerate() {
+            let pattern = from_index.iter().fold(constant, |acc, &(k, p)| {
+                acc | ((((index >> p) & 1) as u128) << k)
+            });
+            *dist.entry(pattern).or_default() += a.norm_sqr();
+        }
+        dist.into_iter()
+            .filter(|(_, p)| *p >= IMPOSSIBLE_PROBABILITY)
+            .collect()
+    }
+
+    fn amplitude(&self, ones: &[Qubit]) -> Complex64 {
+        let mut wanted = ones.to_vec();
+        wanted.sort();
+        wanted.dedup();
+        self.index_of(&wanted)
+            .map_or(ZERO, |i| self.amps[i] * self.phase)
+    }
+}

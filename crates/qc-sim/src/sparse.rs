@@ -1,0 +1,574 @@
+//! The fast sparse simulator, the default engine for games.
+//!
+//! The state is a `Vec` of `(key, amplitude)` entries with distinct keys, in no particular order;
+//! a key holds the qubits in superposition (see [`crate::slots`]), every other qubit is a classical
+//! bit. Monomial gates (X, Z, S, iSWAP, SWAP and their controlled forms) rewrite keys and
+//! amplitudes in place in one pass: a permutation of distinct keys keeps them distinct, so there
+//! is nothing to merge. Gates that branch (H, sqrt-iSWAP, rotations) live in the `branch` module: onto a
+//! qubit that was classical they expand each entry on its own; otherwise they sort the entries so
+//! that the basis states a gate mixes are adjacent and write a new vector group by group. Both
+//! prune amplitudes below [`qc_ir::AMPLITUDE_EPSILON`].
+//!
+//! Parallel (rayon) above [`SparseSim::parallel_threshold`] entries; every order-sensitive step
+//! (sums, sorts, concatenation of parallel outputs) is independent of the thread count, so results
+//! are bit-identical on any number of threads. Every growth is checked against a [`MemoryLimit`].
+
+use crate::memory::MemoryLimit;
+use crate::slots::{Slot, SlotTable};
+use crate::table::SmallGate;
+use qc_ir::{
+    Backend, BackendError, Complex64, Control, Gate, Matrix, MeasureChoice, Qubit,
+    IMPOSSIBLE_PROBABILITY,
+};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+
+/// One basis state: the bits of the qubits in superposition, and its amplitude.
+pub type Entry = (u128, Complex64);
+
+mod branch;
+use branch::kept;
+
+/// Default number of entries above which passes run on rayon (chosen by benchmark, see
+/// `docs/performance.md`).
+pub const DEFAULT_PARALLEL_THRESHOLD: usize = 1 << 14;
+
+/// Entries per parallel work item for passes that build a new vector.
+const BUILD_CHUNK: usize = 1 << 13;
+
+/// The fast sparse simulator. Starts in |0...0>.
+#[derive(Clone, Debug)]
+pub struct SparseSim {
+    slots: SlotTable,
+    entries: Vec<Entry>,
+    limit: MemoryLimit,
+    parallel_threshold: usize,
+}
+
+impl Default for SparseSim {
+    fn default() -> Self {
+        SparseSim::new()
+    }
+}
+
+/// Controls on quantum qubits as a test `key & mask == value`; `None` when a classical control
+/// already disables the gate.
+fn control_test(slots: &SlotTable, controls: &[Control]) -> Option<(u128, u128)> {
+    let mut mask = 0u128;
+    let mut value = 0u128;
+    for c in controls {
+        match slots.get(c.qubit) {
+            Slot::Classical(v) => {
+                if v != c.on.value() {
+                    return None;
+                }
+            }
+            Slot::Quantum(bit) => {
+                mask |= 1 << bit;
+                if c.on.value() {
+                    value |= 1 << bit;
+                }
+            }
+        }
+    }
+    Some((mask, value))
+}
+
+/// The column index of `key` in a gate on `bits` (first bit = most significant).
+#[inline]
+fn column(key: u128, bits: &[u8]) -> usize {
+    bits.iter()
+        .fold(0usize, |col, &b| (col << 1) | ((key >> b) & 1) as usize)
+}
+
+/// The key bits for row `row` of a gate on `bits`.
+fn row_bits(row: usize, bits: &[u8]) -> u128 {
+    let k = bits.len();
+    bits.iter()
+        .enumerate()
+        .map(|(j, &b)| (((row >> (k - 1 - j)) & 1) as u128) << b)
+        .fold(0, |a, b| a | b)
+}
+
+impl SparseSim {
+    /// The all-zero state, with the default memory limit.
+    pub fn new() -> SparseSim {
+        SparseSim::with_limit(MemoryLimit::default())
+    }
+
+    /// The all-zero state with the given memory limit.
+    pub fn with_limit(limit: MemoryLimit) -> SparseSim {
+        SparseSim {
+            slots: SlotTable::default(),
+            entries: vec![(0, Complex64::new(1.0, 0.0))],
+            limit,
+            parallel_threshold: DEFAULT_PARALLEL_THRESHOLD,
+        }
+    }
+
+    /// Sets the number of entries above which passes use rayon (results do not depend on it).
+    pub fn set_parallel_threshold(&mut self, entries: usize) {
+        self.parallel_threshold = entries;
+    }
+
+    /// The number of entries above which passes use rayon.
+    pub fn parallel_threshold(&self) -> usize {
+        self.parallel_threshold
+    }
+
+    /// The memory limit.
+    pub fn memory_limit(&self) -> MemoryLimit {
+        self.limit
+    }
+
+    /// Bytes one basis state takes (key and amplitude).
+    pub const fn bytes_per_entry() -> usize {
+        std::mem::size_of::<Entry>()
+    }
+
+    /// Bytes the state currently holds (allocated capacity).
+    pub fn memory_bytes(&self) -> usize {
+        self.entries.capacity() * Self::bytes_per_entry()
+    }
+
+    /// The entries, in no particular order (bit positions are private to the simulator; use
+    /// [`Backend::basis_states`] for qubit names).
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// Number of qubits currently in superposition.
+    pub fn quantum_qubits(&self) -> usize {
+        self.slots.quantum().count()
+    }
+
+    /// Builds a state directly: `qubits[k]` is bit k of each key; amplitudes are taken as given
+    /// (for benchmarks and tests). Zero amplitudes are dropped; keys must be distinct.
+    ///
+    /// # Errors
+    /// More than 128 qubits, a repeated key, or over the memory limit.
+    pub fn from_entries(
+        qubits: &[Qubit],
+        entries: Vec<Entry>,
+        limit: MemoryLimit,
+    ) -> Result<SparseSim, BackendError> {
+        limit.check(
+            "sparse state",
+            (entries.len() * Self::bytes_per_entry()) as u128,
+        )?;
+        let mut sim = SparseSim::with_limit(limit);
+        for &q in qubits {
+            sim.slots.promote(q)?;
+        }
+        let mut entries = entries;
+        entries.retain(|(_, a)| kept(*a));
+        let mut keys: Vec<u128> = entries.iter().map(|e| e.0).collect();
+        keys.sort_unstable();
+        if keys.windows(2).any(|w| w[0] == w[1]) {
+            return Err(BackendError::InvalidSnapshot(
+                "repeated key in from_entries",
+            ));
+        }
+        sim.entries = entries;
+        let all: Vec<Qubit> = qubits.to_vec();
+        sim.demote_constant(&all);
+        Ok(sim)
+    }
+
+    fn parallel(&self) -> bool {
+        self.entries.len() >= self.parallel_threshold
+    }
+
+    /// Gives `qubit` a bit position; a classical 1 sets the bit in every key. Returns the bit
+    /// and, if the qubit was classical, the value every key now has there.
+    fn promote(&mut self, qubit: Qubit) -> Result<(u8, Option<bool>), BackendError> {
+        let (bit, was) = self.slots.promote(qubit)?;
+        if was == Some(true) {
+            let mask = 1u128 << bit;
+            self.for_each_entry(|e| e.0 |= mask);
+        }
+        Ok((bit, was))
+    }
+
+    fn for_each_entry(&mut self, f: impl Fn(&mut Entry) + Sync + Send) {
+        if self.parallel() {
+            self.entries.par_iter_mut().for_each(f);
+        } else {
+            self.entries.iter_mut().for_each(f);
+        }
+    }
+
+    /// OR and AND of all keys.
+    fn key_or_and(&self) -> (u128, u128) {
+        let fold = |acc: (u128, u128), e: &Entry| (acc.0 | e.0, acc.1 & e.0);
+        if self.parallel() {
+            self.entries
+                .par_iter()
+                .fold(|| (0, u128::MAX), fold)
+                .reduce(|| (0, u128::MAX), |a, b| (a.0 | b.0, a.1 & b.1))
+        } else {
+            self.entries.iter().fold((0, u128::MAX), fold)
+        }
+    }
+
+    /// Makes the listed qubits classical where they are constant over the support.
+    fn demote_constant(&mut self, qubits: &[Qubit]) {
+        if self.entries.is_empty() {
+            return;
+        }
+        let (or, and) = self.key_or_and();
+        self.demote_given(qubits, or, and);
+    }
+
+    fn demote_given(&mut self, qubits: &[Qubit], or: u128, and: u128) {
+        let mut clear = 0u128;
+        for &q in qubits {
+            if let Slot::Quantum(bit) = self.slots.get(q) {
+                let mask = 1u128 << bit;
+                if or & mask == 0 {
+                    self.slots.demote(q, false);
+                } else if and & mask != 0 {
+                    self.slots.demote(q, true);
+                    clear |= mask;
+                }
+            }
+        }
+        if clear != 0 {
+            self.for_each_entry(|e| e.0 &= !clear);
+        }
+    }
+
+    /// A monomial gate: one pass, keys and amplitudes rewritten in place.
+    fn apply_monomial(
+        &mut self,
+        bits: &[u8],
+        rows: [usize; 4],
+        factors: [Complex64; 4],
+        (mask, value): (u128, u128),
+    ) -> (u128, u128) {
+        let tmask: u128 = bits.iter().map(|&b| 1u128 << b).fold(0, |a, b| a | b);
+        let mut new_bits = [0u128; 4];
+        for (c, nb) in new_bits.iter_mut().enumerate().take(1 << bits.len()) {
+            *nb = row_bits(rows[c], bits);
+        }
+        // One sequential loop per fixed-size chunk, with local OR/AND accumulators the compiler
+        // keeps in registers; chunks combine with OR/AND, which are exact and order-free.
+        let pass = |chunk: &mut [Entry]| {
+            let (mut or, mut and) = (0u128, u128::MAX);
+            for e in chunk {
+                if e.0 & mask == value {
+                    let c = column(e.0, bits);
+                    e.0 = (e.0 & !tmask) | new_bits[c];
+                    e.1 *= factors[c];
+                }
+                or |= e.0;
+                and &= e.0;
+            }
+            (or, and)
+        };
+        let combine = |a: (u128, u128), b: (u128, u128)| (a.0 | b.0, a.1 & b.1);
+        if self.parallel() {
+            self.entries
+                .par_chunks_mut(BUILD_CHUNK)
+                .map(pass)
+                .reduce(|| (0, u128::MAX), combine)
+        } else {
+            pass(&mut self.entries)
+        }
+    }
+
+    /// A monomial gate whose targets are all classical needs no slot: with no quantum control
+    /// it flips classical bits and multiplies by a global phase; a diagonal one with quantum
+    /// controls is a phase on the entries the controls select. Returns false when the gate
+    /// needs the targets in superposition.
+    fn apply_on_classical(
+        &mut self,
+        table: &SmallGate,
+        targets: &[Qubit],
+        (mask, value): (u128, u128),
+    ) -> bool {
+        let Some((rows, factors)) = table.monomial() else {
+            return false;
+        };
+        let mut col = 0usize;
+        for &t in targets {
+            match self.slots.get(t) {
+                Slot::Classical(v) => col = (col << 1) | usize::from(v),
+                Slot::Quantum(_) => return false,
+            }
+        }
+        let row = rows[col];
+        let factor = factors[col];
+        if mask != 0 && row != col {
+            return false;
+        }
+        let k = targets.len();
+        for (j, &t) in targets.iter().enumerate() {
+            self.slots.demote(t, (row >> (k - 1 - j)) & 1 == 1);
+        }
+        if factor != Complex64::new(1.0, 0.0) {
+            self.for_each_entry(|e| {
+                if e.0 & mask == value {
+                    e.1 *= factor;
+                }
+            });
+        }
+        true
+    }
+
+    /// `P(bit = 1)` normalised by the total weight, from separate sums (see the dense twin).
+    fn probability_of_mask(&self, mask: u128) -> f64 {
+        let (p0, p1) = crate::par::det_sum_split(&self.entries, self.parallel(), |e| {
+            (e.0 & mask != 0, e.1.norm_sqr())
+        });
+        crate::par::normalised_one(p0, p1)
+    }
+
+    /// The state as a map from the sorted list of qubits that are 1 to the amplitude.
+    fn canonical(&self) -> BTreeMap<Vec<Qubit>, Complex64> {
+        self.basis_states().into_iter().collect()
+    }
+
+    /// The key of the basis state in which exactly `ones` are 1, or `None` if a classical qubit
+    /// disagrees (the amplitude is then 0).
+    fn key_of(&self, ones: &[Qubit]) -> Option<u128> {
+        for q in self.slots.classical_ones() {
+            if !ones.contains(&q) {
+                return None;
+            }
+        }
+        let mut key = 0u128;
+        for &q in ones {
+            match self.slots.get(q) {
+                Slot::Classical(true) => {}
+                Slot::Classical(false) => return None,
+                Slot::Quantum(bit) => key |= 1 << bit,
+            }
+        }
+        Some(key)
+    }
+
+    /// For each of `qubits`: a constant contribution to the pattern (classical 1s) and the key
+    /// bit that feeds pattern bit k.
+    fn pattern_plan(&self, qubits: &[Qubit]) -> (u128, Vec<(usize, u8)>) {
+        let mut constant = 0u128;
+        let mut from_key = Vec::new();
+        for (k, &q) in qubits.iter().enumerate() {
+            match self.slots.get(q) {
+                Slot::Classical(true) => constant |= 1 << k,
+                Slot::Classical(false) => {}
+                Slot::Quantum(bit) => from_key.push((k, bit)),
+            }
+        }
+        (constant, from_key)
+    }
+}
+
+fn pattern(key: u128, constant: u128, from_key: &[(usize, u8)]) -> u128 {
+    from_key
+        .iter()
+        .fold(constant, |p, &(k, bit)| p | (((key >> bit) & 1) << k))
+}
+
+impl Backend for SparseSim {
+    type Snapshot = SparseSim;
+
+    fn name(&self) -> &'static str {
+        "sparse"
+    }
+
+    fn apply_gate(
+        &mut self,
+        gate: Gate,
+        targets: &[Qubit],
+        controls: &[Control],
+    ) -> Result<(), BackendError> {
+        let Some(test) = control_test(&self.slots, controls) else {
+            return Ok(());
+        };
+        if gate == Gate::I {
+            return Ok(());
+        }
+        let table = SmallGate::new(gate);
+        if self.apply_on_classical(&table, targets, test) {
+            return Ok(());
+        }
+        let mut bits = [0u8; 2];
+        let mut constant = [None; 2];
+        for (j, &t) in targets.iter().enumerate().take(2) {
+            (bits[j], constant[j]) = self.promote(t)?;
+        }
+        let bits = &bits[..targets.len().min(2)];
+        if let Some((rows, factors)) = table.monomial() {
+            let (or, and) = self.apply_monomial(bits, rows, factors, test);
+            self.demote_given(targets, or, and);
+        } else {
+            self.apply_branching(bits, &constant[..bits.len()], &table, test)?;
+            self.demote_constant(targets);
+        }
+        Ok(())
+    }
+
+    fn measure(&mut self, qubit: Qubit, choice: MeasureChoice) -> Result<bool, BackendError> {
+        match self.slots.get(qubit) {
+            Slot::Classical(v) => choice.resolve(qubit, if v { 1.0 } else { 0.0 }),
+            Slot::Quantum(bit) => {
+                let mask = 1u128 << bit;
+                let p_one = self.probability_of_mask(mask);
+                let outcome = choice.resolve(qubit, p_one)?;
+                let p = if outcome { p_one } else { 1.0 - p_one };
+                let scale = 1.0 / p.sqrt();
+                let want = if outcome { mask } else { 0 };
+                // Keep, rescale and drop the measured bit in one pass.
+                self.entries.retain_mut(|e| {
+                    if e.0 & mask == want {
+                        e.0 &= !mask;
+                        e.1 *= scale;
+                        true
+                    } else {
+                        false
+                    }
+                });
+                self.slots.demote(qubit, outcome);
+                Ok(outcome)
+            }
+        }
+    }
+
+    fn basis_states(&self) -> Vec<(Vec<Qubit>, Complex64)> {
+        let quantum: Vec<(Qubit, u8)> = self.slots.quantum().collect();
+        let classical: Vec<Qubit> = self.slots.classical_ones().collect();
+        let mut result: Vec<(Vec<Qubit>, Complex64)> = self
+            .entries
+            .iter()
+            .map(|&(key, amp)| {
+                let mut ones = classical.clone();
+                ones.extend(
+                    quantum
+                        .iter()
+                        .filter(|(_, b)| (key >> b) & 1 == 1)
+                        .map(|(q, _)| *q),
+                );
+                ones.sort();
+                (ones, amp)
+            })
+            .collect();
+        result.sort_by(|a, b| a.0.cmp(&b.0));
+        result
+    }
+
+    fn state_size(&self) -> usize {
+        self.entries.len()
+    }
+
+    fn snapshot(&self) -> SparseSim {
+        self.clone()
+    }
+
+    fn restore(&mut self, snapshot: &SparseSim) {
+        *self = snapshot.clone();
+    }
+
+    fn fidelity(&self, snapshot: &SparseSim) -> f64 {
+        if self.slots == snapshot.slots {
+            let mut a = self.entries.clone();
+            let mut b = snapshot.entries.clone();
+            a.sort_unstable_by_key(|e| e.0);
+            b.sort_unstable_by_key(|e| e.0);
+            let (mut i, mut j) = (0, 0);
+            let mut overlap = Complex64::new(0.0, 0.0);
+            while i < a.len() && j < b.len() {
+                match a[i].0.cmp(&b[j].0) {
+                    std::cmp::Ordering::Less => i += 1,
+                    std::cmp::Ordering::Greater => j += 1,
+                    std::cmp::Ordering::Equal => {
+                        overlap += b[j].1.conj() * a[i].1;
+                        i += 1;
+                        j += 1;
+                    }
+                }
+            }
+            return overlap.norm_sqr();
+        }
+        let current = self.canonical();
+        let overlap: Complex64 = snapshot
+            .basis_states()
+            .into_iter()
+            .filter_map(|(ones, a)| current.get(&ones).map(|b| a.conj() * b))
+            .sum();
+        overlap.norm_sqr()
+    }
+
+    fn probability_one(&self, qubit: Qubit) -> f64 {
+        match self.slots.get(qubit) {
+            Slot::Classical(v) => f64::from(u8::from(v)),
+            Slot::Quantum(bit) => self.probability_of_mask(1 << bit),
+        }
+    }
+
+    fn marginal(&self, qubits: &[Qubit]) -> Vec<(u128, f64)> {
+        assert!(qubits.len() <= 128, "marginal over more than 128 qubits");
+        let (constant, from_key) = self.pattern_plan(qubits);
+        let chunk_dist = |chunk: &[Entry]| {
+            let mut d = BTreeMap::<u128, f64>::new();
+            for e in chunk {
+                *d.entry(pattern(e.0, constant, &from_key)).or_default() += e.1.norm_sqr();
+            }
+            d
+        };
+        let parts: Vec<BTreeMap<u128, f64>> = if self.parallel() {
+            self.entries
+                .par_chunks(crate::par::REDUCE_CHUNK)
+                .map(chunk_dist)
+                .collect()
+        } else {
+            self.entries
+                .chunks(crate::par::REDUCE_CHUNK)
+                .map(chunk_dist)
+                .collect()
+        };
+        let mut dist = BTreeMap::<u128, f64>::new();
+        for part in parts {
+            for (p, v) in part {
+                *dist.entry(p).or_default() += v;
+            }
+        }
+        dist.into_iter()
+            .filter(|(_, p)| *p >= IMPOSSIBLE_PROBABILITY)
+            .collect()
+    }
+
+    fn reduced_density_matrix(&self, qubits: &[Qubit]) -> Matrix {
+        let (constant, from_key) = self.pattern_plan(qubits);
+        let kept: u128 = from_key
+            .iter()
+            .map(|&(_, b)| 1u128 << b)
+            .fold(0, |a, b| a | b);
+        let mut items: Vec<(u128, usize, Complex64)> = self
+            .entries
+            .iter()
+            .map(|e| (e.0 & !kept, pattern(e.0, constant, &from_key) as usize, e.1))
+            .collect();
+        items.sort_unstable_by_key(|x| (x.0, x.1));
+        let mut rho = Matrix::zeros(1 << qubits.len());
+        for group in items.chunk_by(|a, b| a.0 == b.0) {
+            for &(_, i, a) in group {
+                for &(_, j, b) in group {
+                    rho.set(i, j, rho.get(i, j) + a * b.conj());
+                }
+            }
+        }
+        rho
+    }
+
+    fn amplitude(&self, ones: &[Qubit]) -> Complex64 {
+        let zero = Complex64::new(0.0, 0.0);
+        let Some(key) = self.key_of(ones) else {
+            return zero;
+        };
+        self.entries
+            .iter()
+            .find(|e| e.0 == key)
+            .map_or(zero, |e| e.1)
+    }
+}

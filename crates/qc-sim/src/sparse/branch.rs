@@ -1,0 +1,272 @@
+//! Branching gates for [`SparseSim`] (H-like and sqrt-iSWAP-like: one basis state becomes
+//! several). Two paths: when a target was classical just before, each entry expands on its own
+//! into one preallocated vector (no sort); otherwise the entries are sorted so that the basis
+//! states the gate mixes are adjacent, and the new state is written group by group.
+
+use super::{column, row_bits, Entry, SparseSim, BUILD_CHUNK};
+use crate::memory::{try_reserve, MemoryLimit};
+use crate::table::SmallGate;
+use qc_ir::{BackendError, Complex64, AMPLITUDE_EPSILON};
+use rayon::prelude::*;
+
+impl SparseSim {
+    /// A branching gate: sort so each group of keys the gate mixes is contiguous, then write the
+    /// new state group by group.
+    ///
+    /// `constant[j]` is the value target j has in every key if it was classical just before;
+    /// when that leaves each output basis state fed by one input at most, no sort is needed.
+    pub(super) fn apply_branching(
+        &mut self,
+        bits: &[u8],
+        constant: &[Option<bool>],
+        table: &SmallGate,
+        test: (u128, u128),
+    ) -> Result<(), BackendError> {
+        let (mask, value) = test;
+        let tmask: u128 = bits.iter().map(|&b| 1u128 << b).fold(0, |a, b| a | b);
+        if let Some(present) = independent_columns(table, constant) {
+            return self.expand_independent(bits, table, present, test);
+        }
+        // Group members only need to be contiguous; their order inside a group is irrelevant.
+        let parallel = self.parallel();
+        if self.slots.used_mask() >> 64 == 0 {
+            let sort_key = |e: &Entry| (e.0 & !tmask) as u64;
+            if parallel {
+                self.entries.par_sort_unstable_by_key(sort_key);
+            } else {
+                self.entries.sort_unstable_by_key(sort_key);
+            }
+        } else {
+            let sort_key = |e: &Entry| e.0 & !tmask;
+            if parallel {
+                self.entries.par_sort_unstable_by_key(sort_key);
+            } else {
+                self.entries.sort_unstable_by_key(sort_key);
+            }
+        }
+        // Work items end on group boundaries; they depend only on the data.
+        let n = self.entries.len();
+        let mut bounds = vec![0usize];
+        let mut at = BUILD_CHUNK;
+        while at < n {
+            let rest = self.entries[at - 1].0 & !tmask;
+            while at < n && self.entries[at].0 & !tmask == rest {
+                at += 1;
+            }
+            if at < n {
+                bounds.push(at);
+            }
+            at += BUILD_CHUNK;
+        }
+        bounds.push(n);
+        let dim = table.dim();
+        let weight = table.max_column_weight();
+        let entries = &self.entries;
+        let bound_of = |lo: usize, hi: usize| -> usize {
+            let mut total = 0;
+            let mut i = lo;
+            while i < hi {
+                let rest = entries[i].0 & !tmask;
+                let mut j = i + 1;
+                while j < hi && entries[j].0 & !tmask == rest {
+                    j += 1;
+                }
+                total += if rest & mask == value {
+                    ((j - i) * weight).min(dim)
+                } else {
+                    j - i
+                };
+                i = j;
+            }
+            total
+        };
+        let ranges: Vec<(usize, usize)> = bounds.windows(2).map(|w| (w[0], w[1])).collect();
+        let parallel = self.parallel();
+        let needed: usize = if parallel {
+            ranges.par_iter().map(|&(a, b)| bound_of(a, b)).sum()
+        } else {
+            ranges.iter().map(|&(a, b)| bound_of(a, b)).sum()
+        };
+        let bytes = Self::bytes_per_entry() as u128;
+        self.limit.check(
+            "sparse state after a branching gate",
+            (n as u128 + needed as u128) * bytes,
+        )?;
+        let mut row_keys = [0u128; 4];
+        for (r, rk) in row_keys.iter_mut().enumerate().take(dim) {
+            *rk = row_bits(r, bits);
+        }
+        let build = |&(lo, hi): &(usize, usize)| -> Vec<Entry> {
+            let mut out = Vec::with_capacity(bound_of(lo, hi));
+            let mut i = lo;
+            while i < hi {
+                let rest = entries[i].0 & !tmask;
+                let mut j = i + 1;
+                while j < hi && entries[j].0 & !tmask == rest {
+                    j += 1;
+                }
+                if rest & mask != value {
+                    out.extend_from_slice(&entries[i..j]);
+                } else {
+                    let mut input = [Complex64::new(0.0, 0.0); 4];
+                    let mut present = 0usize;
+                    for e in &entries[i..j] {
+                        let c = column(e.0, bits);
+                        input[c] = e.1;
+                        present |= 1 << c;
+                    }
+                    for (r, &rk) in row_keys.iter().enumerate().take(dim) {
+                        let mut acc = Complex64::new(0.0, 0.0);
+                        for (c, &a) in input.iter().enumerate().take(dim) {
+                            if present & (1 << c) != 0 {
+                                let m = table.get(r, c);
+                                if m != Complex64::new(0.0, 0.0) {
+                                    acc += m * a;
+                                }
+                            }
+                        }
+                        if kept(acc) {
+                            out.push((rest | rk, acc));
+                        }
+                    }
+                }
+                i = j;
+            }
+            out
+        };
+        let new_entries = if parallel && ranges.len() > 1 {
+            let parts: Vec<Vec<Entry>> = ranges.par_iter().map(build).collect();
+            concat(parts, self.limit)?
+        } else {
+            build(&(0, n))
+        };
+        self.entries = new_entries;
+        Ok(())
+    }
+
+    /// A branching gate where every output basis state has one input at most: each entry expands
+    /// on its own, written in input order (parallel over fixed chunks, concatenated in order).
+    fn expand_independent(
+        &mut self,
+        bits: &[u8],
+        table: &SmallGate,
+        present: usize,
+        (mask, value): (u128, u128),
+    ) -> Result<(), BackendError> {
+        let tmask: u128 = bits.iter().map(|&b| 1u128 << b).fold(0, |a, b| a | b);
+        let dim = table.dim();
+        let weight = (0..dim)
+            .filter(|c| present & (1 << c) != 0)
+            .map(|c| (0..dim).filter(|&r| table.get(r, c) != ZERO).count())
+            .max()
+            .unwrap_or(1);
+        let n = self.entries.len();
+        let bytes = Self::bytes_per_entry() as u128;
+        self.limit.check(
+            "sparse state after a branching gate",
+            (n as u128) * (1 + weight as u128) * bytes,
+        )?;
+        let mut row_keys = [0u128; 4];
+        for (r, rk) in row_keys.iter_mut().enumerate().take(dim) {
+            *rk = row_bits(r, bits);
+        }
+        // Count, allocate once, fill disjoint slices: no per-chunk vectors and no concatenation.
+        let expand = |&(key, amp): &Entry, out: &mut [Entry], mut at: usize| -> usize {
+            if key & mask != value {
+                if let Some(slot) = out.get_mut(at) {
+                    *slot = (key, amp);
+                }
+                return at + 1;
+            }
+            let c = column(key, bits);
+            let rest = key & !tmask;
+            for (r, &rk) in row_keys.iter().enumerate().take(dim) {
+                let m = table.get(r, c);
+                if m != ZERO {
+                    let a = m * amp;
+                    if kept(a) {
+                        if let Some(slot) = out.get_mut(at) {
+                            *slot = (rest | rk, a);
+                        }
+                        at += 1;
+                    }
+                }
+            }
+            at
+        };
+        let parallel = self.parallel();
+        let count = |chunk: &[Entry]| chunk.iter().fold(0, |at, e| expand(e, &mut [], at));
+        let counts: Vec<usize> = if parallel {
+            self.entries.par_chunks(BUILD_CHUNK).map(count).collect()
+        } else {
+            self.entries.chunks(BUILD_CHUNK).map(count).collect()
+        };
+        let total: usize = counts.iter().sum();
+        let mut out: Vec<Entry> = Vec::new();
+        try_reserve(&mut out, total, "sparse state", self.limit)?;
+        out.resize(total, (0, ZERO));
+        let mut slices: Vec<&mut [Entry]> = Vec::with_capacity(counts.len());
+        let mut tail = &mut out[..];
+        for &c in &counts {
+            let (head, rest) = tail.split_at_mut(c);
+            slices.push(head);
+            tail = rest;
+        }
+        let fill = |(chunk, dst): (&[Entry], &mut [Entry])| {
+            chunk.iter().fold(0, |at, e| expand(e, dst, at));
+        };
+        if parallel {
+            self.entries
+                .par_chunks(BUILD_CHUNK)
+                .zip(slices.into_par_iter())
+                .for_each(fill);
+        } else {
+            self.entries.chunks(BUILD_CHUNK).zip(slices).for_each(fill);
+        }
+        self.entries = out;
+        Ok(())
+    }
+}
+
+/// Joins per-chunk outputs in chunk order (so the result does not depend on the thread count).
+fn concat(parts: Vec<Vec<Entry>>, limit: MemoryLimit) -> Result<Vec<Entry>, BackendError> {
+    let total = parts.iter().map(Vec::len).sum();
+    let mut all = Vec::new();
+    try_reserve(&mut all, total, "sparse state", limit)?;
+    for p in parts {
+        all.extend_from_slice(&p);
+    }
+    Ok(all)
+}
+
+/// Not pruned: `|a| >= AMPLITUDE_EPSILON`, tested on `|a|^2` (no square root in the hot loop).
+#[inline]
+pub(super) fn kept(a: Complex64) -> bool {
+    a.norm_sqr() >= AMPLITUDE_EPSILON * AMPLITUDE_EPSILON
+}
+
+const ZERO: Complex64 = Complex64::new(0.0, 0.0);
+
+/// The columns a gate can see when the targets in `constant` have a known value in every key, if
+/// with those columns every row has one nonzero entry at most (so no two inputs meet).
+fn independent_columns(table: &SmallGate, constant: &[Option<bool>]) -> Option<usize> {
+    let k = constant.len();
+    let dim = table.dim();
+    let mut present = 0usize;
+    for c in 0..dim {
+        let fits = constant
+            .iter()
+            .enumerate()
+            .all(|(j, v)| v.is_none_or(|v| ((c >> (k - 1 - j)) & 1 == 1) == v));
+        if fits {
+            present |= 1 << c;
+        }
+    }
+    let independent = (0..dim).all(|r| {
+        (0..dim)
+            .filter(|&c| present & (1 << c) != 0 && table.get(r, c) != ZERO)
+            .count()
+            <= 1
+    });
+    independent.then_some(present)
+}
