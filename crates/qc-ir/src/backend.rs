@@ -33,22 +33,30 @@ pub enum MeasureChoice {
 }
 
 impl MeasureChoice {
-    /// Resolves the outcome given `P(1)`, or says which outcome was impossible.
-    pub fn resolve(self, qubit: Qubit, p_one: f64) -> Result<bool, BackendError> {
-        let p_one = p_one.clamp(0.0, 1.0);
+    /// Resolves the outcome from the weights of the two outcomes (`p_zero`, `p_one`: sums of
+    /// `|a|^2` over the basis states with the qubit 0 and 1; they need not add up to exactly 1).
+    /// Each weight is summed on its own, so an outcome that no basis state has is impossible
+    /// exactly, never a rounding residue of `1 - p`. Returns the outcome or says it was impossible.
+    pub fn resolve(self, qubit: Qubit, p_zero: f64, p_one: f64) -> Result<bool, BackendError> {
+        let total = p_zero + p_one;
+        let (q0, q1) = if total > 0.0 {
+            (p_zero / total, p_one / total)
+        } else {
+            (0.0, 0.0)
+        };
         let outcome = match self {
             MeasureChoice::Forced(v) => v,
             MeasureChoice::Random(u) => {
-                if p_one < IMPOSSIBLE_PROBABILITY {
+                if q1 < IMPOSSIBLE_PROBABILITY {
                     false
-                } else if 1.0 - p_one < IMPOSSIBLE_PROBABILITY {
+                } else if q0 < IMPOSSIBLE_PROBABILITY {
                     true
                 } else {
-                    u < p_one
+                    u < q1
                 }
             }
         };
-        let p = if outcome { p_one } else { 1.0 - p_one };
+        let p = if outcome { q1 } else { q0 };
         if p < IMPOSSIBLE_PROBABILITY {
             return Err(BackendError::ImpossibleOutcome {
                 qubit,
@@ -57,6 +65,12 @@ impl MeasureChoice {
             });
         }
         Ok(outcome)
+    }
+
+    /// Resolves the outcome of a qubit with a definite classical value.
+    pub fn resolve_classical(self, qubit: Qubit, value: bool) -> Result<bool, BackendError> {
+        let one = f64::from(u8::from(value));
+        self.resolve(qubit, 1.0 - one, one)
     }
 }
 

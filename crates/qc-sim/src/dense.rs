@@ -211,7 +211,8 @@ impl DenseSim {
 
     /// `P(bit = 1)`, from separate sums over both halves so that an outcome whose amplitudes are
     /// all exactly zero gets probability exactly zero (not `1 - (1 - 2e-16)`).
-    fn probability_of_bit(&self, pos: u8) -> f64 {
+    /// The summed weights `(P(bit = 0), P(bit = 1))`, each summed on its own.
+    fn weights_of_bit(&self, pos: u8) -> (f64, f64) {
         let mask = 1usize << pos;
         let chunk = crate::par::REDUCE_CHUNK;
         let partial = |(c, block): (usize, &[Complex64])| {
@@ -235,9 +236,13 @@ impl DenseSim {
         } else {
             self.amps.chunks(chunk).enumerate().map(partial).collect()
         };
-        let (p0, p1) = partials
+        partials
             .into_iter()
-            .fold((0.0, 0.0), |(a, b), (c, d)| (a + c, b + d));
+            .fold((0.0, 0.0), |(a, b), (c, d)| (a + c, b + d))
+    }
+
+    fn probability_of_bit(&self, pos: u8) -> f64 {
+        let (p0, p1) = self.weights_of_bit(pos);
         crate::par::normalised_one(p0, p1)
     }
 
@@ -430,11 +435,11 @@ impl Backend for DenseSim {
 
     fn measure(&mut self, qubit: Qubit, choice: MeasureChoice) -> Result<bool, BackendError> {
         match self.place(qubit) {
-            Place::Classical(v) => choice.resolve(qubit, if v { 1.0 } else { 0.0 }),
+            Place::Classical(v) => choice.resolve_classical(qubit, v),
             Place::Dense(pos) => {
-                let p_one = self.probability_of_bit(pos);
-                let outcome = choice.resolve(qubit, p_one)?;
-                let p = if outcome { p_one } else { 1.0 - p_one };
+                let (p_zero, p_one) = self.weights_of_bit(pos);
+                let outcome = choice.resolve(qubit, p_zero, p_one)?;
+                let p = (if outcome { p_one } else { p_zero }) / (p_zero + p_one);
                 self.leave(pos, outcome, 1.0 / p.sqrt());
                 Ok(outcome)
             }

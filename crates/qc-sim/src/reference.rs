@@ -159,19 +159,26 @@ impl Backend for ReferenceSparse {
 
     fn measure(&mut self, qubit: Qubit, choice: MeasureChoice) -> Result<bool, BackendError> {
         match self.slots.get(qubit) {
-            Slot::Classical(v) => choice.resolve(qubit, if v { 1.0 } else { 0.0 }),
+            Slot::Classical(v) => choice.resolve_classical(qubit, v),
             Slot::Quantum(bit) => {
-                let p_one = self.probability_of_bit(bit);
-                let outcome = choice.resolve(qubit, p_one)?;
-                let p = if outcome { p_one } else { 1.0 - p_one };
                 let mask = 1u128 << bit;
+                let (p_zero, p_one) = self.state.iter().fold((0.0, 0.0), |(z, o), (k, a)| {
+                    if k & mask != 0 {
+                        (z, o + a.norm_sqr())
+                    } else {
+                        (z + a.norm_sqr(), o)
+                    }
+                });
+                let outcome = choice.resolve(qubit, p_zero, p_one)?;
+                let p = if outcome { p_one } else { p_zero };
                 let norm = p.sqrt();
                 self.state.retain(|k, _| (k & mask != 0) == outcome);
                 for a in self.state.values_mut() {
                     *a /= norm;
                 }
                 self.prune();
-                self.demote_constant(&[qubit]);
+                let quantum: Vec<Qubit> = self.slots.quantum().map(|(q, _)| q).collect();
+                self.demote_constant(&quantum);
                 Ok(outcome)
             }
         }

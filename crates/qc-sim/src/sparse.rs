@@ -318,10 +318,15 @@ impl SparseSim {
 
     /// `P(bit = 1)` normalised by the total weight, from separate sums (see the dense twin).
     fn probability_of_mask(&self, mask: u128) -> f64 {
-        let (p0, p1) = crate::par::det_sum_split(&self.entries, self.parallel(), |e| {
-            (e.0 & mask != 0, e.1.norm_sqr())
-        });
+        let (p0, p1) = self.weights_of_mask(mask);
         crate::par::normalised_one(p0, p1)
+    }
+
+    /// The summed weights `(P(bit = 0), P(bit = 1))`, each summed on its own.
+    fn weights_of_mask(&self, mask: u128) -> (f64, f64) {
+        crate::par::det_sum_split(&self.entries, self.parallel(), |e| {
+            (e.0 & mask != 0, e.1.norm_sqr())
+        })
     }
 
     /// The state as a map from the sorted list of qubits that are 1 to the amplitude.
@@ -411,12 +416,12 @@ impl Backend for SparseSim {
 
     fn measure(&mut self, qubit: Qubit, choice: MeasureChoice) -> Result<bool, BackendError> {
         match self.slots.get(qubit) {
-            Slot::Classical(v) => choice.resolve(qubit, if v { 1.0 } else { 0.0 }),
+            Slot::Classical(v) => choice.resolve_classical(qubit, v),
             Slot::Quantum(bit) => {
                 let mask = 1u128 << bit;
-                let p_one = self.probability_of_mask(mask);
-                let outcome = choice.resolve(qubit, p_one)?;
-                let p = if outcome { p_one } else { 1.0 - p_one };
+                let (p_zero, p_one) = self.weights_of_mask(mask);
+                let outcome = choice.resolve(qubit, p_zero, p_one)?;
+                let p = (if outcome { p_one } else { p_zero }) / (p_zero + p_one);
                 let scale = 1.0 / p.sqrt();
                 let want = if outcome { mask } else { 0 };
                 // Keep, rescale and drop the measured bit in one pass.
