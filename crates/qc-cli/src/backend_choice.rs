@@ -6,10 +6,12 @@ use clap::ValueEnum;
 /// The simulators the CLI offers.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum BackendChoice {
-    /// The reference sparse simulator (a map from basis bitstring to amplitude).
+    /// The fast sparse simulator: a superposition of bitboards (the default for games).
     #[default]
     Sparse,
-    /// The same reference simulator under its own name (the oracle the others are tested against).
+    /// The dense state-vector simulator over the qubits in superposition.
+    Dense,
+    /// The simple reference sparse simulator (the oracle the others are tested against).
     Reference,
 }
 
@@ -17,8 +19,15 @@ pub enum BackendChoice {
 macro_rules! with_backend {
     ($choice:expr, |$backend:ident| $body:expr) => {
         match $choice {
-            $crate::backend_choice::BackendChoice::Sparse
-            | $crate::backend_choice::BackendChoice::Reference => {
+            $crate::backend_choice::BackendChoice::Sparse => {
+                let $backend = qc_sim::SparseSim::new();
+                $body
+            }
+            $crate::backend_choice::BackendChoice::Dense => {
+                let $backend = qc_sim::DenseSim::new();
+                $body
+            }
+            $crate::backend_choice::BackendChoice::Reference => {
                 let $backend = qc_sim::ReferenceSparse::new();
                 $body
             }

@@ -69,3 +69,43 @@ fn malformed_circuit_is_reported_by_the_verifier() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("used before it is allocated"), "{err}");
 }
+
+/// The three simulators give the same final board for a long game with captures, castling,
+/// en passant and promotion (the dense one keeps only the qubits really in superposition).
+#[test]
+fn every_backend_gives_the_same_full_game() {
+    let mut results = Vec::new();
+    for backend in ["sparse", "dense", "reference"] {
+        let out = qchess(&[
+            "simulate",
+            "circuits/full_game.qcg",
+            "--backend",
+            backend,
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{backend}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        results.push((backend, value));
+    }
+    let (_, first) = &results[0];
+    for (backend, value) in &results[1..] {
+        assert_eq!(value["status"], first["status"], "{backend}");
+        assert_eq!(value["state_size"], first["state_size"], "{backend}");
+        let a = first["squares"].as_object().unwrap();
+        let b = value["squares"].as_object().unwrap();
+        assert_eq!(
+            a.keys().collect::<Vec<_>>(),
+            b.keys().collect::<Vec<_>>(),
+            "{backend}"
+        );
+        for (sq, v) in a {
+            let pa = v["probability"].as_f64().unwrap();
+            let pb = b[sq]["probability"].as_f64().unwrap();
+            assert!((pa - pb).abs() < 1e-10, "{backend} {sq}: {pa} vs {pb}");
+        }
+    }
+}

@@ -187,6 +187,28 @@ impl DenseSim {
         Ok(pos)
     }
 
+    /// Makes every qubit whose bit is the same in all amplitudes of magnitude at least
+    /// `AMPLITUDE_EPSILON` classical again (one pass to find them, one `leave` each).
+    pub(crate) fn evict_constant_qubits(&mut self) {
+        if self.order.is_empty() {
+            return;
+        }
+        let (any_one, all_one) = self
+            .amps
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.norm() >= qc_ir::AMPLITUDE_EPSILON)
+            .fold((0usize, usize::MAX), |(or, and), (i, _)| (or | i, and & i));
+        for pos in (0..self.order.len()).rev() {
+            let bit = 1usize << pos;
+            if any_one & bit == 0 {
+                self.leave(pos as u8, false, 1.0);
+            } else if all_one & bit != 0 {
+                self.leave(pos as u8, true, 1.0);
+            }
+        }
+    }
+
     /// Takes the qubit at bit `pos` out of the vector, keeping the half where it is `value` and
     /// scaling it by `scale`, in one pass.
     fn leave(&mut self, pos: u8, value: bool, scale: f64) {
@@ -414,6 +436,15 @@ impl Backend for DenseSim {
         targets: &[Qubit],
         controls: &[Control],
     ) -> Result<(), BackendError> {
+        if targets
+            .iter()
+            .any(|t| matches!(self.place(*t), Place::Classical(_)))
+        {
+            // The vector may grow below: first let every qubit that is constant again leave, so
+            // a long game keeps only the qubits really in superposition (done before any bit
+            // position is computed, since leaving renumbers them).
+            self.evict_constant_qubits();
+        }
         let Some(ctrl) = self.control_bits(controls) else {
             return Ok(());
         };
