@@ -7,6 +7,7 @@
 mod backend_choice;
 mod commands;
 mod game_input;
+mod niels;
 mod output;
 mod render;
 mod replay;
