@@ -20,6 +20,7 @@ pub fn compiled_text<B: Backend>(game: &NielsGame<B>, format: Format) -> anyhow:
             export_qasm3(circuit, &game.clbit_outcomes(), &ExportOptions::default())
                 .context("cannot export the game circuit as OpenQASM 3")?
                 .text
+                + "\n"
         }
     })
 }
