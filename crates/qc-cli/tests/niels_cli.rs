@@ -234,6 +234,18 @@ fn compiled_qasm_imports_back_with_the_game_circuits_distribution() {
         .expect("IR JSON");
         assert_eq!(ir, game, "{path}");
     }
+    // The recorded rolls become the post-selection pattern: |1> = blue square (e6 in the equal
+    // game), |0> = red (d4 in the unequal one).
+    for (path, bits) in [
+        ("circuits/niels/equal_capture.qng", "1"),
+        ("circuits/niels/unequal_capture.qng", "0"),
+    ] {
+        let qasm = ok(&["compile", "--rules", "niels", path, "--format", "qasm3"]);
+        assert!(
+            qasm.contains(&format!("\"postselect\":\"{bits}\"")),
+            "{path}: {qasm}"
+        );
+    }
     // The dice: the unequal capture's roll is 1 (blue) with 2/6, the tunnel's with 1/6.
     let unequal = distribution(&game_circuit("circuits/niels/unequal_capture.qng"));
     assert!((unequal["1"] - 1.0 / 3.0).abs() < 1e-12, "{unequal:?}");
