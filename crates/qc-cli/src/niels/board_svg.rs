@@ -166,7 +166,7 @@ mod tests {
     use qc_rules::niels::NielsRules;
 
     #[test]
-    fn rings_show_the_dice_probabilities_and_groups_share_a_colour() {
+    fn rings_show_the_dice_probabilities_and_the_board_size() {
         // An unequal rook pair (red e6 faces the opponent: 4/6) on a 5x6 board.
         let pos = NielsPosition::from_fen(
             "4k/5/5/5/5/K4 w - - 0 1 Rc3e5op",
@@ -194,5 +194,24 @@ mod tests {
         assert_eq!(svg.matches("class=\"pair\"").count(), 1);
         // 5 files x 6 ranks.
         assert!(svg.contains("width=\"348\" height=\"408\""), "{svg}");
+    }
+
+    #[test]
+    fn an_entangled_group_shares_one_colour() {
+        let pos = NielsPosition::from_fen(
+            "7k/8/8/8/8/8/8/K7 w - - 0 1 Re4f4:1,nf6d5:1,Bb2b3",
+            NielsRules::default(),
+        )
+        .expect("position");
+        let svg = draw(&pos);
+        let lines: Vec<&str> = svg
+            .lines()
+            .filter(|l| l.contains("class=\"pair\""))
+            .collect();
+        assert_eq!(lines.len(), 3);
+        let group = group_colour(Some(1));
+        let in_group = lines.iter().filter(|l| l.contains(group)).count();
+        let lone = lines.iter().filter(|l| l.contains(LONE)).count();
+        assert_eq!((in_group, lone), (2, 1), "{svg}");
     }
 }
