@@ -13,7 +13,7 @@ use std::io::BufRead;
 
 const HELP: &str = "\
 Type a Niel's move (e2e4, b1^a3c3, b1^a3b1:op, f6&d5f6@e4, f5e6, ~d4, Zd4, Hd4, e1*e5; see
-docs/niels.md) or a command:
+docs/notation.md) or a command:
   moves        the legal moves, grouped by kind
   board        the board again
   fen          the position as Niel's FEN (pairs included)
