@@ -1,6 +1,6 @@
 //! The Niel's Chess part of the interop corpus: every example game in `circuits/niels/*.qng`
-//! (equal and unequal collapses, an entangled group, the Hadamard Game, tunnelling, a 5x6 and
-//! an 8x8 game) compiled to its game circuit. Its dice rolls are mid-circuit measurements, so
+//! (equal and unequal collapses, an entangled group, the Hadamard Game, tunnelling, 4x5, 5x6
+//! and 8x8 games) compiled to its game circuit. Its dice rolls are mid-circuit measurements, so
 //! Aer's counts over all branches must match the exact distribution of the same circuit, whose
 //! per-roll marginals are the dice probabilities the Niel's tests check.
 
