@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Qiskit interop test for qc-export (issue 5). Creates its own virtual environment, writes the
-# corpus with the Rust example, and checks every program on Qiskit Aer against qchess's exact
+# corpus with the Rust example (sample circuits, random circuits and the Niel's Chess example
+# games of circuits/niels, issue 7), and checks every program on Qiskit Aer against qchess's exact
 # probabilities. Exits non-zero on any mismatch. Usage: tests/interop/run.sh [OUT_DIR]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

@@ -3,7 +3,7 @@
 //! `--moves`), the line and column, and what was wrong.
 
 use anyhow::{bail, Context};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use qc_rules::{parse_move_list, Board, GameRecord};
 use std::path::PathBuf;
 
@@ -19,6 +19,47 @@ pub struct GameArgs {
     /// The starting position for --moves (standard FEN; default: the standard start).
     #[arg(long, value_name = "FEN", conflicts_with = "game")]
     pub fen: Option<String>,
+    #[command(flatten)]
+    pub rules: RulesArgs,
+}
+
+/// Which quantum chess the game is played under.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum RulesChoice {
+    /// Cantwell's Quantum Chess (QCAN moves, docs/notation.md).
+    #[default]
+    Cantwell,
+    /// Niel's Chess, "piece in a box" (docs/niels.md).
+    Niels,
+}
+
+/// The ruleset options every game command shares.
+#[derive(Args, Debug, Clone, Default)]
+pub struct RulesArgs {
+    /// The ruleset: cantwell (default) or niels.
+    #[arg(long, value_enum, default_value_t = RulesChoice::Cantwell)]
+    pub rules: RulesChoice,
+    /// Niel's rule options joined by `+`: simplified (default), full, hadamard, tunnelling,
+    /// no-box; e.g. "full+hadamard". Overrides a game file's Variant tag.
+    #[arg(long, value_name = "OPTIONS")]
+    pub variant: Option<String>,
+    /// Niel's Chess: after the given moves, play this many random legal moves (dice seeded
+    /// with --seed).
+    #[arg(long, value_name = "N")]
+    pub random_plies: Option<usize>,
+}
+
+impl RulesArgs {
+    /// True for `--rules niels`; Niel's-only options with the Cantwell rules are an error.
+    pub fn is_niels(&self) -> anyhow::Result<bool> {
+        if self.rules == RulesChoice::Niels {
+            return Ok(true);
+        }
+        if self.variant.is_some() || self.random_plies.is_some() {
+            bail!("--variant and --random-plies need --rules niels");
+        }
+        Ok(false)
+    }
 }
 
 /// A loaded game and a name for messages.

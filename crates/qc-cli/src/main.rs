@@ -7,6 +7,7 @@
 mod backend_choice;
 mod commands;
 mod game_input;
+mod niels;
 mod output;
 mod render;
 mod replay;
@@ -18,7 +19,10 @@ use std::process::ExitCode;
 /// Quantum Chess games as real quantum circuits: compile, simulate, play, inspect.
 ///
 /// A GAME is a game file (PGN-like, see docs/notation.md), `-` for standard input, or moves
-/// given with --moves "e2e4 b8^a6c6 ..." and an optional --fen.
+/// given with --moves "e2e4 b8^a6c6 ..." and an optional --fen. With --rules niels the
+/// commands play Niel's Chess instead (docs/niels.md): Niel's game files and notation, FEN-like
+/// positions on 4x4 to 8x8 boards, rule options with --variant (full, hadamard, tunnelling,
+/// no-box).
 #[derive(Parser, Debug)]
 #[command(name = "qchess", version, about, long_about)]
 struct Cli {

@@ -1,8 +1,11 @@
 //! Writes the Qiskit interop corpus: for each sample circuit, its OpenQASM 3 export in the dynamic
 //! and deferred forms, the extended dialect, the `ibm` and `google` targets' outputs, the OpenQASM 2 output, and the exact distribution
-//! of the bit register (Qiskit key order) computed with the reference sparse simulator.
+//! of the bit register (Qiskit key order) computed with the reference sparse simulator. The
+//! corpus includes the Niel's Chess example games (`interop_niels`).
 //!
 //! Usage: `cargo run -p qc-export --example interop_corpus -- OUT_DIR`
+
+mod interop_niels;
 
 use qc_export::samples::{corpus, random_circuit};
 use qc_export::{
@@ -35,6 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             random_circuit(seed, qubits, len),
         ));
     }
+    circuits.extend(interop_niels::niels_games()?);
     let mut manifest = Vec::new();
     for (name, c) in &circuits {
         let mut backend = ReferenceSparse::new();

@@ -28,6 +28,9 @@ pub struct BoardArgs {
 
 /// Runs the command.
 pub fn run(args: &BoardArgs) -> anyhow::Result<()> {
+    if args.game.rules.is_niels()? {
+        return crate::niels::board_svg::run(args);
+    }
     let loaded = args.game.load()?;
     with_backend!(BackendChoice::Sparse, |backend| {
         let game = replay(&loaded, backend, args.seed)?;

@@ -16,6 +16,8 @@ pub enum Format {
     Ir,
     /// The IR as JSON.
     Json,
+    /// OpenQASM 3, dynamic form (mid-circuit measurements, recorded outcomes as comments).
+    Qasm3,
 }
 
 /// Arguments of `qchess compile`.
@@ -36,6 +38,9 @@ pub struct CompileArgs {
 
 /// Runs the command.
 pub fn run(args: &CompileArgs) -> anyhow::Result<()> {
+    if args.game.rules.is_niels()? {
+        return crate::niels::compile::run(args);
+    }
     let loaded = args.game.load_required()?;
     with_backend!(BackendChoice::Sparse, |backend| {
         let game = replay(&loaded, backend, args.seed)?;
@@ -43,6 +48,12 @@ pub fn run(args: &CompileArgs) -> anyhow::Result<()> {
         let text = match args.format {
             Format::Ir => qc_ir::text::print(circuit),
             Format::Json => serde_json::to_string_pretty(circuit)? + "\n",
+            Format::Qasm3 => {
+                let outcomes = game.classical_record().bits().to_vec();
+                qc_export::export_qasm3(circuit, &outcomes, &qc_export::ExportOptions::default())
+                    .context("cannot export the game circuit as OpenQASM 3")?
+                    .text
+            }
         };
         let outcomes: Vec<String> = game
             .history()

@@ -37,6 +37,9 @@ pub fn run(args: &DrawArgs) -> anyhow::Result<()> {
             let (name, text) = crate::commands::run::read_input(path)?;
             qc_ir::text::parse(&text).with_context(|| format!("cannot parse {name}"))?
         }
+        None if args.game.rules.is_niels()? => {
+            crate::niels::compile::circuit_to_draw(&args.game, args.seed, args.move_number)?
+        }
         None => {
             let loaded = args.game.load_required()?;
             with_backend!(BackendChoice::Sparse, |backend| {

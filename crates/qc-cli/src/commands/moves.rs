@@ -41,6 +41,9 @@ pub fn grouped_moves<B: Backend>(game: &Game<B>) -> BTreeMap<&'static str, Vec<S
 
 /// Runs the command (with no game: the standard start position).
 pub fn run(args: &MovesArgs) -> anyhow::Result<()> {
+    if args.game.rules.is_niels()? {
+        return crate::niels::moves::run(args);
+    }
     let loaded = args.game.load()?;
     with_backend!(BackendChoice::Sparse, |backend| {
         let game = replay(&loaded, backend, args.seed)?;

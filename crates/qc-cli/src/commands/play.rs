@@ -24,6 +24,8 @@ pub struct PlayArgs {
     /// Seed for measurement outcomes.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    #[command(flatten)]
+    pub rules: crate::game_input::RulesArgs,
 }
 
 const HELP: &str = "\
@@ -40,6 +42,9 @@ Type a move in QCAN (e2e4, g1^f3h3, f3h3^g1, e7e8Q, b1xc3, ...) or a command:
 
 /// Runs the command.
 pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
+    if args.rules.is_niels()? {
+        return crate::niels::play::run(args);
+    }
     let start = match &args.fen {
         Some(fen) => Board::from_fen(fen).context("--fen")?,
         None => Board::start(),

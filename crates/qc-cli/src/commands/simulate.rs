@@ -97,6 +97,9 @@ pub fn replayable<B: Backend>(start: &GameRecord, game: &Game<B>) -> GameRecord 
 
 /// Runs the command.
 pub fn run(args: &SimulateArgs) -> anyhow::Result<()> {
+    if args.game.rules.is_niels()? {
+        return crate::niels::simulate::run(args);
+    }
     let loaded = args.game.load_required()?;
     with_backend!(args.backend, |backend| {
         let game = replay(&loaded, backend, args.seed)?;

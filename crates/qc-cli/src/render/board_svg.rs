@@ -10,7 +10,8 @@ use std::fmt::Write;
 const CELL: f64 = 60.0;
 const MARGIN: f64 = 24.0;
 
-fn symbol(piece: char) -> char {
+/// The chess symbol of a FEN letter.
+pub fn symbol(piece: char) -> char {
     match piece {
         'K' => '♔',
         'Q' => '♕',

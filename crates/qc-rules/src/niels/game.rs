@@ -335,6 +335,14 @@ impl<B: Backend> NielsGame<B> {
         &self.quantum.backend
     }
 
+    /// The recorded outcome of every classical bit of [`NielsGame::circuit`] (index = clbit),
+    /// as the exporters take them.
+    pub fn clbit_outcomes(&self) -> Vec<Option<bool>> {
+        let mut bits = self.quantum.record.bits().to_vec();
+        bits.resize(self.circuit().num_clbits(), None);
+        bits
+    }
+
     /// The qubit of a live pair.
     pub fn pair_qubit(&self, pair: PairId) -> Option<Qubit> {
         self.quantum.qubits.get(&pair).copied()

@@ -19,6 +19,7 @@ pub mod geometry;
 pub mod legal;
 pub mod moves;
 pub mod position;
+pub mod record;
 pub mod render;
 pub mod rng;
 
@@ -31,4 +32,5 @@ pub use game::{simulate, NielsGame, PlayedMove};
 pub use legal::GameStatus;
 pub use moves::{Facing, NielsMove};
 pub use position::{Cell, Group, GroupId, NielsPosition, NielsRules, Pair, PairId};
+pub use record::{NielsRecord, RecordedMove};
 pub use rng::SplitMix64;

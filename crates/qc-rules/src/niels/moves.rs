@@ -1,4 +1,4 @@
-//! Niel's moves and their text notation (documented in `docs/niels.md`):
+//! Niel's moves and their text notation (documented in `docs/notation.md`, section "Niel's Chess notation"):
 //!
 //! | move | text |
 //! |---|---|

@@ -1,0 +1,341 @@
+//! End-to-end tests of `qchess --rules niels`: simulate (text and JSON against hand-computed
+//! dice probabilities), moves, play with a piped script, compile to OpenQASM 3 that imports back
+//! with the same exact distribution as the game circuit, board SVG that parses, and the example
+//! games in `circuits/niels/` replaying exactly.
+
+use qc_ir::exec::{exact_distribution, qiskit_key};
+use qc_ir::Circuit;
+use qc_rules::niels::{NielsGame, NielsRecord};
+use qc_sim::ReferenceSparse;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
+
+fn qchess_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qchess"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the qchess binary runs");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(input.as_bytes())
+        .expect("stdin accepts the script");
+    child.wait_with_output().expect("qchess finishes")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = qchess_with_input(args, "");
+    assert!(
+        out.status.success(),
+        "qchess {args:?}: exit {:?}: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&ok(args)).expect("valid JSON")
+}
+
+fn examples() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root().join("circuits/niels"))
+        .expect("circuits/niels exists")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "qng"))
+        .map(|p| {
+            format!(
+                "circuits/niels/{}",
+                p.file_name().unwrap().to_string_lossy()
+            )
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("qchess-niels-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+const ROOK_FEN: &str = "7k/8/8/8/8/8/8/K3R3 w - - 0 1";
+
+#[test]
+fn simulate_text_shows_the_roll_its_probability_and_the_board() {
+    let text = ok(&[
+        "simulate",
+        "--rules",
+        "niels",
+        "circuits/niels/equal_capture.qng",
+    ]);
+    // Equal superposition: the rook is on e6 with chance 1/2; the recorded roll is e6, so the
+    // pawn captures and stands on e6.
+    assert!(text.contains("f5e6[e6]"), "{text}");
+    assert!(text.contains("rolled e6 (P(blue) 0.5000)"), "{text}");
+    let rank6 = text
+        .lines()
+        .find(|l| l.starts_with("6 "))
+        .expect("rank 6 drawn");
+    assert_eq!(rank6.split_whitespace().nth(5), Some("P"), "{rank6}");
+    assert!(text.contains("Pairs: 0"), "{text}");
+}
+
+#[test]
+fn simulate_json_gives_pairs_with_dice_probabilities() {
+    // An unequal split in the Simplified Game: red (facing the opponent) 4/6, blue 2/6.
+    let d = json(&[
+        "simulate",
+        "--rules",
+        "niels",
+        "--fen",
+        ROOK_FEN,
+        "--moves",
+        "e1^e4e2:op",
+        "--json",
+    ]);
+    assert_eq!(d["rules"], "niels");
+    assert_eq!(d["moves"][0]["kind"], "superposition");
+    let fin = &d["final"];
+    assert_eq!(fin["side_to_move"], "b");
+    let pair = &fin["pairs"][0];
+    assert_eq!(
+        (pair["red"].as_str(), pair["blue"].as_str()),
+        (Some("e4"), Some("e2"))
+    );
+    assert!((pair["p_red"].as_f64().unwrap() - 4.0 / 6.0).abs() < 1e-12);
+    assert_eq!(fin["groups"][0]["diagonal"], Value::Null);
+    assert_eq!(fin["pieces"]["a1"], "K");
+    assert!(
+        fin["pieces"].get("e4").is_none(),
+        "indefinite pieces are listed as pairs"
+    );
+    // An entangled group: the knight joins the rook pair; both pairs share one group on a
+    // diagonal, and each is 1/2.
+    let d = json(&[
+        "simulate",
+        "--rules",
+        "niels",
+        "--fen",
+        "7k/8/5n2/8/8/8/8/K7 b - - 0 1 Re4f4",
+        "--moves",
+        "f6&f6d5@e4",
+        "--json",
+    ]);
+    let groups = d["final"]["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 1);
+    assert_eq!(groups[0]["pairs"].as_array().unwrap().len(), 2);
+    assert!(groups[0]["diagonal"].is_u64());
+    for p in d["final"]["pairs"].as_array().unwrap() {
+        assert!((p["p_red"].as_f64().unwrap() - 0.5).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn moves_are_grouped_by_kind_and_variants_add_moves() {
+    let fen = "7k/8/8/8/4p3/8/8/K3R3 w - - 0 1";
+    let plain = json(&["moves", "--rules", "niels", "--fen", fen, "--json"]);
+    assert!(plain["moves"].get("tunnelling").is_none());
+    let capture: Vec<&str> = plain["moves"]["capture"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(capture, ["e1e4"]);
+    let superposition = plain["moves"]["superposition"].as_array().unwrap();
+    assert!(superposition.iter().any(|m| m == "e1^e2e3"));
+    let tunnel = json(&[
+        "moves",
+        "--rules",
+        "niels",
+        "--variant",
+        "tunnelling",
+        "--fen",
+        fen,
+        "--json",
+    ]);
+    assert_eq!(tunnel["moves"]["tunnelling"], serde_json::json!(["e1*e5"]));
+    // Niel's options with the Cantwell rules are refused.
+    let out = qchess_with_input(&["moves", "--variant", "full"], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn play_runs_a_piped_script_with_undo_and_errors() {
+    let out = qchess_with_input(
+        &["play", "--rules", "niels", "--fen", ROOK_FEN],
+        "e1^e4e2\nfen\nundo\nfen\nbogus\nmoves\nquit\n",
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("played e1^e4e2"), "{text}");
+    assert!(text.contains("7k/8/8/8/8/8/8/K7 b - - 1 1 Re4e2"), "{text}");
+    assert!(text.contains("took back e1^e4e2"), "{text}");
+    assert!(text.contains("7k/8/8/8/8/8/8/K3R3 w - - 0 1"), "{text}");
+    assert!(text.contains("error: bogus"), "{text}");
+    assert!(text.contains("superposition: "), "{text}");
+}
+
+fn distribution(circuit: &Circuit) -> BTreeMap<String, f64> {
+    let mut out = BTreeMap::new();
+    for (bits, p) in exact_distribution(&mut ReferenceSparse::new(), circuit).expect("runs") {
+        if p > 1e-12 {
+            *out.entry(qiskit_key(&bits)).or_insert(0.0) += p;
+        }
+    }
+    out
+}
+
+fn game_circuit(path: &str) -> Circuit {
+    let record = NielsRecord::parse(&std::fs::read_to_string(root().join(path)).unwrap())
+        .expect("example parses");
+    let start = record.start(record.rules().unwrap()).unwrap();
+    let moves: Vec<&str> = record.moves.iter().map(|m| m.text.as_str()).collect();
+    NielsGame::replay(start, ReferenceSparse::new(), 0, &moves.join(" "))
+        .expect("example replays")
+        .circuit()
+        .clone()
+}
+
+#[test]
+fn compiled_qasm_imports_back_with_the_game_circuits_distribution() {
+    for path in examples() {
+        let qasm = ok(&["compile", "--rules", "niels", &path, "--format", "qasm3"]);
+        let imported = qc_export::import_qasm3(&qasm).expect("the export imports");
+        let game = game_circuit(&path);
+        let (a, b) = (distribution(&imported), distribution(&game));
+        assert_eq!(
+            a.keys().collect::<Vec<_>>(),
+            b.keys().collect::<Vec<_>>(),
+            "{path}"
+        );
+        for (k, p) in &a {
+            assert!((p - b[k]).abs() < 1e-9, "{path}: {k}: {p} vs {}", b[k]);
+        }
+        // The IR JSON output is the same circuit.
+        let ir: Circuit = serde_json::from_str(&ok(&[
+            "compile", "--rules", "niels", &path, "--format", "json",
+        ]))
+        .expect("IR JSON");
+        assert_eq!(ir, game, "{path}");
+    }
+    // The recorded rolls become the post-selection pattern: |1> = blue square (e6 in the equal
+    // game), |0> = red (d4 in the unequal one).
+    for (path, bits) in [
+        ("circuits/niels/equal_capture.qng", "1"),
+        ("circuits/niels/unequal_capture.qng", "0"),
+    ] {
+        let qasm = ok(&["compile", "--rules", "niels", path, "--format", "qasm3"]);
+        assert!(
+            qasm.contains(&format!("\"postselect\":\"{bits}\"")),
+            "{path}: {qasm}"
+        );
+    }
+    // The dice: the unequal capture's roll is 1 (blue) with 2/6, the tunnel's with 1/6.
+    let unequal = distribution(&game_circuit("circuits/niels/unequal_capture.qng"));
+    assert!((unequal["1"] - 1.0 / 3.0).abs() < 1e-12, "{unequal:?}");
+    let tunnel = distribution(&game_circuit("circuits/niels/tunnelling.qng"));
+    assert!((tunnel["1"] - 1.0 / 6.0).abs() < 1e-12, "{tunnel:?}");
+}
+
+#[test]
+fn board_svg_parses_and_draws_every_pair() {
+    let path = "circuits/niels/standard_8x8.qng";
+    let d = json(&["simulate", "--rules", "niels", path, "--json"]);
+    let pairs = d["final"]["pairs"].as_array().unwrap().len();
+    assert!(pairs > 0);
+    let svg = temp("board.svg");
+    ok(&[
+        "board",
+        "--rules",
+        "niels",
+        path,
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("SVG is XML");
+    let count = |class: &str| {
+        doc.descendants()
+            .filter(|n| n.attribute("class") == Some(class))
+            .count()
+    };
+    assert_eq!(count("pair"), pairs);
+    assert_eq!(count("ring"), 2 * pairs);
+    assert_eq!(count("mark"), 2 * pairs);
+}
+
+#[test]
+fn example_games_replay_exactly_and_their_records_round_trip() {
+    for path in examples() {
+        // Every roll is written in: two seeds give the same game.
+        let a = json(&[
+            "simulate", "--rules", "niels", &path, "--json", "--seed", "1",
+        ]);
+        let b = json(&[
+            "simulate", "--rules", "niels", &path, "--json", "--seed", "2",
+        ]);
+        assert_eq!(a["final"], b["final"], "{path}");
+        // The record simulate writes replays to the same position.
+        let file = temp("replayed.qng");
+        std::fs::write(&file, a["game"].as_str().unwrap()).unwrap();
+        let c = json(&[
+            "simulate",
+            "--rules",
+            "niels",
+            file.to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(a["final"], c["final"], "{path}");
+        assert_eq!(a["moves"], c["moves"], "{path}");
+        let text = std::fs::read_to_string(root().join(&path)).unwrap();
+        assert!(text.starts_with(';'), "{path} needs a comment header");
+    }
+    let sizes: Vec<(u64, u64)> = examples()
+        .iter()
+        .map(|p| {
+            let d = json(&["simulate", "--rules", "niels", p, "--json"]);
+            (
+                d["final"]["width"].as_u64().unwrap(),
+                d["final"]["height"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        sizes.contains(&(5, 6)) && sizes.contains(&(8, 8)),
+        "{sizes:?}"
+    );
+}
+
+#[test]
+fn bad_niels_input_names_the_move_and_place() {
+    let file = temp("bad.qng");
+    std::fs::write(&file, "[Variant \"simplified\"]\n\n1. e2e4 e7e5\n2. e1e3\n").unwrap();
+    let out = qchess_with_input(
+        &["simulate", "--rules", "niels", file.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("move 3 `e1e3`, line 4, column 4"), "{err}");
+    let out = qchess_with_input(
+        &["simulate", "--rules", "niels", "--variant", "quantum"],
+        "",
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown Niel's option"));
+}

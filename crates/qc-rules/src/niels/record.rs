@@ -1,0 +1,226 @@
+//! Niel's Chess game files: `[Tag "value"]` lines, then whitespace-separated moves in Niel's
+//! notation (with recorded outcomes in brackets), move numbers (`12.`, `12...`), comments in
+//! braces `{...}` or from `;` to the end of the line, and an optional result token. The QCAN
+//! game-file reader cannot be reused: Niel's tokens contain `[`, `^`, `&`, `@`, `~`, `*`, `:`.
+//!
+//! Tags the reader understands: `FEN` (the start position, FEN-like) and `Variant` (rule
+//! options as [`NielsRules`] parses them); every other tag is kept as text.
+
+use super::error::NielsError;
+use super::position::{NielsPosition, NielsRules};
+use std::fmt::Write;
+
+/// One move token and where it was written (1-based).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedMove {
+    /// The move text, e.g. `f5e6[e6]`.
+    pub text: String,
+    /// Line of its first character.
+    pub line: usize,
+    /// Column of its first character.
+    pub column: usize,
+}
+
+/// A parsed Niel's game file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NielsRecord {
+    /// The tags in file order.
+    pub tags: Vec<(String, String)>,
+    /// The moves in order.
+    pub moves: Vec<RecordedMove>,
+}
+
+fn bad(line: usize, column: usize, reason: impl Into<String>) -> NielsError {
+    NielsError::Notation {
+        text: format!("line {line}, column {column}"),
+        reason: reason.into(),
+    }
+}
+
+fn is_move_number(token: &str) -> bool {
+    token.ends_with('.')
+        && token
+            .trim_end_matches('.')
+            .chars()
+            .all(|c| c.is_ascii_digit())
+        && token.chars().next().is_some_and(|c| c.is_ascii_digit())
+}
+
+fn is_result(token: &str) -> bool {
+    matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
+}
+
+/// Parses `[Name "value"]`.
+fn parse_tag(line: &str, number: usize) -> Result<(String, String), NielsError> {
+    let inner = line
+        .strip_prefix('[')
+        .and_then(|s| s.strip_suffix(']'))
+        .ok_or_else(|| bad(number, 1, "a tag line must be `[Name \"value\"]`"))?;
+    let (name, rest) = inner
+        .split_once(char::is_whitespace)
+        .ok_or_else(|| bad(number, 2, "a tag needs a name and a quoted value"))?;
+    let value = rest
+        .trim()
+        .strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .ok_or_else(|| {
+            bad(
+                number,
+                2 + name.len(),
+                "the tag value must be in double quotes",
+            )
+        })?;
+    Ok((name.to_string(), value.to_string()))
+}
+
+impl NielsRecord {
+    /// Reads a game file; errors give the line and column.
+    pub fn parse(text: &str) -> Result<NielsRecord, NielsError> {
+        let mut record = NielsRecord::default();
+        let mut in_comment: Option<(usize, usize)> = None;
+        for (index, line) in text.lines().enumerate() {
+            let number = index + 1;
+            let trimmed = line.trim();
+            if in_comment.is_none() && trimmed.starts_with('[') {
+                if !record.moves.is_empty() {
+                    return Err(bad(number, 1, "tags must come before the moves"));
+                }
+                record.tags.push(parse_tag(trimmed, number)?);
+                continue;
+            }
+            let mut token_start: Option<usize> = None;
+            let chars: Vec<(usize, char)> = line.char_indices().collect();
+            let flush = |start: Option<usize>, end: usize, rec: &mut NielsRecord| {
+                if let Some(s) = start {
+                    let token = &line[s..end];
+                    if !is_move_number(token) && !is_result(token) {
+                        rec.moves.push(RecordedMove {
+                            text: token.to_string(),
+                            line: number,
+                            column: line[..s].chars().count() + 1,
+                        });
+                    }
+                }
+            };
+            let mut i = 0;
+            while i < chars.len() {
+                let (at, c) = chars[i];
+                if in_comment.is_some() {
+                    if c == '}' {
+                        in_comment = None;
+                    }
+                } else if c == '{' {
+                    flush(token_start.take(), at, &mut record);
+                    in_comment = Some((number, i + 1));
+                } else if c == ';' {
+                    flush(token_start.take(), at, &mut record);
+                    break;
+                } else if c.is_whitespace() {
+                    flush(token_start.take(), at, &mut record);
+                } else if token_start.is_none() {
+                    token_start = Some(at);
+                }
+                i += 1;
+            }
+            let end = if i < chars.len() {
+                chars[i].0
+            } else {
+                line.len()
+            };
+            flush(token_start.take(), end, &mut record);
+        }
+        if let Some((line, column)) = in_comment {
+            return Err(bad(line, column, "comment `{` is never closed"));
+        }
+        Ok(record)
+    }
+
+    /// The value of a tag (first occurrence, case-insensitive name).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The rule options of the `Variant` tag, or the default (Simplified Game).
+    pub fn rules(&self) -> Result<NielsRules, NielsError> {
+        self.tag("Variant").unwrap_or("simplified").parse()
+    }
+
+    /// The start position: the `FEN` tag, or the standard 8x8 start, under `rules`.
+    pub fn start(&self, rules: NielsRules) -> Result<NielsPosition, NielsError> {
+        match self.tag("FEN") {
+            Some(fen) => NielsPosition::from_fen(fen, rules),
+            None => Ok(NielsPosition::start(rules)),
+        }
+    }
+
+    /// The file text: tags, a blank line, then `record` (a move list such as
+    /// `NielsGame::record` gives) wrapped at about 80 columns.
+    pub fn write(tags: &[(String, String)], record: &str) -> String {
+        let mut out = String::new();
+        for (name, value) in tags {
+            let _ = writeln!(out, "[{name} \"{value}\"]");
+        }
+        if !tags.is_empty() {
+            out.push('\n');
+        }
+        let mut line = String::new();
+        for token in record.split_whitespace() {
+            if !line.is_empty() && line.len() + token.len() + 1 > 80 {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(token);
+        }
+        if !line.is_empty() {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_tags_moves_comments_and_skips_numbers_and_results() {
+        let text = "; a header comment\n[Event \"test\"]\n[FEN \"rnbk/pppp/PPPP/RNBK w - - 0 1\"]\n[Variant \"full+tunnelling\"]\n\n1. b2^b3c3 {a split\nover two lines} c3b2 ; taken\n2. e1*e5[e1] f5e6[e6] *\n";
+        let r = NielsRecord::parse(text).expect("parses");
+        let moves: Vec<&str> = r.moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(moves, ["b2^b3c3", "c3b2", "e1*e5[e1]", "f5e6[e6]"]);
+        assert_eq!((r.moves[1].line, r.moves[1].column), (7, 17));
+        assert_eq!((r.moves[2].line, r.moves[2].column), (8, 4));
+        assert_eq!(r.tag("event"), Some("test"));
+        let rules = r.rules().expect("variant parses");
+        assert!(rules.full_marks && rules.tunnelling && !rules.hadamard);
+        assert_eq!(r.start(rules).expect("fen").width, 4);
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let err = NielsRecord::parse("1. e2e4\n[FEN \"x\"]\n").expect_err("tag after moves");
+        assert!(err.to_string().contains("line 2"), "{err}");
+        let err = NielsRecord::parse("e2e4 {open\n").expect_err("open comment");
+        assert!(err.to_string().contains("line 1, column 6"), "{err}");
+        let err = NielsRecord::parse("[FEN x]\n").expect_err("unquoted");
+        assert!(err.to_string().contains("double quotes"), "{err}");
+    }
+
+    #[test]
+    fn written_files_read_back() {
+        let tags = vec![("Variant".to_string(), "hadamard".to_string())];
+        let text = NielsRecord::write(&tags, "1. e2^e4e3 e7e5 2. Hd4[d4]");
+        let r = NielsRecord::parse(&text).expect("reads back");
+        assert_eq!(r.tags, tags);
+        let moves: Vec<&str> = r.moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(moves, ["e2^e4e3", "e7e5", "Hd4[d4]"]);
+    }
+}
