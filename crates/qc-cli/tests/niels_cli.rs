@@ -339,3 +339,31 @@ fn bad_niels_input_names_the_move_and_place() {
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown Niel's option"));
 }
+
+#[test]
+fn simulate_json_names_each_ending() {
+    let status = |fen: &str, moves: &str| {
+        let mut args = vec!["simulate", "--rules", "niels", "--fen", fen, "--json"];
+        if !moves.is_empty() {
+            args.extend(["--moves", moves]);
+        }
+        json(&args)["final"]["status"].clone()
+    };
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let shuffle = "g1f3 g8f6 f3g1 f6g8";
+    assert_eq!(status(start, shuffle), "ongoing", "second occurrence");
+    assert_eq!(
+        status(start, &format!("{shuffle} {shuffle}")),
+        "draw_repetition",
+        "third occurrence"
+    );
+    assert_eq!(
+        status("4k3/8/8/8/8/8/8/4K3 w - - 0 1", ""),
+        "draw_insufficient_material"
+    );
+    assert_eq!(status("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", ""), "ongoing");
+    assert_eq!(
+        status("4k3/8/8/8/8/8/8/R3K3 w - - 100 80", ""),
+        "draw_fifty_moves"
+    );
+}

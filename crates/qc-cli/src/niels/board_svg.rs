@@ -156,7 +156,11 @@ pub fn run(args: &BoardArgs) -> anyhow::Result<()> {
     match &args.svg {
         Some(path) => std::fs::write(path, draw(pos))
             .with_context(|| format!("cannot write {}", path.display())),
-        None => write_stdout(&format!("{}{LEGEND}{}", pos.render(), status_line(pos))),
+        None => write_stdout(&format!(
+            "{}{LEGEND}{}",
+            pos.render(),
+            status_line(pos, game.status())
+        )),
     }
 }
 

@@ -108,8 +108,11 @@ pub fn replay<B: Backend>(
     }
     let mut pick = SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
     for _ in 0..loaded.random_plies {
+        if game.draw().is_some() {
+            break;
+        }
         let moves = game.position().legal_moves();
-        if moves.is_empty() || game.position().halfmove_clock >= 100 {
+        if moves.is_empty() {
             break;
         }
         let mv = moves[(pick.next_u64() % moves.len() as u64) as usize];
@@ -178,6 +181,8 @@ pub fn status_name(status: GameStatus) -> &'static str {
         } => "black_wins",
         GameStatus::Stalemate => "stalemate",
         GameStatus::FiftyMoves => "draw_fifty_moves",
+        GameStatus::Repetition => "draw_repetition",
+        GameStatus::InsufficientMaterial => "draw_insufficient_material",
     }
 }
 

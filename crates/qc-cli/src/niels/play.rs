@@ -30,7 +30,7 @@ fn show(game: &Game) -> String {
     format!(
         "{}{}",
         game.position().render(),
-        status_line(game.position())
+        status_line(game.position(), game.status())
     )
 }
 

@@ -8,7 +8,7 @@ use crate::commands::simulate::{side_name, SimulateArgs};
 use crate::output::write_stdout;
 use anyhow::bail;
 use qc_ir::Backend;
-use qc_rules::niels::{NielsGame, NielsPosition};
+use qc_rules::niels::{GameStatus, NielsGame, NielsPosition};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -147,11 +147,12 @@ fn moves_json<B: Backend>(game: &NielsGame<B>) -> anyhow::Result<Vec<MoveJson>> 
     Ok(out)
 }
 
-/// The status line under the board.
-pub fn status_line(pos: &NielsPosition) -> String {
+/// The status line under the board (`status` from the game when there is one, as only it
+/// knows repetitions).
+pub fn status_line(pos: &NielsPosition, status: GameStatus) -> String {
     format!(
         "Status: {}   In check: {}   Pairs: {}   Entangled groups: {}\n",
-        pos.status(),
+        status,
         if pos.in_check(pos.side_to_move) {
             "yes"
         } else {
@@ -178,7 +179,11 @@ pub fn run(args: &SimulateArgs) -> anyhow::Result<()> {
                 variant: variant_name(loaded.rules),
                 fen: loaded.start.to_fen(),
                 moves,
-                position: position_json(game.position()),
+                // The game's status sees the repetition draw that the position's cannot.
+                position: PositionJson {
+                    status: status_name(game.status()),
+                    ..position_json(game.position())
+                },
                 game: record,
             };
             return write_stdout(&(serde_json::to_string_pretty(&json)? + "\n"));
@@ -215,7 +220,7 @@ pub fn run(args: &SimulateArgs) -> anyhow::Result<()> {
         out.push('\n');
         out.push_str(&game.position().render());
         out.push_str(LEGEND);
-        out.push_str(&status_line(game.position()));
+        out.push_str(&status_line(game.position(), game.status()));
         write_stdout(&out)
     })
 }

@@ -5,7 +5,9 @@
 //! encoding is documented in `docs/niels.md`.
 
 use super::apply::QuantumOps;
+use super::endings::{RepetitionKey, REPETITION_COUNT};
 use super::error::NielsError;
+use super::legal::GameStatus;
 use super::moves::{format_played, parse_played, NielsMove};
 use super::position::{NielsPosition, Pair, PairId};
 use super::rng::SplitMix64;
@@ -269,6 +271,8 @@ pub struct NielsGame<B: Backend> {
     position: NielsPosition,
     quantum: Quantum<B>,
     history: Vec<PlayedMove>,
+    /// The repetition key of the start and of the position after every move.
+    keys: Vec<RepetitionKey>,
 }
 
 impl<B: Backend> NielsGame<B> {
@@ -304,6 +308,7 @@ impl<B: Backend> NielsGame<B> {
         }
         Ok(NielsGame {
             initial: position.clone(),
+            keys: vec![position.repetition_key()],
             position,
             quantum,
             history: Vec::new(),
@@ -318,6 +323,40 @@ impl<B: Backend> NielsGame<B> {
     /// The starting position.
     pub fn initial_position(&self) -> &NielsPosition {
         &self.initial
+    }
+
+    /// How often the current position has occurred in this game (FIDE 9.2.2 identity).
+    pub fn repetitions(&self) -> usize {
+        match self.keys.last() {
+            Some(now) => self.keys.iter().filter(|k| *k == now).count(),
+            None => 0,
+        }
+    }
+
+    /// The draws that end the game whatever the legal moves: only kings left, the current
+    /// position's third occurrence, or 100 plies without capture or pawn move (in that order).
+    pub fn draw(&self) -> Option<GameStatus> {
+        if self.position.is_dead_material() {
+            Some(GameStatus::InsufficientMaterial)
+        } else if self.repetitions() >= REPETITION_COUNT {
+            Some(GameStatus::Repetition)
+        } else if self.position.halfmove_clock >= 100 {
+            Some(GameStatus::FiftyMoves)
+        } else {
+            None
+        }
+    }
+
+    /// The game's state, with the repetition draw that [`NielsPosition::status`] cannot see.
+    /// Checkmate and stalemate take precedence (the move that made them ended the game, FIDE
+    /// 5.1.1, 5.2.1).
+    pub fn status(&self) -> GameStatus {
+        match self.position.status() {
+            GameStatus::Ongoing | GameStatus::FiftyMoves => {
+                self.draw().unwrap_or(GameStatus::Ongoing)
+            }
+            other => other,
+        }
     }
 
     /// The moves played so far.
@@ -463,6 +502,7 @@ impl<B: Backend> NielsGame<B> {
         }));
         let (next, done) = self.position.apply_move(mv, q)?;
         self.position = next;
+        self.keys.push(self.position.repetition_key());
         self.history.push(PlayedMove {
             mv: *mv,
             rolls: done,
@@ -486,8 +526,11 @@ pub fn simulate<B: Backend>(
     let mut game = NielsGame::new(position, backend, seed)?;
     let mut pick = SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
     for _ in 0..max_plies {
+        if game.draw().is_some() {
+            break;
+        }
         let moves = game.position().legal_moves();
-        if moves.is_empty() || game.position().halfmove_clock >= 100 {
+        if moves.is_empty() {
             break;
         }
         let mv = moves[(pick.next_u64() % moves.len() as u64) as usize];

@@ -20,8 +20,14 @@ pub enum GameStatus {
     },
     /// The side to move has no legal move and is not in check.
     Stalemate,
-    /// 50 moves (100 plies) without a capture or pawn move.
+    /// 50 moves (100 plies) without a capture or pawn move (FIDE 9.3, automatic here).
     FiftyMoves,
+    /// The same position for the third time (FIDE 9.2, automatic here; see
+    /// [`super::endings::RepetitionKey`]). Only a game knows its history: see
+    /// [`super::NielsGame::status`].
+    Repetition,
+    /// Only kings are left, so no checkmate can follow (FIDE 5.2.2).
+    InsufficientMaterial,
 }
 
 const PROMOTIONS: [PieceKind; 4] = [
@@ -45,6 +51,8 @@ impl std::fmt::Display for GameStatus {
             ),
             GameStatus::Stalemate => write!(f, "stalemate"),
             GameStatus::FiftyMoves => write!(f, "draw by the fifty-move rule"),
+            GameStatus::Repetition => write!(f, "draw by threefold repetition"),
+            GameStatus::InsufficientMaterial => write!(f, "draw by insufficient material"),
         }
     }
 }
@@ -400,9 +408,12 @@ impl NielsPosition {
             .collect()
     }
 
-    /// The game's state.
+    /// The game's state as far as this position alone tells (repetition needs the game's
+    /// history: [`super::NielsGame::status`]).
     pub fn status(&self) -> GameStatus {
-        if self.legal_moves().is_empty() {
+        if self.is_dead_material() {
+            GameStatus::InsufficientMaterial
+        } else if self.legal_moves().is_empty() {
             if self.in_check(self.side_to_move) {
                 GameStatus::Checkmate {
                     winner: self.side_to_move.opponent(),

@@ -12,6 +12,7 @@
 //! types and squares with the Cantwell engine. See `docs/niels.md`.
 
 pub mod apply;
+pub mod endings;
 pub mod error;
 pub mod fen;
 pub mod game;
@@ -27,6 +28,7 @@ pub mod rng;
 mod tests;
 
 pub use apply::{Outcome, QuantumOps};
+pub use endings::{RepetitionKey, REPETITION_COUNT};
 pub use error::NielsError;
 pub use game::{simulate, NielsGame, PlayedMove};
 pub use legal::GameStatus;
