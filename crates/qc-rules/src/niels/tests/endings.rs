@@ -106,6 +106,21 @@ fn an_entangled_group_is_part_of_the_identity() {
 }
 
 #[test]
+fn pair_ids_do_not_change_the_identity() {
+    // The FEN's pair tokens are numbered in order, so these two give the pairs other ids.
+    let a = pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1 Rc1c4:1,bf5g6:1,Nb1a3");
+    let b = pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1 Nb1a3,bf5g6:1,Rc1c4:1");
+    assert_eq!(a.pairs.len(), 3);
+    assert_ne!(
+        a.pair_at(qc_ir::Square::parse("c1").expect("square"))
+            .map(|(id, _)| id),
+        b.pair_at(qc_ir::Square::parse("c1").expect("square"))
+            .map(|(id, _)| id)
+    );
+    assert_eq!(a.repetition_key(), b.repetition_key());
+}
+
+#[test]
 fn an_en_passant_square_counts_only_when_the_capture_is_legal() {
     // After e2-e4 with no black pawn beside it, the e.p. square changes nothing (FIDE 9.2.3).
     let with = pos("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1");
@@ -161,6 +176,14 @@ fn a_king_pair_mates_with_a_lone_minor_piece_so_those_are_not_dead() {
             "{what}"
         );
     }
+    // The king may superpose from the conventional K+B v K, so such a mate can be reached.
+    assert!(pos("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1")
+        .legal_moves()
+        .iter()
+        .any(
+            |m| matches!(m, crate::niels::NielsMove::Superpose { from, .. }
+            if from.to_string() == "e1")
+        ));
     // So the same material with conventional kings is played on.
     for fen in [
         "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1",
