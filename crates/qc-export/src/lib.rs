@@ -26,7 +26,7 @@ pub mod target;
 pub use error::{ExportError, ImportError};
 pub use export::{build_program, export_qasm3, keep_probability, transform, Export};
 pub use import3::import_qasm3;
-pub use program::{Program, Summary};
+pub use program::{two_qubit_depth, Program, Summary};
 pub use qasm2::{export_qasm2, import_qasm2};
 pub use target::{export_for_target, Target};
 
