@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Qiskit interop test for qc-export (issue 5). Creates its own virtual environment, writes the
-# corpus with the Rust example, and checks every program on Qiskit Aer against qchess's exact
-# probabilities. Exits non-zero on any mismatch. Usage: tests/interop/run.sh [OUT_DIR]
+# Qiskit interop test (issue 5). Creates its own virtual environment, writes two corpora with the
+# Rust examples (sample circuits from qc-export, and games: every move case plus seeded random
+# legal games of 30+ plies, each with its final board measured) and checks every program on
+# Qiskit Aer against qchess's exact probabilities. Exits non-zero on any mismatch.
+# Usage: tests/interop/run.sh [OUT_DIR]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 VENV="${QCHESS_INTEROP_VENV:-$ROOT/.venv-interop}"
@@ -17,6 +19,10 @@ if ! "$VENV/bin/python" -c "import qiskit, qiskit_aer, qiskit_qasm3_import" 2>/d
 fi
 
 rm -rf "$OUT"
-mkdir -p "$OUT"
-(cd "$ROOT" && cargo run --quiet -p qc-export --example interop_corpus -- "$OUT")
-"$VENV/bin/python" "$ROOT/tests/interop/check.py" "$OUT"
+mkdir -p "$OUT/circuits" "$OUT/games"
+(cd "$ROOT" && cargo run --quiet --release -p qc-export --example interop_corpus -- "$OUT/circuits")
+(cd "$ROOT" && cargo run --quiet --release -p qchess-tests --example game_corpus -- "$OUT/games")
+echo "== sample circuits"
+"$VENV/bin/python" "$ROOT/tests/interop/check.py" "$OUT/circuits"
+echo "== games"
+"$VENV/bin/python" "$ROOT/tests/interop/check.py" "$OUT/games"
