@@ -51,12 +51,15 @@ def run(circuit, sim, **transpile_args):
 
 def main():
     out = Path(sys.argv[1])
-    sim = AerSimulator()
+    # Shot branching splits the state at each mid-circuit measurement instead of simulating every
+    # shot alone: a 15-qubit dynamic game takes 2 s instead of 100 s for 4000 shots.
+    sim = AerSimulator(shot_branching_enable=True)
     names = json.loads((out / "manifest.json").read_text())
     failures = []
     checked = 0
     start = time.time()
     for name in names:
+        print(f"  {name}", flush=True)
         spec = json.loads((out / f"{name}.json").read_text())
         exact = spec["probabilities"]
         m = spec["num_clbits"]
