@@ -193,7 +193,7 @@ pub fn summary_text<B: Backend>(game: &Game<B>, s: &Summary) -> anyhow::Result<S
         .collect();
     if !outcomes.is_empty() {
         out.push_str(&format!("recorded outcomes: {}\n", outcomes.join("; ")));
-        let keep = qc_export::keep_probability_exact(
+        let keep = qc_export::keep_probability_forced(
             &mut qc_sim::ReferenceSparse::new(),
             game.circuit(),
             game.classical_record().bits(),
