@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Qiskit interop test for qc-export (issue 5). Creates its own virtual environment, writes the
-# corpus with the Rust example (sample circuits, random circuits and the Niel's Chess example
-# games of circuits/niels, issue 7), and checks every program on Qiskit Aer against qchess's exact
-# probabilities. Exits non-zero on any mismatch. Usage: tests/interop/run.sh [OUT_DIR]
+# Qiskit interop test (issues 5 and 7). Creates its own virtual environment, writes two corpora with
+# the Rust examples (sample circuits, random circuits and the Niel's Chess example games of
+# circuits/niels from qc-export; and Quantum Chess games: every move case plus seeded random legal
+# games of 30+ plies, each with its final board measured) and checks every program on Qiskit Aer
+# against qchess's exact probabilities. Exits non-zero on any mismatch.
+# Usage: tests/interop/run.sh [OUT_DIR]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 VENV="${QCHESS_INTEROP_VENV:-$ROOT/.venv-interop}"
@@ -18,6 +20,10 @@ if ! "$VENV/bin/python" -c "import qiskit, qiskit_aer, qiskit_qasm3_import" 2>/d
 fi
 
 rm -rf "$OUT"
-mkdir -p "$OUT"
-(cd "$ROOT" && cargo run --quiet -p qc-export --example interop_corpus -- "$OUT")
-"$VENV/bin/python" "$ROOT/tests/interop/check.py" "$OUT"
+mkdir -p "$OUT/circuits" "$OUT/games"
+(cd "$ROOT" && cargo run --quiet --release -p qc-export --example interop_corpus -- "$OUT/circuits")
+(cd "$ROOT" && cargo run --quiet --release -p qchess-tests --example game_corpus -- "$OUT/games")
+echo "== sample circuits"
+"$VENV/bin/python" "$ROOT/tests/interop/check.py" "$OUT/circuits"
+echo "== games"
+"$VENV/bin/python" "$ROOT/tests/interop/check.py" "$OUT/games"

@@ -1,9 +1,11 @@
 //! The text formats the snapshots and `docs/circuits.md` show a move's circuit in. Each format
-//! is one entry of [`FORMATS`]; adding OpenQASM 3 is one more entry.
+//! is one entry of [`FORMATS`]: the IR text, and OpenQASM 3 as `qchess compile` writes it
+//! (portable dialect, dynamic form).
 
 use crate::cases::PlayedCase;
 use crate::metrics::ir_lines;
-use qc_ir::Circuit;
+use qc_export::{build_program, export_qasm3, ExportOptions, Width};
+use qc_ir::{Circuit, Op, Qubit, QubitRole};
 
 /// One output format.
 pub struct Format {
@@ -24,11 +26,111 @@ fn ir_featured(p: &PlayedCase) -> String {
     ir_lines(p.game.circuit(), c.instructions())
 }
 
+/// The featured move alone as OpenQASM 3: its instructions on just the qubits it touches, every
+/// one kept (the move starts from an unknown state, so nothing may be folded as classical), each
+/// register slot labelled with the game's name for the qubit.
+fn qasm3_featured(p: &PlayedCase) -> String {
+    let game = p.game.circuit();
+    let featured = p.featured_circuit();
+    let mut slot: Vec<Option<u32>> = vec![None; game.num_qubits()];
+    let mut touched = Vec::new();
+    for instr in featured.instructions() {
+        for q in instr.op.qubits() {
+            if slot[q.index()].is_none() {
+                slot[q.index()] = Some(touched.len() as u32);
+                touched.push(q);
+            }
+        }
+    }
+    let remap = |q: Qubit| Qubit(slot[q.index()].unwrap_or(q.0));
+    let instructions = featured
+        .instructions()
+        .iter()
+        .map(|instr| {
+            let mut i = instr.clone();
+            i.op = match &instr.op {
+                Op::Gate {
+                    gate,
+                    targets,
+                    controls,
+                } => Op::Gate {
+                    gate: *gate,
+                    targets: targets.iter().map(|&q| remap(q)).collect(),
+                    controls: controls
+                        .iter()
+                        .map(|c| qc_ir::Control {
+                            qubit: remap(c.qubit),
+                            on: c.on,
+                        })
+                        .collect(),
+                },
+                Op::Measure { qubit, clbit } => Op::Measure {
+                    qubit: remap(*qubit),
+                    clbit: *clbit,
+                },
+                Op::Reset { qubit } => Op::Reset {
+                    qubit: remap(*qubit),
+                },
+                Op::Alloc { qubit } => Op::Alloc {
+                    qubit: remap(*qubit),
+                },
+                Op::Free { qubit } => Op::Free {
+                    qubit: remap(*qubit),
+                },
+            };
+            i
+        })
+        .collect();
+    // Plain roles keep the full width from adding the rest of the board; ancillas keep theirs.
+    let roles: Vec<QubitRole> = touched
+        .iter()
+        .map(|&q| match game.qubit_roles()[q.index()] {
+            QubitRole::Square(_) => QubitRole::Plain,
+            other => other,
+        })
+        .collect();
+    let sub = Circuit::from_parts(roles, game.num_clbits() as u32, instructions);
+    let options = ExportOptions {
+        width: Width::Full,
+        ..Default::default()
+    };
+    match build_program(&sub, &[], &options) {
+        Ok(mut program) => {
+            let names = game.qubit_names();
+            for (k, q) in touched.iter().enumerate() {
+                let role = match game.qubit_roles()[q.index()] {
+                    QubitRole::Square(_) => "square",
+                    _ => "ancilla",
+                };
+                program.qubit_labels[k] = format!("{} ({role})", names[q.index()]);
+            }
+            program.to_qasm3(true, false)
+        }
+        Err(e) => format!("// cannot export: {e}\n"),
+    }
+}
+
+fn qasm3_whole(c: &Circuit) -> String {
+    match export_qasm3(c, &[], &ExportOptions::default()) {
+        Ok(e) => e.text,
+        Err(e) => format!("// cannot export: {e}\n"),
+    }
+}
+
 /// Every format, in the order the docs show them.
-pub const FORMATS: &[Format] = &[Format {
-    name: "ir",
-    title: "IR text",
-    fence: "text",
-    featured: ir_featured,
-    whole: qc_ir::text::print,
-}];
+pub const FORMATS: &[Format] = &[
+    Format {
+        name: "ir",
+        title: "IR text",
+        fence: "text",
+        featured: ir_featured,
+        whole: qc_ir::text::print,
+    },
+    Format {
+        name: "qasm3",
+        title: "OpenQASM 3 (portable, dynamic; gate definitions omitted)",
+        fence: "qasm",
+        featured: qasm3_featured,
+        whole: qasm3_whole,
+    },
+];

@@ -3,5 +3,6 @@
 //! the generator of `docs/circuits.md`.
 
 pub mod cases;
+pub mod corpus;
 pub mod formats;
 pub mod metrics;

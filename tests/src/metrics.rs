@@ -33,8 +33,6 @@ pub fn metrics(instructions: &[Instruction]) -> Metrics {
     let mut gates = 0;
     let mut multi = 0;
     let mut measurements = 0;
-    let mut depth: BTreeMap<Qubit, usize> = BTreeMap::new();
-    let mut two_qubit_depth = 0;
     for instr in instructions {
         let qs = touched(instr);
         qubits.extend(qs.iter().copied());
@@ -43,22 +41,18 @@ pub fn metrics(instructions: &[Instruction]) -> Metrics {
                 gates += 1;
                 if qs.len() >= 2 {
                     multi += 1;
-                    let d = qs
-                        .iter()
-                        .map(|q| depth.get(q).copied().unwrap_or(0))
-                        .max()
-                        .unwrap_or(0)
-                        + 1;
-                    for q in &qs {
-                        depth.insert(*q, d);
-                    }
-                    two_qubit_depth = two_qubit_depth.max(d);
                 }
             }
             Op::Measure { .. } => measurements += 1,
             Op::Reset { .. } | Op::Alloc { .. } | Op::Free { .. } => {}
         }
     }
+    let gate_qubits: Vec<Vec<Qubit>> = instructions
+        .iter()
+        .filter(|i| matches!(i.op, Op::Gate { .. }))
+        .map(touched)
+        .collect();
+    let two_qubit_depth = qc_export::two_qubit_depth(gate_qubits.iter().map(Vec::as_slice));
     let gate_counts = Circuit::from_parts(Vec::new(), 0, instructions.to_vec())
         .gate_counts()
         .into_iter()

@@ -1,6 +1,7 @@
 //! The move-case table: every case plays through the engine and classifies as it says, the table
 //! covers every move type and variant, and each featured move's circuit is snapshotted (IR text of
-//! the move alone, and of the whole case game).
+//! the move alone, and of the whole case game), in every format of `qchess_tests::formats` (IR text
+//! and OpenQASM 3).
 //!
 //! Snapshots live in `tests/tests/snapshots/`; accept changes with `INSTA_UPDATE=always cargo test
 //! -p qchess-tests` (or `cargo insta accept`) after checking the diff.

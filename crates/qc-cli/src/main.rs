@@ -44,20 +44,27 @@ enum Command {
     ///   qchess simulate game.qcg --seed 7 --shots 1000
     #[command(verbatim_doc_comment)]
     Simulate(commands::simulate::SimulateArgs),
-    /// Compile a whole game into one circuit and print it (IR text or JSON); a summary (qubits,
-    /// gate counts, two-qubit depth, measurements, recorded outcomes) goes to standard error.
+    /// Compile a whole game into one circuit: OpenQASM 3 (default), OpenQASM 2, IR text or JSON.
+    /// The game's recorded outcomes go into the program for post-selection; a summary (qubits,
+    /// clbits, gate counts, two-qubit depth, measurements, recorded outcomes, keep probability)
+    /// goes to standard error.
     ///
     /// Examples:
-    ///   qchess compile --moves "b1^a3c3" --format ir
-    ///   qchess compile game.qcg --format json -o game.json
+    ///   qchess compile circuits/tour.qcg -o tour.qasm
+    ///   qchess compile game.qcg --target ibm --form dynamic
+    ///   qchess compile game.qcg --target google          (deferred: no feed-forward)
+    ///   qchess compile --moves "b1^a3c3" --format qasm2
+    ///   qchess compile game.qcg --format ir
     #[command(verbatim_doc_comment)]
     Compile(commands::compile::CompileArgs),
-    /// Simulate a circuit file (IR text) and print the exact probabilities of its classical bits.
+    /// Simulate a circuit file (IR text, OpenQASM 2 or OpenQASM 3, told apart by the
+    /// `OPENQASM 2`/`OPENQASM 3` version line) and print the exact probabilities of its bits.
     ///
     /// Bit strings are in Qiskit's order: the rightmost character is clbit 0.
     ///
-    /// Example:
+    /// Examples:
     ///   qchess run circuits/bell_feedforward.qc --json
+    ///   qchess run circuits/tour.qasm --json
     #[command(verbatim_doc_comment)]
     Run(commands::run::RunArgs),
     /// List the legal moves of the side to move in the position reached, grouped by kind.

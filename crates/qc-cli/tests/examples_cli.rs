@@ -162,7 +162,8 @@ fn compile_prints_ir_that_parses_and_a_summary() {
     // set-up (2 kings) + split (2 gates) + 9 jumps.
     assert_eq!(circuit.num_gates(), 2 + 2 + 8);
     let summary = String::from_utf8_lossy(&out.stderr);
-    assert!(summary.contains("qubits: 64"), "{summary}");
+    // The summary describes the OpenQASM 3 export: only the 3 squares the game touches.
+    assert!(summary.contains("qubits: 3,"), "{summary}");
     assert!(summary.contains("two-qubit depth"), "{summary}");
 
     let dir = temp_dir("compile");
@@ -345,4 +346,85 @@ fn bad_input_exits_2_with_a_location() {
         &["no move 99"],
     );
     assert_exit_2(&qchess(&["compile"]), &["no game given"]);
+}
+
+/// The default output is OpenQASM 3 that `qchess run` reads back; the probability of the
+/// recorded outcomes in that program's distribution equals the keep probability the summary
+/// reports (computed on the game circuit directly).
+#[test]
+fn compile_writes_openqasm_3_whose_postselection_matches_the_summary() {
+    let dir = temp_dir("compile-qasm");
+    let path = dir.join("full_game.qasm");
+    let p = path.to_str().expect("UTF-8 path");
+    let out = qchess(&["compile", "circuits/full_game.qcg", "-o", p]);
+    ok_stdout(&out);
+    let summary = String::from_utf8_lossy(&out.stderr).to_string();
+    let text = std::fs::read_to_string(&path).expect("written");
+    assert!(text.starts_with("OPENQASM 3.0;"), "{text}");
+    let keep: f64 = summary
+        .split("with probability ")
+        .nth(1)
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no keep probability in: {summary}"));
+    // 4 measured moves, recorded 1, 1, 1, 0 (c[0] first); Qiskit order puts c[0] rightmost.
+    assert!(summary.contains("measurements: 4"), "{summary}");
+    let probs = json(&qchess(&["run", p, "--json"]));
+    let recorded = probs["probabilities"]["0111"]
+        .as_f64()
+        .expect("the recorded outcomes are possible");
+    assert!((recorded - keep).abs() < 1e-6, "{recorded} vs {keep}");
+
+    let q2 = ok_stdout(&qchess(&[
+        "compile",
+        "circuits/full_game.qcg",
+        "--format",
+        "qasm2",
+    ]));
+    assert!(q2.starts_with("OPENQASM 2.0;"), "{q2}");
+    let ibm = ok_stdout(&qchess(&[
+        "compile",
+        "circuits/full_game.qcg",
+        "--target",
+        "ibm",
+        "--form",
+        "deferred",
+        "--width",
+        "full",
+    ]));
+    assert!(ibm.contains("\"target\":\"ibm\""), "{ibm}");
+    assert!(ibm.contains("\"form\":\"deferred\""), "{ibm}");
+    assert!(
+        !ibm.contains("if ("),
+        "the deferred form has no feed-forward: {ibm}"
+    );
+}
+
+#[test]
+fn compile_refuses_a_target_that_is_too_small() {
+    let dir = temp_dir("tiny-target");
+    std::fs::write(
+        dir.join("tiny.toml"),
+        "name = \"tiny\"\ndescription = \"4 qubits\"\nqubits = 4\nfeed_forward = true\nlower = false\n",
+    )
+    .expect("write");
+    let d = dir.to_str().expect("UTF-8 path");
+    for format in ["qasm3", "qasm2", "ir"] {
+        assert_exit_2(
+            &qchess(&[
+                "compile",
+                "circuits/full_game.qcg",
+                "--target",
+                "tiny",
+                "--backends-dir",
+                d,
+                "--format",
+                format,
+            ]),
+            &["target `tiny` has 4 qubits but this program needs 58"],
+        );
+    }
+    assert_exit_2(
+        &qchess(&["compile", "circuits/full_game.qcg", "--form", "sideways"]),
+        &["unknown form `sideways`"],
+    );
 }

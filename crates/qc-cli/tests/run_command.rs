@@ -109,3 +109,92 @@ fn every_backend_gives_the_same_full_game() {
         }
     }
 }
+
+fn run_text(tag: &str, text: &str) -> std::process::Output {
+    let dir = std::env::temp_dir().join(format!("qchess-run-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("circuit.qasm");
+    std::fs::write(&path, text).unwrap();
+    qchess(&["run", path.to_str().unwrap(), "--json"])
+}
+
+fn probabilities(out: &std::process::Output) -> Vec<(String, f64)> {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    value["probabilities"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_f64().unwrap()))
+        .collect()
+}
+
+/// A Bell pair, then an X on the second qubit: bits are always different, 50/50. In Qiskit
+/// order (rightmost = c[0]) the outcomes are "10" and "01".
+#[test]
+fn openqasm_2_and_3_files_run_with_the_same_output_shape() {
+    let q3 =
+        "// a comment first\nOPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[2] q;\nbit[2] c;\n\
+              h q[0];\ncx q[0], q[1];\nx q[1];\nc[0] = measure q[0];\nc[1] = measure q[1];\n";
+    let q2 = "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[2];\ncreg c[2];\n\
+              h q[0];\ncx q[0],q[1];\nx q[1];\nmeasure q[0] -> c[0];\nmeasure q[1] -> c[1];\n";
+    for (tag, text) in [("q3", q3), ("q2", q2)] {
+        let probs = probabilities(&run_text(tag, text));
+        let keys: Vec<&str> = probs.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, vec!["01", "10"], "{tag}");
+        for (_, p) in &probs {
+            assert!((p - 0.5).abs() < 1e-12, "{tag}: {probs:?}");
+        }
+    }
+}
+
+#[test]
+fn openqasm_import_errors_name_the_line_and_construct() {
+    let out = run_text(
+        "bad3",
+        "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[1] q;\nbit[1] c;\nwhile (true) { }\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 5") && err.contains("while"), "{err}");
+    let out = run_text(
+        "bad2",
+        "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[1];\nfrob q[0];\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 4") && err.contains("frob"), "{err}");
+}
+
+/// `run --backend` gives the same exact distribution on every simulator.
+#[test]
+fn run_gives_the_same_distribution_on_every_backend() {
+    for backend in ["sparse", "dense", "reference"] {
+        let out = qchess(&[
+            "run",
+            "circuits/split_and_measure.qc",
+            "--backend",
+            backend,
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{backend}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let probs = value["probabilities"].as_object().unwrap();
+        assert_eq!(
+            probs.keys().collect::<Vec<_>>(),
+            vec!["001", "010"],
+            "{backend}"
+        );
+        for p in probs.values() {
+            assert!((p.as_f64().unwrap() - 0.5).abs() < 1e-12, "{backend}");
+        }
+    }
+}

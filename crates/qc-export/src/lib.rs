@@ -26,7 +26,7 @@ pub mod target;
 pub use error::{ExportError, ImportError};
 pub use export::{build_program, export_qasm3, keep_probability, transform, Export};
 pub use import3::import_qasm3;
-pub use program::{Program, Summary};
+pub use program::{two_qubit_depth, Program, Summary};
 pub use qasm2::{export_qasm2, import_qasm2};
 pub use target::{export_for_target, Target};
 
@@ -99,6 +99,58 @@ pub fn keep_probability_exact<B: qc_ir::Backend>(
 ) -> Result<f64, qc_ir::ExecError> {
     let dist = qc_ir::exec::exact_distribution(backend, circuit)?;
     Ok(keep_probability(&dist, outcomes))
+}
+
+/// The same probability as [`keep_probability_exact`], in one pass instead of one branch per
+/// outcome: when every measurement writes a bit with a recorded outcome and there is no reset, a
+/// kept shot follows exactly one branch, so the probability is the product of each recorded
+/// outcome's probability at its measurement (the run forces the recorded outcome). Otherwise it
+/// falls back to [`keep_probability_exact`]. Returns 0 when a recorded outcome is impossible.
+pub fn keep_probability_forced<B: qc_ir::Backend>(
+    backend: &mut B,
+    circuit: &qc_ir::Circuit,
+    outcomes: &[Option<bool>],
+) -> Result<f64, qc_ir::ExecError> {
+    use qc_ir::exec::{apply_instruction, ClassicalRecord};
+    use qc_ir::{MeasureChoice, Op};
+    let recorded = |k: usize| outcomes.get(k).copied().flatten();
+    let single_branch = circuit.instructions().iter().all(|i| match i.op {
+        Op::Measure { clbit, .. } => recorded(clbit.index()).is_some(),
+        Op::Reset { .. } => false,
+        _ => true,
+    });
+    if !single_branch {
+        return keep_probability_exact(backend, circuit, outcomes);
+    }
+    let mut record = ClassicalRecord::new(circuit.num_clbits());
+    let mut keep = 1.0;
+    for (index, instr) in circuit.instructions().iter().enumerate() {
+        let mut forced = MeasureChoice::Forced(false);
+        if let Op::Measure { qubit, clbit } = instr.op {
+            let runs = instr
+                .condition
+                .is_none_or(|c| record.get(c.clbit).unwrap_or(false) == c.value);
+            if runs {
+                let value = recorded(clbit.index()).unwrap_or(false);
+                let p1 = backend.probability_one(qubit);
+                let p = if value { p1 } else { 1.0 - p1 };
+                if p <= qc_ir::IMPOSSIBLE_PROBABILITY {
+                    return Ok(0.0);
+                }
+                keep *= p;
+                forced = MeasureChoice::Forced(value);
+            }
+        }
+        let mut policy = |_: Option<qc_ir::Clbit>| forced;
+        apply_instruction(backend, instr, &mut record, &mut policy).map_err(|source| {
+            qc_ir::ExecError {
+                index,
+                origin: instr.origin.clone(),
+                source,
+            }
+        })?;
+    }
+    Ok(keep)
 }
 
 /// Imports OpenQASM 2 or 3, chosen by the `OPENQASM` version line (3 when there is none).

@@ -85,6 +85,31 @@ pub struct Program {
     pub body: Vec<Stmt>,
 }
 
+/// Depth counting only gates on two or more qubits: each such gate starts one layer after the
+/// latest layer of any of its qubits. `gates` gives each gate's qubits (targets and controls, any
+/// index type); single-qubit gates are skipped. Shared by [`Program::summary`], the CLI and the
+/// per-move metrics of `docs/circuits.md`, so every figure counts depth the same way.
+pub fn two_qubit_depth<'a, Q: Ord + Copy + 'a>(gates: impl IntoIterator<Item = &'a [Q]>) -> usize {
+    let mut level: BTreeMap<Q, usize> = BTreeMap::new();
+    let mut depth = 0;
+    for qubits in gates {
+        if qubits.len() < 2 {
+            continue;
+        }
+        let top = qubits
+            .iter()
+            .map(|q| level.get(q).copied().unwrap_or(0))
+            .max()
+            .unwrap_or(0)
+            + 1;
+        for q in qubits {
+            level.insert(*q, top);
+        }
+        depth = depth.max(top);
+    }
+    depth
+}
+
 /// Size and cost of an exported program.
 #[derive(Clone, Debug, PartialEq, Default, Serialize)]
 pub struct Summary {
@@ -121,7 +146,6 @@ impl Program {
             clbits: self.num_clbits,
             ..Summary::default()
         };
-        let mut level = vec![0usize; self.num_qubits];
         for call in self.calls() {
             let mut name = String::new();
             for m in &call.modifiers {
@@ -135,13 +159,9 @@ impl Program {
             s.total_gates += 1;
             if call.qubits.len() >= 2 {
                 s.multi_qubit_gates += 1;
-                let top = call.qubits.iter().map(|&q| level[q]).max().unwrap_or(0) + 1;
-                for &q in &call.qubits {
-                    level[q] = top;
-                }
-                s.two_qubit_depth = s.two_qubit_depth.max(top);
             }
         }
+        s.two_qubit_depth = two_qubit_depth(self.calls().map(|c| c.qubits.as_slice()));
         s.measurements = self
             .body
             .iter()
@@ -229,4 +249,19 @@ pub fn call_text(g: &GateCall, reg: &str) -> String {
     let qubits: Vec<String> = g.qubits.iter().map(|q| format!("{reg}[{q}]")).collect();
     let _ = write!(s, " {};", qubits.join(", "));
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::two_qubit_depth;
+
+    #[test]
+    fn two_qubit_depth_counts_layers_of_multi_qubit_gates_only() {
+        // cx(0,1), h(2), cx(2,3) share a layer; ccx(1,2,4) waits for both; cx(0,5) fits in layer 2.
+        let gates: [&[usize]; 5] = [&[0, 1], &[2], &[2, 3], &[1, 2, 4], &[0, 5]];
+        assert_eq!(two_qubit_depth(gates), 2);
+        let chain: [&[usize]; 3] = [&[0, 1], &[1, 2], &[2, 3]];
+        assert_eq!(two_qubit_depth(chain), 3);
+        assert_eq!(two_qubit_depth::<usize>([]), 0);
+    }
 }

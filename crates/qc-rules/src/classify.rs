@@ -77,7 +77,13 @@ pub fn classify(board: &Board, occ: &Occupancy, mv: &QcanMove) -> Result<Classif
             VariantMark::Capture => Variant::Capture,
             VariantMark::Excluded => Variant::Excluded,
         };
-        if written != classified.variant {
+        // Chess players write every capture with `x`: on a pawn capture or an en passant the
+        // mark only says "this move captures", whatever variant the position gives it.
+        let pawn_capture = matches!(
+            classified.move_type,
+            MoveType::PawnCapture | MoveType::EnPassant
+        );
+        if written != classified.variant && !(mark == VariantMark::Capture && pawn_capture) {
             return Err(MoveError::MarkMismatch {
                 written,
                 classified: classified.variant,

@@ -272,9 +272,6 @@ impl<B: Backend> Game<B> {
         let move_index = self.history.len() as u32 + 1;
         let lowered = lower(c, occ, &mut self.builder, move_index)?;
         let end = self.builder.len();
-        if lowered.measurement.is_none() && mv.outcome == Some(false) {
-            return Err(MoveError::ImpossibleOutcome { outcome: false });
-        }
         let instructions = self.builder.circuit().instructions()[start..end].to_vec();
         let forced = mv.outcome;
         let mut policy = |_: Option<Clbit>| match forced {
@@ -300,6 +297,14 @@ impl<B: Backend> Game<B> {
             return Err(MoveError::Unchanged);
         }
         let applied = outcome.unwrap_or(true);
+        // A written outcome on a move whose outcome is certain (nothing measured) must agree with
+        // what happens: `.m1` (applied) is accepted, `.m0` is impossible. The record stays
+        // canonical, without the suffix, since no measurement took place.
+        if let (None, Some(written)) = (outcome, mv.outcome) {
+            if written != applied {
+                return Err(MoveError::ImpossibleOutcome { outcome: written });
+            }
+        }
         self.update_board(c, applied);
         self.status = self.compute_status();
         let mut qcan = *mv;

@@ -614,3 +614,68 @@ fn split_and_merge_slides_with_the_second_arm_blocked() {
         assert!((a1 - a2).norm() < 1e-9, "{k1}: {a1} vs {a2}");
     }
 }
+
+#[test]
+fn en_passant_written_with_x_is_accepted_whatever_its_variant() {
+    // The basic en passant of `en_passant_basic_from_a_superposed_pawn_keeps_the_record_ancilla`,
+    // written as chess players do: same record, same state.
+    let mut g = free_game(&[("e2", 'P'), ("g2", 'N'), ("d7", 'p')]);
+    play_all(&mut g, "g2^e3h4 e2e4 e4e5 d7d5");
+    let r = play(&mut g, "e5xd6");
+    assert_eq!(
+        (r.move_type, r.variant),
+        (MoveType::EnPassant, Variant::Basic)
+    );
+    assert_state(&g, &[("cap0 d6 h4", c(R, 0.0)), ("d5 e2 e3", c(-R, 0.0))]);
+    // The excluded en passant of `en_passant_excluded`, written with x.
+    let mut g = free_game(&[("e5", 'P'), ("b5", 'N'), ("d7", 'p')]);
+    play_all(&mut g, "b5^d6a3 d7d5");
+    let r = play(&mut g, "e5xd6.m1");
+    assert_eq!(r.variant, Variant::Excluded);
+    assert_state(&g, &[("a3 cap0 d6", c(-1.0, 0.0))]);
+}
+
+#[test]
+fn marks_other_than_x_on_pawn_captures_are_still_checked() {
+    let mut g = free_game(&[("e2", 'P'), ("g2", 'N'), ("d7", 'p')]);
+    play_all(&mut g, "g2^e3h4 e2e4 e4e5 d7d5");
+    let err = g
+        .play(&mv("e5wd6"), &mut rand::thread_rng())
+        .expect_err("a basic en passant is not excluded");
+    assert!(
+        matches!(
+            err,
+            MoveError::MarkMismatch {
+                written: Variant::Excluded,
+                classified: Variant::Basic,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    // An x on a knight's basic jump is still wrong: it captures nothing.
+    let mut g = free_game(&[("b1", 'N')]);
+    let err = g
+        .play(&mv("b1xc3"), &mut rand::thread_rng())
+        .expect_err("nothing to capture");
+    assert!(matches!(err, MoveError::MarkMismatch { .. }), "{err:?}");
+}
+
+#[test]
+fn outcome_suffix_on_a_certain_move_is_validated_and_not_recorded() {
+    let mut g = free_game(&[("b1", 'N')]);
+    let r = play(&mut g, "b1c3.m1");
+    assert_eq!((r.measured, r.outcome, r.applied), (false, None, true));
+    assert_eq!(r.qcan.to_string(), "b1c3");
+    assert_state(&g, &[("c3", c(0.0, 1.0))]);
+    assert_eq!(g.circuit().num_measurements(), 0);
+
+    let mut g = free_game(&[("b1", 'N')]);
+    let before = state(&g);
+    let err = g
+        .play(&mv("b1c3.m0"), &mut rand::thread_rng())
+        .expect_err("a certain move is always applied");
+    assert_eq!(err, MoveError::ImpossibleOutcome { outcome: false });
+    assert_eq!(state(&g), before);
+    assert!(g.history().is_empty());
+}

@@ -1,4 +1,5 @@
-//! `qchess compile`: a whole game as one circuit.
+//! `qchess compile`: a whole game as one circuit, written as OpenQASM 3 or 2 (through
+//! `qc_export`, carrying the game's recorded outcomes for post-selection) or as the IR.
 
 use crate::backend_choice::{with_backend, BackendChoice};
 use crate::game_input::GameArgs;
@@ -6,18 +7,22 @@ use crate::output::{write_stderr, write_stdout};
 use crate::replay::replay;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use qc_ir::{Circuit, Op};
-use std::path::PathBuf;
+use qc_export::{Dialect, Export, ExportOptions, Form, Summary, Target, Width};
+use qc_ir::{Backend, Circuit};
+use qc_rules::Game;
+use std::path::{Path, PathBuf};
 
 /// Output formats.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    /// OpenQASM 3 (docs/backends.md).
+    Qasm3,
+    /// OpenQASM 2 with qelib1.inc gates.
+    Qasm2,
     /// The IR text format (docs/ir.md).
     Ir,
     /// The IR as JSON.
     Json,
-    /// OpenQASM 3, dynamic form (mid-circuit measurements, recorded outcomes as comments).
-    Qasm3,
 }
 
 /// Arguments of `qchess compile`.
@@ -26,8 +31,25 @@ pub struct CompileArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Ir)]
+    #[arg(long, value_enum, default_value_t = Format::Qasm3)]
     pub format: Format,
+    /// Hardware target: a file NAME.toml in the backends directory (generic, ibm, google,
+    /// braket, ...). OpenQASM 3 is lowered to its native gates; every format is refused when
+    /// the game needs more qubits than the target has.
+    #[arg(long, value_name = "NAME")]
+    pub target: Option<String>,
+    /// dynamic (mid-circuit measurement and if) or deferred (every measurement at the end).
+    #[arg(long, value_name = "FORM", default_value = "dynamic")]
+    pub form: Form,
+    /// portable (what every tested tool accepts) or extended (Qiskit: ctrl @ modifiers, reset).
+    #[arg(long, value_name = "DIALECT", default_value = "portable")]
+    pub dialect: Dialect,
+    /// compact (only squares that take part in a quantum operation) or full (all 64 squares).
+    #[arg(long, value_name = "WIDTH", default_value = "compact")]
+    pub width: Width,
+    /// Where the target files are (default: the repository's backends/, else ./backends).
+    #[arg(long, value_name = "DIR")]
+    pub backends_dir: Option<PathBuf>,
     /// Write to this file instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -36,81 +58,188 @@ pub struct CompileArgs {
     pub seed: u64,
 }
 
+impl CompileArgs {
+    /// The hardware target named by `--target`, loaded from `--backends-dir`.
+    pub fn target(&self) -> anyhow::Result<Option<Target>> {
+        let Some(name) = &self.target else {
+            return Ok(None);
+        };
+        let dir = self
+            .backends_dir
+            .clone()
+            .unwrap_or_else(default_backends_dir);
+        Target::load(&dir, name)
+            .map(Some)
+            .with_context(|| format!("--target {name} (looked in {})", dir.display()))
+    }
+
+    /// The export options given on the command line.
+    pub fn options(&self) -> ExportOptions {
+        ExportOptions {
+            form: self.form,
+            dialect: self.dialect,
+            width: self.width,
+        }
+    }
+}
+
+/// The backends directory used when `--backends-dir` is not given: the repository's
+/// `backends/` (known at build time), or `./backends` when the binary runs elsewhere.
+pub fn default_backends_dir() -> PathBuf {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../backends");
+    if repo.is_dir() {
+        repo
+    } else {
+        PathBuf::from("backends")
+    }
+}
+
 /// Runs the command.
 pub fn run(args: &CompileArgs) -> anyhow::Result<()> {
     if args.game.rules.is_niels()? {
         return crate::niels::compile::run(args);
     }
     let loaded = args.game.load_required()?;
+    let target = args.target()?;
     with_backend!(BackendChoice::Sparse, |backend| {
         let game = replay(&loaded, backend, args.seed)?;
-        let circuit = game.circuit();
-        let text = match args.format {
-            Format::Ir => qc_ir::text::print(circuit),
-            Format::Json => serde_json::to_string_pretty(circuit)? + "\n",
-            Format::Qasm3 => {
-                let outcomes = game.classical_record().bits().to_vec();
-                qc_export::export_qasm3(circuit, &outcomes, &qc_export::ExportOptions::default())
-                    .context("cannot export the game circuit as OpenQASM 3")?
-                    .text
-            }
-        };
-        let outcomes: Vec<String> = game
-            .history()
-            .iter()
-            .enumerate()
-            .filter_map(|(i, r)| {
-                r.outcome
-                    .map(|o| format!("move {} {}: {}", i + 1, r.qcan, u8::from(o)))
-            })
-            .collect();
-        write_stderr(&summary(circuit, &outcomes))?;
+        let compiled = compile_game(&game, args.format, &args.options(), target.as_ref())
+            .with_context(|| format!("{}: cannot compile", loaded.source))?;
+        write_stderr(&summary_text(
+            &compiled.summary,
+            game.circuit(),
+            game.classical_record().bits(),
+            &outcome_lines(&game),
+        )?)?;
         match &args.output {
-            Some(path) => std::fs::write(path, text)
+            Some(path) => std::fs::write(path, &compiled.text)
                 .with_context(|| format!("cannot write {}", path.display())),
-            None => write_stdout(&text),
+            None => write_stdout(&compiled.text),
         }
     })
 }
 
-/// The summary printed on standard error: qubits, clbits, gate counts, two-qubit depth,
-/// measurements and recorded outcomes.
-pub fn summary(circuit: &Circuit, outcomes: &[String]) -> String {
-    let counts: Vec<String> = circuit
-        .gate_counts()
-        .into_iter()
+/// A compiled game: the text to write and the summary of the OpenQASM program it becomes.
+pub struct Compiled {
+    /// The output text.
+    pub text: String,
+    /// Figures of the exported program (for IR formats: of its OpenQASM 3 export).
+    pub summary: Summary,
+}
+
+/// Compiles `game` to `format` (see [`compile_circuit`]).
+pub fn compile_game<B: Backend>(
+    game: &Game<B>,
+    format: Format,
+    options: &ExportOptions,
+    target: Option<&Target>,
+) -> anyhow::Result<Compiled> {
+    compile_circuit(
+        game.circuit(),
+        game.classical_record().bits(),
+        format,
+        options,
+        target,
+    )
+}
+
+/// Compiles a game circuit with its recorded outcomes (indexed by clbit) to `format`. The summary
+/// always describes the OpenQASM program (for the IR formats: the OpenQASM 3 export with the same
+/// options), and a target's qubit count is enforced for every format.
+pub fn compile_circuit(
+    circuit: &Circuit,
+    outcomes: &[Option<bool>],
+    format: Format,
+    options: &ExportOptions,
+    target: Option<&Target>,
+) -> anyhow::Result<Compiled> {
+    let qasm3 = |o: &ExportOptions| -> Result<Export, qc_export::ExportError> {
+        match target {
+            Some(t) => qc_export::export_for_target(circuit, outcomes, o, t),
+            None => qc_export::export_qasm3(circuit, outcomes, o),
+        }
+    };
+    let (text, summary) = match format {
+        Format::Qasm3 => {
+            let e = qasm3(options)?;
+            (e.text, e.summary)
+        }
+        Format::Qasm2 => {
+            let e = qc_export::export_qasm2(circuit, outcomes, options)?;
+            if let Some(t) = target {
+                if e.summary.qubits > t.qubits {
+                    return Err(qc_export::ExportError::TooManyQubits {
+                        target: t.name.clone(),
+                        needed: e.summary.qubits,
+                        available: t.qubits,
+                    }
+                    .into());
+                }
+            }
+            (e.text, e.summary)
+        }
+        Format::Ir => (qc_ir::text::print(circuit), qasm3(options)?.summary),
+        Format::Json => (
+            serde_json::to_string_pretty(circuit)? + "\n",
+            qasm3(options)?.summary,
+        ),
+    };
+    Ok(Compiled { text, summary })
+}
+
+/// The summary printed on standard error: qubits, clbits, gate counts by kind, two-qubit depth,
+/// measurements, the recorded outcomes (`outcome_lines`, one per measured move) and the
+/// probability that a shot survives post-selection on `outcomes` (indexed by clbit).
+pub fn summary_text(
+    s: &Summary,
+    circuit: &Circuit,
+    outcomes: &[Option<bool>],
+    outcome_lines: &[String],
+) -> anyhow::Result<String> {
+    let counts: Vec<String> = s
+        .gate_counts
+        .iter()
         .map(|(name, n)| format!("{name}: {n}"))
         .collect();
     let mut out = format!(
         "qubits: {}, clbits: {}, gates: {} ({}), two-qubit depth: {}, measurements: {}\n",
-        circuit.num_qubits(),
-        circuit.num_clbits(),
-        circuit.num_gates(),
-        counts.join(", "),
-        two_qubit_depth(circuit),
-        circuit.num_measurements()
+        s.qubits,
+        s.clbits,
+        s.total_gates,
+        if counts.is_empty() {
+            "none".to_string()
+        } else {
+            counts.join(", ")
+        },
+        s.two_qubit_depth,
+        s.measurements
     );
-    if !outcomes.is_empty() {
-        out.push_str(&format!("recorded outcomes: {}\n", outcomes.join("; ")));
+    if !outcome_lines.is_empty() {
+        out.push_str(&format!(
+            "recorded outcomes: {}\n",
+            outcome_lines.join("; ")
+        ));
+        let keep = qc_export::keep_probability_forced(
+            &mut qc_sim::ReferenceSparse::new(),
+            circuit,
+            outcomes,
+        )
+        .context("cannot compute the post-selection keep probability")?;
+        out.push_str(&format!(
+            "post-selection: a shot is kept (its bits equal the recorded outcomes) with probability {keep:.6}\n"
+        ));
     }
-    out
+    Ok(out)
 }
 
-/// Depth counting only gates that touch two or more qubits (targets plus controls).
-pub fn two_qubit_depth(circuit: &Circuit) -> usize {
-    let mut depth = vec![0usize; circuit.num_qubits()];
-    let mut max = 0;
-    for instr in circuit.instructions() {
-        if let Op::Gate { .. } = instr.op {
-            let qubits = instr.op.qubits();
-            if qubits.len() >= 2 {
-                let d = qubits.iter().map(|q| depth[q.index()]).max().unwrap_or(0) + 1;
-                for q in &qubits {
-                    depth[q.index()] = d;
-                }
-                max = max.max(d);
-            }
-        }
-    }
-    max
+/// `move N qcan: outcome` for every measured move of a Quantum Chess game.
+fn outcome_lines<B: Backend>(game: &Game<B>) -> Vec<String> {
+    game.history()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            r.outcome
+                .map(|o| format!("move {} {}: {}", i + 1, r.qcan, u8::from(o)))
+        })
+        .collect()
 }

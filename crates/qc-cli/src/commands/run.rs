@@ -1,10 +1,10 @@
-//! `qchess run`: exact outcome probabilities of a circuit file.
+//! `qchess run`: exact outcome probabilities of a circuit file (IR text, OpenQASM 2 or 3).
 
+use crate::backend_choice::{with_backend, BackendChoice};
 use crate::output::write_stdout;
 use anyhow::Context;
 use clap::Args;
 use qc_ir::exec::{exact_distribution, qiskit_key, sample_counts};
-use qc_sim::ReferenceSparse;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -12,8 +12,12 @@ use std::path::PathBuf;
 /// Arguments of `qchess run`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// The circuit: an IR text file (`.qc`), or `-` for standard input.
+    /// The circuit: an IR text file (`.qc`), OpenQASM 2 or 3 (`.qasm`; told apart by the
+    /// `OPENQASM` version line), or `-` for standard input.
     pub circuit: PathBuf,
+    /// The simulator.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Sparse)]
+    pub backend: BackendChoice,
     /// Print `{"probabilities": {"<bits>": p, ...}}` (or `{"counts": ...}` with --shots).
     #[arg(long)]
     pub json: bool,
@@ -28,11 +32,12 @@ pub struct RunArgs {
 /// Runs the command.
 pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     let (name, text) = read_input(&args.circuit)?;
-    let circuit = qc_ir::text::parse(&text).with_context(|| format!("cannot parse {name}"))?;
+    let circuit = parse_circuit(&text).with_context(|| format!("cannot parse {name}"))?;
     qc_ir::verify(&circuit).with_context(|| format!("{name} is not a well-formed circuit"))?;
-    let mut sim = ReferenceSparse::new();
-    let dist = exact_distribution(&mut sim, &circuit)
-        .with_context(|| format!("cannot simulate {name}"))?;
+    let dist = with_backend!(args.backend, |backend| {
+        let mut sim = backend;
+        exact_distribution(&mut sim, &circuit).with_context(|| format!("cannot simulate {name}"))?
+    });
     let probabilities: BTreeMap<String, f64> = dist
         .iter()
         .map(|(bits, p)| (qiskit_key(bits), *p))
@@ -51,6 +56,41 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
         }
     };
     write_stdout(&text)
+}
+
+/// What a circuit file is written in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CircuitFormat {
+    /// The IR text format.
+    Ir,
+    /// OpenQASM 2.
+    Qasm2,
+    /// OpenQASM 3.
+    Qasm3,
+}
+
+/// Tells the format by content: the first line that is not blank or a `//` comment starts
+/// with `OPENQASM 2` or `OPENQASM 3` for OpenQASM; anything else is IR text.
+pub fn detect_format(text: &str) -> CircuitFormat {
+    let first = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or("").trim())
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    match first.strip_prefix("OPENQASM").map(str::trim_start) {
+        Some(v) if v.starts_with('2') => CircuitFormat::Qasm2,
+        Some(v) if v.starts_with('3') => CircuitFormat::Qasm3,
+        _ => CircuitFormat::Ir,
+    }
+}
+
+/// Parses IR text or OpenQASM 2/3 (see [`detect_format`]); errors name the line and construct.
+pub fn parse_circuit(text: &str) -> anyhow::Result<qc_ir::Circuit> {
+    Ok(match detect_format(text) {
+        CircuitFormat::Ir => qc_ir::text::parse(text)?,
+        CircuitFormat::Qasm2 => qc_export::import_qasm2(text).context("OpenQASM 2")?,
+        CircuitFormat::Qasm3 => qc_export::import_qasm3(text).context("OpenQASM 3")?,
+    })
 }
 
 fn render<V: serde::Serialize>(

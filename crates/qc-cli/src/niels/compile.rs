@@ -1,48 +1,45 @@
 //! `qchess compile --rules niels`: a Niel's game as one circuit. Every dice roll is a mid-circuit
-//! measurement; the OpenQASM 3 output is the dynamic form with the recorded outcomes as
-//! comments and post-selection pattern (`qc_export::export_qasm3`).
+//! measurement; the output goes through the same circuit-level compiler as Quantum Chess games
+//! (every format, form, dialect, width and target), with the recorded rolls as the
+//! post-selection pattern.
 
 use super::{load, replay};
-use crate::commands::compile::{summary, CompileArgs, Format};
+use crate::commands::compile::{compile_circuit, summary_text, CompileArgs};
 use crate::output::{write_stderr, write_stdout};
 use anyhow::Context;
-use qc_export::{export_qasm3, ExportOptions};
-use qc_ir::Backend;
-use qc_rules::niels::NielsGame;
 
-/// The game circuit in `format`.
-pub fn compiled_text<B: Backend>(game: &NielsGame<B>, format: Format) -> anyhow::Result<String> {
-    let circuit = game.circuit();
-    Ok(match format {
-        Format::Ir => qc_ir::text::print(circuit),
-        Format::Json => serde_json::to_string_pretty(circuit)? + "\n",
-        Format::Qasm3 => {
-            export_qasm3(circuit, &game.clbit_outcomes(), &ExportOptions::default())
-                .context("cannot export the game circuit as OpenQASM 3")?
-                .text
-                + "\n"
-        }
-    })
-}
-
-/// Runs `compile --rules niels`.
+/// Runs `compile --rules niels`: every format, form, dialect, width and target of the Quantum
+/// Chess path, through the same circuit-level compiler.
 pub fn run(args: &CompileArgs) -> anyhow::Result<()> {
     let loaded = load(&args.game)?;
     let game = replay(&loaded, qc_sim::ReferenceSparse::new(), args.seed)?;
-    let text = compiled_text(&game, args.format)?;
-    let outcomes: Vec<String> = game
+    let target = args.target()?;
+    let outcomes = game.clbit_outcomes();
+    let compiled = compile_circuit(
+        game.circuit(),
+        &outcomes,
+        args.format,
+        &args.options(),
+        target.as_ref(),
+    )
+    .with_context(|| format!("{}: cannot compile", loaded.source))?;
+    let lines: Vec<String> = game
         .history()
         .iter()
         .enumerate()
         .filter(|(_, m)| !m.rolls.is_empty())
         .map(|(i, m)| format!("move {} {}", i + 1, m.text()))
         .collect();
-    write_stderr(&summary(game.circuit(), &outcomes))?;
+    write_stderr(&summary_text(
+        &compiled.summary,
+        game.circuit(),
+        &outcomes,
+        &lines,
+    )?)?;
     match &args.output {
-        Some(path) => {
-            std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
-        }
-        None => write_stdout(&text),
+        Some(path) => std::fs::write(path, &compiled.text)
+            .with_context(|| format!("cannot write {}", path.display())),
+        None => write_stdout(&compiled.text),
     }
 }
 

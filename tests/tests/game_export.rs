@@ -1,0 +1,89 @@
+//! Export round trip of whole games: the OpenQASM 3 program of a game (dynamic, deferred, and the
+//! `ibm` target's native gates) with its final board measured, imported back and simulated
+//! exactly, post-selected on the game's recorded outcomes, gives the game's own board
+//! probabilities (`Game::board_probabilities`, read from the engine's state).
+
+use qc_export::{export_for_target, export_qasm3, import_qasm, ExportOptions, Form, Target};
+use qc_ir::exec::exact_distribution;
+use qc_sim::ReferenceSparse;
+use qchess_tests::corpus::{random_game, CorpusGame, RANDOM_FEN, RANDOM_MAX_QUBITS};
+
+fn games() -> Vec<CorpusGame> {
+    let mut games: Vec<CorpusGame> = [
+        "jump_capture_measured",
+        "slide_excluded",
+        "en_passant_capture_measured",
+        "split_slide_path",
+    ]
+    .iter()
+    .map(|name| {
+        let case = qchess_tests::cases::case(name).expect("a case of the table");
+        CorpusGame {
+            name: name.to_string(),
+            game: qchess_tests::cases::play(case)
+                .expect("the case plays")
+                .game,
+        }
+    })
+    .collect();
+    // Seed 2 reaches 36 plies with a measurement (the first seed the interop corpus keeps).
+    let game = random_game(2, RANDOM_FEN, 36, RANDOM_MAX_QUBITS).expect("a random game");
+    assert!(game.history().len() >= 30 && game.circuit().num_measurements() > 0);
+    games.push(CorpusGame {
+        name: "random002".into(),
+        game,
+    });
+    games
+}
+
+fn assert_same(name: &str, got: &[(u64, f64)], want: &[(u64, f64)]) {
+    let msg = format!("{name}: exported {got:?}\ngame {want:?}");
+    let got: Vec<(u64, f64)> = got.iter().copied().filter(|(_, p)| *p > 1e-12).collect();
+    assert_eq!(got.len(), want.len(), "{msg}");
+    for ((b1, p1), (b2, p2)) in got.iter().zip(want) {
+        assert_eq!(b1, b2, "{msg}");
+        assert!((p1 - p2).abs() < 1e-9, "{msg}");
+    }
+}
+
+#[test]
+fn exported_games_give_the_games_board_probabilities_after_postselection() {
+    let ibm = Target::load(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../backends"),
+        "ibm",
+    )
+    .expect("the ibm target");
+    for g in games() {
+        let want = g.game.board_probabilities();
+        let m = g.measured_circuit();
+        // The engine's board distribution is a true distribution over bitboards.
+        let total: f64 = want.iter().map(|(_, p)| p).sum();
+        assert!((total - 1.0).abs() < 1e-9, "{}", g.name);
+        let deferred = ExportOptions {
+            form: Form::Deferred,
+            ..Default::default()
+        };
+        let programs = [
+            (
+                "dynamic",
+                export_qasm3(&m.circuit, &m.outcomes, &ExportOptions::default()),
+            ),
+            ("deferred", export_qasm3(&m.circuit, &m.outcomes, &deferred)),
+            (
+                "ibm",
+                export_for_target(&m.circuit, &m.outcomes, &ExportOptions::default(), &ibm),
+            ),
+        ];
+        for (form, export) in programs {
+            let label = format!("{} ({form})", g.name);
+            let text = export.unwrap_or_else(|e| panic!("{label}: {e}")).text;
+            let program = import_qasm(&text).unwrap_or_else(|e| panic!("{label}: {e}"));
+            let dist = exact_distribution(&mut ReferenceSparse::new(), &program)
+                .unwrap_or_else(|e| panic!("{label}: {e}"));
+            let got = m
+                .board_distribution(&dist)
+                .unwrap_or_else(|| panic!("{label}: the recorded outcomes never occur"));
+            assert_same(&label, &got, &want);
+        }
+    }
+}
