@@ -7,7 +7,7 @@ use qchess_tests::corpus::corpus;
 
 fn assert_parses(name: &str, text: &str) {
     let result = oq3_semantics::syntax_to_semantics::parse_source_string(
-        text.to_string(),
+        text,
         Some("game.qasm"),
         None::<&[&str]>,
     );
