@@ -36,7 +36,8 @@ impl SparseSim {
             "sparse state while sorting for a branching gate",
             (2 * n as u128) * Self::bytes_per_entry() as u128,
         )?;
-        super::radix::sort_by_rest(&mut self.entries, &mut self.scratch, tmask, parallel);
+        let sort_bits = self.slots.used_mask() & !tmask;
+        super::radix::sort_by_bits(&mut self.entries, &mut self.scratch, sort_bits, parallel);
         // Work items end on group boundaries; they depend only on the data.
         let mut bounds = vec![0usize];
         let mut at = BUILD_CHUNK;
@@ -131,9 +132,10 @@ impl SparseSim {
             w
         };
         let mut out = std::mem::take(&mut self.scratch);
-        out.clear();
-        try_reserve(&mut out, needed, "sparse state", self.limit)?;
-        out.resize(needed, (0, ZERO));
+        out.truncate(needed);
+        let missing = needed - out.len();
+        try_reserve(&mut out, missing, "sparse state", self.limit)?;
+        super::radix::set_len_reusing(&mut out, needed);
         let mut slices: Vec<&mut [Entry]> = Vec::with_capacity(caps.len());
         let mut tail = &mut out[..];
         for &c in &caps {
@@ -217,9 +219,10 @@ impl SparseSim {
         };
         let total: usize = counts.iter().sum();
         let mut out = std::mem::take(&mut self.scratch);
-        out.clear();
-        try_reserve(&mut out, total, "sparse state", self.limit)?;
-        out.resize(total, (0, ZERO));
+        out.truncate(total);
+        let missing = total - out.len();
+        try_reserve(&mut out, missing, "sparse state", self.limit)?;
+        super::radix::set_len_reusing(&mut out, total);
         let mut slices: Vec<&mut [Entry]> = Vec::with_capacity(counts.len());
         let mut tail = &mut out[..];
         for &c in &counts {

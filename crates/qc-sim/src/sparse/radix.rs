@@ -2,8 +2,8 @@
 //! key with the gate's target bits masked out, into a reusable scratch buffer.
 //!
 //! A comparison sort of 10^6 entries was most of the cost of a merge move. Keys are compact (the
-//! simulator hands out bit positions from 0 upwards), so only the 11-bit digits in which some
-//! key differs are sorted on; a typical 10^6-entry state needs two passes. The sort is stable,
+//! simulator hands out bit positions from 0 upwards), so only the 11-bit digits that hold bits in
+//! use are sorted on; a typical 10^6-entry state needs two passes. The sort is stable,
 //! so its result is unique and does not depend on the thread count: each work item histograms
 //! and scatters a fixed-size chunk into precomputed, disjoint output ranges.
 
@@ -32,43 +32,39 @@ impl Out {
     }
 }
 
-/// Sorts `entries` stably by `key & !ignore`, using `scratch` (resized as needed, contents
-/// irrelevant) as the second buffer. Afterwards `entries` holds the sorted state and `scratch`
-/// the other buffer.
-pub(super) fn sort_by_rest(
+/// Sorts `entries` stably by `key & sort_bits` (`sort_bits`: the bits in which keys may
+/// differ, minus those to ignore), using `scratch` (resized as needed, contents irrelevant) as
+/// the second buffer. Afterwards `entries` holds the sorted state and `scratch` the other buffer.
+pub(super) fn sort_by_bits(
     entries: &mut Vec<Entry>,
     scratch: &mut Vec<Entry>,
-    ignore: u128,
+    sort_bits: u128,
     parallel: bool,
 ) {
     let n = entries.len();
-    if n < 2 {
+    if n < 2 || sort_bits == 0 {
         return;
     }
-    let fold = |acc: (u128, u128), e: &Entry| (acc.0 | e.0, acc.1 & e.0);
-    let (or, and) = if parallel {
-        entries
-            .par_iter()
-            .fold(|| (0, u128::MAX), fold)
-            .reduce(|| (0, u128::MAX), |a, b| (a.0 | b.0, a.1 & b.1))
-    } else {
-        entries.iter().fold((0, u128::MAX), fold)
-    };
-    let varying = (or ^ and) & !ignore;
-    if varying == 0 {
-        return;
-    }
-    scratch.clear();
-    scratch.resize(n, (0, qc_ir::Complex64::new(0.0, 0.0)));
-    let top = 128 - varying.leading_zeros();
-    let mut shift = varying.trailing_zeros();
+    set_len_reusing(scratch, n);
+    let top = 128 - sort_bits.leading_zeros();
+    let mut shift = sort_bits.trailing_zeros();
     while shift < top {
         let digit_mask = ((BUCKETS as u128) - 1) << shift;
-        if varying & digit_mask != 0 {
-            pass(entries, scratch, !ignore, shift, parallel);
+        if sort_bits & digit_mask != 0 {
+            pass(entries, scratch, sort_bits, shift, parallel);
             std::mem::swap(entries, scratch);
         }
         shift += DIGIT_BITS;
+    }
+}
+
+/// Makes `buffer` `n` long; its contents are to be overwritten, so existing elements are kept
+/// rather than rewritten (no memset of memory that is already mapped).
+pub(super) fn set_len_reusing(buffer: &mut Vec<Entry>, n: usize) {
+    if buffer.len() >= n {
+        buffer.truncate(n);
+    } else {
+        buffer.resize(n, (0, qc_ir::Complex64::new(0.0, 0.0)));
     }
 }
 
@@ -150,8 +146,8 @@ mod tests {
         expected.sort_by_key(|e| e.0 & !ignore); // std's sort is stable: the independent truth
         for parallel in [false, true] {
             let mut got = unique.clone();
-            let mut scratch = Vec::new();
-            sort_by_rest(&mut got, &mut scratch, ignore, parallel);
+            let mut scratch = vec![(7, Complex64::new(1.0, 0.0)); 3]; // stale contents
+            sort_by_bits(&mut got, &mut scratch, ((1 << 43) - 1) & !ignore, parallel);
             assert_eq!(got, expected, "parallel = {parallel}");
         }
     }
