@@ -195,7 +195,7 @@ def report(r):
     print("|---|---|---|")
     for c in r["copy"]:
         print(f"| {c.get('entries')} | {fmt(c.get('seconds'))} | {fmt(c.get('gb_per_s'))} |")
-    print("\n| k | entries | copy of the state s | monomial s/gate | monomial / copy | ns/entry | split s | merge s | measure s | 1-thread monomial s/gate | 2 vs 1 thread |")
+    print("\n| k | entries | copy of the state s | monomial s/gate | monomial / copy | ns/entry | split s (warm) | merge s (warm) | measure s | 1-thread monomial s/gate | 2 vs 1 thread |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for s in r["sparse"]:
         t, o = s["two"], s["one"]

@@ -27,6 +27,7 @@ use std::collections::BTreeMap;
 pub type Entry = (u128, Complex64);
 
 mod branch;
+mod radix;
 use branch::kept;
 
 /// Default number of entries above which passes run on rayon (chosen by benchmark, see
@@ -37,12 +38,28 @@ pub const DEFAULT_PARALLEL_THRESHOLD: usize = 1 << 14;
 const BUILD_CHUNK: usize = 1 << 13;
 
 /// The fast sparse simulator. Starts in |0...0>.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct SparseSim {
     slots: SlotTable,
     entries: Vec<Entry>,
+    /// The second buffer of branching gates (radix sort and output), kept across gates so its
+    /// pages are already mapped; its contents are meaningless between gates.
+    scratch: Vec<Entry>,
     limit: MemoryLimit,
     parallel_threshold: usize,
+}
+
+impl Clone for SparseSim {
+    /// Copies the state, not the scratch buffer (a snapshot should not double the memory).
+    fn clone(&self) -> Self {
+        SparseSim {
+            slots: self.slots.clone(),
+            entries: self.entries.clone(),
+            scratch: Vec::new(),
+            limit: self.limit,
+            parallel_threshold: self.parallel_threshold,
+        }
+    }
 }
 
 impl Default for SparseSim {
@@ -101,6 +118,7 @@ impl SparseSim {
         SparseSim {
             slots: SlotTable::default(),
             entries: vec![(0, Complex64::new(1.0, 0.0))],
+            scratch: Vec::new(),
             limit,
             parallel_threshold: DEFAULT_PARALLEL_THRESHOLD,
         }
@@ -126,9 +144,10 @@ impl SparseSim {
         std::mem::size_of::<Entry>()
     }
 
-    /// Bytes the state currently holds (allocated capacity).
+    /// Bytes the state currently holds (allocated capacity, with the scratch buffer branching
+    /// gates reuse).
     pub fn memory_bytes(&self) -> usize {
-        self.entries.capacity() * Self::bytes_per_entry()
+        (self.entries.capacity() + self.scratch.capacity()) * Self::bytes_per_entry()
     }
 
     /// The entries, in no particular order (bit positions are private to the simulator; use

@@ -1,10 +1,11 @@
 //! Branching gates for [`SparseSim`] (H-like and sqrt-iSWAP-like: one basis state becomes
 //! several). Two paths: when a target was classical just before, each entry expands on its own
 //! into one preallocated vector (no sort); otherwise the entries are sorted so that the basis
-//! states the gate mixes are adjacent, and the new state is written group by group.
+//! states the gate mixes are adjacent (a radix sort, see `radix`), and the new state is written group
+//! by group. Both write into the simulator's scratch buffer and swap it with the state.
 
 use super::{column, row_bits, Entry, SparseSim, BUILD_CHUNK};
-use crate::memory::{try_reserve, MemoryLimit};
+use crate::memory::try_reserve;
 use crate::table::SmallGate;
 use qc_ir::{BackendError, Complex64, AMPLITUDE_EPSILON};
 use rayon::prelude::*;
@@ -27,25 +28,17 @@ impl SparseSim {
         if let Some(present) = independent_columns(table, constant) {
             return self.expand_independent(bits, table, present, test);
         }
-        // Group members only need to be contiguous; their order inside a group is irrelevant.
+        // Group members only need to be contiguous; a stable radix sort on the other bits does
+        // that in a few linear passes, with a result independent of the thread count.
         let parallel = self.parallel();
-        if self.slots.used_mask() >> 64 == 0 {
-            let sort_key = |e: &Entry| (e.0 & !tmask) as u64;
-            if parallel {
-                self.entries.par_sort_unstable_by_key(sort_key);
-            } else {
-                self.entries.sort_unstable_by_key(sort_key);
-            }
-        } else {
-            let sort_key = |e: &Entry| e.0 & !tmask;
-            if parallel {
-                self.entries.par_sort_unstable_by_key(sort_key);
-            } else {
-                self.entries.sort_unstable_by_key(sort_key);
-            }
-        }
-        // Work items end on group boundaries; they depend only on the data.
         let n = self.entries.len();
+        self.limit.check(
+            "sparse state while sorting for a branching gate",
+            (2 * n as u128) * Self::bytes_per_entry() as u128,
+        )?;
+        let sort_bits = self.slots.used_mask() & !tmask;
+        super::radix::sort_by_bits(&mut self.entries, &mut self.scratch, sort_bits, parallel);
+        // Work items end on group boundaries; they depend only on the data.
         let mut bounds = vec![0usize];
         let mut at = BUILD_CHUNK;
         while at < n {
@@ -81,12 +74,12 @@ impl SparseSim {
             total
         };
         let ranges: Vec<(usize, usize)> = bounds.windows(2).map(|w| (w[0], w[1])).collect();
-        let parallel = self.parallel();
-        let needed: usize = if parallel {
-            ranges.par_iter().map(|&(a, b)| bound_of(a, b)).sum()
+        let caps: Vec<usize> = if parallel {
+            ranges.par_iter().map(|&(a, b)| bound_of(a, b)).collect()
         } else {
-            ranges.iter().map(|&(a, b)| bound_of(a, b)).sum()
+            ranges.iter().map(|&(a, b)| bound_of(a, b)).collect()
         };
+        let needed: usize = caps.iter().sum();
         let bytes = Self::bytes_per_entry() as u128;
         self.limit.check(
             "sparse state after a branching gate",
@@ -96,8 +89,10 @@ impl SparseSim {
         for (r, rk) in row_keys.iter_mut().enumerate().take(dim) {
             *rk = row_bits(r, bits);
         }
-        let build = |&(lo, hi): &(usize, usize)| -> Vec<Entry> {
-            let mut out = Vec::with_capacity(bound_of(lo, hi));
+        // Each work item writes into its own upper-bound-sized slice of the scratch buffer
+        // (whose pages earlier gates already mapped); the slices are then closed up in order.
+        let build = |(&(lo, hi), out): (&(usize, usize), &mut [Entry])| -> usize {
+            let mut w = 0;
             let mut i = lo;
             while i < hi {
                 let rest = entries[i].0 & !tmask;
@@ -106,9 +101,10 @@ impl SparseSim {
                     j += 1;
                 }
                 if rest & mask != value {
-                    out.extend_from_slice(&entries[i..j]);
+                    out[w..w + (j - i)].copy_from_slice(&entries[i..j]);
+                    w += j - i;
                 } else {
-                    let mut input = [Complex64::new(0.0, 0.0); 4];
+                    let mut input = [ZERO; 4];
                     let mut present = 0usize;
                     for e in &entries[i..j] {
                         let c = column(e.0, bits);
@@ -116,31 +112,51 @@ impl SparseSim {
                         present |= 1 << c;
                     }
                     for (r, &rk) in row_keys.iter().enumerate().take(dim) {
-                        let mut acc = Complex64::new(0.0, 0.0);
+                        let mut acc = ZERO;
                         for (c, &a) in input.iter().enumerate().take(dim) {
                             if present & (1 << c) != 0 {
                                 let m = table.get(r, c);
-                                if m != Complex64::new(0.0, 0.0) {
+                                if m != ZERO {
                                     acc += m * a;
                                 }
                             }
                         }
                         if kept(acc) {
-                            out.push((rest | rk, acc));
+                            out[w] = (rest | rk, acc);
+                            w += 1;
                         }
                     }
                 }
                 i = j;
             }
-            out
+            w
         };
-        let new_entries = if parallel && ranges.len() > 1 {
-            let parts: Vec<Vec<Entry>> = ranges.par_iter().map(build).collect();
-            concat(parts, self.limit)?
+        let mut out = std::mem::take(&mut self.scratch);
+        out.truncate(needed);
+        let missing = needed - out.len();
+        try_reserve(&mut out, missing, "sparse state", self.limit)?;
+        super::radix::set_len_reusing(&mut out, needed);
+        let mut slices: Vec<&mut [Entry]> = Vec::with_capacity(caps.len());
+        let mut tail = &mut out[..];
+        for &c in &caps {
+            let (head, rest) = tail.split_at_mut(c);
+            slices.push(head);
+            tail = rest;
+        }
+        let written: Vec<usize> = if parallel && ranges.len() > 1 {
+            ranges.par_iter().zip(slices).map(build).collect()
         } else {
-            build(&(0, n))
+            ranges.iter().zip(slices).map(build).collect()
         };
-        self.entries = new_entries;
+        let mut w = 0;
+        let mut start = 0;
+        for (&cap, &count) in caps.iter().zip(&written) {
+            out.copy_within(start..start + count, w);
+            w += count;
+            start += cap;
+        }
+        out.truncate(w);
+        self.scratch = std::mem::replace(&mut self.entries, out);
         Ok(())
     }
 
@@ -202,9 +218,11 @@ impl SparseSim {
             self.entries.chunks(BUILD_CHUNK).map(count).collect()
         };
         let total: usize = counts.iter().sum();
-        let mut out: Vec<Entry> = Vec::new();
-        try_reserve(&mut out, total, "sparse state", self.limit)?;
-        out.resize(total, (0, ZERO));
+        let mut out = std::mem::take(&mut self.scratch);
+        out.truncate(total);
+        let missing = total - out.len();
+        try_reserve(&mut out, missing, "sparse state", self.limit)?;
+        super::radix::set_len_reusing(&mut out, total);
         let mut slices: Vec<&mut [Entry]> = Vec::with_capacity(counts.len());
         let mut tail = &mut out[..];
         for &c in &counts {
@@ -223,20 +241,9 @@ impl SparseSim {
         } else {
             self.entries.chunks(BUILD_CHUNK).zip(slices).for_each(fill);
         }
-        self.entries = out;
+        self.scratch = std::mem::replace(&mut self.entries, out);
         Ok(())
     }
-}
-
-/// Joins per-chunk outputs in chunk order (so the result does not depend on the thread count).
-fn concat(parts: Vec<Vec<Entry>>, limit: MemoryLimit) -> Result<Vec<Entry>, BackendError> {
-    let total = parts.iter().map(Vec::len).sum();
-    let mut all = Vec::new();
-    try_reserve(&mut all, total, "sparse state", limit)?;
-    for p in parts {
-        all.extend_from_slice(&p);
-    }
-    Ok(all)
 }
 
 /// Not pruned: `|a| >= AMPLITUDE_EPSILON`, tested on `|a|^2` (no square root in the hot loop).
