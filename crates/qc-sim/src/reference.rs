@@ -185,25 +185,8 @@ impl Backend for ReferenceSparse {
     }
 
     fn basis_states(&self) -> Vec<(Vec<Qubit>, Complex64)> {
-        let quantum: Vec<(Qubit, u8)> = self.slots.quantum().collect();
-        let classical: Vec<Qubit> = self.slots.classical_ones().collect();
-        let mut result: Vec<(Vec<Qubit>, Complex64)> = self
-            .state
-            .iter()
-            .map(|(&key, &amp)| {
-                let mut ones = classical.clone();
-                ones.extend(
-                    quantum
-                        .iter()
-                        .filter(|(_, b)| (key >> b) & 1 == 1)
-                        .map(|(q, _)| *q),
-                );
-                ones.sort();
-                (ones, amp)
-            })
-            .collect();
-        result.sort_by(|a, b| a.0.cmp(&b.0));
-        result
+        self.slots
+            .basis_states(self.state.iter().map(|(&k, &a)| (k, a)))
     }
 
     fn state_size(&self) -> usize {

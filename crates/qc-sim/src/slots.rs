@@ -5,7 +5,7 @@
 //! (gets a *slot*, a bit position in the `u128` key) when a gate targets it, and leaves when it is
 //! constant again. This is what lets a long game use any number of ancillas.
 
-use qc_ir::{BackendError, Qubit};
+use qc_ir::{BackendError, Complex64, Qubit};
 
 /// Largest number of qubits in superposition at once.
 pub const MAX_SLOTS: usize = 128;
@@ -91,5 +91,31 @@ impl SlotTable {
             .iter()
             .enumerate()
             .filter_map(|(i, s)| (*s == Slot::Classical(true)).then_some(Qubit(i as u32)))
+    }
+
+    /// The basis states of `entries` (key, amplitude) as the sorted list of qubits that are 1
+    /// (classical ones included) with the amplitude, sorted by that list: the form
+    /// `Backend::basis_states` returns.
+    pub fn basis_states(
+        &self,
+        entries: impl Iterator<Item = (u128, Complex64)>,
+    ) -> Vec<(Vec<Qubit>, Complex64)> {
+        let quantum: Vec<(Qubit, u8)> = self.quantum().collect();
+        let classical: Vec<Qubit> = self.classical_ones().collect();
+        let mut result: Vec<(Vec<Qubit>, Complex64)> = entries
+            .map(|(key, amp)| {
+                let mut ones = classical.clone();
+                ones.extend(
+                    quantum
+                        .iter()
+                        .filter(|(_, b)| (key >> b) & 1 == 1)
+                        .map(|(q, _)| *q),
+                );
+                ones.sort();
+                (ones, amp)
+            })
+            .collect();
+        result.sort_by(|a, b| a.0.cmp(&b.0));
+        result
     }
 }
