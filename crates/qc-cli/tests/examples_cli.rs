@@ -2,59 +2,14 @@
 //! and JSON shape), compile, moves, play with a piped script, board and draw writing SVG that
 //! parses as XML, and bad input giving exit code 2 with a location in the message.
 
+mod common;
+
+use common::{ok_stdout, qchess, qchess_with_input, temp_dir};
 use serde_json::Value;
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
-fn root() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-}
-
-fn qchess(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qchess"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the qchess binary runs")
-}
-
-fn qchess_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qchess"))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the qchess binary runs");
-    child
-        .stdin
-        .take()
-        .expect("piped stdin")
-        .write_all(input.as_bytes())
-        .expect("stdin accepts the script");
-    child.wait_with_output().expect("qchess finishes")
-}
-
-fn ok_stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "exit {:?}: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
-}
+use std::process::Output;
 
 fn json(out: &Output) -> Value {
     serde_json::from_str(&ok_stdout(out)).expect("valid JSON")
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qchess-e2e-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
 }
 
 const EXAMPLES: &[&str] = &[

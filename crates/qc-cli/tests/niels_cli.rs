@@ -9,41 +9,13 @@ use qc_rules::niels::{NielsGame, NielsRecord};
 use qc_sim::ReferenceSparse;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
 
-fn root() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-}
-
-fn qchess_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qchess"))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the qchess binary runs");
-    child
-        .stdin
-        .take()
-        .expect("piped stdin")
-        .write_all(input.as_bytes())
-        .expect("stdin accepts the script");
-    child.wait_with_output().expect("qchess finishes")
-}
+mod common;
+use common::{ok_stdout, qchess, qchess_with_input, root, temp_dir};
 
 fn ok(args: &[&str]) -> String {
-    let out = qchess_with_input(args, "");
-    assert!(
-        out.status.success(),
-        "qchess {args:?}: exit {:?}: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
+    ok_stdout(&qchess(args))
 }
 
 fn json(args: &[&str]) -> Value {
@@ -68,9 +40,7 @@ fn examples() -> Vec<String> {
 }
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qchess-niels-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
+    temp_dir("niels").join(name)
 }
 
 const ROOK_FEN: &str = "7k/8/8/8/8/8/8/K3R3 w - - 0 1";

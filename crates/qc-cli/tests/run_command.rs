@@ -1,14 +1,7 @@
 //! End-to-end tests of `qchess run` on the bundled example circuits.
 
-use std::process::Command;
-
-fn qchess(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_qchess"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("the qchess binary runs")
-}
+mod common;
+use common::qchess;
 
 #[test]
 fn bell_feedforward_json_gives_the_exact_distribution() {

@@ -1,0 +1,59 @@
+//! Helpers the end-to-end tests share: run the `qchess` binary from the repository root, with or
+//! without a script on standard input, and read its output.
+
+#![allow(dead_code, reason = "each test file uses a different subset")]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+/// The repository root (examples are named relative to it).
+pub fn root() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
+
+/// Runs `qchess args` in the repository root.
+pub fn qchess(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qchess"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the qchess binary runs")
+}
+
+/// Runs `qchess args` with `input` piped into standard input.
+pub fn qchess_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qchess"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the qchess binary runs");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(input.as_bytes())
+        .expect("stdin accepts the script");
+    child.wait_with_output().expect("qchess finishes")
+}
+
+/// Standard output of a run that must have succeeded.
+pub fn ok_stdout(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+}
+
+/// A fresh directory for this test process's files.
+pub fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("qchess-e2e-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
