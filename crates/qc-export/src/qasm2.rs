@@ -134,6 +134,9 @@ pub fn import_qasm2(src: &str) -> Result<Circuit, ImportError> {
             "not an OpenQASM 2 program (expected `OPENQASM 2.0;`)",
         ));
     }
+    // Our own reader first: its errors name the line and the construct. The qasm crate (which
+    // reports no positions) then checks what is OpenQASM 2 syntax specifically.
+    let circuit = crate::import3::import_qasm3(src)?;
     let parsed = std::panic::catch_unwind(|| {
         let mut tokens = qasm::lex(&cleaned);
         if tokens.is_empty() {
@@ -158,5 +161,5 @@ pub fn import_qasm2(src: &str) -> Result<Circuit, ImportError> {
             ))
         }
     }
-    crate::import3::import_qasm3(src)
+    Ok(circuit)
 }

@@ -298,6 +298,16 @@ fn import_errors_name_the_line_and_construct() {
     let two = qc_export::import_qasm("// c\nOPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[2];\ncreg c0[1];\nh q[0];\nmeasure q[0] -> c0[0];\nif (c0==1) x q[1];\n").expect("qasm2");
     assert_eq!((two.num_qubits(), two.num_clbits()), (2, 1));
     assert!(qc_export::import_qasm("OPENQASM 2.0;\nqreg q[1];\nfoo q[0];\n").is_err());
+    // OpenQASM 2 syntax errors name their line too (the qasm crate alone reports none).
+    let err =
+        qc_export::import_qasm2("OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[1];\nh q[0]\n")
+            .expect_err("missing semicolon");
+    assert_eq!(err.line, 4, "{err}");
+    let err =
+        qc_export::import_qasm2("OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[1];\nbar q[0];\n")
+            .expect_err("unknown gate");
+    assert_eq!(err.line, 4, "{err}");
+    assert!(err.message.contains("bar"), "{err}");
 }
 
 #[test]
