@@ -5,7 +5,7 @@
 //! by group. Both write into the simulator's scratch buffer and swap it with the state.
 
 use super::{column, row_bits, Entry, SparseSim, BUILD_CHUNK};
-use crate::memory::try_reserve;
+use crate::memory::{try_reserve, MemoryLimit};
 use crate::table::SmallGate;
 use qc_ir::{BackendError, Complex64, AMPLITUDE_EPSILON};
 use rayon::prelude::*;
@@ -131,18 +131,8 @@ impl SparseSim {
             }
             w
         };
-        let mut out = std::mem::take(&mut self.scratch);
-        out.truncate(needed);
-        let missing = needed - out.len();
-        try_reserve(&mut out, missing, "sparse state", self.limit)?;
-        super::radix::set_len_reusing(&mut out, needed);
-        let mut slices: Vec<&mut [Entry]> = Vec::with_capacity(caps.len());
-        let mut tail = &mut out[..];
-        for &c in &caps {
-            let (head, rest) = tail.split_at_mut(c);
-            slices.push(head);
-            tail = rest;
-        }
+        let mut out = take_scratch(&mut self.scratch, self.limit, needed)?;
+        let slices = split_by_lengths(&mut out, &caps);
         let written: Vec<usize> = if parallel && ranges.len() > 1 {
             ranges.par_iter().zip(slices).map(build).collect()
         } else {
@@ -218,18 +208,8 @@ impl SparseSim {
             self.entries.chunks(BUILD_CHUNK).map(count).collect()
         };
         let total: usize = counts.iter().sum();
-        let mut out = std::mem::take(&mut self.scratch);
-        out.truncate(total);
-        let missing = total - out.len();
-        try_reserve(&mut out, missing, "sparse state", self.limit)?;
-        super::radix::set_len_reusing(&mut out, total);
-        let mut slices: Vec<&mut [Entry]> = Vec::with_capacity(counts.len());
-        let mut tail = &mut out[..];
-        for &c in &counts {
-            let (head, rest) = tail.split_at_mut(c);
-            slices.push(head);
-            tail = rest;
-        }
+        let mut out = take_scratch(&mut self.scratch, self.limit, total)?;
+        let slices = split_by_lengths(&mut out, &counts);
         let fill = |(chunk, dst): (&[Entry], &mut [Entry])| {
             chunk.iter().fold(0, |at, e| expand(e, dst, at));
         };
@@ -256,6 +236,33 @@ const ZERO: Complex64 = Complex64::new(0.0, 0.0);
 
 /// The columns a gate can see when the targets in `constant` have a known value in every key, if
 /// with those columns every row has one nonzero entry at most (so no two inputs meet).
+/// Takes the reusable scratch buffer, sized to `len` entries within the memory limit (its old
+/// contents are left in place: every entry is written before it is read).
+fn take_scratch(
+    scratch: &mut Vec<Entry>,
+    limit: MemoryLimit,
+    len: usize,
+) -> Result<Vec<Entry>, BackendError> {
+    let mut out = std::mem::take(scratch);
+    out.truncate(len);
+    let missing = len - out.len();
+    try_reserve(&mut out, missing, "sparse state", limit)?;
+    super::radix::set_len_reusing(&mut out, len);
+    Ok(out)
+}
+
+/// Splits `buffer` into consecutive slices of the given lengths (one per chunk of work).
+fn split_by_lengths<'a>(buffer: &'a mut [Entry], lengths: &[usize]) -> Vec<&'a mut [Entry]> {
+    let mut slices = Vec::with_capacity(lengths.len());
+    let mut tail = buffer;
+    for &len in lengths {
+        let (head, rest) = tail.split_at_mut(len);
+        slices.push(head);
+        tail = rest;
+    }
+    slices
+}
+
 fn independent_columns(table: &SmallGate, constant: &[Option<bool>]) -> Option<usize> {
     let k = constant.len();
     let dim = table.dim();
