@@ -26,4 +26,4 @@ pub use dense::{DenseSim, DenseSnapshot, DEFAULT_DENSE_PARALLEL_THRESHOLD, MAX_D
 pub use fusion::{DEFAULT_FUSE_MAX, FUSE_LIMIT};
 pub use memory::{physical_memory_bytes, MemoryLimit, DEFAULT_MEMORY_FRACTION};
 pub use reference::ReferenceSparse;
-pub use sparse::{SparseSim, DEFAULT_PARALLEL_THRESHOLD};
+pub use sparse::{BranchPaths, SparseSim, DEFAULT_PARALLEL_THRESHOLD};

@@ -37,6 +37,19 @@ pub const DEFAULT_PARALLEL_THRESHOLD: usize = 1 << 14;
 /// Entries per parallel work item for passes that build a new vector.
 const BUILD_CHUNK: usize = 1 << 13;
 
+/// How many branching gates took each path (see the `branch` module); for benchmarks and tests.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct BranchPaths {
+    /// A target was classical: each entry expanded on its own, no sort.
+    pub expanded: u64,
+    /// The entries the gate mixes were already side by side: mixed in place, no sort.
+    pub in_place: u64,
+    /// Sorted first, then mixed in place (no group grew).
+    pub sorted_in_place: u64,
+    /// Sorted first, then written into the scratch buffer (some group grew).
+    pub sorted_built: u64,
+}
+
 /// The fast sparse simulator. Starts in |0...0>.
 #[derive(Debug)]
 pub struct SparseSim {
@@ -47,6 +60,7 @@ pub struct SparseSim {
     scratch: Vec<Entry>,
     limit: MemoryLimit,
     parallel_threshold: usize,
+    paths: BranchPaths,
 }
 
 impl Clone for SparseSim {
@@ -58,6 +72,7 @@ impl Clone for SparseSim {
             scratch: Vec::new(),
             limit: self.limit,
             parallel_threshold: self.parallel_threshold,
+            paths: self.paths,
         }
     }
 }
@@ -91,13 +106,6 @@ fn control_test(slots: &SlotTable, controls: &[Control]) -> Option<(u128, u128)>
     Some((mask, value))
 }
 
-/// The column index of `key` in a gate on `bits` (first bit = most significant).
-#[inline]
-fn column(key: u128, bits: &[u8]) -> usize {
-    bits.iter()
-        .fold(0usize, |col, &b| (col << 1) | ((key >> b) & 1) as usize)
-}
-
 /// The key bits for row `row` of a gate on `bits`.
 fn row_bits(row: usize, bits: &[u8]) -> u128 {
     let k = bits.len();
@@ -121,6 +129,7 @@ impl SparseSim {
             scratch: Vec::new(),
             limit,
             parallel_threshold: DEFAULT_PARALLEL_THRESHOLD,
+            paths: BranchPaths::default(),
         }
     }
 
@@ -132,6 +141,11 @@ impl SparseSim {
     /// The number of entries above which passes use rayon.
     pub fn parallel_threshold(&self) -> usize {
         self.parallel_threshold
+    }
+
+    /// How many branching gates took each path so far.
+    pub fn branch_paths(&self) -> BranchPaths {
+        self.paths
     }
 
     /// The memory limit.
@@ -258,6 +272,10 @@ impl SparseSim {
     }
 
     /// A monomial gate: one pass, keys and amplitudes rewritten in place.
+    ///
+    /// The loop has no data-dependent branch: whether the controls select an entry is a 50/50
+    /// coin on typical states, and a mispredicted branch per entry cost more than the rest of
+    /// the work. Unselected entries take slot 4 of the tables (no flip, factor exactly 1).
     fn apply_monomial(
         &mut self,
         bits: &[u8],
@@ -265,21 +283,27 @@ impl SparseSim {
         factors: [Complex64; 4],
         (mask, value): (u128, u128),
     ) -> (u128, u128) {
-        let tmask: u128 = bits.iter().map(|&b| 1u128 << b).fold(0, |a, b| a | b);
-        let mut new_bits = [0u128; 4];
-        for (c, nb) in new_bits.iter_mut().enumerate().take(1 << bits.len()) {
-            *nb = row_bits(rows[c], bits);
+        let mut flip = [0u128; 5];
+        let mut factor = [Complex64::new(1.0, 0.0); 5];
+        for c in 0..1 << bits.len() {
+            flip[c] = row_bits(c, bits) ^ row_bits(rows[c], bits);
+            factor[c] = factors[c];
         }
+        // Column of a key as two bit tests; a one-target gate tests the same bit twice.
+        let (first, second, shift) = match *bits {
+            [a, b] => (1u128 << a, 1u128 << b, 1),
+            [a] => (1u128 << a, 1u128 << a, 0),
+            _ => unreachable!("gates have one or two targets"),
+        };
         // One sequential loop per fixed-size chunk, with local OR/AND accumulators the compiler
         // keeps in registers; chunks combine with OR/AND, which are exact and order-free.
         let pass = |chunk: &mut [Entry]| {
             let (mut or, mut and) = (0u128, u128::MAX);
             for e in chunk {
-                if e.0 & mask == value {
-                    let c = column(e.0, bits);
-                    e.0 = (e.0 & !tmask) | new_bits[c];
-                    e.1 *= factors[c];
-                }
+                let c = (usize::from(e.0 & first != 0) << shift) | usize::from(e.0 & second != 0);
+                let slot = if e.0 & mask == value { c } else { 4 };
+                e.0 ^= flip[slot];
+                e.1 *= factor[slot];
                 or |= e.0;
                 and &= e.0;
             }
@@ -427,8 +451,10 @@ impl Backend for SparseSim {
             let (or, and) = self.apply_monomial(bits, rows, factors, test);
             self.demote_given(targets, or, and);
         } else {
-            self.apply_branching(bits, &constant[..bits.len()], &table, test)?;
-            self.demote_constant(targets);
+            let (or, and) = self.apply_branching(bits, &constant[..bits.len()], &table, test)?;
+            if !self.entries.is_empty() {
+                self.demote_given(targets, or, and);
+            }
         }
         Ok(())
     }

@@ -55,18 +55,6 @@ impl SmallGate {
         }
         Some((rows, factors))
     }
-
-    /// Largest number of nonzero entries in a column (how many basis states one can become).
-    pub fn max_column_weight(&self) -> usize {
-        (0..self.dim())
-            .map(|c| {
-                (0..self.dim())
-                    .filter(|&r| self.get(r, c) != Complex64::new(0.0, 0.0))
-                    .count()
-            })
-            .max()
-            .unwrap_or(0)
-    }
 }
 
 #[cfg(test)]
@@ -82,6 +70,5 @@ mod tests {
         let (rows, f) = SmallGate::new(Gate::ISwap).monomial().unwrap();
         assert_eq!(rows, [0, 2, 1, 3]);
         assert_eq!(f[1], Complex64::new(0.0, 1.0));
-        assert_eq!(SmallGate::new(Gate::SqrtISwap).max_column_weight(), 2);
     }
 }

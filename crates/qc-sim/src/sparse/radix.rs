@@ -8,7 +8,10 @@
 //! and scatters a fixed-size chunk into precomputed, disjoint output ranges.
 
 use super::Entry;
+use crate::memory::{try_reserve, MemoryLimit};
+use qc_ir::BackendError;
 use rayon::prelude::*;
+use std::mem::MaybeUninit;
 
 /// Bits per digit: 2048 buckets, whose counters fit in L1 next to the write cursors.
 const DIGIT_BITS: u32 = 11;
@@ -18,7 +21,7 @@ const CHUNK: usize = 1 << 16;
 
 /// A raw pointer into the output buffer that chunks write through at disjoint indices.
 #[derive(Clone, Copy)]
-struct Out(*mut Entry);
+struct Out(*mut MaybeUninit<Entry>);
 // SAFETY: every chunk writes to a distinct set of indices (its own range of each bucket), so
 // no two threads touch the same element, and the buffer outlives the parallel pass.
 unsafe impl Send for Out {}
@@ -27,45 +30,50 @@ unsafe impl Sync for Out {}
 
 impl Out {
     /// The pointer, through a method so closures capture the whole (Send) wrapper.
-    fn ptr(self) -> *mut Entry {
+    fn ptr(self) -> *mut MaybeUninit<Entry> {
         self.0
     }
 }
 
 /// Sorts `entries` stably by `key & sort_bits` (`sort_bits`: the bits in which keys may
-/// differ, minus those to ignore), using `scratch` (resized as needed, contents irrelevant) as
+/// differ, minus those to ignore), using `scratch` (emptied, grown as needed within `limit`) as
 /// the second buffer. Afterwards `entries` holds the sorted state and `scratch` the other buffer.
+///
+/// # Errors
+/// The allocator refuses the second buffer.
 pub(super) fn sort_by_bits(
     entries: &mut Vec<Entry>,
     scratch: &mut Vec<Entry>,
     sort_bits: u128,
     parallel: bool,
-) {
+    limit: MemoryLimit,
+) -> Result<(), BackendError> {
     let n = entries.len();
     if n < 2 || sort_bits == 0 {
-        return;
+        return Ok(());
     }
-    set_len_reusing(scratch, n);
     let top = 128 - sort_bits.leading_zeros();
     let mut shift = sort_bits.trailing_zeros();
     while shift < top {
         let digit_mask = ((BUCKETS as u128) - 1) << shift;
         if sort_bits & digit_mask != 0 {
-            pass(entries, scratch, sort_bits, shift, parallel);
+            scratch.clear();
+            try_reserve(scratch, n, "sparse state while sorting", limit)?;
+            pass(
+                entries,
+                &mut scratch.spare_capacity_mut()[..n],
+                sort_bits,
+                shift,
+                parallel,
+            );
+            // SAFETY: a pass writes every index of its destination once (the prefix sums give
+            // the n entries n distinct indices, 0..n), so all n slots are initialised.
+            unsafe { scratch.set_len(n) };
             std::mem::swap(entries, scratch);
         }
         shift += DIGIT_BITS;
     }
-}
-
-/// Makes `buffer` `n` long; its contents are to be overwritten, so existing elements are kept
-/// rather than rewritten (no memset of memory that is already mapped).
-pub(super) fn set_len_reusing(buffer: &mut Vec<Entry>, n: usize) {
-    if buffer.len() >= n {
-        buffer.truncate(n);
-    } else {
-        buffer.resize(n, (0, qc_ir::Complex64::new(0.0, 0.0)));
-    }
+    Ok(())
 }
 
 #[inline]
@@ -74,7 +82,7 @@ fn digit(key: u128, keep: u128, shift: u32) -> usize {
 }
 
 /// One stable counting-sort pass of `src` into `dst` on the digit at `shift`.
-fn pass(src: &[Entry], dst: &mut [Entry], keep: u128, shift: u32, parallel: bool) {
+fn pass(src: &[Entry], dst: &mut [MaybeUninit<Entry>], keep: u128, shift: u32, parallel: bool) {
     let histogram = |chunk: &[Entry]| {
         let mut h = vec![0usize; BUCKETS];
         for e in chunk {
@@ -101,7 +109,7 @@ fn pass(src: &[Entry], dst: &mut [Entry], keep: u128, shift: u32, parallel: bool
         for (chunk, cursor) in src.chunks(CHUNK).zip(cursors.iter_mut()) {
             for &e in chunk {
                 let d = digit(e.0, keep, shift);
-                dst[cursor[d]] = e;
+                dst[cursor[d]].write(e);
                 cursor[d] += 1;
             }
         }
@@ -118,7 +126,7 @@ fn pass(src: &[Entry], dst: &mut [Entry], keep: u128, shift: u32, parallel: bool
                 assert!(i < len, "radix scatter index out of range");
                 // SAFETY: `i < len`; the prefix sums give each (chunk, bucket) pair its own
                 // range of `dst`, so no other chunk writes index `i`.
-                unsafe { *out.ptr().add(i) = e };
+                unsafe { (*out.ptr().add(i)).write(e) };
                 cursor[d] += 1;
             }
         });
@@ -147,7 +155,15 @@ mod tests {
         for parallel in [false, true] {
             let mut got = unique.clone();
             let mut scratch = vec![(7, Complex64::new(1.0, 0.0)); 3]; // stale contents
-            sort_by_bits(&mut got, &mut scratch, ((1 << 43) - 1) & !ignore, parallel);
+            let bits = ((1 << 43) - 1) & !ignore;
+            sort_by_bits(
+                &mut got,
+                &mut scratch,
+                bits,
+                parallel,
+                MemoryLimit::unlimited(),
+            )
+            .unwrap();
             assert_eq!(got, expected, "parallel = {parallel}");
         }
     }
