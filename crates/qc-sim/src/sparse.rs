@@ -27,6 +27,7 @@ use std::collections::BTreeMap;
 pub type Entry = (u128, Complex64);
 
 mod branch;
+mod monomial;
 mod radix;
 use branch::kept;
 
@@ -268,55 +269,6 @@ impl SparseSim {
         }
         if clear != 0 {
             self.for_each_entry(|e| e.0 &= !clear);
-        }
-    }
-
-    /// A monomial gate: one pass, keys and amplitudes rewritten in place.
-    ///
-    /// The loop has no data-dependent branch: whether the controls select an entry is a 50/50
-    /// coin on typical states, and a mispredicted branch per entry cost more than the rest of
-    /// the work. Unselected entries take slot 4 of the tables (no flip, factor exactly 1).
-    fn apply_monomial(
-        &mut self,
-        bits: &[u8],
-        rows: [usize; 4],
-        factors: [Complex64; 4],
-        (mask, value): (u128, u128),
-    ) -> (u128, u128) {
-        let mut flip = [0u128; 5];
-        let mut factor = [Complex64::new(1.0, 0.0); 5];
-        for c in 0..1 << bits.len() {
-            flip[c] = row_bits(c, bits) ^ row_bits(rows[c], bits);
-            factor[c] = factors[c];
-        }
-        // Column of a key as two bit tests; a one-target gate tests the same bit twice.
-        let (first, second, shift) = match *bits {
-            [a, b] => (1u128 << a, 1u128 << b, 1),
-            [a] => (1u128 << a, 1u128 << a, 0),
-            _ => unreachable!("gates have one or two targets"),
-        };
-        // One sequential loop per fixed-size chunk, with local OR/AND accumulators the compiler
-        // keeps in registers; chunks combine with OR/AND, which are exact and order-free.
-        let pass = |chunk: &mut [Entry]| {
-            let (mut or, mut and) = (0u128, u128::MAX);
-            for e in chunk {
-                let c = (usize::from(e.0 & first != 0) << shift) | usize::from(e.0 & second != 0);
-                let slot = if e.0 & mask == value { c } else { 4 };
-                e.0 ^= flip[slot];
-                e.1 *= factor[slot];
-                or |= e.0;
-                and &= e.0;
-            }
-            (or, and)
-        };
-        let combine = |a: (u128, u128), b: (u128, u128)| (a.0 | b.0, a.1 & b.1);
-        if self.parallel() {
-            self.entries
-                .par_chunks_mut(BUILD_CHUNK)
-                .map(pass)
-                .reduce(|| (0, u128::MAX), combine)
-        } else {
-            pass(&mut self.entries)
         }
     }
 

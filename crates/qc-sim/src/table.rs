@@ -45,11 +45,13 @@ impl SmallGate {
     pub fn monomial(&self) -> Option<([usize; 4], [Complex64; 4])> {
         let mut rows = [0usize; 4];
         let mut factors = [Complex64::new(0.0, 0.0); 4];
+        // No allocation: this runs once per gate, and on small states per-gate set-up counts.
         for c in 0..self.dim() {
-            let nonzero: Vec<usize> = (0..self.dim())
-                .filter(|&r| self.get(r, c) != Complex64::new(0.0, 0.0))
-                .collect();
-            let [r] = nonzero[..] else { return None };
+            let mut nonzero =
+                (0..self.dim()).filter(|&r| self.get(r, c) != Complex64::new(0.0, 0.0));
+            let (Some(r), None) = (nonzero.next(), nonzero.next()) else {
+                return None;
+            };
             rows[c] = r;
             factors[c] = self.get(r, c);
         }

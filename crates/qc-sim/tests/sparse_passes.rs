@@ -69,3 +69,38 @@ fn split_onto_an_empty_square_matches_the_matrix() {
     );
     assert!(close(sim.amplitude(&[Qubit(0)]), Complex64::new(h, 0.0)));
 }
+
+#[test]
+fn monomial_gates_on_key_bits_above_64_match_the_reference() {
+    // Qubits 66..69 in uniform superposition sit at key bits 66..69 (bits 0..65 are constant and
+    // leave the keys), so the gates below take the full 128-bit pass, not the low-word one.
+    let qubits: Vec<Qubit> = (0..70).map(Qubit).collect();
+    let amp = Complex64::new(0.25, 0.0);
+    let entries = (0..16u128).map(|k| (k << 66, amp)).collect();
+    let mut sim = SparseSim::from_entries(&qubits, entries, MemoryLimit::default()).unwrap();
+    let mut reference = qc_sim::ReferenceSparse::new();
+    for q in 66..70 {
+        reference.apply_gate(Gate::H, &[Qubit(q)], &[]).unwrap();
+    }
+    let steps: [(Gate, Vec<Qubit>, Vec<Control>); 4] = [
+        (
+            Gate::ISwap,
+            vec![Qubit(66), Qubit(67)],
+            vec![Control::zero(Qubit(68))],
+        ),
+        (Gate::S, vec![Qubit(69)], vec![Control::one(Qubit(66))]),
+        (Gate::X, vec![Qubit(3)], vec![Control::one(Qubit(67))]),
+        (Gate::ISwap, vec![Qubit(3), Qubit(69)], vec![]),
+    ];
+    for (gate, targets, controls) in &steps {
+        sim.apply_gate(*gate, targets, controls).unwrap();
+        reference.apply_gate(*gate, targets, controls).unwrap();
+    }
+    let got = sim.basis_states();
+    let want = reference.basis_states();
+    assert_eq!(got.len(), want.len());
+    for ((gk, ga), (wk, wa)) in got.iter().zip(&want) {
+        assert_eq!(gk, wk);
+        assert!(close(*ga, *wa), "{gk:?}: {ga} vs {wa}");
+    }
+}
