@@ -132,7 +132,7 @@ def main():
         for fuse in (1, 2):
             r = run([PERF, "dense", str(n), "1", str(fuse)])
             row[f"qchess_fuse{fuse}"] = r.get("seconds")
-        if n <= 26 and not quick:
+        if not quick:
             row["qchess_1thread"] = run([PERF, "dense", str(n), "1", "1"], threads=1).get("seconds")
         if n <= ext_max_n:
             row["qulacs"] = run([py, __file__, "worker-qulacs", path, str(n)]).get("seconds")
@@ -143,10 +143,17 @@ def main():
         print(json.dumps(row), file=sys.stderr)
     for entries in (100_000, 1_000_000, 10_000_000):
         results["copy"].append(run([PERF, "copy", str(entries)]))
-    for k in (10, 16, 20, 23):
+    for k in (10, 12, 16, 20, 23):
         r2 = run([PERF, "sparse", str(k)])
         r1 = run([PERF, "sparse", str(k)], threads=1) if k >= 16 and not quick else {}
         results["sparse"].append({"k": k, "two": r2, "one": r1})
+        print(json.dumps(r2), file=sys.stderr)
+    game = os.path.join(ROOT, "circuits", "full_game.qcg")
+    results["game"] = []
+    for spectators in (0, 10, 17, 20):
+        r2 = run([PERF, "game", game, str(spectators)])
+        r1 = run([PERF, "game", game, str(spectators)], threads=1) if spectators >= 17 and not quick else {}
+        results["game"].append({"spectators": spectators, "two": r2, "one": r1})
         print(json.dumps(r2), file=sys.stderr)
     with open(os.path.join(HERE, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
@@ -195,15 +202,29 @@ def report(r):
     print("|---|---|---|")
     for c in r["copy"]:
         print(f"| {c.get('entries')} | {fmt(c.get('seconds'))} | {fmt(c.get('gb_per_s'))} |")
-    print("\n| k | entries | copy of the state s | monomial s/gate | monomial / copy | ns/entry | split s (warm) | merge s (warm) | measure s | 1-thread monomial s/gate | 2 vs 1 thread |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("\n| k | entries | copy of the state s | monomial s/gate | monomial / copy | ns/entry | 1-thread monomial s/gate | 2 vs 1 thread |")
+    print("|---|---|---|---|---|---|---|---|")
     for s in r["sparse"]:
         t, o = s["two"], s["one"]
         print(f"| {s['k']} | {t.get('entries')} | {fmt(t.get('copy_seconds'))} | {fmt(t.get('monomial_per_gate'))} | "
               f"{fmt(ratio(t.get('monomial_per_gate'), t.get('copy_seconds')))} | {fmt(t.get('monomial_per_entry_ns'))} | "
-              f"{fmt(t.get('split_seconds'))} | {fmt(t.get('merge_seconds'))} | {fmt(t.get('measure_seconds'))} | "
               f"{fmt(o.get('monomial_per_gate'))} | {fmt(ratio(o.get('monomial_per_gate'), t.get('monomial_per_gate')))} |")
-
+    print("\n| k | entries | split cold s | split s | merge cold s | merge s | sorted merge: from entries | cold s | s | measure s | 1 thread: split s | merge s | sorted merge s | 2 vs 1 thread (split, merge, sorted) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for s in r["sparse"]:
+        t, o = s["two"], s["one"]
+        speedups = ", ".join(fmt(ratio(o.get(f), t.get(f))) for f in ("split_seconds", "merge_seconds", "sorted_merge_seconds"))
+        print(f"| {s['k']} | {t.get('entries')} | {fmt(t.get('split_cold_seconds'))} | {fmt(t.get('split_seconds'))} | "
+              f"{fmt(t.get('merge_cold_seconds'))} | {fmt(t.get('merge_seconds'))} | {t.get('sorted_merge_from_entries')} | "
+              f"{fmt(t.get('sorted_merge_cold_seconds'))} | {fmt(t.get('sorted_merge_seconds'))} | {fmt(t.get('measure_seconds'))} | "
+              f"{fmt(o.get('split_seconds'))} | {fmt(o.get('merge_seconds'))} | {fmt(o.get('sorted_merge_seconds'))} | {speedups} |")
+    print("\n| spectators | max entries | mean entries | s per move | slowest move s | ns per entry and move | move / copy | 1 thread: s per move | slowest | 2 vs 1 thread |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for g in r.get("game", []):
+        t, o = g["two"], g["one"]
+        print(f"| {g['spectators']} | {t.get('max_entries')} | {fmt(t.get('mean_entries'))} | {fmt(t.get('seconds_per_move'))} | "
+              f"{fmt(t.get('slowest_move'))} | {fmt(t.get('ns_per_entry_move'))} | {fmt(t.get('move_over_copy'))} | "
+              f"{fmt(o.get('seconds_per_move'))} | {fmt(o.get('slowest_move'))} | {fmt(ratio(o.get('seconds_per_move'), t.get('seconds_per_move')))} |")
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "worker-qulacs":

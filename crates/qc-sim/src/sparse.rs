@@ -3,11 +3,12 @@
 //! The state is a `Vec` of `(key, amplitude)` entries with distinct keys, in no particular order;
 //! a key holds the qubits in superposition (see [`crate::slots`]), every other qubit is a classical
 //! bit. Monomial gates (X, Z, S, iSWAP, SWAP and their controlled forms) rewrite keys and
-//! amplitudes in place in one pass: a permutation of distinct keys keeps them distinct, so there
-//! is nothing to merge. Gates that branch (H, sqrt-iSWAP, rotations) live in the `branch` module: onto a
-//! qubit that was classical they expand each entry on its own; otherwise they sort the entries so
-//! that the basis states a gate mixes are adjacent and write a new vector group by group. Both
-//! prune amplitudes below [`qc_ir::AMPLITUDE_EPSILON`].
+//! amplitudes in place in one branchless pass (the `monomial` module): a permutation of distinct
+//! keys keeps them distinct, so there is nothing to merge. Gates that branch (H, sqrt-iSWAP,
+//! rotations) live in the `branch` module: onto a qubit that was classical they expand each entry
+//! on its own; when the basis states the gate mixes already sit side by side (a merge after a
+//! split) they mix them in place; otherwise a radix sort brings those states together first.
+//! Every path prunes amplitudes below [`qc_ir::AMPLITUDE_EPSILON`].
 //!
 //! Parallel (rayon) above [`SparseSim::parallel_threshold`] entries; every order-sensitive step
 //! (sums, sorts, concatenation of parallel outputs) is independent of the thread count, so results
@@ -29,7 +30,7 @@ pub type Entry = (u128, Complex64);
 mod branch;
 mod monomial;
 mod radix;
-use branch::kept;
+use branch::{kept, KeyBits};
 
 /// Default number of entries above which passes run on rayon (chosen by benchmark, see
 /// `docs/performance.md`).
@@ -311,6 +312,41 @@ impl SparseSim {
         true
     }
 
+    /// Keeps the entries with `key & mask == want`, rescaled by `scale` and with the measured bit
+    /// cleared, in one in-place pass (parallel over fixed chunks, closed up in order); returns
+    /// the OR and AND of the kept keys.
+    fn collapse(&mut self, mask: u128, want: u128, scale: f64) -> KeyBits {
+        // Branchless: every entry is written at the cursor, which only advances past kept ones
+        // (an outcome is a coin toss per entry, a branch would mispredict half the time).
+        let keep = |chunk: &mut [Entry]| -> (usize, KeyBits) {
+            let (mut w, mut or, mut and) = (0usize, 0u128, u128::MAX);
+            for i in 0..chunk.len() {
+                let (key, amp) = chunk[i];
+                let kept = key & mask == want;
+                let all = u128::from(kept).wrapping_neg();
+                let key = key & !mask;
+                chunk[w] = (key, amp * scale);
+                w += usize::from(kept);
+                or |= key & all;
+                and &= key | !all;
+            }
+            (w, (or, and))
+        };
+        let lengths: Vec<usize> = self
+            .entries
+            .chunks(BUILD_CHUNK)
+            .map(<[Entry]>::len)
+            .collect();
+        let written: Vec<(usize, KeyBits)> = if self.parallel() {
+            self.entries.par_chunks_mut(BUILD_CHUNK).map(keep).collect()
+        } else {
+            self.entries.chunks_mut(BUILD_CHUNK).map(keep).collect()
+        };
+        let (len, keys) = branch::close_up(&mut self.entries, &lengths, &written);
+        self.entries.truncate(len);
+        keys
+    }
+
     /// `P(bit = 1)` normalised by the total weight, from separate sums (see the dense twin).
     fn probability_of_mask(&self, mask: u128) -> f64 {
         let (p0, p1) = self.weights_of_mask(mask);
@@ -421,17 +457,13 @@ impl Backend for SparseSim {
                 let p = (if outcome { p_one } else { p_zero }) / (p_zero + p_one);
                 let scale = 1.0 / p.sqrt();
                 let want = if outcome { mask } else { 0 };
-                // Keep, rescale and drop the measured bit in one pass.
-                self.entries.retain_mut(|e| {
-                    if e.0 & mask == want {
-                        e.0 &= !mask;
-                        e.1 *= scale;
-                        true
-                    } else {
-                        false
-                    }
-                });
+                let (or, and) = self.collapse(mask, want, scale);
                 self.slots.demote(qubit, outcome);
+                // Qubits entangled with the measured one may be constant now: they leave the keys.
+                if !self.entries.is_empty() {
+                    let quantum: Vec<Qubit> = self.slots.quantum().map(|(q, _)| q).collect();
+                    self.demote_given(&quantum, or, and);
+                }
                 Ok(outcome)
             }
         }

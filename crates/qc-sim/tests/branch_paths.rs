@@ -1,7 +1,7 @@
 //! SparseSim's branching gates take one of several paths (expand each entry, mix in place when
 //! partners sit side by side, sort then mix in place, sort then build). Each path is driven here
 //! on states of 2^14..2^16 entries, many parallel work items wide, so that work items end on
-//! group boundaries and pruned outputs must be closed up; every step is checked against
+//! group boundaries and pruned outputs must be closed up (measurements too); every step is checked against
 //! `ReferenceSparse`, and the whole run must be bit-identical on 1 and 2 threads.
 
 use qc_ir::{Backend, Complex64, Control, Gate, MeasureChoice, Qubit};
@@ -59,6 +59,9 @@ fn workload() -> Vec<(Step, Option<&'static str>)> {
     steps.push((Step::Measure(5, true), None));
     steps.push((g(Gate::H, &[4]), None));
     steps.push((g(Gate::H, &[4]), None));
+    // q23 copies q6; measuring q6 leaves q23 constant, so both must leave the keys.
+    steps.push((gc(Gate::X, &[23], vec![Control::one(Qubit(6))]), None));
+    steps.push((Step::Measure(6, false), None));
     steps
 }
 
@@ -114,7 +117,12 @@ fn run_checked() -> Vec<(Vec<Qubit>, u64, u64)> {
             assert!((ga - wa).norm() < 1e-10, "step {i}: {gk:?} {ga} vs {wa}");
         }
     }
-    assert!(sim.state_size() >= 1 << 13, "the state stayed large");
+    assert!(sim.state_size() >= 1 << 12, "the state stayed large");
+    assert_eq!(
+        sim.quantum_qubits(),
+        reference.quantum_qubits(),
+        "qubits left constant by the last measurement are classical again"
+    );
     sim.basis_states()
         .into_iter()
         .map(|(k, a)| (k, a.re.to_bits(), a.im.to_bits()))

@@ -15,9 +15,9 @@ use std::mem::MaybeUninit;
 
 /// Accumulated OR and AND of the keys written, from which the caller finds qubits that became
 /// constant (no extra pass over the state).
-type KeyBits = (u128, u128);
+pub(super) type KeyBits = (u128, u128);
 
-const NO_KEYS: KeyBits = (0, u128::MAX);
+pub(super) const NO_KEYS: KeyBits = (0, u128::MAX);
 
 fn combine(a: KeyBits, b: KeyBits) -> KeyBits {
     (a.0 | b.0, a.1 & b.1)
@@ -454,7 +454,7 @@ impl SparseSim {
 /// Moves each work item's output (`written[i].0` entries at the start of its `lengths[i]`-long
 /// slice) down to follow the previous one, truncates, and combines the key bits.
 /// Returns the total written and the combined key bits.
-fn close_up<T: Copy>(
+pub(super) fn close_up<T: Copy>(
     buffer: &mut [T],
     lengths: &[usize],
     written: &[(usize, KeyBits)],
@@ -497,7 +497,7 @@ fn take_scratch(
 }
 
 /// Splits `buffer` into consecutive slices of the given lengths (one per chunk of work).
-fn split_by_lengths<'a, T>(buffer: &'a mut [T], lengths: &[usize]) -> Vec<&'a mut [T]> {
+pub(super) fn split_by_lengths<'a, T>(buffer: &'a mut [T], lengths: &[usize]) -> Vec<&'a mut [T]> {
     let mut slices = Vec::with_capacity(lengths.len());
     let mut tail = buffer;
     for &len in lengths {
