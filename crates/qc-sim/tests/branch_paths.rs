@@ -4,6 +4,8 @@
 //! group boundaries and pruned outputs must be closed up (measurements too); every step is checked against
 //! `ReferenceSparse`, and the whole run must be bit-identical on 1 and 2 threads.
 
+mod common;
+use common::{bits, in_pool};
 use qc_ir::{Backend, Complex64, Control, Gate, MeasureChoice, Qubit};
 use qc_sim::{BranchPaths, ReferenceSparse, SparseSim};
 use std::collections::BTreeMap;
@@ -123,18 +125,7 @@ fn run_checked() -> Vec<(Vec<Qubit>, u64, u64)> {
         reference.quantum_qubits(),
         "qubits left constant by the last measurement are classical again"
     );
-    sim.basis_states()
-        .into_iter()
-        .map(|(k, a)| (k, a.re.to_bits(), a.im.to_bits()))
-        .collect()
-}
-
-fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(f)
+    bits(sim.basis_states())
 }
 
 #[test]

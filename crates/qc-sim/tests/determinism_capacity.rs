@@ -1,7 +1,9 @@
 //! Determinism across thread counts (rayon pools of 1 and 2 threads give bit-identical states
 //! and the same sampled outcomes) and memory-limit errors instead of out-of-memory kills.
 
-use qc_ir::{Backend, BackendError, Complex64, Control, Gate, MeasureChoice, Qubit};
+mod common;
+use common::{bits, in_pool};
+use qc_ir::{Backend, BackendError, Control, Gate, MeasureChoice, Qubit};
 use qc_sim::{DenseSim, MemoryLimit, SparseSim};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -50,21 +52,6 @@ fn workload<B: Backend>(sim: &mut B) -> Vec<bool> {
         }
     }
     outcomes
-}
-
-fn bits(states: Vec<(Vec<Qubit>, Complex64)>) -> Vec<(Vec<Qubit>, u64, u64)> {
-    states
-        .into_iter()
-        .map(|(k, a)| (k, a.re.to_bits(), a.im.to_bits()))
-        .collect()
-}
-
-fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(f)
 }
 
 #[test]

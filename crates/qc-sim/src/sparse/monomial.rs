@@ -11,19 +11,18 @@
 use super::{row_bits, Entry, SparseSim, BUILD_CHUNK};
 use qc_ir::Complex64;
 use rayon::prelude::*;
+use std::ops::{BitAnd, BitOr, BitXor};
 
 /// The part of a key a pass works on: the whole `u128`, or its low `u64`.
-trait KeyWord: Copy + Send + Sync + Eq {
+trait KeyWord:
+    Copy + Send + Sync + Eq + BitAnd<Output = Self> + BitOr<Output = Self> + BitXor<Output = Self>
+{
     const ZERO: Self;
     const ONES: Self;
-    /// The word of `key`; `narrow(0)` etc. must hold every mask the pass uses.
+    /// The word of `key` (every mask the pass uses must survive this).
     fn narrow(key: u128) -> Self;
     /// Writes the word back into `key`, leaving the rest of the key as it was.
     fn put(self, key: &mut u128);
-    /// `self & other`, `self | other`, `self ^ other`.
-    fn and(self, other: Self) -> Self;
-    fn or(self, other: Self) -> Self;
-    fn xor(self, other: Self) -> Self;
     /// The OR and AND accumulators as whole keys (bits outside the word: OR 0, AND 1; the
     /// caller reads only the target bits, which lie inside the word).
     fn widen(or: Self, and: Self) -> (u128, u128);
@@ -37,15 +36,6 @@ impl KeyWord for u128 {
     }
     fn put(self, key: &mut u128) {
         *key = self;
-    }
-    fn and(self, other: Self) -> Self {
-        self & other
-    }
-    fn or(self, other: Self) -> Self {
-        self | other
-    }
-    fn xor(self, other: Self) -> Self {
-        self ^ other
     }
     fn widen(or: Self, and: Self) -> (u128, u128) {
         (or, and)
@@ -62,15 +52,6 @@ impl KeyWord for u64 {
     }
     fn put(self, key: &mut u128) {
         *key = (*key & !LOW) | u128::from(self);
-    }
-    fn and(self, other: Self) -> Self {
-        self & other
-    }
-    fn or(self, other: Self) -> Self {
-        self | other
-    }
-    fn xor(self, other: Self) -> Self {
-        self ^ other
     }
     fn widen(or: Self, and: Self) -> (u128, u128) {
         (u128::from(or), u128::from(and) | !LOW)
@@ -124,15 +105,15 @@ impl<W: KeyWord> Tables<W> {
             let key = W::narrow(e.0);
             // Arithmetic, not `if`: the compiler turned an `if` into a branch. `& 3` and `& 7`
             // tell it every index is in range.
-            let c = ((usize::from(key.and(first) != W::ZERO) << shift)
-                | usize::from(key.and(second) != W::ZERO))
+            let c = ((usize::from(key & first != W::ZERO) << shift)
+                | usize::from(key & second != W::ZERO))
                 & 3;
-            let slot = (c | (usize::from(key.and(mask) != value) << 2)) & 7;
-            let new = key.xor(flip[slot]);
+            let slot = (c | (usize::from(key & mask != value) << 2)) & 7;
+            let new = key ^ flip[slot];
             new.put(&mut e.0);
             e.1 *= factor[slot];
-            or = or.or(new);
-            and = and.and(new);
+            or = or | new;
+            and = and & new;
         }
         W::widen(or, and)
     }
