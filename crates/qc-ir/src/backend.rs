@@ -185,6 +185,18 @@ pub trait Backend {
     /// Restores a saved state exactly.
     fn restore(&mut self, snapshot: &Self::Snapshot);
 
+    /// Bytes a snapshot holds, so that a game can keep its undo history within a budget; 0 when
+    /// the backend does not say.
+    fn snapshot_bytes(snapshot: &Self::Snapshot) -> usize {
+        let _ = snapshot;
+        0
+    }
+
+    /// The most bytes this backend lets its state use, if it has such a limit.
+    fn memory_limit_bytes(&self) -> Option<u128> {
+        None
+    }
+
     /// `|<saved|current>|^2`: 1 when the state is unchanged up to a global phase.
     fn fidelity(&self, snapshot: &Self::Snapshot) -> f64;
 

@@ -170,6 +170,16 @@ pub enum MoveError {
     /// Nothing to undo.
     #[error("there is no move to undo")]
     NothingToUndo,
+    /// The snapshot needed to undo this move was dropped to keep the undo history within its
+    /// memory budget.
+    #[error(
+        "cannot undo further: older snapshots were dropped to keep the undo history within \
+         {budget_bytes} bytes (Game::set_undo_budget)"
+    )]
+    UndoBeyondBudget {
+        /// The undo budget in bytes.
+        budget_bytes: u128,
+    },
     /// The backend failed while running the move.
     #[error("the backend failed: {0}")]
     Backend(#[from] ExecError),

@@ -22,7 +22,12 @@ use qc_ir::{
     Qubit, Square,
 };
 use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
 use std::ops::Range;
+
+/// By default the undo history may hold a third of the backend's memory limit (see
+/// [`Game::set_undo_budget`]).
+pub const UNDO_BUDGET_DIVISOR: u128 = 3;
 
 /// Fidelity above which a move counts as leaving the state unchanged (Definition 2).
 pub const UNCHANGED_FIDELITY: f64 = 1.0 - 1e-9;
@@ -78,7 +83,12 @@ pub struct Game<B: Backend> {
     board: Board,
     record: ClassicalRecord,
     history: Vec<MoveRecord>,
-    saved: Vec<Saved<B::Snapshot>>,
+    /// Snapshots to undo the last `saved.len()` moves, oldest first.
+    saved: VecDeque<Saved<B::Snapshot>>,
+    /// Bytes the backend snapshots in `saved` hold.
+    saved_bytes: u128,
+    /// The most bytes `saved` may hold; `None`: no limit.
+    undo_budget: Option<u128>,
     status: GameStatus,
     force_turn: bool,
     force_win: bool,
@@ -108,13 +118,18 @@ impl<B: Backend> Game<B> {
             &mut record,
             &mut never,
         )?;
+        let undo_budget = backend
+            .memory_limit_bytes()
+            .map(|limit| limit / UNDO_BUDGET_DIVISOR);
         let mut game = Game {
             backend,
             builder,
             board,
             record,
             history: Vec::new(),
-            saved: Vec::new(),
+            saved: VecDeque::new(),
+            saved_bytes: 0,
+            undo_budget,
             status: GameStatus::Ongoing,
             force_turn: false,
             force_win: false,
@@ -249,7 +264,7 @@ impl<B: Backend> Game<B> {
         };
         match self.run_move(mv, &classified, &occ, &saved, uniform) {
             Ok(record) => {
-                self.saved.push(saved);
+                self.keep_for_undo(saved);
                 self.history.push(record);
                 self.history.last().ok_or(MoveError::NothingToUndo)
             }
@@ -387,11 +402,61 @@ impl<B: Backend> Game<B> {
     }
 
     /// Undoes the last move exactly (state, register, circuit, history).
+    ///
+    /// # Errors
+    /// No move was played, or the snapshot for this move was dropped to keep the undo history
+    /// within its budget ([`Game::set_undo_budget`]).
     pub fn undo(&mut self) -> Result<MoveRecord, MoveError> {
-        let saved = self.saved.pop().ok_or(MoveError::NothingToUndo)?;
+        if self.history.is_empty() {
+            return Err(MoveError::NothingToUndo);
+        }
+        let saved = self.saved.pop_back().ok_or(MoveError::UndoBeyondBudget {
+            budget_bytes: self.undo_budget.unwrap_or(u128::MAX),
+        })?;
+        self.saved_bytes -= B::snapshot_bytes(&saved.backend) as u128;
         let record = self.history.pop().ok_or(MoveError::NothingToUndo)?;
         self.restore(saved);
         Ok(record)
+    }
+
+    /// How many of the last moves [`Game::undo`] can still take back.
+    pub fn undo_depth(&self) -> usize {
+        self.saved.len()
+    }
+
+    /// Sets the most bytes the undo history's state snapshots may hold (`None`: no limit) and
+    /// drops the oldest snapshots beyond it. The default is a third of the backend's memory limit
+    /// (a quarter of physical memory with the simulators' defaults), so that the state and its
+    /// undo history together stay within physical memory; a backend without a limit gets none.
+    pub fn set_undo_budget(&mut self, bytes: Option<u128>) {
+        self.undo_budget = bytes;
+        self.trim_undo();
+    }
+
+    /// The undo budget in bytes (`None`: no limit).
+    pub fn undo_budget(&self) -> Option<u128> {
+        self.undo_budget
+    }
+
+    /// Keeps the snapshot taken before the move just played, then trims to the budget.
+    fn keep_for_undo(&mut self, saved: Saved<B::Snapshot>) {
+        self.saved_bytes += B::snapshot_bytes(&saved.backend) as u128;
+        self.saved.push_back(saved);
+        self.trim_undo();
+    }
+
+    /// Drops the oldest snapshots until the history fits its budget (possibly all of them: the
+    /// newest alone may be too big).
+    fn trim_undo(&mut self) {
+        let Some(budget) = self.undo_budget else {
+            return;
+        };
+        while self.saved_bytes > budget {
+            let Some(oldest) = self.saved.pop_front() else {
+                break;
+            };
+            self.saved_bytes -= B::snapshot_bytes(&oldest.backend) as u128;
+        }
     }
 
     /// `P(square occupied)`.

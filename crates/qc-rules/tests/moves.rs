@@ -679,3 +679,54 @@ fn outcome_suffix_on_a_certain_move_is_validated_and_not_recorded() {
     assert_eq!(state(&g), before);
     assert!(g.history().is_empty());
 }
+
+#[test]
+fn undo_history_stays_within_its_budget() {
+    use qc_ir::Backend;
+    type Sim = qc_sim::ReferenceSparse;
+    let mut g = free_game(&[("b1", 'N'), ("a5", 'B'), ("h1", 'R')]);
+    assert_eq!(
+        g.undo_budget(),
+        None,
+        "the reference backend has no memory limit"
+    );
+    // The bytes of each snapshot the game takes before a move (1, 2 and 4 basis states).
+    let mut sizes = Vec::new();
+    let mut after_first = Vec::new();
+    for (i, m) in ["a5^c3b6", "b1^a3d2", "h1h4"].into_iter().enumerate() {
+        sizes.push(Sim::snapshot_bytes(&g.backend().snapshot()) as u128);
+        play(&mut g, m);
+        if i == 0 {
+            after_first = state(&g);
+        }
+    }
+    assert!(sizes[0] < sizes[1] && sizes[1] < sizes[2], "{sizes:?}");
+    assert_eq!(g.undo_depth(), 3);
+    // Room for the two newest snapshots only: the oldest is dropped.
+    let budget = sizes[1] + sizes[2];
+    g.set_undo_budget(Some(budget));
+    assert_eq!(g.undo_depth(), 2);
+    g.undo().expect("undo move 3");
+    g.undo().expect("undo move 2");
+    assert_eq!(state(&g), after_first);
+    assert_eq!(
+        g.undo(),
+        Err(MoveError::UndoBeyondBudget {
+            budget_bytes: budget
+        })
+    );
+    assert_eq!(state(&g), after_first, "a refused undo changes nothing");
+    assert_eq!(g.history().len(), 1);
+    // Moves played under the budget keep fitting it.
+    play(&mut g, "b1^a3d2");
+    play(&mut g, "h1h4");
+    assert_eq!(g.undo_depth(), 2);
+}
+
+#[test]
+fn default_undo_budget_is_a_third_of_the_backend_limit() {
+    let board = free_game(&[("b1", 'N')]).board().clone();
+    let sim = qc_sim::SparseSim::with_limit(qc_sim::MemoryLimit::bytes(3_000_000));
+    let g = qc_rules::Game::new(board, sim).expect("setup");
+    assert_eq!(g.undo_budget(), Some(1_000_000));
+}

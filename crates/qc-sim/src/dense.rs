@@ -536,6 +536,14 @@ impl Backend for DenseSim {
         *self = snapshot.0.clone();
     }
 
+    fn snapshot_bytes(snapshot: &DenseSnapshot) -> usize {
+        snapshot.0.memory_bytes()
+    }
+
+    fn memory_limit_bytes(&self) -> Option<u128> {
+        Some(self.limit.limit_bytes())
+    }
+
     fn fidelity(&self, snapshot: &DenseSnapshot) -> f64 {
         let other = &snapshot.0;
         if self.order == other.order && self.places == other.places {

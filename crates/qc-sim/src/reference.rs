@@ -201,6 +201,11 @@ impl Backend for ReferenceSparse {
         *self = snapshot.clone();
     }
 
+    fn snapshot_bytes(snapshot: &ReferenceSparse) -> usize {
+        // A B-tree entry: key, amplitude and about as much again in node overhead.
+        snapshot.state.len() * 2 * (size_of::<u128>() + size_of::<Complex64>())
+    }
+
     fn fidelity(&self, snapshot: &ReferenceSparse) -> f64 {
         let current = self.canonical();
         let overlap: Complex64 = snapshot

@@ -485,6 +485,14 @@ impl Backend for SparseSim {
         *self = snapshot.clone();
     }
 
+    fn snapshot_bytes(snapshot: &SparseSim) -> usize {
+        snapshot.memory_bytes()
+    }
+
+    fn memory_limit_bytes(&self) -> Option<u128> {
+        Some(self.limit.limit_bytes())
+    }
+
     fn fidelity(&self, snapshot: &SparseSim) -> f64 {
         if self.slots == snapshot.slots {
             let mut a = self.entries.clone();
