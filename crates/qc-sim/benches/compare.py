@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmarks for docs/performance.md: qchess (qc-sim) against the memory limit, Qulacs and Qiskit Aer.
 
-Run by hand from anywhere:  python3 crates/qc-sim/benches/compare.py [--quick] [--max-n 28]
+Run by hand from anywhere:  python3 crates/qc-sim/benches/compare.py [--quick] [--max-n 28] [--ext-max-n 28] [--sparse-only]
 It creates a virtual environment (default /tmp/qchess-bench-venv, or $QCHESS_BENCH_VENV), pip-installs
 qulacs, qiskit and qiskit-aer into it, builds the `perf` example in release mode, and runs every
 measurement in a fresh subprocess (one at a time, 2 threads unless stated) so that thread settings and
@@ -117,11 +117,14 @@ def main():
     ext_max_n = 24
     if "--ext-max-n" in sys.argv:
         ext_max_n = int(sys.argv[sys.argv.index("--ext-max-n") + 1])
+    # --sparse-only: skip the dense part (and Qulacs/Aer) and write results_sparse.json instead, so
+    # a re-measurement of the sparse simulator leaves the full record in results.json alone.
+    sparse_only = "--sparse-only" in sys.argv
     py = ensure_venv()
     subprocess.check_call(["cargo", "build", "--release", "-q", "-p", "qc-sim", "--example", "perf"], cwd=ROOT)
     results = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                "machine": machine(), "dense": [], "sweep": [], "copy": [], "sparse": []}
-    ns = [n for n in (20, 24, 26, 28) if n <= max_n]
+    ns = [] if sparse_only else [n for n in (20, 24, 26, 28) if n <= max_n]
     for n in ns:
         sw = run([PERF, "sweep", str(n)])
         results["sweep"].append(sw)
@@ -155,7 +158,7 @@ def main():
         r1 = run([PERF, "game", game, str(spectators)], threads=1) if spectators >= 17 and not quick else {}
         results["game"].append({"spectators": spectators, "two": r2, "one": r1})
         print(json.dumps(r2), file=sys.stderr)
-    with open(os.path.join(HERE, "results.json"), "w") as f:
+    with open(os.path.join(HERE, "results_sparse.json" if sparse_only else "results.json"), "w") as f:
         json.dump(results, f, indent=1)
     report(results)
 

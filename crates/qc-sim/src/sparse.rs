@@ -279,11 +279,11 @@ impl SparseSim {
     /// needs the targets in superposition.
     fn apply_on_classical(
         &mut self,
-        table: &SmallGate,
+        monomial: Option<([usize; 4], [Complex64; 4])>,
         targets: &[Qubit],
         (mask, value): (u128, u128),
     ) -> bool {
-        let Some((rows, factors)) = table.monomial() else {
+        let Some((rows, factors)) = monomial else {
             return false;
         };
         let mut col = 0usize;
@@ -426,7 +426,8 @@ impl Backend for SparseSim {
             return Ok(());
         }
         let table = SmallGate::new(gate);
-        if self.apply_on_classical(&table, targets, test) {
+        let monomial = table.monomial();
+        if self.apply_on_classical(monomial, targets, test) {
             return Ok(());
         }
         let mut bits = [0u8; 2];
@@ -435,7 +436,7 @@ impl Backend for SparseSim {
             (bits[j], constant[j]) = self.promote(t)?;
         }
         let bits = &bits[..targets.len().min(2)];
-        if let Some((rows, factors)) = table.monomial() {
+        if let Some((rows, factors)) = monomial {
             let (or, and) = self.apply_monomial(bits, rows, factors, test);
             self.demote_given(targets, or, and);
         } else {

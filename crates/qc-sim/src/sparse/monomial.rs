@@ -64,12 +64,11 @@ struct Tables<W> {
     /// The control test: `key & mask == value`.
     mask: W,
     value: W,
-    /// The first and second target bit (the same bit twice for a one-target gate), and how far
-    /// the first one's column bit is shifted.
+    /// The first and second target bit (the same bit twice for a one-target gate, whose
+    /// columns 0 and 1 then land in slots 0 and 3).
     first: W,
     second: W,
-    shift: u32,
-    /// Per column, the bits to flip and the factor; slots 4..8 (not selected): none and 1.
+    /// Per slot, the bits to flip and the factor; slots 4..8 (not selected): none and 1.
     flip: [W; 8],
     factor: [Complex64; 8],
 }
@@ -81,7 +80,6 @@ impl<W: KeyWord> Tables<W> {
             value: W::narrow(t.value),
             first: W::narrow(t.first),
             second: W::narrow(t.second),
-            shift: t.shift,
             flip: t.flip.map(W::narrow),
             factor: t.factor,
         }
@@ -96,18 +94,16 @@ impl<W: KeyWord> Tables<W> {
             value,
             first,
             second,
-            shift,
             flip,
             factor,
         } = *self;
         let (mut or, mut and) = (W::ZERO, W::ONES);
         for e in chunk {
             let key = W::narrow(e.0);
-            // Arithmetic, not `if`: the compiler turned an `if` into a branch. `& 3` and `& 7`
-            // tell it every index is in range.
-            let c = ((usize::from(key & first != W::ZERO) << shift)
-                | usize::from(key & second != W::ZERO))
-                & 3;
+            // Arithmetic, not `if`: the compiler turned an `if` into a branch. `& 7` tells it
+            // the index is in range.
+            let c =
+                (usize::from(key & first != W::ZERO) << 1) | usize::from(key & second != W::ZERO);
             let slot = (c | (usize::from(key & mask != value) << 2)) & 7;
             let new = key ^ flip[slot];
             new.put(&mut e.0);
@@ -130,9 +126,9 @@ impl SparseSim {
         factors: [Complex64; 4],
         (mask, value): (u128, u128),
     ) -> (u128, u128) {
-        let (first, second, shift) = match *bits {
+        let (first, second, slot_of_column) = match *bits {
             [a, b] => (1u128 << a, 1u128 << b, 1),
-            [a] => (1u128 << a, 1u128 << a, 0),
+            [a] => (1u128 << a, 1u128 << a, 3),
             _ => unreachable!("gates have one or two targets"),
         };
         let mut tables = Tables {
@@ -140,13 +136,12 @@ impl SparseSim {
             value,
             first,
             second,
-            shift,
             flip: [0u128; 8],
             factor: [Complex64::new(1.0, 0.0); 8],
         };
         for c in 0..1 << bits.len() {
-            tables.flip[c] = row_bits(c, bits) ^ row_bits(rows[c], bits);
-            tables.factor[c] = factors[c];
+            tables.flip[c * slot_of_column] = row_bits(c, bits) ^ row_bits(rows[c], bits);
+            tables.factor[c * slot_of_column] = factors[c];
         }
         let touched = tables
             .flip
