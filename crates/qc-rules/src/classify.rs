@@ -461,27 +461,47 @@ fn split(
         reach_or_bad(piece, source, t)?;
         split_merge_target(board, piece, t)?;
     }
+    two_leg_move(
+        occ,
+        piece,
+        (MoveType::SplitSlide, MoveType::SplitJump),
+        [(source, t1, t2), (source, t2, t1)],
+        vec![source],
+        vec![t1, t2],
+    )
+}
+
+/// The common end of a split and a merge: a jump has no paths; a slide has one per leg
+/// `(from, to, other)`, on which the leg's `other` square (the other target of a split, the
+/// other source of a merge) does not count as blocking. The piece lands on every target.
+fn two_leg_move(
+    occ: &Occupancy,
+    piece: Piece,
+    (slide, jump): (MoveType, MoveType),
+    legs: [(Square, Square, Square); 2],
+    sources: Vec<Square>,
+    targets: Vec<Square>,
+) -> Result<Classified, MoveError> {
     let (move_type, paths) = if piece.kind.slides() {
-        (
-            MoveType::SplitSlide,
-            vec![
-                quantum_path(occ, source, t1, Some(t2))?,
-                quantum_path(occ, source, t2, Some(t1))?,
-            ],
-        )
+        let paths = legs
+            .iter()
+            .map(|&(from, to, other)| quantum_path(occ, from, to, Some(other)))
+            .collect::<Result<Vec<_>, _>>()?;
+        (slide, paths)
     } else {
-        (MoveType::SplitJump, Vec::new())
+        (jump, Vec::new())
     };
+    let placements = targets.iter().map(|&t| (t, piece)).collect();
     Ok(Classified {
         move_type,
         variant: Variant::Basic,
         piece,
-        sources: vec![source],
-        targets: vec![t1, t2],
+        sources,
+        targets,
         paths,
         ep_victim: None,
         rook: None,
-        placements: vec![(t1, piece), (t2, piece)],
+        placements,
     })
 }
 
@@ -514,26 +534,12 @@ fn merge(
         reach_or_bad(piece, s, target)?;
     }
     split_merge_target(board, piece, target)?;
-    let (move_type, paths) = if piece.kind.slides() {
-        (
-            MoveType::MergeSlide,
-            vec![
-                quantum_path(occ, s1, target, Some(s2))?,
-                quantum_path(occ, s2, target, Some(s1))?,
-            ],
-        )
-    } else {
-        (MoveType::MergeJump, Vec::new())
-    };
-    Ok(Classified {
-        move_type,
-        variant: Variant::Basic,
+    two_leg_move(
+        occ,
         piece,
-        sources: vec![s1, s2],
-        targets: vec![target],
-        paths,
-        ep_victim: None,
-        rook: None,
-        placements: vec![(target, piece)],
-    })
+        (MoveType::MergeSlide, MoveType::MergeJump),
+        [(s1, target, s2), (s2, target, s1)],
+        vec![s1, s2],
+        vec![target],
+    )
 }
