@@ -8,6 +8,28 @@ use proptest::prelude::*;
 use qc_export::{export_qasm3, import_qasm3, Dialect, ExportOptions, Form, Width};
 use qc_ir::{Circuit, Clbit, Condition, Control, Gate, Instruction, Op, Qubit};
 
+/// The corpus circuit called `name`.
+fn corpus_circuit(name: &str) -> Circuit {
+    corpus()
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, c)| c)
+        .unwrap_or_else(|| panic!("no corpus circuit {name}"))
+}
+
+/// OpenQASM 3 of `c` with every board square declared.
+fn export_full_width(c: &Circuit) -> qc_export::Export {
+    export_qasm3(
+        c,
+        &[],
+        &ExportOptions {
+            width: Width::Full,
+            ..Default::default()
+        },
+    )
+    .expect("export")
+}
+
 fn all_options() -> Vec<ExportOptions> {
     let mut v = Vec::new();
     for form in [Form::Dynamic, Form::Deferred] {
@@ -89,19 +111,8 @@ fn deferred_form_has_no_mid_circuit_measurement_or_if() {
 
 #[test]
 fn compact_width_drops_classical_squares() {
-    let (_, c) = corpus()
-        .into_iter()
-        .find(|(n, _)| *n == "classical_and_capture")
-        .expect("corpus");
-    let full = export_qasm3(
-        &c,
-        &[],
-        &ExportOptions {
-            width: Width::Full,
-            ..Default::default()
-        },
-    )
-    .expect("export");
+    let c = corpus_circuit("classical_and_capture");
+    let full = export_full_width(&c);
     let compact = export_qasm3(&c, &[], &ExportOptions::default()).expect("export");
     // Full width: the whole board plus the circuit's two ancillas.
     assert_eq!(full.summary.qubits, 64 + 2);
@@ -116,10 +127,7 @@ fn compact_width_drops_classical_squares() {
 
 #[test]
 fn export_is_deterministic_and_carries_outcomes() {
-    let (_, c) = corpus()
-        .into_iter()
-        .find(|(n, _)| *n == "slide_measure")
-        .expect("corpus");
+    let c = corpus_circuit("slide_measure");
     let outcomes = vec![Some(true), None, None, None, None, Some(false)];
     let a = export_qasm3(&c, &outcomes, &ExportOptions::default()).expect("export");
     let b = export_qasm3(&c, &outcomes, &ExportOptions::default()).expect("export");
@@ -130,10 +138,7 @@ fn export_is_deterministic_and_carries_outcomes() {
 
 #[test]
 fn keep_probability_sums_matching_shots() {
-    let (_, c) = corpus()
-        .into_iter()
-        .find(|(n, _)| *n == "split")
-        .expect("corpus");
+    let c = corpus_circuit("split");
     let d = dist(&c, 3);
     // The knight is on c3 with probability 1/2.
     let p = qc_export::keep_probability(&d, &[None, None, Some(true)]);
@@ -383,10 +388,7 @@ fn options_parse_from_their_command_line_spelling() {
 
 #[test]
 fn keep_probability_exact_runs_the_circuit() {
-    let (_, c) = corpus()
-        .into_iter()
-        .find(|(n, _)| *n == "slide_measure")
-        .expect("corpus");
+    let c = corpus_circuit("slide_measure");
     let mut backend = qc_sim::ReferenceSparse::new();
     // c[0] is the measured occupancy of b1 after the knight split: 1/2.
     let p = qc_export::keep_probability_exact(&mut backend, &c, &[Some(true)]).expect("run");
@@ -395,19 +397,8 @@ fn keep_probability_exact_runs_the_circuit() {
 
 #[test]
 fn full_width_of_a_board_circuit_has_all_64_squares() {
-    let (_, c) = corpus()
-        .into_iter()
-        .find(|(n, _)| *n == "split")
-        .expect("corpus");
-    let e = export_qasm3(
-        &c,
-        &[],
-        &ExportOptions {
-            width: Width::Full,
-            ..Default::default()
-        },
-    )
-    .expect("export");
+    let c = corpus_circuit("split");
+    let e = export_full_width(&c);
     assert_eq!(e.summary.qubits, 64, "{}", e.text);
     assert!(e.text.contains("h8 (square; never touched"));
 }
