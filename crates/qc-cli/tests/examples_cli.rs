@@ -4,13 +4,9 @@
 
 mod common;
 
-use common::{ok_stdout, qchess, qchess_with_input, temp_dir};
+use common::{ok_json as json, ok_stdout, qchess, qchess_with_input, temp_dir};
 use serde_json::Value;
 use std::process::Output;
-
-fn json(out: &Output) -> Value {
-    serde_json::from_str(&ok_stdout(out)).expect("valid JSON")
-}
 
 const EXAMPLES: &[&str] = &[
     "circuits/interference.qcg",

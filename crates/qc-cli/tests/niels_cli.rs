@@ -12,14 +12,14 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 mod common;
-use common::{ok_stdout, qchess, qchess_with_input, root, temp_dir};
+use common::{ok_json, ok_stdout, qchess, qchess_with_input, root, temp_dir};
 
 fn ok(args: &[&str]) -> String {
     ok_stdout(&qchess(args))
 }
 
 fn json(args: &[&str]) -> Value {
-    serde_json::from_str(&ok(args)).expect("valid JSON")
+    ok_json(&qchess(args))
 }
 
 fn examples() -> Vec<String> {

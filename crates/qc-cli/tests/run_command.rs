@@ -1,17 +1,12 @@
 //! End-to-end tests of `qchess run` on the bundled example circuits.
 
 mod common;
-use common::qchess;
+use common::{ok_json, qchess};
 
 #[test]
 fn bell_feedforward_json_gives_the_exact_distribution() {
     let out = qchess(&["run", "circuits/bell_feedforward.qc", "--json"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let value = ok_json(&out);
     let probs = value["probabilities"].as_object().unwrap();
     assert_eq!(probs.len(), 2);
     assert!((probs["000"].as_f64().unwrap() - 0.5).abs() < 1e-12);
@@ -21,12 +16,7 @@ fn bell_feedforward_json_gives_the_exact_distribution() {
 #[test]
 fn split_and_measure_uses_qiskit_bit_order() {
     let out = qchess(&["run", "circuits/split_and_measure.qc", "--json"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let value = ok_json(&out);
     let probs = value["probabilities"].as_object().unwrap();
     // c0 = 1 (knight found on c3, moved back): "001"; c0 = 0 (knight on a3): "010".
     let keys: Vec<&String> = probs.keys().collect();
@@ -76,12 +66,7 @@ fn every_backend_gives_the_same_full_game() {
             backend,
             "--json",
         ]);
-        assert!(
-            out.status.success(),
-            "{backend}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let value = ok_json(&out);
         results.push((backend, value));
     }
     let (_, first) = &results[0];
@@ -112,12 +97,7 @@ fn run_text(tag: &str, text: &str) -> std::process::Output {
 }
 
 fn probabilities(out: &std::process::Output) -> Vec<(String, f64)> {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let value = ok_json(out);
     value["probabilities"]
         .as_object()
         .unwrap()
@@ -174,12 +154,7 @@ fn run_gives_the_same_distribution_on_every_backend() {
             backend,
             "--json",
         ]);
-        assert!(
-            out.status.success(),
-            "{backend}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let value = ok_json(&out);
         let probs = value["probabilities"].as_object().unwrap();
         assert_eq!(
             probs.keys().collect::<Vec<_>>(),

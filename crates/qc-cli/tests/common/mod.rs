@@ -51,6 +51,11 @@ pub fn ok_stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
 }
 
+/// Standard output, parsed as JSON, of a run that must have succeeded.
+pub fn ok_json(out: &Output) -> serde_json::Value {
+    serde_json::from_str(&ok_stdout(out)).expect("valid JSON")
+}
+
 /// A fresh directory for this test process's files.
 pub fn temp_dir(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("qchess-e2e-{tag}-{}", std::process::id()));
