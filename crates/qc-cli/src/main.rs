@@ -10,6 +10,7 @@ mod game_input;
 mod niels;
 mod output;
 mod render;
+mod repl;
 mod replay;
 mod views;
 

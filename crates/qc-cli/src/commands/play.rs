@@ -7,13 +7,13 @@ use crate::commands::simulate::{replayable, side_name, status_name};
 use crate::game_input::LoadedGame;
 use crate::output::write_stdout;
 use crate::render::board_text;
+use crate::repl::{command_loop, moves_reply, save_reply};
 use crate::replay::rng;
 use crate::views::board_view;
 use anyhow::Context;
 use clap::Args;
 use qc_ir::{Backend, Square};
 use qc_rules::{Board, Game, GameRecord, GameStatus, QcanMove};
-use std::io::BufRead;
 
 /// Arguments of `qchess play`.
 #[derive(Args, Debug)]
@@ -63,35 +63,17 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         "qchess play: type `help` for commands.\n\n{}",
         show(&game)
     ))?;
-    let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let line = line.context("cannot read standard input")?;
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let reply = match words.as_slice() {
-            [] => continue,
-            ["quit"] | ["exit"] => break,
-            ["help"] => HELP.to_string(),
+    command_loop(HELP, |words| {
+        Some(match words {
             ["fen"] => format!("{}\n", game.board().to_fen()),
-            ["moves"] => {
-                let mut out = String::new();
-                for (kind, list) in grouped_moves(&game) {
-                    out.push_str(&format!("{kind}: {}\n", list.join(" ")));
-                }
-                out
-            }
+            ["moves"] => moves_reply(grouped_moves(&game)),
             ["probs"] => probs(&game),
             ["bell", a, b] => bell(&game, a, b),
             ["undo"] => match game.undo() {
                 Ok(r) => format!("took back {}\n\n{}", r.qcan, show(&game)),
                 Err(e) => format!("error: {e}\n"),
             },
-            ["save", path] => {
-                let text = replayable(&loaded.record, &game).to_string();
-                match std::fs::write(path, text) {
-                    Ok(()) => format!("saved to {path}\n"),
-                    Err(e) => format!("error: cannot write {path}: {e}\n"),
-                }
-            }
+            ["save", path] => save_reply(path, &replayable(&loaded.record, &game).to_string()),
             [mv] => match mv.parse::<QcanMove>() {
                 Ok(qcan) => match game.play(&qcan, &mut rng) {
                     Ok(r) => {
@@ -107,11 +89,9 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
                 },
                 Err(e) => format!("error: {e} (type `help` for commands)\n"),
             },
-            _ => format!("error: unknown command `{line}` (type `help`)\n"),
-        };
-        write_stdout(&reply)?;
-    }
-    Ok(())
+            _ => return None,
+        })
+    })
 }
 
 fn show<B: Backend>(game: &Game<B>) -> String {

@@ -6,10 +6,10 @@ use super::simulate::{status_line, LEGEND};
 use super::{rules_from, start_from, variant_name};
 use crate::commands::play::PlayArgs;
 use crate::output::write_stdout;
+use crate::repl::{command_loop, moves_reply, save_reply};
 use anyhow::{bail, Context};
 use qc_rules::niels::{NielsGame, NielsRecord, NielsRules};
 use qc_sim::ReferenceSparse;
-use std::io::BufRead;
 
 const HELP: &str = "\
 Type a Niel's move (e2e4, b1^a3c3, b1^a3b1:op, f6&d5f6@e4, f5e6, ~d4, Zd4, Hd4, e1*e5; see
@@ -66,24 +66,12 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         variant_name(rules),
         show(&game)
     ))?;
-    let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let line = line.context("cannot read standard input")?;
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let reply = match words.as_slice() {
-            [] => continue,
-            ["quit"] | ["exit"] => break,
-            ["help"] => HELP.to_string(),
+    command_loop(HELP, |words| {
+        Some(match words {
             ["board"] => format!("{}{LEGEND}", show(&game)),
             ["fen"] => format!("{}\n", game.position().to_fen()),
             ["record"] => format!("{}\n", game.record()),
-            ["moves"] => {
-                let mut out = String::new();
-                for (kind, list) in grouped(game.position()) {
-                    out.push_str(&format!("{kind}: {}\n", list.join(" ")));
-                }
-                out
-            }
+            ["moves"] => moves_reply(grouped(game.position())),
             // The replayed game restarts its dice from a seed of its own, so the rolls after an
             // undo differ from the ones taken back.
             ["undo"] => match undo(&game, args.seed ^ game.history().len() as u64) {
@@ -99,10 +87,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
                     ("Variant".to_string(), variant_name(rules)),
                     ("FEN".to_string(), game.initial_position().to_fen()),
                 ];
-                match std::fs::write(path, NielsRecord::write(&tags, &game.record())) {
-                    Ok(()) => format!("saved to {path}\n"),
-                    Err(e) => format!("error: cannot write {path}: {e}\n"),
-                }
+                save_reply(path, &NielsRecord::write(&tags, &game.record()))
             }
             [mv] => match game.play_text(mv) {
                 Ok(played) => {
@@ -116,9 +101,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
                 }
                 Err(e) => format!("error: {mv}: {e}\n"),
             },
-            _ => format!("error: unknown command `{line}` (type `help`)\n"),
-        };
-        write_stdout(&reply)?;
-    }
-    Ok(())
+            _ => return None,
+        })
+    })
 }
