@@ -13,8 +13,8 @@ use crate::game_input::GameArgs;
 use anyhow::Context;
 use qc_ir::Backend;
 use qc_rules::niels::{
-    GameStatus, NielsGame, NielsMove, NielsPosition, NielsRecord, NielsRules, RecordedMove,
-    SplitMix64,
+    random_move_source, GameStatus, NielsGame, NielsMove, NielsPosition, NielsRecord, NielsRules,
+    RecordedMove,
 };
 use qc_rules::Color;
 
@@ -106,16 +106,11 @@ pub fn replay<B: Backend>(
             format!("{}: move {} `{}`{place}", loaded.source, index + 1, m.text)
         })?;
     }
-    let mut pick = SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
+    let mut pick = random_move_source(seed);
     for _ in 0..loaded.random_plies {
-        if game.draw().is_some() {
+        let Some(mv) = game.random_move(&mut pick) else {
             break;
-        }
-        let moves = game.position().legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        let mv = moves[(pick.next_u64() % moves.len() as u64) as usize];
+        };
         game.play(&mv)
             .with_context(|| format!("random move {mv} after the given moves"))?;
     }

@@ -524,19 +524,35 @@ pub fn simulate<B: Backend>(
     max_plies: usize,
 ) -> Result<NielsGame<B>, NielsError> {
     let mut game = NielsGame::new(position, backend, seed)?;
-    let mut pick = SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
+    let mut pick = random_move_source(seed);
     for _ in 0..max_plies {
-        if game.draw().is_some() {
+        let Some(mv) = game.random_move(&mut pick) else {
             break;
-        }
-        let moves = game.position().legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        let mv = moves[(pick.next_u64() % moves.len() as u64) as usize];
+        };
         game.play(&mv)?;
     }
     Ok(game)
+}
+
+/// The source [`NielsGame::random_move`] picks from for a game seeded with `seed` (apart from
+/// the dice, so that picking a move does not shift the rolls).
+pub fn random_move_source(seed: u64) -> SplitMix64 {
+    SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15)
+}
+
+impl<B: Backend> NielsGame<B> {
+    /// A legal move picked uniformly with `pick`, or `None` when the game is over (drawn, or no
+    /// legal move).
+    pub fn random_move(&self, pick: &mut SplitMix64) -> Option<NielsMove> {
+        if self.draw().is_some() {
+            return None;
+        }
+        let moves = self.position().legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        Some(moves[(pick.next_u64() % moves.len() as u64) as usize])
+    }
 }
 
 fn rule_name(mv: &NielsMove) -> &'static str {
