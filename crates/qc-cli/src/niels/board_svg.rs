@@ -8,14 +8,12 @@ use super::simulate::{status_line, LEGEND};
 use super::{load, replay};
 use crate::commands::board::BoardArgs;
 use crate::output::write_stdout;
-use crate::render::board_svg::symbol;
+use crate::render::board_svg::{symbol, Frame, CELL};
 use anyhow::{bail, Context};
 use qc_ir::Square;
 use qc_rules::niels::{Cell, NielsPosition};
 use std::fmt::Write;
 
-const CELL: f64 = 60.0;
-const MARGIN: f64 = 24.0;
 const LONE: &str = "#1f77b4";
 
 /// The colour of a group: diagonal 1 purple, diagonal 2 green, a lone pair blue.
@@ -28,48 +26,19 @@ fn group_colour(diagonal: Option<u8>) -> &'static str {
 }
 
 fn centre(pos: &NielsPosition, square: Square) -> (f64, f64) {
-    (
-        MARGIN + CELL * (f64::from(square.file()) + 0.5),
-        MARGIN + CELL * (f64::from(pos.height) - 1.0 - f64::from(square.rank()) + 0.5),
-    )
+    frame(pos).centre(square)
+}
+
+fn frame(pos: &NielsPosition) -> Frame {
+    Frame {
+        width: pos.width,
+        height: pos.height,
+    }
 }
 
 /// The position as a standalone SVG document.
 pub fn draw(pos: &NielsPosition) -> String {
-    let w = 2.0 * MARGIN + CELL * f64::from(pos.width);
-    let h = 2.0 * MARGIN + CELL * f64::from(pos.height);
-    let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-    );
-    for square in pos.squares() {
-        let (cx, cy) = centre(pos, square);
-        let dark = (square.file() + square.rank()) % 2 == 0;
-        let _ = writeln!(
-            svg,
-            "<rect x=\"{}\" y=\"{}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{}\"/>",
-            cx - CELL / 2.0,
-            cy - CELL / 2.0,
-            if dark { "#b58863" } else { "#f0d9b5" }
-        );
-    }
-    for i in 0..pos.width {
-        let _ = writeln!(
-            svg,
-            "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">{}</text>",
-            MARGIN + CELL * (f64::from(i) + 0.5),
-            h - 8.0,
-            char::from(b'a' + i)
-        );
-    }
-    for i in 0..pos.height {
-        let _ = writeln!(
-            svg,
-            "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">{}</text>",
-            MARGIN / 2.0,
-            MARGIN + CELL * (f64::from(pos.height) - 1.0 - f64::from(i) + 0.5) + 4.0,
-            i + 1
-        );
-    }
+    let mut svg = frame(pos).open(pos.squares());
     for (id, pair) in &pos.pairs {
         let diagonal = pos.groups.get(&pair.group).and_then(|g| g.diagonal);
         let (x1, y1) = centre(pos, pair.red);

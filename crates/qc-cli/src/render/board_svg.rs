@@ -7,8 +7,10 @@ use super::svg_circuit::xml_escape;
 use qc_ir::Square;
 use std::fmt::Write;
 
-const CELL: f64 = 60.0;
-const MARGIN: f64 = 24.0;
+/// Side of a square, in pixels.
+pub const CELL: f64 = 60.0;
+/// Margin around the board (for the coordinates), in pixels.
+pub const MARGIN: f64 = 24.0;
 
 /// The chess symbol of a FEN letter.
 pub fn symbol(piece: char) -> char {
@@ -29,43 +31,87 @@ pub fn symbol(piece: char) -> char {
     }
 }
 
-/// Centre of a square in the picture (rank 8 at the top).
+/// The geometry of a `width` x `height` board picture (the last rank at the top), shared by the
+/// Quantum Chess and the Niel's Chess pictures.
+#[derive(Copy, Clone)]
+pub struct Frame {
+    /// Files.
+    pub width: u8,
+    /// Ranks.
+    pub height: u8,
+}
+
+impl Frame {
+    /// The standard 8 x 8 board.
+    pub const CHESS: Frame = Frame {
+        width: 8,
+        height: 8,
+    };
+
+    /// Width and height of the picture.
+    pub fn size(self) -> (f64, f64) {
+        (
+            2.0 * MARGIN + CELL * f64::from(self.width),
+            2.0 * MARGIN + CELL * f64::from(self.height),
+        )
+    }
+
+    /// Centre of a square in the picture.
+    pub fn centre(self, square: Square) -> (f64, f64) {
+        (
+            MARGIN + CELL * (f64::from(square.file()) + 0.5),
+            MARGIN + CELL * (f64::from(self.height) - 1.0 - f64::from(square.rank()) + 0.5),
+        )
+    }
+
+    /// Opens the SVG document: white background, the light and dark `squares`, and the file
+    /// letters and rank numbers in the margins.
+    pub fn open(self, squares: impl Iterator<Item = Square>) -> String {
+        let (w, h) = self.size();
+        let mut svg = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+        );
+        for square in squares {
+            let (cx, cy) = self.centre(square);
+            let dark = (square.file() + square.rank()) % 2 == 0;
+            let _ = writeln!(
+                svg,
+                "<rect x=\"{}\" y=\"{}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{}\"/>",
+                cx - CELL / 2.0,
+                cy - CELL / 2.0,
+                if dark { "#b58863" } else { "#f0d9b5" }
+            );
+        }
+        for i in 0..self.width {
+            let _ = writeln!(
+                svg,
+                "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">{}</text>",
+                MARGIN + CELL * (f64::from(i) + 0.5),
+                h - 8.0,
+                char::from(b'a' + i)
+            );
+        }
+        for i in 0..self.height {
+            let _ = writeln!(
+                svg,
+                "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">{}</text>",
+                MARGIN / 2.0,
+                MARGIN + CELL * (f64::from(self.height) - 1.0 - f64::from(i) + 0.5) + 4.0,
+                i + 1
+            );
+        }
+        svg
+    }
+}
+
+/// Centre of a square of the 8 x 8 picture.
 fn centre(square: Square) -> (f64, f64) {
-    (
-        MARGIN + CELL * (square.file() as f64 + 0.5),
-        MARGIN + CELL * (7.0 - square.rank() as f64 + 0.5),
-    )
+    Frame::CHESS.centre(square)
 }
 
 /// Draws `view` as a standalone SVG document.
 pub fn draw(view: &BoardView) -> String {
-    let size = 2.0 * MARGIN + 8.0 * CELL;
-    let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{size}\" height=\"{size}\" viewBox=\"0 0 {size} {size}\" font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-    );
-    for square in Square::ALL {
-        let (cx, cy) = centre(square);
-        let dark = (square.file() + square.rank()) % 2 == 0;
-        let _ = writeln!(
-            svg,
-            "<rect x=\"{}\" y=\"{}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{}\"/>",
-            cx - CELL / 2.0,
-            cy - CELL / 2.0,
-            if dark { "#b58863" } else { "#f0d9b5" }
-        );
-    }
-    for i in 0..8 {
-        let file = (b'a' + i as u8) as char;
-        let _ = writeln!(
-            svg,
-            "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">{file}</text><text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">{}</text>",
-            MARGIN + CELL * (i as f64 + 0.5),
-            size - 8.0,
-            MARGIN / 2.0,
-            MARGIN + CELL * (7.0 - i as f64 + 0.5) + 4.0,
-            i + 1
-        );
-    }
+    let mut svg = Frame::CHESS.open(Square::ALL.into_iter());
     for (a, b, strength) in &view.links {
         let (x1, y1) = centre(*a);
         let (x2, y2) = centre(*b);
