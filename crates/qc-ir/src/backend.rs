@@ -125,6 +125,21 @@ pub enum BackendError {
     InvalidSnapshot(&'static str),
 }
 
+/// The check every [`Backend::free`] makes: an ancilla may end its life only in |0>, that is
+/// with `P(1)` no more than [`IMPOSSIBLE_PROBABILITY`].
+///
+/// # Errors
+/// [`BackendError::DirtyAncilla`] when `probability_one` is larger.
+pub fn check_clean(qubit: Qubit, probability_one: f64) -> Result<(), BackendError> {
+    if probability_one > IMPOSSIBLE_PROBABILITY {
+        return Err(BackendError::DirtyAncilla {
+            qubit,
+            probability_one,
+        });
+    }
+    Ok(())
+}
+
 /// A simulator the IR can run on. See the module docs for conventions.
 pub trait Backend {
     /// A saved state for undo; restoring it must be exact.
@@ -162,14 +177,7 @@ pub trait Backend {
 
     /// Ends an ancilla's life; errors if it is not |0>.
     fn free(&mut self, qubit: Qubit) -> Result<(), BackendError> {
-        let p = self.probability_one(qubit);
-        if p > IMPOSSIBLE_PROBABILITY {
-            return Err(BackendError::DirtyAncilla {
-                qubit,
-                probability_one: p,
-            });
-        }
-        Ok(())
+        check_clean(qubit, self.probability_one(qubit))
     }
 
     /// Every basis state with a nonzero amplitude: the qubits that are 1 (sorted), and the

@@ -478,13 +478,7 @@ impl Backend for DenseSim {
     }
 
     fn free(&mut self, qubit: Qubit) -> Result<(), BackendError> {
-        let p = self.probability_one(qubit);
-        if p > IMPOSSIBLE_PROBABILITY {
-            return Err(BackendError::DirtyAncilla {
-                qubit,
-                probability_one: p,
-            });
-        }
+        qc_ir::backend::check_clean(qubit, self.probability_one(qubit))?;
         if let Place::Dense(pos) = self.place(qubit) {
             self.leave(pos, false, 1.0);
         }
