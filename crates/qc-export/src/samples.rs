@@ -82,16 +82,15 @@ pub fn corpus() -> Vec<(&'static str, Circuit)> {
     b.gate(Gate::SqrtISwap, &[s[1], s[2]], &[]);
     b.x(s[3]);
     let p = b.alloc_ancilla(AncillaKind::Path);
-    b.cx(
-        &[
-            Control::zero(s[1]),
-            Control::zero(s[2]),
-            Control::one(s[3]),
-            Control::zero(s[4]),
-            Control::one(s[0]),
-        ],
-        p,
-    );
+    // The path test, computed into `p` and uncomputed with the same controls at the end.
+    let path = [
+        Control::zero(s[1]),
+        Control::zero(s[2]),
+        Control::one(s[3]),
+        Control::zero(s[4]),
+        Control::one(s[0]),
+    ];
+    b.cx(&path, p);
     b.controlled(&[Control::one(p), Control::zero(s[4])], |b| {
         b.gate(Gate::SqrtISwap, &[s[5], s[7]], &[])
     });
@@ -105,16 +104,7 @@ pub fn corpus() -> Vec<(&'static str, Circuit)> {
         &[Control::one(s[2]), Control::one(s[0]), Control::zero(s[6])],
         |b| b.gate(Gate::T, &[s[5]], &[]),
     );
-    b.cx(
-        &[
-            Control::zero(s[1]),
-            Control::zero(s[2]),
-            Control::one(s[3]),
-            Control::zero(s[4]),
-            Control::one(s[0]),
-        ],
-        p,
-    );
+    b.cx(&path, p);
     b.free_ancilla(p);
     for q in &s {
         b.measure(*q);
