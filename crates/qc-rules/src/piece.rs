@@ -48,6 +48,16 @@ pub enum PieceKind {
 }
 
 impl PieceKind {
+    /// Every kind, in the order of their letters `P N B R Q K`.
+    pub const ALL: [PieceKind; 6] = [
+        PieceKind::Pawn,
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+        PieceKind::King,
+    ];
+
     /// Uppercase letter (`P N B R Q K`).
     pub const fn letter(self) -> char {
         match self {

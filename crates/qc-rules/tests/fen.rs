@@ -277,16 +277,8 @@ mod random {
         prop::option::weighted(
             0.4,
             (any::<bool>(), 0usize..6).prop_map(|(white, k)| {
-                let kinds = [
-                    PieceKind::Pawn,
-                    PieceKind::Knight,
-                    PieceKind::Bishop,
-                    PieceKind::Rook,
-                    PieceKind::Queen,
-                    PieceKind::King,
-                ];
                 let color = if white { Color::White } else { Color::Black };
-                Piece::new(color, kinds[k])
+                Piece::new(color, PieceKind::ALL[k])
             }),
         )
     }

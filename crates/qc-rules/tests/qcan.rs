@@ -325,14 +325,7 @@ fn square_strategy() -> impl Strategy<Value = Square> {
 }
 
 fn kind_strategy() -> impl Strategy<Value = PieceKind> {
-    prop::sample::select(vec![
-        PieceKind::Pawn,
-        PieceKind::Knight,
-        PieceKind::Bishop,
-        PieceKind::Rook,
-        PieceKind::Queen,
-        PieceKind::King,
-    ])
+    prop::sample::select(PieceKind::ALL.to_vec())
 }
 
 /// Every value QCAN can express: distinct squares, marks and promotions only on standard moves,
