@@ -30,7 +30,19 @@ pub type Entry = (u128, Complex64);
 mod branch;
 mod monomial;
 mod radix;
-use branch::{kept, KeyBits};
+use branch::kept;
+
+/// The OR and AND of a set of keys: a qubit whose bit is 0 in the OR or 1 in the AND is constant
+/// over them (and can leave the keys). Every pass that rewrites keys accumulates it on the way.
+type KeyBits = (u128, u128);
+
+/// The OR and AND of no keys.
+const NO_KEYS: KeyBits = (0, u128::MAX);
+
+/// Combines the key bits of two sets of keys (exact and order-free).
+fn combine(a: KeyBits, b: KeyBits) -> KeyBits {
+    (a.0 | b.0, a.1 & b.1)
+}
 
 /// Default number of entries above which passes run on rayon (chosen by benchmark, see
 /// `docs/performance.md`).
@@ -234,15 +246,15 @@ impl SparseSim {
     }
 
     /// OR and AND of all keys.
-    fn key_or_and(&self) -> (u128, u128) {
-        let fold = |acc: (u128, u128), e: &Entry| (acc.0 | e.0, acc.1 & e.0);
+    fn key_or_and(&self) -> KeyBits {
+        let fold = |acc: KeyBits, e: &Entry| combine(acc, (e.0, e.0));
         if self.parallel() {
             self.entries
                 .par_iter()
-                .fold(|| (0, u128::MAX), fold)
-                .reduce(|| (0, u128::MAX), |a, b| (a.0 | b.0, a.1 & b.1))
+                .fold(|| NO_KEYS, fold)
+                .reduce(|| NO_KEYS, combine)
         } else {
-            self.entries.iter().fold((0, u128::MAX), fold)
+            self.entries.iter().fold(NO_KEYS, fold)
         }
     }
 

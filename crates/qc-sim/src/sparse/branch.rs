@@ -6,22 +6,12 @@
 //! written group by group. Every path also returns the OR and AND of the new keys, so finding
 //! qubits that became constant costs no extra pass.
 
-use super::{row_bits, Entry, SparseSim, BUILD_CHUNK};
+use super::{combine, row_bits, Entry, KeyBits, SparseSim, BUILD_CHUNK, NO_KEYS};
 use crate::memory::{try_reserve, MemoryLimit};
 use crate::table::SmallGate;
 use qc_ir::{BackendError, Complex64, AMPLITUDE_EPSILON};
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
-
-/// Accumulated OR and AND of the keys written, from which the caller finds qubits that became
-/// constant (no extra pass over the state).
-pub(super) type KeyBits = (u128, u128);
-
-pub(super) const NO_KEYS: KeyBits = (0, u128::MAX);
-
-fn combine(a: KeyBits, b: KeyBits) -> KeyBits {
-    (a.0 | b.0, a.1 & b.1)
-}
 
 /// What every path of a branching gate needs: the target bits, the control test, the matrix,
 /// and for each set of input columns the set of rows the gate sends it to.

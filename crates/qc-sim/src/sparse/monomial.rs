@@ -8,7 +8,7 @@
 //! gate reads or writes is among the low 64 key bits (the usual case: bit positions are handed
 //! out from 0), the pass works on the low word alone, which halves the integer work.
 
-use super::{row_bits, Entry, SparseSim, BUILD_CHUNK};
+use super::{combine, row_bits, Entry, KeyBits, SparseSim, BUILD_CHUNK, NO_KEYS};
 use qc_ir::Complex64;
 use rayon::prelude::*;
 use std::ops::{BitAnd, BitOr, BitXor};
@@ -25,7 +25,7 @@ trait KeyWord:
     fn put(self, key: &mut u128);
     /// The OR and AND accumulators as whole keys (bits outside the word: OR 0, AND 1; the
     /// caller reads only the target bits, which lie inside the word).
-    fn widen(or: Self, and: Self) -> (u128, u128);
+    fn widen(or: Self, and: Self) -> KeyBits;
 }
 
 impl KeyWord for u128 {
@@ -37,7 +37,7 @@ impl KeyWord for u128 {
     fn put(self, key: &mut u128) {
         *key = self;
     }
-    fn widen(or: Self, and: Self) -> (u128, u128) {
+    fn widen(or: Self, and: Self) -> KeyBits {
         (or, and)
     }
 }
@@ -53,7 +53,7 @@ impl KeyWord for u64 {
     fn put(self, key: &mut u128) {
         *key = (*key & !LOW) | u128::from(self);
     }
-    fn widen(or: Self, and: Self) -> (u128, u128) {
+    fn widen(or: Self, and: Self) -> KeyBits {
         (u128::from(or), u128::from(and) | !LOW)
     }
 }
@@ -87,7 +87,7 @@ impl<W: KeyWord> Tables<W> {
 
     /// One sequential loop over a chunk, with OR/AND accumulators the compiler keeps in
     /// registers.
-    fn pass(&self, chunk: &mut [Entry]) -> (u128, u128) {
+    fn pass(&self, chunk: &mut [Entry]) -> KeyBits {
         // Locals, not field reads, so everything the loop needs sits in registers.
         let Tables {
             mask,
@@ -125,7 +125,7 @@ impl SparseSim {
         rows: [usize; 4],
         factors: [Complex64; 4],
         (mask, value): (u128, u128),
-    ) -> (u128, u128) {
+    ) -> KeyBits {
         let (first, second, slot_of_column) = match *bits {
             [a, b] => (1u128 << a, 1u128 << b, 1),
             [a] => (1u128 << a, 1u128 << a, 3),
@@ -156,12 +156,12 @@ impl SparseSim {
 
     /// Runs the pass over the state, in parallel over fixed chunks above the threshold; chunks
     /// combine with OR/AND, which are exact and order-free.
-    fn monomial_pass<W: KeyWord>(&mut self, tables: &Tables<W>) -> (u128, u128) {
+    fn monomial_pass<W: KeyWord>(&mut self, tables: &Tables<W>) -> KeyBits {
         if self.parallel() {
             self.entries
                 .par_chunks_mut(BUILD_CHUNK)
                 .map(|chunk| tables.pass(chunk))
-                .reduce(|| (0, u128::MAX), |a, b| (a.0 | b.0, a.1 & b.1))
+                .reduce(|| NO_KEYS, combine)
         } else {
             tables.pass(&mut self.entries)
         }
