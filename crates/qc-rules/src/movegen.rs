@@ -58,9 +58,14 @@ pub fn possible_moves(board: &Board, occ: &Occupancy) -> Vec<QcanMove> {
             candidates.push(plain(standard(target), None));
         }
         if piece.kind == PieceKind::King {
+            // Castling candidates: two files to either side. Where the king stands next to the
+            // c or g file that square is already a king step, and listing it again would show
+            // the same move twice.
             for file in [2, 6] {
                 if let Some(target) = Square::from_coords(file, source.rank()) {
-                    candidates.push(plain(standard(target), None));
+                    if !targets.contains(&target) {
+                        candidates.push(plain(standard(target), None));
+                    }
                 }
             }
         }

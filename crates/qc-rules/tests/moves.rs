@@ -730,3 +730,15 @@ fn default_undo_budget_is_a_third_of_the_backend_limit() {
     let g = qc_rules::Game::new(board, sim).expect("setup");
     assert_eq!(g.undo_budget(), Some(1_000_000));
 }
+
+#[test]
+fn a_king_beside_the_c_file_lists_each_step_once() {
+    // Regression (issue 15): the castling candidate d1c1 was listed again beside the king step.
+    let b = board(&[("d1", 'K'), ("e8", 'k')]);
+    let g = qc_rules::Game::new(b, qc_sim::ReferenceSparse::new()).expect("setup");
+    let text: Vec<String> = g.legal_moves().iter().map(|m| m.to_string()).collect();
+    // Five king steps (c1, e1, c2, d2, e2) and every ordered pair of them as a split.
+    assert_eq!(text.len(), 5 + 5 * 4, "{text:?}");
+    let distinct: std::collections::BTreeSet<&String> = text.iter().collect();
+    assert_eq!(distinct.len(), text.len(), "{text:?}");
+}

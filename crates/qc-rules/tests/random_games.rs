@@ -106,6 +106,13 @@ fn random_game(seed: u64, plies: usize) -> BTreeMap<String, usize> {
             })
             .collect();
         assert!(!moves.is_empty(), "no moves for the side to move");
+        let distinct: std::collections::BTreeSet<String> =
+            moves.iter().map(|(m, _, _)| m.to_string()).collect();
+        assert_eq!(
+            distinct.len(),
+            moves.len(),
+            "legal moves listed twice: {moves:?}"
+        );
         let big = g.state_size() > 256;
         let mut played = false;
         for _ in 0..8 {

@@ -65,6 +65,8 @@ proptest! {
                 prop_assert!(g.position().status() != GameStatus::Ongoing);
                 break;
             }
+            let distinct: std::collections::BTreeSet<String> = moves.iter().map(|m| m.to_string()).collect();
+            prop_assert_eq!(distinct.len(), moves.len(), "legal moves listed twice: {:?}", moves);
             let pseudo = g.position().pseudo_moves();
             let probe = pseudo[(pick.next_u64() % pseudo.len() as u64) as usize];
             prop_assert_eq!(moves.contains(&probe), g.position().illegal_reason(&probe).is_none(), "{}", probe);
