@@ -42,7 +42,7 @@ enum Command {
     /// Examples:
     ///   qchess simulate circuits/interference.qcg
     ///   qchess simulate --moves "b1^a3c3 g8^f6h6" --json
-    ///   qchess simulate game.qcg --seed 7 --shots 1000
+    ///   qchess simulate circuits/tour.qcg --seed 7 --shots 1000
     #[command(verbatim_doc_comment)]
     Simulate(commands::simulate::SimulateArgs),
     /// Compile a whole game into one circuit: OpenQASM 3 (default), OpenQASM 2, IR text or JSON.
@@ -52,10 +52,10 @@ enum Command {
     ///
     /// Examples:
     ///   qchess compile circuits/tour.qcg -o tour.qasm
-    ///   qchess compile game.qcg --target ibm --form dynamic
-    ///   qchess compile game.qcg --target google          (deferred: no feed-forward)
+    ///   qchess compile circuits/tour.qcg --target ibm --form dynamic
+    ///   qchess compile circuits/interference.qcg --target google   (deferred: no feed-forward)
     ///   qchess compile --moves "b1^a3c3" --format qasm2
-    ///   qchess compile game.qcg --format ir
+    ///   qchess compile circuits/tour.qcg --format ir
     #[command(verbatim_doc_comment)]
     Compile(commands::compile::CompileArgs),
     /// Simulate a circuit file (IR text, OpenQASM 2 or OpenQASM 3, told apart by the
@@ -95,7 +95,7 @@ enum Command {
     /// dots are 1-controls, open dots 0-controls; "if c0=1" marks a conditioned instruction.
     ///
     /// Examples:
-    ///   qchess draw --moves "b1^a3c3 a3c3^b1" --move 2
+    ///   qchess draw --moves "b1^a3c3 g8f6 a3c3^b1" --move 3
     ///   qchess draw --circuit circuits/split_and_measure.qc --svg split.svg
     #[command(verbatim_doc_comment)]
     Draw(commands::draw::DrawArgs),

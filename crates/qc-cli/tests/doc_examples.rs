@@ -1,0 +1,235 @@
+//! Every example a user can read runs as written: the `Examples:` lines of every `qchess`
+//! subcommand's `--help`, and the commands in the README and in `docs/*.md`.
+//!
+//! Which lines of a document are commands:
+//! - in a ```` ```console ```` block, the lines that start with `$ ` (the rest is output);
+//! - in a ```` ```sh ```` or ```` ```bash ```` block, every line that is not blank or a comment.
+//!
+//! Only commands that run `qchess` (directly, after `|` or `&&`, or as `cargo run ... -p qc-cli --`)
+//! are run; `cargo test` and benchmark lines are left to CI's own steps. A command whose trailing
+//! comment says `exits 2` must exit with 2 (an error example); every other one must exit with 0.
+//! The commands of one document (or one `--help`) run in order in one scratch folder that holds
+//! the bundled `circuits/` and `backends/`, so an example may read what an earlier one wrote.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// One example: where it was found, the shell command, and the exit code it must give.
+#[derive(Debug)]
+struct Example {
+    place: String,
+    command: String,
+    expected_exit: i32,
+}
+
+/// Splits a trailing `# comment` (two spaces or more before `#`, or a `(comment)` in `--help`)
+/// from a command line, returning the command and the comment.
+fn split_comment(line: &str) -> (&str, &str) {
+    for marker in ["  #", "  ("] {
+        if let Some(i) = line.find(marker) {
+            return (line[..i].trim_end(), line[i..].trim());
+        }
+    }
+    (line.trim_end(), "")
+}
+
+/// The example for one command line, or `None` when the line does not run `qchess`.
+fn example(place: String, line: &str) -> Option<Example> {
+    let (command, comment) = split_comment(line.trim());
+    let command = command.replace("cargo run --release -p qc-cli --", "qchess");
+    let runs_qchess = command.starts_with("qchess ")
+        || command.contains("| qchess ")
+        || command.contains("&& qchess ");
+    if !runs_qchess {
+        return None;
+    }
+    let expected_exit = if comment.contains("exits 2") { 2 } else { 0 };
+    Some(Example {
+        place,
+        command,
+        expected_exit,
+    })
+}
+
+/// The examples of one Markdown document (see the module docs for which lines count).
+fn markdown_examples(path: &Path) -> Vec<Example> {
+    let text = std::fs::read_to_string(path).expect("the document reads");
+    let name = path.file_name().expect("a file name").to_string_lossy();
+    let mut examples = Vec::new();
+    let mut block: Option<String> = None;
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if let Some(info) = trimmed.strip_prefix("```") {
+            block = match block {
+                Some(_) => None,
+                None => Some(info.trim().to_string()),
+            };
+            continue;
+        }
+        let place = format!("{name}:{}", i + 1);
+        let found = match block.as_deref() {
+            Some("console") => trimmed.strip_prefix("$ ").and_then(|c| example(place, c)),
+            Some("sh" | "bash") if !trimmed.is_empty() && !trimmed.starts_with('#') => {
+                example(place, trimmed)
+            }
+            _ => None,
+        };
+        examples.extend(found);
+    }
+    examples
+}
+
+/// The `Examples:` lines of one `--help` text.
+fn help_examples(subcommand: &str, help: &str) -> Vec<Example> {
+    let mut examples = Vec::new();
+    let mut inside = false;
+    for line in help.lines() {
+        let trimmed = line.trim();
+        if trimmed == "Examples:" || trimmed == "Example:" {
+            inside = true;
+            continue;
+        }
+        if inside && trimmed.is_empty() {
+            inside = false;
+        }
+        if inside {
+            examples.extend(example(format!("qchess {subcommand} --help"), trimmed));
+        }
+    }
+    examples
+}
+
+/// The subcommands `qchess --help` lists.
+fn subcommands() -> Vec<String> {
+    let help = common::ok_stdout(&common::qchess(&["--help"]));
+    help.lines()
+        .skip_while(|l| l.trim() != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        // A command's line is indented by two spaces; wrapped descriptions by more.
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_string)
+        .collect()
+}
+
+/// A fresh scratch folder holding links to the bundled circuits and backends.
+fn scratch(label: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "qchess-doc-examples-{}-{label}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    for shared in ["circuits", "backends"] {
+        std::os::unix::fs::symlink(common::root().join(shared), dir.join(shared))
+            .expect("link into the scratch folder");
+    }
+    dir
+}
+
+/// Runs the examples in order in one scratch folder; returns a description of every failure.
+fn run_all(label: &str, examples: &[Example]) -> Vec<String> {
+    let dir = scratch(label);
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_qchess"))
+        .parent()
+        .expect("the binary's folder")
+        .to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut failures = Vec::new();
+    for ex in examples {
+        let out = Command::new("timeout")
+            .args(["120", "sh", "-c", &ex.command])
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .output()
+            .expect("sh runs");
+        let code = out.status.code().unwrap_or(-1);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if code != ex.expected_exit || stderr.contains("panicked") {
+            failures.push(format!(
+                "{}: `{}` exited {code} (expected {}): {}",
+                ex.place,
+                ex.command,
+                ex.expected_exit,
+                stderr.trim()
+            ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    failures
+}
+
+#[test]
+fn every_help_example_runs() {
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for sub in subcommands() {
+        let help = common::ok_stdout(&common::qchess(&[sub.as_str(), "--help"]));
+        let examples = help_examples(&sub, &help);
+        count += examples.len();
+        failures.extend(run_all(&format!("help-{sub}"), &examples));
+    }
+    assert!(count >= 10, "only {count} --help examples found");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_documented_command_runs() {
+    let root = common::root();
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .expect("docs/ reads")
+        .map(|e| e.expect("a docs entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    docs.push(root.join("README.md"));
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for doc in &docs {
+        let examples = markdown_examples(doc);
+        count += examples.len();
+        let label = doc
+            .file_stem()
+            .expect("a name")
+            .to_string_lossy()
+            .to_string();
+        failures.extend(run_all(&label, &examples));
+    }
+    assert!(count >= 20, "only {count} documented commands found");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_example_finder_reads_console_and_sh_blocks_only() {
+    let dir = scratch("finder");
+    let doc = dir.join("doc.md");
+    std::fs::write(
+        &doc,
+        "```text\nqchess simulate [GAME]\n```\n```console\n$ qchess moves  # start\noutput line\n\
+         $ qchess simulate x.qcg   # exits 2\n```\n```sh\nqchess board\n# a comment\n\
+         printf 'quit\\n' | qchess play\n```\n",
+    )
+    .expect("write");
+    let found: Vec<(String, i32)> = markdown_examples(&doc)
+        .into_iter()
+        .map(|e| (e.command, e.expected_exit))
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            ("qchess moves".to_string(), 0),
+            ("qchess simulate x.qcg".to_string(), 2),
+            ("qchess board".to_string(), 0),
+            ("printf 'quit\\n' | qchess play".to_string(), 0),
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
