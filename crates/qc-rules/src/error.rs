@@ -161,6 +161,10 @@ pub enum MoveError {
     /// Definition 2: the move would leave the state unchanged; the same player moves again.
     #[error("the move leaves the quantum state unchanged, so it is not legal (Definition 2)")]
     Unchanged,
+    /// The move fails in every branch of the superposition (Definition 2): played, it would
+    /// measure a certain "not applied" and spend the turn as a free null move.
+    #[error("the move fails in every branch of the superposition (its condition holds in none), so it cannot change the state and is not legal (Definition 2); the turn is not spent")]
+    CertainlyFails,
     /// A forced `.m0`/`.m1` outcome that cannot happen.
     #[error("measurement outcome {} is impossible for this move", u8::from(*outcome))]
     ImpossibleOutcome {

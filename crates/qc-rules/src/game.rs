@@ -9,6 +9,7 @@
 
 use crate::board::Board;
 use crate::classify::{classify, Classified, MoveType, Variant};
+use crate::definition2::{self, move_can_act};
 use crate::error::MoveError;
 use crate::lower::lower;
 use crate::movegen::possible_moves;
@@ -199,13 +200,18 @@ impl<B: Backend> Game<B> {
         classify(&self.board, &self.occupancy(), mv)
     }
 
-    /// Every standard, split and merge move possible now for the side to move (possibility
-    /// equations only: a move that would leave the state unchanged is rejected by `play`).
+    /// Every standard, split and merge move legal now for the side to move: possible by the
+    /// possibility equations and able to change the state in some branch (Definition 2, see
+    /// [`crate::definition2`]).
     pub fn legal_moves(&self) -> Vec<QcanMove> {
         if self.status != GameStatus::Ongoing {
             return Vec::new();
         }
-        possible_moves(&self.board, &self.occupancy())
+        let occ = self.occupancy();
+        possible_moves(&self.board, &occ)
+            .into_iter()
+            .filter(|mv| move_can_act(&self.backend, &self.board, &occ, mv).unwrap_or(false))
+            .collect()
     }
 
     /// Plays `mv`. Measurements are forced by `mv.outcome` when given, otherwise sampled with
@@ -288,6 +294,7 @@ impl<B: Backend> Game<B> {
         let lowered = lower(c, occ, &mut self.builder, move_index)?;
         let end = self.builder.len();
         let instructions = self.builder.circuit().instructions()[start..end].to_vec();
+        definition2::check(&self.backend, &instructions)?;
         let forced = mv.outcome;
         let mut policy = |_: Option<Clbit>| match forced {
             Some(v) => MeasureChoice::Forced(v),

@@ -7,6 +7,7 @@
 
 pub mod board;
 pub mod classify;
+pub mod definition2;
 pub mod error;
 pub mod fen;
 pub mod game;
