@@ -10,6 +10,9 @@
 //! comment says `exits 2` must exit with 2 (an error example); every other one must exit with 0.
 //! The commands of one document (or one `--help`) run in order in one scratch folder that holds
 //! the bundled `circuits/` and `backends/`, so an example may read what an earlier one wrote.
+//!
+//! A fenced block right after a line `<!-- file: PATH -->` quotes a file of the repository and
+//! must equal it, so a quoted example cannot drift from the file the commands run.
 
 mod common;
 
@@ -167,6 +170,57 @@ fn run_all(label: &str, examples: &[Example]) -> Vec<String> {
     failures
 }
 
+/// The Markdown documents whose examples are checked: docs/*.md and the README.
+fn documents() -> Vec<PathBuf> {
+    let root = common::root();
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .expect("docs/ reads")
+        .map(|e| e.expect("a docs entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    docs.push(root.join("README.md"));
+    docs
+}
+
+/// `(place, quoted path, block text)` for every block marked `<!-- file: PATH -->`.
+fn quoted_files(path: &Path) -> Vec<(String, String, String)> {
+    let text = std::fs::read_to_string(path).expect("the document reads");
+    let name = path.file_name().expect("a file name").to_string_lossy();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut quotes = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(rest) = line.trim().strip_prefix("<!-- file:") else {
+            continue;
+        };
+        let quoted = rest.trim_end_matches("-->").trim().to_string();
+        let body: Vec<&str> = lines[i + 2..]
+            .iter()
+            .take_while(|l| !l.trim_start().starts_with("```"))
+            .copied()
+            .collect();
+        quotes.push((format!("{name}:{}", i + 1), quoted, body.join("\n") + "\n"));
+    }
+    quotes
+}
+
+#[test]
+fn every_quoted_file_matches_the_repository() {
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for doc in documents() {
+        for (place, quoted, block) in quoted_files(&doc) {
+            count += 1;
+            let file = std::fs::read_to_string(common::root().join(&quoted));
+            if file.as_deref().ok() != Some(block.as_str()) {
+                failures.push(format!("{place}: the block differs from {quoted}"));
+            }
+        }
+    }
+    assert!(count >= 1, "no quoted file found");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[test]
 fn every_help_example_runs() {
     let mut failures = Vec::new();
@@ -183,17 +237,9 @@ fn every_help_example_runs() {
 
 #[test]
 fn every_documented_command_runs() {
-    let root = common::root();
-    let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
-        .expect("docs/ reads")
-        .map(|e| e.expect("a docs entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .collect();
-    docs.sort();
-    docs.push(root.join("README.md"));
     let mut failures = Vec::new();
     let mut count = 0;
-    for doc in &docs {
+    for doc in &documents() {
         let examples = markdown_examples(doc);
         count += examples.len();
         let label = doc

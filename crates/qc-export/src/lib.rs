@@ -43,7 +43,7 @@ pub enum Form {
 /// Which OpenQASM 3 constructs may be used.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum Dialect {
-    /// What every tested tool accepts (qasm3-interop.md sec. 5.1): no modifiers, no reset.
+    /// What every tested tool accepts (docs/backends.md, "What real tools accept"): no modifiers, no reset.
     #[default]
     Portable,
     /// Qiskit-only: `ctrl @`/`negctrl @` modifiers and `reset`.

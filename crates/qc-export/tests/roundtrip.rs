@@ -317,7 +317,7 @@ fn import_errors_name_the_line_and_construct() {
 
 #[test]
 fn spec_samples_import_with_the_documented_results() {
-    // portable_move.qasm: exact result {01100: .5, 10010: .5} (qasm3-interop.md sec. 5.1).
+    // portable_move.qasm: exact result {01100: .5, 10010: .5} (the portable dialect, docs/backends.md).
     let c = import_qasm3(include_str!("data/portable_move.qasm")).expect("import");
     let d = dist(&c, 5);
     let key = |s: &str| -> Vec<bool> { s.chars().rev().map(|ch| ch == '1').collect() };
