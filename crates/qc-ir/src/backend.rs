@@ -120,6 +120,13 @@ pub enum BackendError {
         /// The backend's limit.
         limit: usize,
     },
+    /// An exact distribution needs more measurement branches than the limit (each branch is a
+    /// full simulation of the rest of the circuit).
+    #[error("the exact distribution needs more than {limit} measurement branches (mid-circuit measurements of superposed qubits); use fewer or defer them to the end")]
+    TooManyBranches {
+        /// The most branches explored.
+        limit: usize,
+    },
     /// A snapshot from another backend or state was restored or compared.
     #[error("invalid snapshot: {0}")]
     InvalidSnapshot(&'static str),

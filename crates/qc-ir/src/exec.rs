@@ -3,8 +3,11 @@
 //!
 //! Exact distributions: a measurement that nothing later depends on (no later instruction touches
 //! its qubit, no condition reads its bit) is *deferred* and read off the final state's marginal
-//! distribution; only the others branch (snapshot, force 0, restore, force 1). Bits never written
-//! on a branch are 0, as in Qiskit.
+//! distribution; only the others branch (snapshot, force 0, restore, force 1). A measurement or
+//! reset with a certain outcome does not branch, nor does a reset whose two outcomes leave the same
+//! state (a reset writes no bit, so its branches differ only when the reset qubit was entangled).
+//! At most [`MAX_BRANCHES`] branches are explored. Bits never written on a branch are 0, as in
+//! Qiskit.
 
 use crate::backend::{Backend, BackendError, MeasureChoice, IMPOSSIBLE_PROBABILITY};
 use crate::circuit::Circuit;
@@ -126,6 +129,15 @@ pub fn run_instructions<B: Backend + ?Sized>(
     Ok(())
 }
 
+/// The most measurement branches [`exact_distribution`] explores before it gives up with
+/// [`BackendError::TooManyBranches`]: each branch is a full simulation of the rest of the circuit,
+/// so a circuit that measures many superposed qubits mid-circuit would otherwise run for ever.
+pub const MAX_BRANCHES: usize = 1 << 16;
+
+/// Two states whose fidelity is within this of 1 are the same state (a reset that leaves the
+/// same state whatever its outcome does not branch).
+const SAME_STATE_TOLERANCE: f64 = 1e-12;
+
 /// A distribution over the whole classical register: key = bit values indexed by clbit.
 pub type Distribution = BTreeMap<Vec<bool>, f64>;
 
@@ -151,6 +163,7 @@ pub fn exact_distribution<B: Backend>(
         deferrable: &deferrable,
         num_clbits: circuit.num_clbits(),
         out: &mut out,
+        branches: 0,
     };
     explorer.explore(
         backend,
@@ -186,6 +199,8 @@ struct Explorer<'a> {
     deferrable: &'a [bool],
     num_clbits: usize,
     out: &'a mut Distribution,
+    /// Branches taken so far (each two-outcome measurement or reset adds one).
+    branches: usize,
 }
 
 impl Explorer<'_> {
@@ -227,16 +242,35 @@ impl Explorer<'_> {
                 .into_iter()
                 .filter(|(_, p)| *p >= IMPOSSIBLE_PROBABILITY)
                 .collect();
-            let saved = if outcomes.len() > 1 {
-                Some(backend.snapshot())
-            } else {
-                None
-            };
+            if let [(outcome, _)] = outcomes[..] {
+                // A certain outcome: no branch, and no recursion (a long circuit of certain
+                // measurements must not grow the stack).
+                let mut forced = |_: Option<Clbit>| MeasureChoice::Forced(outcome);
+                apply_instruction(backend, instr, &mut record, &mut forced)
+                    .map_err(|e| fail(index, e))?;
+                continue;
+            }
+            if matches!(instr.op, Op::Reset { .. })
+                && self
+                    .reset_outcomes_agree(backend, instr)
+                    .map_err(|e| fail(index, e))?
+            {
+                // The reset wrote no bit and both outcomes left the same state: one path.
+                continue;
+            }
+            self.branches += outcomes.len() - 1;
+            if self.branches > MAX_BRANCHES {
+                return Err(fail(
+                    index,
+                    BackendError::TooManyBranches {
+                        limit: MAX_BRANCHES,
+                    },
+                ));
+            }
+            let saved = backend.snapshot();
             for (k, &(outcome, p)) in outcomes.iter().enumerate() {
                 if k > 0 {
-                    if let Some(s) = &saved {
-                        backend.restore(s);
-                    }
+                    backend.restore(&saved);
                 }
                 let mut branch_record = record.clone();
                 let mut forced = |_: Option<Clbit>| MeasureChoice::Forced(outcome);
@@ -253,6 +287,17 @@ impl Explorer<'_> {
             return Ok(());
         }
         let qubits: Vec<Qubit> = deferred.iter().map(|(q, _)| *q).collect();
+        if qubits.len() > 128 {
+            // Patterns of more than 128 bits do not fit the backends' `u128` keys.
+            for (pattern, p) in wide_marginal(backend, &qubits) {
+                let mut bits = record.values(self.num_clbits);
+                for ((_, clbit), bit) in deferred.iter().zip(pattern) {
+                    bits[clbit.index()] = bit;
+                }
+                *self.out.entry(bits).or_default() += weight * p;
+            }
+            return Ok(());
+        }
         for (pattern, p) in backend.marginal(&qubits) {
             let mut bits = record.values(self.num_clbits);
             for (k, (_, clbit)) in deferred.iter().enumerate() {
@@ -262,6 +307,46 @@ impl Explorer<'_> {
         }
         Ok(())
     }
+}
+
+impl Explorer<'_> {
+    /// Whether forcing the reset `instr` to 0 and to 1 leaves the same state (up to a global
+    /// phase): then the mixture is that one state and no branch is needed. Leaves the backend in
+    /// the state after the reset (outcome 1) when they agree, and unchanged otherwise.
+    fn reset_outcomes_agree<B: Backend>(
+        &self,
+        backend: &mut B,
+        instr: &Instruction,
+    ) -> Result<bool, BackendError> {
+        let before = backend.snapshot();
+        let mut unused = ClassicalRecord::default();
+        apply_instruction(backend, instr, &mut unused, &mut |_: Option<Clbit>| {
+            MeasureChoice::Forced(false)
+        })?;
+        let after_zero = backend.snapshot();
+        backend.restore(&before);
+        apply_instruction(backend, instr, &mut unused, &mut |_: Option<Clbit>| {
+            MeasureChoice::Forced(true)
+        })?;
+        if backend.fidelity(&after_zero) >= 1.0 - SAME_STATE_TOLERANCE {
+            return Ok(true);
+        }
+        backend.restore(&before);
+        Ok(false)
+    }
+}
+
+/// The joint distribution of any number of qubits (bit k = `qubits[k]`), other qubits summed
+/// out; only patterns with nonzero probability.
+fn wide_marginal<B: Backend>(backend: &B, qubits: &[Qubit]) -> Vec<(Vec<bool>, f64)> {
+    let mut dist = BTreeMap::<Vec<bool>, f64>::new();
+    for (ones, amp) in backend.basis_states() {
+        let pattern = qubits.iter().map(|q| ones.binary_search(q).is_ok()).collect();
+        *dist.entry(pattern).or_default() += amp.norm_sqr();
+    }
+    dist.into_iter()
+        .filter(|(_, p)| *p >= IMPOSSIBLE_PROBABILITY)
+        .collect()
 }
 
 /// Draws `shots` samples from `dist` using uniform numbers from `uniform`; returns counts.

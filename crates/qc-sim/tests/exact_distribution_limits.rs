@@ -1,0 +1,105 @@
+//! `exact_distribution` on circuits that once broke it (issue 12): more than 128 measured bits
+//! (the backends' marginal keys are `u128`), long runs of `h; reset` (a reset writes no bit, so it
+//! must not double the work), long runs of certain measurements (no recursion per instruction),
+//! and circuits whose mid-circuit measurements would need more branches than the limit.
+//! Expected values are worked out by hand in each test.
+
+use qc_ir::exec::{exact_distribution, Distribution, MAX_BRANCHES};
+use qc_ir::{BackendError, Circuit};
+use qc_sim::{DenseSim, ReferenceSparse, SparseSim};
+
+fn parse(text: &str) -> Circuit {
+    qc_ir::text::parse(text).expect("test circuit parses")
+}
+
+/// Runs `circuit` on every backend and checks they agree; returns the sparse result.
+fn on_every_backend(circuit: &Circuit) -> Distribution {
+    let sparse = exact_distribution(&mut SparseSim::default(), circuit).expect("sparse runs");
+    let dense = exact_distribution(&mut DenseSim::default(), circuit).expect("dense runs");
+    let reference =
+        exact_distribution(&mut ReferenceSparse::default(), circuit).expect("reference runs");
+    for other in [&dense, &reference] {
+        assert_eq!(other.len(), sparse.len());
+        for (key, p) in other {
+            assert!((sparse[key] - p).abs() < 1e-12);
+        }
+    }
+    sparse
+}
+
+fn header(qubits: usize, clbits: usize) -> String {
+    let names: Vec<String> = (0..qubits).map(|i| format!("q{i}")).collect();
+    format!("qcir 1\nqubits {}\nclbits {clbits}\n", names.join(" "))
+}
+
+#[test]
+fn two_hundred_measured_bits_give_every_pattern_of_the_superposed_ones() {
+    let n = 200;
+    let mut text = header(n, n);
+    // q0, q150 and q199 in superposition; every qubit measured into its own bit at the end.
+    for q in [0, 150, 199] {
+        text.push_str(&format!("h q{q}\n"));
+    }
+    for q in 0..n {
+        text.push_str(&format!("measure q{q} -> c{q}\n"));
+    }
+    let dist = on_every_backend(&parse(&text));
+    // 2^3 patterns of bits 0, 150, 199, each 1/8; all other bits 0.
+    assert_eq!(dist.len(), 8);
+    for (bits, p) in &dist {
+        assert_eq!(bits.len(), n);
+        assert!((p - 0.125).abs() < 1e-12);
+        let ones: Vec<usize> = (0..n).filter(|&i| bits[i]).collect();
+        assert!(ones.iter().all(|i| [0, 150, 199].contains(i)), "{ones:?}");
+    }
+}
+
+#[test]
+fn two_hundred_h_reset_pairs_do_not_branch() {
+    let mut text = header(1, 1);
+    text.push_str(&"h q0\nreset q0\n".repeat(200));
+    // A last H: the qubit is |+>, so c0 is 0 or 1 with 1/2 each.
+    text.push_str("h q0\nmeasure q0 -> c0\n");
+    let dist = on_every_backend(&parse(&text));
+    assert_eq!(dist.len(), 2);
+    assert!(dist.values().all(|p| (p - 0.5).abs() < 1e-12));
+}
+
+#[test]
+fn a_reset_of_an_entangled_qubit_still_mixes() {
+    // (|00> + |11>)/sqrt 2, then reset q0: q1 is a mixture of |0> and |1>, so c1 is 0 or 1 with
+    // 1/2 each; keeping either branch's state alone would make c1 certain.
+    let text = format!(
+        "{}h q0\nx q1 ctrl(q0=1)\nreset q0\nmeasure q1 -> c1\nmeasure q0 -> c0\n",
+        header(2, 2)
+    );
+    let dist = on_every_backend(&parse(&text));
+    assert_eq!(dist.len(), 2);
+    assert!((dist[&vec![false, false]] - 0.5).abs() < 1e-12);
+    assert!((dist[&vec![false, true]] - 0.5).abs() < 1e-12);
+}
+
+#[test]
+fn a_hundred_thousand_certain_measurements_do_not_recurse() {
+    // Each measurement of q0 is re-read by the next X, so none is deferred; all are certain.
+    let mut text = header(1, 1);
+    text.push_str(&"measure q0 -> c0\nx q0\nx q0\n".repeat(100_000));
+    let dist = on_every_backend(&parse(&text));
+    assert_eq!(dist.len(), 1);
+    assert!((dist[&vec![false]] - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn too_many_branches_is_an_error() {
+    // Each round measures a fresh |+> mid-circuit (q0 is touched again), so every round doubles
+    // the branches: 2^17 paths are more than the limit.
+    assert!(MAX_BRANCHES < 1 << 17);
+    let mut text = header(1, 1);
+    text.push_str(&"h q0\nmeasure q0 -> c0\nreset q0\n".repeat(17));
+    let circuit = parse(&text);
+    let err = exact_distribution(&mut SparseSim::default(), &circuit).unwrap_err();
+    assert!(
+        matches!(err.source, BackendError::TooManyBranches { limit } if limit == MAX_BRANCHES),
+        "{err}"
+    );
+}
