@@ -24,6 +24,7 @@ struct Parser {
 /// Imports an OpenQASM 3 (or 2-style) program into a circuit of plain qubits (registers flattened
 /// in declaration order) and bits.
 pub fn import_qasm3(src: &str) -> Result<Circuit, ImportError> {
+    crate::nesting::check_nesting(src)?;
     let mut p = Parser {
         toks: lex(src)?,
         pos: 0,

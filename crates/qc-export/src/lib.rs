@@ -18,6 +18,7 @@ pub mod import3;
 pub mod lex;
 pub mod library;
 pub mod lower;
+pub mod nesting;
 pub mod program;
 pub mod qasm2;
 pub mod samples;

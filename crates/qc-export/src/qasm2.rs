@@ -106,6 +106,7 @@ pub fn to_qasm2(p: &Program) -> String {
 
 /// Imports OpenQASM 2 (see the module docs). Registers are flattened in declaration order.
 pub fn import_qasm2(src: &str) -> Result<Circuit, ImportError> {
+    crate::nesting::check_nesting(src)?;
     let cleaned: String = src
         .lines()
         .map(|l| {

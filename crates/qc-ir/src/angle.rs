@@ -47,6 +47,7 @@ pub fn parse_angle(text: &str) -> Result<f64, String> {
     let mut parser = Parser {
         tokens: &tokens,
         pos: 0,
+        depth: 0,
     };
     let value = parser.expr()?;
     if parser.pos != tokens.len() {
@@ -137,12 +138,35 @@ fn tokenize(text: &str) -> Result<Vec<Token>, String> {
     Ok(tokens)
 }
 
+/// The deepest nesting of parentheses and unary signs an angle may have: the parser recurses once
+/// per level, and a deeper input (tens of kilobytes of `(` or `-`) would overflow the stack.
+pub const MAX_ANGLE_DEPTH: usize = 64;
+
 struct Parser<'a> {
     tokens: &'a [Token],
     pos: usize,
+    /// Current nesting (parentheses and unary signs), checked against [`MAX_ANGLE_DEPTH`].
+    depth: usize,
 }
 
 impl Parser<'_> {
+    /// Runs `inner` one nesting level deeper, or refuses when that is beyond the limit.
+    fn nested(
+        &mut self,
+        inner: impl FnOnce(&mut Self) -> Result<f64, String>,
+    ) -> Result<f64, String> {
+        if self.depth >= MAX_ANGLE_DEPTH {
+            return Err(format!(
+                "angle nests parentheses and signs more than {MAX_ANGLE_DEPTH} deep (at token {})",
+                self.pos + 1
+            ));
+        }
+        self.depth += 1;
+        let result = inner(self);
+        self.depth -= 1;
+        result
+    }
+
     fn peek(&self) -> Option<&Token> {
         self.tokens.get(self.pos)
     }
@@ -171,11 +195,11 @@ impl Parser<'_> {
         match self.peek() {
             Some(Token::Op('-')) => {
                 self.pos += 1;
-                Ok(-self.unary()?)
+                Ok(-self.nested(Self::unary)?)
             }
             Some(Token::Op('+')) => {
                 self.pos += 1;
-                self.unary()
+                self.nested(Self::unary)
             }
             _ => self.atom(),
         }
@@ -189,7 +213,7 @@ impl Parser<'_> {
             }
             Some(Token::Op('(')) => {
                 self.pos += 1;
-                let v = self.expr()?;
+                let v = self.nested(Self::expr)?;
                 if self.peek() != Some(&Token::Op(')')) {
                     return Err("missing `)` in angle".into());
                 }
@@ -240,5 +264,25 @@ mod tests {
         assert!(parse_angle("pi/").is_err());
         assert!(parse_angle("1/0").is_err());
         assert!(parse_angle("").is_err());
+    }
+
+    #[test]
+    fn nesting_is_limited_not_a_stack_overflow() {
+        let at_limit = format!(
+            "{}1{}",
+            "(".repeat(MAX_ANGLE_DEPTH),
+            ")".repeat(MAX_ANGLE_DEPTH)
+        );
+        assert_eq!(parse_angle(&at_limit).unwrap(), 1.0);
+        let signs = format!("{}1", "-".repeat(MAX_ANGLE_DEPTH));
+        assert_eq!(parse_angle(&signs).unwrap(), 1.0);
+        for deep in [
+            format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000)),
+            format!("{}1", "-".repeat(100_000)),
+            format!("{}1", "+-".repeat(50_000)),
+        ] {
+            let err = parse_angle(&deep).unwrap_err();
+            assert!(err.contains("more than 64 deep"), "{err}");
+        }
     }
 }

@@ -341,7 +341,10 @@ impl Explorer<'_> {
 fn wide_marginal<B: Backend>(backend: &B, qubits: &[Qubit]) -> Vec<(Vec<bool>, f64)> {
     let mut dist = BTreeMap::<Vec<bool>, f64>::new();
     for (ones, amp) in backend.basis_states() {
-        let pattern = qubits.iter().map(|q| ones.binary_search(q).is_ok()).collect();
+        let pattern = qubits
+            .iter()
+            .map(|q| ones.binary_search(q).is_ok())
+            .collect();
         *dist.entry(pattern).or_default() += amp.norm_sqr();
     }
     dist.into_iter()

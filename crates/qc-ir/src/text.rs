@@ -102,6 +102,11 @@ pub fn print_instruction(instr: &Instruction, names: &[String]) -> String {
     line
 }
 
+/// The most classical bits a circuit in the text format may declare or use (the same cap as the
+/// OpenQASM readers' registers): the register is allocated whole, so an unchecked count would let
+/// a one-line file ask for gigabytes.
+pub const MAX_CLBITS: u32 = 1 << 16;
+
 /// Parses the text format.
 pub fn parse(text: &str) -> Result<Circuit, IrError> {
     let mut parser = TextParser::default();
@@ -290,12 +295,20 @@ impl TextParser {
                 }
             }
             "clbits" => {
+                cur.skip_ws();
                 let at = cur.pos;
                 let n = cur.word("a number of clbits")?;
-                self.declared_clbits = Some(n.parse().map_err(|_| {
+                let count: u32 = n.parse().map_err(|_| {
                     cur.pos = at;
                     cur.error(format!("`{n}` is not a number of clbits"))
-                })?);
+                })?;
+                if count > MAX_CLBITS {
+                    cur.pos = at;
+                    return Err(cur.error(format!(
+                        "`clbits {count}` is more than the {MAX_CLBITS} classical bits a circuit may have"
+                    )));
+                }
+                self.declared_clbits = Some(count);
             }
             _ => {
                 cur.pos = start;
@@ -339,6 +352,12 @@ impl TextParser {
                     "`{word}` is not a classical bit (expected `c0`, `c1`, ...)"
                 ))
             })?;
+        if index >= MAX_CLBITS {
+            cur.pos = at;
+            return Err(cur.error(format!(
+                "classical bit `{word}` is beyond the {MAX_CLBITS} classical bits a circuit may have"
+            )));
+        }
         if let Some(n) = self.declared_clbits {
             if index >= n {
                 cur.pos = at;
@@ -606,6 +625,21 @@ mod tests {
 
         let (_, _, msg) = parse_err("qubits q0\nh q0 q0\n");
         assert!(msg.contains("unexpected `q0`"), "{msg}");
+    }
+
+    #[test]
+    fn huge_clbit_counts_and_indices_are_refused_before_any_allocation() {
+        let (line, column, msg) = parse_err("qubits q0\nclbits 4294967295\n");
+        assert_eq!((line, column), (2, 8), "{msg}");
+        assert!(msg.contains("65536"), "{msg}");
+        let (_, _, msg) = parse_err("qubits q0\nmeasure q0 -> c4000000000\n");
+        assert!(msg.contains("c4000000000"), "{msg}");
+        let (_, _, msg) = parse_err("qubits q0\nmeasure q0 -> c65536\n");
+        assert!(msg.contains("beyond the 65536"), "{msg}");
+        assert_eq!(
+            parse("qubits q0\nclbits 65536\n").unwrap().num_clbits(),
+            65536
+        );
     }
 
     #[test]

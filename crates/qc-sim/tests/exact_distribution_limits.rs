@@ -93,7 +93,7 @@ fn a_hundred_thousand_certain_measurements_do_not_recurse() {
 fn too_many_branches_is_an_error() {
     // Each round measures a fresh |+> mid-circuit (q0 is touched again), so every round doubles
     // the branches: 2^17 paths are more than the limit.
-    assert!(MAX_BRANCHES < 1 << 17);
+    const { assert!(MAX_BRANCHES < 1 << 17) };
     let mut text = header(1, 1);
     text.push_str(&"h q0\nmeasure q0 -> c0\nreset q0\n".repeat(17));
     let circuit = parse(&text);
