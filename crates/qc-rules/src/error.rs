@@ -171,6 +171,18 @@ pub enum MoveError {
         /// The outcome asked for.
         outcome: bool,
     },
+    /// `claim` when the current position has not occurred twice before (or the game is over).
+    #[error("nothing to claim: the position occurred {repetitions} time(s) before, a claim needs 2 (threefold repetition); the fifty-move rule needs no claim")]
+    NothingToClaim {
+        /// How many times the current position occurred before.
+        repetitions: usize,
+    },
+    /// A forced full measurement whose bitboard has probability zero.
+    #[error("the forced full-board measurement {bitboard:#018x} has probability zero")]
+    ImpossibleBoard {
+        /// The bitboard asked for (bit k = square k).
+        bitboard: u64,
+    },
     /// Nothing to undo.
     #[error("there is no move to undo")]
     NothingToUndo,

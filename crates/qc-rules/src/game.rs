@@ -7,6 +7,13 @@
 //! snapshot and the circuit builder from its copy. Definition 2: a move that measures nothing and
 //! leaves the state unchanged is illegal and the same side moves again.
 
+mod endings;
+
+pub use endings::{
+    Ending, FiftyMoveCounter, FullMeasurement, FIFTY_MOVE_PLIES, REPETITION_EARLIER,
+    REPETITION_STATE_LIMIT,
+};
+
 use crate::board::Board;
 use crate::classify::{classify, Classified, MoveType, Variant};
 use crate::definition2::{self, move_can_act};
@@ -75,6 +82,7 @@ struct Saved<S> {
     builder: CircuitBuilder,
     record: ClassicalRecord,
     status: GameStatus,
+    endings: endings::EndingsMark,
 }
 
 /// A game of Quantum Chess on backend `B`.
@@ -93,6 +101,8 @@ pub struct Game<B: Backend> {
     status: GameStatus,
     force_turn: bool,
     force_win: bool,
+    /// Fifty-move counter, positions for repetition, the full measurement that ended the game.
+    endings: endings::Endings,
 }
 
 impl<B: Backend> Game<B> {
@@ -122,6 +132,11 @@ impl<B: Backend> Game<B> {
         let undo_budget = backend
             .memory_limit_bytes()
             .map(|limit| limit / UNDO_BUDGET_DIVISOR);
+        let endings = endings::Endings::start(
+            &board,
+            &backend,
+            board.pieces.iter().flatten().count() as f64,
+        );
         let mut game = Game {
             backend,
             builder,
@@ -134,6 +149,7 @@ impl<B: Backend> Game<B> {
             status: GameStatus::Ongoing,
             force_turn: false,
             force_win: false,
+            endings,
         };
         game.status = game.compute_status();
         Ok(game)
@@ -267,6 +283,7 @@ impl<B: Backend> Game<B> {
             builder: self.builder.clone(),
             record: self.record.clone(),
             status: self.status,
+            endings: self.endings.mark(),
         };
         match self.run_move(mv, &classified, &occ, &saved, uniform) {
             Ok(record) => {
@@ -329,6 +346,7 @@ impl<B: Backend> Game<B> {
         }
         self.update_board(c, applied);
         self.status = self.compute_status();
+        self.after_ply(uniform)?;
         let mut qcan = *mv;
         qcan.outcome = outcome;
         Ok(MoveRecord {
@@ -406,6 +424,7 @@ impl<B: Backend> Game<B> {
         self.builder = saved.builder;
         self.record = saved.record;
         self.status = saved.status;
+        self.endings.restore(saved.endings);
     }
 
     /// Undoes the last move exactly (state, register, circuit, history).

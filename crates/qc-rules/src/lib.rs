@@ -27,7 +27,10 @@ pub use board::{Board, CastlingRights};
 pub use classify::{classify, Classified, MoveType, Variant};
 pub use error::MoveError;
 pub use fen::START_FEN;
-pub use game::{Game, GameStatus, MoveRecord, UNCHANGED_FIDELITY};
+pub use game::{
+    Ending, FiftyMoveCounter, FullMeasurement, Game, GameStatus, MoveRecord, FIFTY_MOVE_PLIES,
+    UNCHANGED_FIDELITY,
+};
 pub use gamefile::{GameRecord, GameResult, RecordedMove, Tag};
 pub use lower::{lower, rule_name, Lowered};
 pub use movegen::possible_moves;

@@ -35,6 +35,8 @@ Type a move in QCAN (e2e4, g1^f3h3, f3h3^g1, e7e8Q, b1xc3, ...) or a command:
   bell SQ1 SQ2     Bell-operator expectations O1..O8 and same/opposite for two squares
   fen              the classical register as FEN
   undo             take back the last move
+  claim            claim threefold repetition: every square is measured, then a draw if both
+                   kings survive, otherwise the usual result
   save FILE        write the game (with every outcome) to a game file
   help             this text
   quit             leave
@@ -73,6 +75,18 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
                 Ok(r) => format!("took back {}\n\n{}", r.qcan, show(&game)),
                 Err(e) => format!("error: {e}\n"),
             },
+            ["claim"] => {
+                let mut uniform = || rand::Rng::gen::<f64>(&mut rng);
+                match game.claim(&mut uniform).cloned() {
+                    Ok(m) => format!(
+                        "claimed {}: measured every square, board {:#018x}\n\n{}",
+                        m.ending.as_str(),
+                        m.bitboard,
+                        show(&game)
+                    ),
+                    Err(e) => format!("error: {e}\n"),
+                }
+            }
             ["save", path] => save_reply(path, &replayable(&loaded.record, &game).to_string()),
             [mv] => match mv.parse::<QcanMove>() {
                 Ok(qcan) => match game.play(&qcan, &mut rng) {
@@ -106,10 +120,15 @@ fn show<B: Backend>(game: &Game<B>) -> String {
         ),
         other => format!("game over: {}", status_name(other)),
     };
+    let claim = match game.claimable() {
+        Some(ending) => format!(", may claim {}", ending.as_str()),
+        None => String::new(),
+    };
     format!(
-        "{}{status}, state size {}\n",
+        "{}{status}, state size {}, fifty-move counter {}{claim}\n",
         board_text::draw(&board_view(game, false)),
-        game.state_size()
+        game.state_size(),
+        game.fifty_move_counter().plies
     )
 }
 

@@ -60,8 +60,36 @@ struct SimulateJson {
     side_to_move: &'static str,
     final_fen: String,
     game: String,
+    endings: EndingsJson,
     #[serde(skip_serializing_if = "Option::is_none")]
     shots: Option<BTreeMap<String, u64>>,
+}
+
+/// The fifty-move counter, what could be claimed now, and the full measurement that ended the
+/// game (docs/rules.md, rule 14).
+#[derive(Serialize)]
+pub struct EndingsJson {
+    /// Plies counted by the fifty-move rule (the game ends at 100).
+    pub fifty_move_counter: u32,
+    /// `repetition` when the position occurred twice before and may be claimed.
+    pub claimable: Option<&'static str>,
+    /// `fifty_moves` or `repetition` when a full measurement ended the game.
+    pub ended_by: Option<&'static str>,
+    /// The measured occupancy of that measurement (bit k = square k).
+    pub measured_bitboard: Option<u64>,
+}
+
+impl EndingsJson {
+    /// The endings of `game`.
+    pub fn of<B: Backend>(game: &Game<B>) -> EndingsJson {
+        let ended = game.full_measurement();
+        EndingsJson {
+            fifty_move_counter: game.fifty_move_counter().plies,
+            claimable: game.claimable().map(|e| e.as_str()),
+            ended_by: ended.map(|m| m.ending.as_str()),
+            measured_bitboard: ended.map(|m| m.bitboard),
+        }
+    }
 }
 
 /// The status as the JSON and text show it.
@@ -156,6 +184,7 @@ fn to_json<B: Backend>(
         side_to_move: side_name(game.board().side_to_move),
         final_fen: game.board().to_fen(),
         game: replay_text,
+        endings: EndingsJson::of(game),
         shots,
     }
 }
@@ -199,6 +228,17 @@ fn to_text<B: Backend>(
         } else {
             "Black"
         }
+    ));
+    let endings = EndingsJson::of(game);
+    out.push_str(&format!(
+        "Fifty-move counter: {}/{}   Can claim: {}{}\n",
+        endings.fifty_move_counter,
+        qc_rules::FIFTY_MOVE_PLIES,
+        endings.claimable.unwrap_or("nothing"),
+        endings
+            .ended_by
+            .map(|e| format!("   Ended by: {e} (every square measured)"))
+            .unwrap_or_default()
     ));
     if let Some(counts) = shots {
         out.push_str("\nSampled boards (occupied squares; count):\n");

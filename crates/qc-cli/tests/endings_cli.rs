@@ -1,0 +1,58 @@
+//! The fifty-move counter and threefold repetition through `qchess play` (`claim`) and
+//! `qchess simulate` (what could be claimed).
+
+mod common;
+use common::*;
+
+/// White's knight split onto a3 and c3, then two four-ply cycles of king and knight jumps: the
+/// position after the split occurs a third time (docs/rules.md, rule 14).
+const FEN: &str = "4k1n1/8/8/8/8/8/8/1N2K3 w - - 0 1";
+const MOVES: &str = "b1^a3c3 g8f6 e1d1 f6g8 d1e1 g8f6 e1d1 f6g8 d1e1";
+
+#[test]
+fn play_claims_threefold_repetition() {
+    let too_early = format!(
+        "{}\nclaim\nquit\n",
+        MOVES.split(' ').take(5).collect::<Vec<_>>().join("\n")
+    );
+    let out = ok_stdout(&qchess_with_input(&["play", "--fen", FEN], &too_early));
+    assert!(
+        out.contains("error: nothing to claim: the position occurred 1 time(s) before"),
+        "{out}"
+    );
+
+    let script = format!("{}\nclaim\nquit\n", MOVES.replace(' ', "\n"));
+    let out = ok_stdout(&qchess_with_input(&["play", "--fen", FEN], &script));
+    assert!(out.contains("may claim repetition"), "{out}");
+    assert!(
+        out.contains("claimed repetition: measured every square"),
+        "{out}"
+    );
+    assert!(out.contains("game over: draw"), "{out}");
+}
+
+#[test]
+fn simulate_reports_what_could_be_claimed() {
+    let game = format!("[FEN \"{FEN}\"]\n\n{MOVES}\n");
+    let json = ok_json(&qchess_with_input(&["simulate", "-", "--json"], &game));
+    assert_eq!(json["endings"]["claimable"], "repetition", "{json}");
+    assert_eq!(json["endings"]["fifty_move_counter"], 9);
+    assert_eq!(json["endings"]["ended_by"], serde_json::Value::Null);
+    let text = ok_stdout(&qchess_with_input(&["simulate", "-"], &game));
+    assert!(
+        text.contains("Fifty-move counter: 9/100   Can claim: repetition"),
+        "{text}"
+    );
+}
+
+#[test]
+fn simulate_shows_a_game_ended_by_the_fifty_move_rule() {
+    // Counter 99 at the start: the first ply reaches 100 and every square is measured; both kings
+    // are certain, so it is a draw.
+    let game = "[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 99 1\"]\n\ne1d1\n";
+    let json = ok_json(&qchess_with_input(&["simulate", "-", "--json"], game));
+    assert_eq!(json["status"], "draw", "{json}");
+    assert_eq!(json["endings"]["ended_by"], "fifty_moves");
+    let want = (1u64 << 3) | (1u64 << 60); // d1 and e8
+    assert_eq!(json["endings"]["measured_bitboard"], want);
+}

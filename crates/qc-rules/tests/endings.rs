@@ -1,0 +1,188 @@
+//! The official engine's fifty-move rule (a per-ply counter reset by a change of at least 1 in
+//! the expected piece count; every square measured at 100) and threefold repetition (register and
+//! quantum state; claimed; decided by a full measurement). Positions are reached with real moves
+//! under turn order; piece counts, probabilities and phases are worked out by hand in comments.
+
+mod common;
+use common::*;
+use qc_rules::{Board, Ending, Game, GameStatus, MoveError};
+use qc_sim::ReferenceSparse;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+fn game(fen: &str) -> Game<ReferenceSparse> {
+    Game::new(
+        Board::from_fen(fen).expect("test FEN"),
+        ReferenceSparse::new(),
+    )
+    .expect("setup")
+}
+
+fn bits(squares: &[&str]) -> u64 {
+    squares.iter().fold(0, |b, s| b | 1 << sq(s).index())
+}
+
+/// The fifty-move counter after each ply, and the expected piece count: a half capture moves it
+/// by 1/2 (no reset), a second half capture by 1 in all (reset).
+#[test]
+fn the_counter_resets_when_the_expected_piece_count_moved_by_one() {
+    let mut g = game("7k/1p6/8/8/8/8/8/R3K3 w - - 0 1");
+    // (move, counter after it, expected piece count after it)
+    let steps = [
+        ("a1a8", 1, 4.0),
+        ("h8^g8h7", 2, 4.0), // the king splits: still 4 pieces in expectation
+        ("a8xg8", 3, 3.5),   // captures the king's g8 half: 4 - 1/2, no reset
+        ("b7b6", 4, 3.5),
+        ("g8g7", 5, 3.5),
+        ("b6b5", 6, 3.5),
+        ("g7xh7", 0, 3.0), // captures the h7 half: 3, one less than at the start: reset
+    ];
+    for (text, plies, expected) in steps {
+        play(&mut g, text);
+        let counter = g.fifty_move_counter();
+        assert_eq!(counter.plies, plies, "after {text}");
+        assert!(
+            (g.expected_piece_count() - expected).abs() < 1e-12,
+            "after {text}: {}",
+            g.expected_piece_count()
+        );
+        if plies == 0 {
+            assert!((counter.reference - expected).abs() < 1e-12);
+        } else {
+            assert!((counter.reference - 4.0).abs() < 1e-12);
+        }
+    }
+    assert_eq!(
+        g.status(),
+        GameStatus::WhiteWins,
+        "the king is gone in both halves"
+    );
+}
+
+/// From a FEN halfmove clock of 96, the fourth ply reaches 100: the black king is on h6 with
+/// probability 1/2 (its other half was captured), so the full measurement is a draw or a white
+/// win.
+fn near_fifty() -> Game<ReferenceSparse> {
+    let mut g = game("7k/8/8/8/8/8/8/R3K3 w - - 96 1");
+    play_all(&mut g, "a1a8 h8^g8h7 a8xg8");
+    assert_eq!(g.fifty_move_counter().plies, 99);
+    assert!((g.probability(sq("h7")) - 0.5).abs() < 1e-12);
+    g
+}
+
+#[test]
+fn at_one_hundred_plies_every_square_is_measured_forced_outcomes() {
+    // Forced: the king survives (h6 occupied): a draw.
+    let mut g = near_fifty();
+    let survive = bits(&["e1", "g8", "h6"]);
+    g.set_forced_board(Some(survive));
+    play(&mut g, "h7h6");
+    let m = g.full_measurement().expect("measured").clone();
+    assert_eq!((m.ending, m.bitboard), (Ending::FiftyMoves, survive));
+    assert_eq!(g.status(), GameStatus::Draw);
+    assert!((g.probability(sq("h6")) - 1.0).abs() < 1e-12);
+    assert!(g.legal_moves().is_empty());
+
+    // Forced: the king is gone: white wins, as usual.
+    let mut g = near_fifty();
+    let gone = bits(&["e1", "g8"]);
+    g.set_forced_board(Some(gone));
+    play(&mut g, "h7h6");
+    assert_eq!(g.full_measurement().expect("measured").bitboard, gone);
+    assert_eq!(g.status(), GameStatus::WhiteWins);
+    assert_eq!(piece_at(&g, "h6"), None);
+
+    // An impossible board (the rook missing) is refused and nothing changes.
+    let mut g = near_fifty();
+    g.set_forced_board(Some(bits(&["e1", "h6"])));
+    let err = g
+        .play(&mv("h7h6"), &mut rand::thread_rng())
+        .expect_err("impossible board");
+    assert!(matches!(err, MoveError::ImpossibleBoard { .. }), "{err}");
+    assert_eq!(g.history().len(), 3);
+    assert_eq!(g.fifty_move_counter().plies, 99);
+    assert!(g.full_measurement().is_none());
+}
+
+#[test]
+fn at_one_hundred_plies_sampled_outcomes_follow_the_born_rule() {
+    let runs = 200;
+    let mut draws = 0;
+    for seed in 0..runs {
+        let mut g = near_fifty();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        g.play(&mv("h7h6"), &mut rng).expect("h7h6");
+        let m = g.full_measurement().expect("measured");
+        let king = m.bitboard & bits(&["h6"]) != 0;
+        assert_eq!(m.bitboard & !bits(&["h6"]), bits(&["e1", "g8"]));
+        let want = if king {
+            GameStatus::Draw
+        } else {
+            GameStatus::WhiteWins
+        };
+        assert_eq!(g.status(), want);
+        draws += usize::from(king);
+    }
+    // P(king survives) = 1/2: 200 runs land within 60..140 except with probability < 1e-8.
+    assert!((60..140).contains(&draws), "{draws} draws in {runs}");
+}
+
+/// Knights shuffle; White's knight is split onto a3 and c3. Every king or knight jump on certain
+/// squares multiplies the state by i, so each four-ply cycle returns it up to a global phase.
+const START: &str = "4k1n1/8/8/8/8/8/8/1N2K3 w - - 0 1";
+const CYCLE: &str = "g8f6 e1d1 f6g8 d1e1";
+
+#[test]
+fn threefold_repetition_counts_register_and_quantum_state() {
+    let mut g = game(START);
+    play(&mut g, "b1^a3c3");
+    assert_eq!(g.repetitions(), 0);
+    play_all(&mut g, CYCLE);
+    assert_eq!(g.repetitions(), 1);
+    assert_eq!(g.claimable(), None);
+    let err = g
+        .claim(&mut || 0.5)
+        .expect_err("only one earlier occurrence");
+    assert_eq!(err, MoveError::NothingToClaim { repetitions: 1 });
+    play_all(&mut g, CYCLE);
+    assert_eq!(g.repetitions(), 2);
+    assert_eq!(g.claimable(), Some(Ending::Repetition));
+}
+
+#[test]
+fn the_same_register_with_another_quantum_state_is_no_repetition() {
+    let mut g = game(START);
+    play(&mut g, "b1^a3c3");
+    // The a3 half goes to b1 and back: two jumps give it a factor i*i = -1 that the c3 half does
+    // not get, so (|a3> + |c3>) becomes (-|a3> + |c3>): the same register, another state.
+    play_all(&mut g, "g8f6 a3b1 f6g8 b1a3");
+    assert_eq!(g.board().pieces, {
+        let mut again = game(START);
+        play(&mut again, "b1^a3c3");
+        again.board().pieces
+    });
+    assert_eq!(g.repetitions(), 0);
+}
+
+#[test]
+fn a_claim_measures_every_square_forced_and_sampled() {
+    let mut g = game(START);
+    play_all(&mut g, &format!("b1^a3c3 {CYCLE} {CYCLE}"));
+    let forced = bits(&["a3", "e1", "e8", "g8"]);
+    g.set_forced_board(Some(forced));
+    let m = g.claim(&mut || 0.5).expect("claim").clone();
+    assert_eq!((m.ending, m.bitboard), (Ending::Repetition, forced));
+    assert_eq!(g.status(), GameStatus::Draw, "both kings are certain");
+    assert_eq!(piece_at(&g, "c3"), None);
+    assert_eq!(g.history().len(), 9, "a claim is not a move");
+
+    // Sampled: u < P(a3) = 1/2 measures a3 occupied (squares are measured a1 first, so a3 is the
+    // first square in superposition).
+    for (u, on_a3) in [(0.25, true), (0.75, false)] {
+        let mut g = game(START);
+        play_all(&mut g, &format!("b1^a3c3 {CYCLE} {CYCLE}"));
+        let m = g.claim(&mut || u).expect("claim");
+        assert_eq!(m.bitboard & bits(&["a3"]) != 0, on_a3, "u = {u}");
+        assert_eq!(m.bitboard & bits(&["c3"]) != 0, !on_a3, "u = {u}");
+    }
+}
