@@ -101,7 +101,7 @@ fn simple_cases_have_the_circuits_of_circuits_md() {
             .collect::<Vec<_>>()
     };
     assert_eq!(lines("jump_basic"), ["iswap b1, c3"]);
-    assert_eq!(lines("split_jump"), ["sqiswap b1, a3", "iswap b1, c3"]);
+    assert_eq!(lines("split_jump"), ["siswap b1, a3", "iswap b1, c3"]);
     assert_eq!(lines("kingside_castle"), ["iswap e1, g1", "iswap h1, f1"]);
     assert_eq!(lines("slide_basic_path"), ["iswap a1, a5 ctrl(a3=0)"]);
 }

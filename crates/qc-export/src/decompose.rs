@@ -139,8 +139,7 @@ mod tests {
     }
 
     fn samples() -> Vec<Matrix> {
-        let mut v: Vec<Matrix> = Gate::EXAMPLES
-            .iter()
+        let mut v: Vec<Matrix> = Gate::examples()
             .filter(|g| g.num_targets() == 1)
             .map(|g| g.matrix())
             .collect();

@@ -267,15 +267,7 @@ fn push_if(out: &mut Vec<Stmt>, clbit: usize, calls: Vec<GateCall>) {
 
 /// The OpenQASM name and parameters of an uncontrolled gate (stdgates or library).
 pub fn base_name(gate: Gate) -> (&'static str, Vec<f64>) {
-    let name = match gate {
-        Gate::SXdg => "sxdg",
-        Gate::ISwap => "iswap",
-        Gate::ISwapDg => "iswapdg",
-        Gate::SqrtISwap => "siswap",
-        Gate::SqrtISwapDg => "siswapdg",
-        g => g.qasm_stdgate().unwrap_or("u3"),
-    };
-    (name, gate.params())
+    (gate.info().qasm_name(), gate.params())
 }
 
 fn zero_controlled_name(gate: Gate) -> Option<&'static str> {

@@ -286,11 +286,7 @@ fn flush(target: &Target, pending: &mut [Option<Matrix>], q: usize, emit: &mut V
         _ => zsx(&m),
     };
     for g in gates {
-        let name = match g {
-            Gate::U(..) => "u3",
-            other => other.qasm_stdgate().unwrap_or("u3"),
-        };
-        emit.push(GateCall::new(name, g.params(), vec![q]));
+        emit.push(GateCall::new(g.info().qasm_name(), g.params(), vec![q]));
     }
 }
 

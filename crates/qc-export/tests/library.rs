@@ -99,7 +99,7 @@ fn controlled_gates_of_any_polarity_are_exact() {
         &[true, true, false, true],
         &[false, true, true, false, true],
     ];
-    for g in Gate::EXAMPLES {
+    for g in Gate::examples() {
         for pattern in patterns {
             if g.num_targets() == 2 && pattern.len() > 4 {
                 continue;

@@ -31,7 +31,7 @@ fn ir_unitary(n: u32, instr: Instruction) -> qc_ir::Matrix {
 #[test]
 fn every_lowered_gate_equals_the_original_up_to_phase() {
     let mut cases: Vec<(u32, Instruction)> = Vec::new();
-    for g in Gate::EXAMPLES {
+    for g in Gate::examples() {
         let t: Vec<Qubit> = (0..g.num_targets() as u32).map(Qubit).collect();
         let k = g.num_targets() as u32;
         cases.push((k, Instruction::gate(g, &t, &[])));

@@ -1,8 +1,7 @@
-//! The gate set: one `Copy` enum, and the single place that says what each gate is.
-//!
-//! Every property of a gate (name, arity, parameters, exact matrix, inverse, OpenQASM 3 name) is
-//! given by an exhaustive `match` in this file, so adding a variant fails to compile until every
-//! property is stated. Controls are not part of a gate: CNOT is `X` with one control (see
+//! The gate set: one `Copy` enum with its angles, its kind ([`GateKind`], the key of the gate
+//! table in [`crate::gate_data`]), and the facts that depend on the angles: the exact matrix and
+//! the inverse, as exhaustive matches (adding a variant fails to compile until they are stated).
+//! Names, arity, OpenQASM spellings and definitions live in the table. Controls are not part of a gate: CNOT is `X` with one control (see
 //! [`crate::Control`]).
 //!
 //! Matrix convention: for a two-qubit gate applied to targets `[a, b]`, the basis is
@@ -10,6 +9,7 @@
 //! `circuits.md`). Every two-qubit gate here is symmetric in its targets, so the order never
 //! changes the result.
 
+use crate::gate_data::GateInfo;
 use crate::matrix::{c64, Matrix};
 use num_complex::Complex64;
 use serde::{Deserialize, Serialize};
@@ -65,99 +65,165 @@ pub enum Gate {
     SqrtISwapDg,
 }
 
-/// Which parameters a gate name takes, for parsers.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum ParamCount {
-    /// No parameters.
-    Zero,
-    /// One angle.
-    One,
-    /// Three angles.
-    Three,
+/// Declares [`GateKind`] and its list of all kinds at once, so the list cannot miss a variant.
+macro_rules! gate_kinds {
+    ($($(#[$doc:meta])* $kind:ident,)*) => {
+        /// The kind of a [`Gate`] without its angles: the key of the gate table
+        /// ([`crate::gate_data::GATES`]).
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum GateKind {
+            $($(#[$doc])* $kind,)*
+        }
+
+        impl GateKind {
+            /// Every kind, in declaration order (`ALL[k as usize] == k`).
+            pub const ALL: [GateKind; GateKind::COUNT] = [$(GateKind::$kind,)*];
+            /// The number of kinds.
+            pub const COUNT: usize = [$(stringify!($kind),)*].len();
+        }
+    };
+}
+
+gate_kinds! {
+    /// [`Gate::I`].
+    I,
+    /// [`Gate::X`].
+    X,
+    /// [`Gate::Y`].
+    Y,
+    /// [`Gate::Z`].
+    Z,
+    /// [`Gate::H`].
+    H,
+    /// [`Gate::S`].
+    S,
+    /// [`Gate::Sdg`].
+    Sdg,
+    /// [`Gate::T`].
+    T,
+    /// [`Gate::Tdg`].
+    Tdg,
+    /// [`Gate::SX`].
+    SX,
+    /// [`Gate::SXdg`].
+    SXdg,
+    /// [`Gate::Rx`].
+    Rx,
+    /// [`Gate::Ry`].
+    Ry,
+    /// [`Gate::Rz`].
+    Rz,
+    /// [`Gate::Phase`].
+    Phase,
+    /// [`Gate::U`].
+    U,
+    /// [`Gate::Swap`].
+    Swap,
+    /// [`Gate::ISwap`].
+    ISwap,
+    /// [`Gate::ISwapDg`].
+    ISwapDg,
+    /// [`Gate::SqrtISwap`].
+    SqrtISwap,
+    /// [`Gate::SqrtISwapDg`].
+    SqrtISwapDg,
+}
+
+/// Representative angles for examples and tests (distinct, not multiples of pi/2).
+const EXAMPLE_ANGLES: [f64; 3] = [0.7, -1.3, 1.9];
+
+impl GateKind {
+    /// The gate of this kind with `params` (radians); `None` when the number of angles is wrong.
+    pub fn with_params(self, params: &[f64]) -> Option<Gate> {
+        let gate = match (self, params) {
+            (GateKind::I, []) => Gate::I,
+            (GateKind::X, []) => Gate::X,
+            (GateKind::Y, []) => Gate::Y,
+            (GateKind::Z, []) => Gate::Z,
+            (GateKind::H, []) => Gate::H,
+            (GateKind::S, []) => Gate::S,
+            (GateKind::Sdg, []) => Gate::Sdg,
+            (GateKind::T, []) => Gate::T,
+            (GateKind::Tdg, []) => Gate::Tdg,
+            (GateKind::SX, []) => Gate::SX,
+            (GateKind::SXdg, []) => Gate::SXdg,
+            (GateKind::Rx, [a]) => Gate::Rx(*a),
+            (GateKind::Ry, [a]) => Gate::Ry(*a),
+            (GateKind::Rz, [a]) => Gate::Rz(*a),
+            (GateKind::Phase, [a]) => Gate::Phase(*a),
+            (GateKind::U, [a, b, c]) => Gate::U(*a, *b, *c),
+            (GateKind::Swap, []) => Gate::Swap,
+            (GateKind::ISwap, []) => Gate::ISwap,
+            (GateKind::ISwapDg, []) => Gate::ISwapDg,
+            (GateKind::SqrtISwap, []) => Gate::SqrtISwap,
+            (GateKind::SqrtISwapDg, []) => Gate::SqrtISwapDg,
+            _ => return None,
+        };
+        Some(gate)
+    }
+
+    /// The gate of this kind with representative angles (for examples and tests).
+    pub fn example(self) -> Gate {
+        let n = self.info().params;
+        self.with_params(&EXAMPLE_ANGLES[..n])
+            .expect("the table's parameter count matches `with_params`")
+    }
 }
 
 impl Gate {
-    /// One gate of every kind, with representative angles; used by tests that must cover every gate.
-    pub const EXAMPLES: [Gate; 21] = [
-        Gate::I,
-        Gate::X,
-        Gate::Y,
-        Gate::Z,
-        Gate::H,
-        Gate::S,
-        Gate::Sdg,
-        Gate::T,
-        Gate::Tdg,
-        Gate::SX,
-        Gate::SXdg,
-        Gate::Rx(0.7),
-        Gate::Ry(-1.3),
-        Gate::Rz(2.1),
-        Gate::Phase(0.4),
-        Gate::U(0.3, -0.8, 1.9),
-        Gate::Swap,
-        Gate::ISwap,
-        Gate::ISwapDg,
-        Gate::SqrtISwap,
-        Gate::SqrtISwapDg,
-    ];
+    /// One gate of every kind with representative angles: what tests that must cover every gate
+    /// iterate over (it enumerates [`GateKind::ALL`], so it cannot miss a gate).
+    pub fn examples() -> impl Iterator<Item = Gate> {
+        GateKind::ALL.into_iter().map(GateKind::example)
+    }
 
-    /// The canonical lowercase name used by the IR text format.
-    pub const fn name(self) -> &'static str {
+    /// The kind of this gate (its key in the gate table).
+    pub const fn kind(self) -> GateKind {
         match self {
-            Gate::I => "i",
-            Gate::X => "x",
-            Gate::Y => "y",
-            Gate::Z => "z",
-            Gate::H => "h",
-            Gate::S => "s",
-            Gate::Sdg => "sdg",
-            Gate::T => "t",
-            Gate::Tdg => "tdg",
-            Gate::SX => "sx",
-            Gate::SXdg => "sxdg",
-            Gate::Rx(_) => "rx",
-            Gate::Ry(_) => "ry",
-            Gate::Rz(_) => "rz",
-            Gate::Phase(_) => "p",
-            Gate::U(..) => "u",
-            Gate::Swap => "swap",
-            Gate::ISwap => "iswap",
-            Gate::ISwapDg => "iswapdg",
-            Gate::SqrtISwap => "sqiswap",
-            Gate::SqrtISwapDg => "sqiswapdg",
+            Gate::I => GateKind::I,
+            Gate::X => GateKind::X,
+            Gate::Y => GateKind::Y,
+            Gate::Z => GateKind::Z,
+            Gate::H => GateKind::H,
+            Gate::S => GateKind::S,
+            Gate::Sdg => GateKind::Sdg,
+            Gate::T => GateKind::T,
+            Gate::Tdg => GateKind::Tdg,
+            Gate::SX => GateKind::SX,
+            Gate::SXdg => GateKind::SXdg,
+            Gate::Rx(_) => GateKind::Rx,
+            Gate::Ry(_) => GateKind::Ry,
+            Gate::Rz(_) => GateKind::Rz,
+            Gate::Phase(_) => GateKind::Phase,
+            Gate::U(..) => GateKind::U,
+            Gate::Swap => GateKind::Swap,
+            Gate::ISwap => GateKind::ISwap,
+            Gate::ISwapDg => GateKind::ISwapDg,
+            Gate::SqrtISwap => GateKind::SqrtISwap,
+            Gate::SqrtISwapDg => GateKind::SqrtISwapDg,
         }
     }
 
-    /// The name of this gate in OpenQASM 3's `stdgates.inc`, or `None` if a program must define it.
-    /// (`sxdg` is not in stdgates.inc; `U` is a builtin and `u3` its stdgates alias.)
-    pub const fn qasm_stdgate(self) -> Option<&'static str> {
-        match self {
-            Gate::I => Some("id"),
-            Gate::X => Some("x"),
-            Gate::Y => Some("y"),
-            Gate::Z => Some("z"),
-            Gate::H => Some("h"),
-            Gate::S => Some("s"),
-            Gate::Sdg => Some("sdg"),
-            Gate::T => Some("t"),
-            Gate::Tdg => Some("tdg"),
-            Gate::SX => Some("sx"),
-            Gate::SXdg => None,
-            Gate::Rx(_) => Some("rx"),
-            Gate::Ry(_) => Some("ry"),
-            Gate::Rz(_) => Some("rz"),
-            Gate::Phase(_) => Some("p"),
-            Gate::U(..) => Some("u3"),
-            Gate::Swap => Some("swap"),
-            Gate::ISwap | Gate::ISwapDg | Gate::SqrtISwap | Gate::SqrtISwapDg => None,
-        }
+    /// This gate's record in the gate table.
+    pub fn info(self) -> &'static GateInfo {
+        self.kind().info()
+    }
+
+    /// The name users see (IR text, drawings, docs), e.g. `siswap`.
+    pub fn name(self) -> &'static str {
+        self.info().name
     }
 
     /// Number of target qubits.
-    pub const fn num_targets(self) -> usize {
+    pub fn num_targets(self) -> usize {
+        self.info().targets
+    }
+
+    /// The angles of a parameterised gate (empty for fixed gates).
+    pub fn params(self) -> Vec<f64> {
         match self {
-            Gate::Swap | Gate::ISwap | Gate::ISwapDg | Gate::SqrtISwap | Gate::SqrtISwapDg => 2,
+            Gate::Rx(a) | Gate::Ry(a) | Gate::Rz(a) | Gate::Phase(a) => vec![a],
+            Gate::U(a, b, c) => vec![a, b, c],
             Gate::I
             | Gate::X
             | Gate::Y
@@ -169,61 +235,18 @@ impl Gate {
             | Gate::Tdg
             | Gate::SX
             | Gate::SXdg
-            | Gate::Rx(_)
-            | Gate::Ry(_)
-            | Gate::Rz(_)
-            | Gate::Phase(_)
-            | Gate::U(..) => 1,
+            | Gate::Swap
+            | Gate::ISwap
+            | Gate::ISwapDg
+            | Gate::SqrtISwap
+            | Gate::SqrtISwapDg => Vec::new(),
         }
     }
 
-    /// The angles of a parameterised gate (empty for fixed gates).
-    pub fn params(self) -> Vec<f64> {
-        match self {
-            Gate::Rx(a) | Gate::Ry(a) | Gate::Rz(a) | Gate::Phase(a) => vec![a],
-            Gate::U(a, b, c) => vec![a, b, c],
-            _ => Vec::new(),
-        }
-    }
-
-    /// How many parameters the gate called `name` takes, or `None` for an unknown name.
-    pub fn param_count(name: &str) -> Option<ParamCount> {
-        Some(match name {
-            "rx" | "ry" | "rz" | "p" => ParamCount::One,
-            "u" => ParamCount::Three,
-            _ if Gate::from_name(name, &[]).is_some() => ParamCount::Zero,
-            _ => return None,
-        })
-    }
-
-    /// Builds a gate from its canonical name and parameters; `None` if the name is unknown or the
-    /// number of parameters is wrong.
+    /// Builds a gate from its IR name (or an older spelling such as `sqiswap`) and parameters;
+    /// `None` if the name is unknown or the number of parameters is wrong.
     pub fn from_name(name: &str, params: &[f64]) -> Option<Gate> {
-        let gate = match (name, params) {
-            ("i", []) => Gate::I,
-            ("x", []) => Gate::X,
-            ("y", []) => Gate::Y,
-            ("z", []) => Gate::Z,
-            ("h", []) => Gate::H,
-            ("s", []) => Gate::S,
-            ("sdg", []) => Gate::Sdg,
-            ("t", []) => Gate::T,
-            ("tdg", []) => Gate::Tdg,
-            ("sx", []) => Gate::SX,
-            ("sxdg", []) => Gate::SXdg,
-            ("rx", [a]) => Gate::Rx(*a),
-            ("ry", [a]) => Gate::Ry(*a),
-            ("rz", [a]) => Gate::Rz(*a),
-            ("p", [a]) => Gate::Phase(*a),
-            ("u", [a, b, c]) => Gate::U(*a, *b, *c),
-            ("swap", []) => Gate::Swap,
-            ("iswap", []) => Gate::ISwap,
-            ("iswapdg", []) => Gate::ISwapDg,
-            ("sqiswap", []) => Gate::SqrtISwap,
-            ("sqiswapdg", []) => Gate::SqrtISwapDg,
-            _ => return None,
-        };
-        Some(gate)
+        GateKind::from_ir_name(name)?.with_params(params)
     }
 
     /// The inverse gate: `g.inverse().matrix() == g.matrix().adjoint()`.
@@ -255,45 +278,13 @@ impl Gate {
 
     /// True when the matrix has exactly one nonzero entry per column (a permutation with phases):
     /// such a gate maps each basis state to one basis state, so a sparse state never grows.
-    pub const fn is_monomial(self) -> bool {
-        match self {
-            Gate::I
-            | Gate::X
-            | Gate::Y
-            | Gate::Z
-            | Gate::S
-            | Gate::Sdg
-            | Gate::T
-            | Gate::Tdg
-            | Gate::Rz(_)
-            | Gate::Phase(_)
-            | Gate::Swap
-            | Gate::ISwap
-            | Gate::ISwapDg => true,
-            Gate::H
-            | Gate::SX
-            | Gate::SXdg
-            | Gate::Rx(_)
-            | Gate::Ry(_)
-            | Gate::U(..)
-            | Gate::SqrtISwap
-            | Gate::SqrtISwapDg => false,
-        }
+    pub fn is_monomial(self) -> bool {
+        self.info().monomial
     }
 
     /// True when the matrix is diagonal.
-    pub const fn is_diagonal(self) -> bool {
-        matches!(
-            self,
-            Gate::I
-                | Gate::Z
-                | Gate::S
-                | Gate::Sdg
-                | Gate::T
-                | Gate::Tdg
-                | Gate::Rz(_)
-                | Gate::Phase(_)
-        )
+    pub fn is_diagonal(self) -> bool {
+        self.info().diagonal
     }
 
     /// True when every parameter is a finite number.
@@ -394,7 +385,7 @@ mod tests {
 
     #[test]
     fn every_gate_is_unitary_and_inverse_inverts() {
-        for g in Gate::EXAMPLES {
+        for g in Gate::examples() {
             let m = g.matrix();
             assert_eq!(m.dim(), 1 << g.num_targets(), "{g}");
             assert!(m.is_unitary(1e-14), "{g} is not unitary");
@@ -412,7 +403,7 @@ mod tests {
 
     #[test]
     fn names_round_trip_through_from_name() {
-        for g in Gate::EXAMPLES {
+        for g in Gate::examples() {
             assert_eq!(Gate::from_name(g.name(), &g.params()), Some(g));
         }
         assert_eq!(Gate::from_name("rx", &[]), None);
@@ -443,7 +434,7 @@ mod tests {
 
     #[test]
     fn monomial_and_diagonal_flags_agree_with_matrices() {
-        for g in Gate::EXAMPLES {
+        for g in Gate::examples() {
             let m = g.matrix();
             let n = m.dim();
             let monomial =

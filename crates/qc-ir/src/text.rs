@@ -8,7 +8,7 @@
 //! x meas0 ctrl(a1=1)                 # move 1 capture_jump
 //! measure meas0 -> c0                # move 1 capture_jump
 //! if c0==1: iswap a1, c3             # move 1 capture_jump
-//! sqiswap b1, c3
+//! siswap b1, c3
 //! ry(pi/4) a1
 //! ```
 //!
@@ -27,7 +27,7 @@
 use crate::angle::{format_angle, parse_angle};
 use crate::circuit::{AncillaKind, Circuit, QubitRole};
 use crate::error::IrError;
-use crate::gate::{Gate, ParamCount};
+use crate::gate::GateKind;
 use crate::ids::{Clbit, Qubit, Square};
 use crate::instruction::{Condition, Control, Instruction, Op, Origin, Polarity};
 use std::borrow::Cow;
@@ -416,7 +416,7 @@ impl TextParser {
     }
 
     fn gate(&mut self, cur: &mut Cursor, name: &str, at: usize) -> Result<Op, IrError> {
-        let Some(count) = Gate::param_count(name) else {
+        let Some(kind) = GateKind::from_ir_name(name) else {
             cur.pos = at;
             return Err(cur.error(format!("unknown instruction or gate `{name}`")));
         };
@@ -431,18 +431,15 @@ impl TextParser {
                 })?);
             }
         }
-        let expected = match count {
-            ParamCount::Zero => 0,
-            ParamCount::One => 1,
-            ParamCount::Three => 3,
-        };
+        let expected = kind.info().params;
         if params.len() != expected {
             return Err(cur.error(format!(
                 "gate `{name}` takes {expected} angle(s), got {}",
                 params.len()
             )));
         }
-        let gate = Gate::from_name(name, &params)
+        let gate = kind
+            .with_params(&params)
             .ok_or_else(|| cur.error(format!("bad gate `{name}`")))?;
         let mut targets = Vec::new();
         loop {
@@ -515,6 +512,7 @@ pub fn angle(value: f64) -> String {
 mod tests {
     use super::*;
     use crate::builder::CircuitBuilder;
+    use crate::gate::Gate;
     use std::f64::consts::PI;
 
     fn sample() -> Circuit {
@@ -565,8 +563,19 @@ mod tests {
             text.contains("if c0==1: iswap a1, c3  # move 1 capture_jump\n"),
             "{text}"
         );
-        assert!(text.contains("sqiswap b1, c3 ctrl(a1=0)\n"), "{text}");
+        assert!(text.contains("siswap b1, c3 ctrl(a1=0)\n"), "{text}");
         assert!(text.contains("ry(pi/4) a1\n"), "{text}");
+    }
+
+    /// Circuit files written before the rename say `sqiswap`; they still read.
+    #[test]
+    fn the_old_sqiswap_spelling_still_reads() {
+        let old =
+            parse("qcir 1\nqubits a1 b1\nclbits 0\nsqiswap a1, b1\nsqiswapdg a1, b1\n").unwrap();
+        let new =
+            parse("qcir 1\nqubits a1 b1\nclbits 0\nsiswap a1, b1\nsiswapdg a1, b1\n").unwrap();
+        assert_eq!(old, new);
+        assert!(print(&old).contains("siswap a1, b1\nsiswapdg a1, b1\n"));
     }
 
     #[test]

@@ -211,7 +211,7 @@ mod tests {
     #[test]
     fn two_qubit_gate_embedding_uses_first_target_as_msb() {
         // A non-symmetric check: CNOT as a 2-target pattern via U on one target is symmetric, so
-        // test with split = sqiswap(t1, s) on a lone piece: |s=1> -> (|s> + i|t1>)/sqrt2.
+        // test with split = siswap(t1, s) on a lone piece: |s=1> -> (|s> + i|t1>)/sqrt2.
         let c = circuit(2, vec![Gate::SqrtISwap.on(&[Qubit(1), Qubit(0)])]);
         let u = c.unitary().unwrap();
         let h = 1.0 / 2f64.sqrt();

@@ -25,7 +25,7 @@ fn angle() -> impl Strategy<Value = f64> {
 
 fn gate() -> impl Strategy<Value = Gate> {
     prop_oneof![
-        prop::sample::select(Gate::EXAMPLES.to_vec()),
+        prop::sample::select(Gate::examples().collect::<Vec<_>>()),
         angle().prop_map(Gate::Rx),
         angle().prop_map(Gate::Phase),
         (angle(), angle(), angle()).prop_map(|(a, b, c)| Gate::U(a, b, c)),

@@ -24,7 +24,7 @@ enum Step {
 }
 
 fn gate_strategy() -> impl Strategy<Value = Gate> {
-    (0..Gate::EXAMPLES.len()).prop_map(|i| Gate::EXAMPLES[i])
+    prop::sample::select(Gate::examples().collect::<Vec<_>>())
 }
 
 fn step_strategy() -> impl Strategy<Value = Step> {
