@@ -176,10 +176,15 @@ fn game_circuit(path: &str) -> Circuit {
         .expect("example parses");
     let start = record.start(record.rules().unwrap()).unwrap();
     let moves: Vec<&str> = record.moves.iter().map(|m| m.text.as_str()).collect();
-    NielsGame::replay(start, ReferenceSparse::new(), 0, &moves.join(" "))
-        .expect("example replays")
-        .circuit()
-        .clone()
+    NielsGame::replay(
+        start,
+        ReferenceSparse::new(),
+        &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0),
+        &moves.join(" "),
+    )
+    .expect("example replays")
+    .circuit()
+    .clone()
 }
 
 #[test]

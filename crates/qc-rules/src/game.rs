@@ -87,6 +87,8 @@ struct Saved<S> {
 
 /// A game of Quantum Chess on backend `B`.
 pub struct Game<B: Backend> {
+    /// The start position (for the record's move numbers).
+    start: Board,
     backend: B,
     builder: CircuitBuilder,
     board: Board,
@@ -138,6 +140,7 @@ impl<B: Backend> Game<B> {
             board.pieces.iter().flatten().count() as f64,
         );
         let mut game = Game {
+            start: board.clone(),
             backend,
             builder,
             board,
@@ -165,6 +168,11 @@ impl<B: Backend> Game<B> {
     pub fn set_force_win(&mut self, on: bool) {
         self.force_win = on;
         self.status = self.compute_status();
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &Board {
+        &self.start
     }
 
     /// The classical register and flags.
@@ -235,7 +243,7 @@ impl<B: Backend> Game<B> {
     pub fn play(
         &mut self,
         mv: &QcanMove,
-        rng: &mut impl rand::Rng,
+        rng: &mut (impl rand::Rng + ?Sized),
     ) -> Result<&MoveRecord, MoveError> {
         let mut uniform = || rng.gen::<f64>();
         self.play_with(mv, &mut uniform)

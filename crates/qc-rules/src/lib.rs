@@ -22,6 +22,7 @@ pub mod observe;
 pub mod occupancy;
 pub mod piece;
 pub mod qcan;
+pub mod ruleset;
 
 pub use board::{Board, CastlingRights};
 pub use classify::{classify, Classified, MoveType, Variant};
@@ -39,3 +40,7 @@ pub use observe::{bell_expectations, same_opposite};
 pub use occupancy::{Occupancy, SquareStatus};
 pub use piece::{Color, Piece, PieceKind};
 pub use qcan::{parse_move_list, MoveShape, QcanMove, VariantMark};
+pub use ruleset::{
+    BoardView, Cantwell, DrawReason, GameText, LegalMove, MoveView, Niels, QuantumGame, Ruleset,
+    Status, WrittenMove,
+};

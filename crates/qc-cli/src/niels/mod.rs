@@ -13,8 +13,7 @@ use crate::game_input::GameArgs;
 use anyhow::Context;
 use qc_ir::Backend;
 use qc_rules::niels::{
-    random_move_source, GameStatus, NielsGame, NielsMove, NielsPosition, NielsRecord, NielsRules,
-    RecordedMove,
+    GameStatus, NielsGame, NielsMove, NielsPosition, NielsRecord, NielsRules, RecordedMove,
 };
 use qc_rules::Color;
 
@@ -94,10 +93,11 @@ pub fn replay<B: Backend>(
     backend: B,
     seed: u64,
 ) -> anyhow::Result<NielsGame<B>> {
-    let mut game = NielsGame::new(loaded.start.clone(), backend, seed)
+    let mut game = NielsGame::new(loaded.start.clone(), backend)
         .with_context(|| format!("{}: cannot set up the start position", loaded.source))?;
+    let mut dice = crate::replay::rng(seed);
     for (index, m) in loaded.moves.iter().enumerate() {
-        game.play_text(&m.text).with_context(|| {
+        game.play_text(&m.text, &mut dice).with_context(|| {
             let place = if loaded.source == "--moves" {
                 String::new()
             } else {
@@ -106,12 +106,13 @@ pub fn replay<B: Backend>(
             format!("{}: move {} `{}`{place}", loaded.source, index + 1, m.text)
         })?;
     }
-    let mut pick = random_move_source(seed);
+    // Moves are picked from a stream of their own, so that picking does not shift the rolls.
+    let mut pick = crate::replay::rng(seed ^ 0x9E37_79B9_7F4A_7C15);
     for _ in 0..loaded.random_plies {
         let Some(mv) = game.random_move(&mut pick) else {
             break;
         };
-        game.play(&mv)
+        game.play(&mv, &mut dice)
             .with_context(|| format!("random move {mv} after the given moves"))?;
     }
     Ok(game)

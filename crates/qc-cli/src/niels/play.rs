@@ -34,24 +34,6 @@ fn show(game: &Game) -> String {
     )
 }
 
-/// The game without its last move: replays the record (every roll recorded) minus one move.
-fn undo(game: &Game, seed: u64) -> anyhow::Result<Game> {
-    let history = game.history();
-    if history.is_empty() {
-        bail!("no move to take back");
-    }
-    let record: Vec<String> = history[..history.len() - 1]
-        .iter()
-        .map(|m| m.text())
-        .collect();
-    Ok(NielsGame::replay(
-        game.initial_position().clone(),
-        ReferenceSparse::new(),
-        seed,
-        &record.join(" "),
-    )?)
-}
-
 /// Runs `play --rules niels`.
 pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     if args.rules.random_plies.is_some() {
@@ -59,8 +41,9 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     }
     let rules = rules_from(args.rules.variant.as_deref(), NielsRules::default())?;
     let start = start_from(args.fen.as_deref(), rules)?;
-    let mut game = NielsGame::new(start, ReferenceSparse::new(), args.seed)
-        .context("cannot set up the position")?;
+    let mut game =
+        NielsGame::new(start, ReferenceSparse::new()).context("cannot set up the position")?;
+    let mut dice = crate::replay::rng(args.seed);
     write_stdout(&format!(
         "qchess play, Niel's Chess ({}): type `help` for commands.\n\n{}",
         variant_name(rules),
@@ -72,15 +55,9 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
             ["fen"] => format!("{}\n", game.position().to_fen()),
             ["record"] => format!("{}\n", game.record()),
             ["moves"] => moves_reply(grouped(game.position())),
-            // The replayed game restarts its dice from a seed of its own, so the rolls after an
-            // undo differ from the ones taken back.
-            ["undo"] => match undo(&game, args.seed ^ game.history().len() as u64) {
-                Ok(previous) => {
-                    let taken = game.history().last().map(|m| m.text()).unwrap_or_default();
-                    game = previous;
-                    format!("took back {taken}\n\n{}", show(&game))
-                }
-                Err(e) => format!("error: {e:#}\n"),
+            ["undo"] => match game.undo() {
+                Ok(taken) => format!("took back {}\n\n{}", taken.text(), show(&game)),
+                Err(e) => format!("error: {e}\n"),
             },
             ["save", path] => {
                 let tags = vec![
@@ -89,7 +66,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
                 ];
                 save_reply(path, &NielsRecord::write(&tags, &game.record()))
             }
-            [mv] => match game.play_text(mv) {
+            [mv] => match game.play_text(mv, &mut dice) {
                 Ok(played) => {
                     let rolls = if played.rolls.is_empty() {
                         String::new()

@@ -2,7 +2,7 @@
 //! record (every roll written in), the moves with their rolls, the board with indefinite
 //! pieces, marks and entangled groups, and the status; or the same as JSON.
 
-use super::{load, move_kind, replay, replayable, status_name, variant_name};
+use super::{load, replay, replayable, status_name, variant_name};
 use crate::backend_choice::with_backend;
 use crate::commands::simulate::{side_name, SimulateArgs};
 use crate::output::write_stdout;
@@ -122,29 +122,16 @@ pub fn position_json(pos: &NielsPosition) -> PositionJson {
 
 /// The moves with their kinds and rolls (kinds are taken in the position before each move).
 fn moves_json<B: Backend>(game: &NielsGame<B>) -> anyhow::Result<Vec<MoveJson>> {
-    let mut pos = game.initial_position().clone();
-    let mut out = Vec::new();
-    for m in game.history() {
-        out.push(MoveJson {
+    Ok(game
+        .history()
+        .iter()
+        .map(|m| MoveJson {
             text: m.text(),
-            kind: move_kind(&pos, &m.mv),
+            kind: m.kind,
             rolls: m.rolls.iter().map(ToString::to_string).collect(),
             blue_probabilities: m.blue_probabilities.clone(),
-        });
-        let next = pos
-            .outcomes(&m.mv)?
-            .into_iter()
-            .find(|o| o.rolls == m.rolls)
-            .map(|o| o.position);
-        match next {
-            Some(p) => pos = p,
-            None => bail!(
-                "move {} cannot be retraced (engine inconsistency)",
-                m.text()
-            ),
-        }
-    }
-    Ok(out)
+        })
+        .collect())
 }
 
 /// The status line under the board (`status` from the game when there is one, as only it

@@ -24,8 +24,13 @@ pub fn niels_games() -> Result<Vec<(String, Circuit)>, Box<dyn std::error::Error
         let record = NielsRecord::parse(&text)?;
         let start = record.start(record.rules()?)?;
         let moves: Vec<&str> = record.moves.iter().map(|m| m.text.as_str()).collect();
-        let game = NielsGame::replay(start, ReferenceSparse::new(), 0, &moves.join(" "))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let game = NielsGame::replay(
+            start,
+            ReferenceSparse::new(),
+            &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0),
+            &moves.join(" "),
+        )
+        .map_err(|e| format!("{}: {e}", path.display()))?;
         let stem = path
             .file_stem()
             .and_then(|s| s.to_str())

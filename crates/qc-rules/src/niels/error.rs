@@ -59,6 +59,9 @@ pub enum NielsError {
         /// The backend's error.
         source: BackendError,
     },
+    /// `undo` with no move played.
+    #[error("no move to take back")]
+    NothingToUndo,
     /// The circuit and the classical model disagree (an engine bug, reported instead of a panic).
     #[error("internal inconsistency: {0}")]
     Internal(String),

@@ -1,8 +1,9 @@
 //! The Niel's Chess game engine: applies legal moves to a [`NielsPosition`] and keeps the whole
 //! game as one `qc_ir` circuit run on a [`Backend`]. Every pair owns one "which square" qubit
 //! (|0> = red square, |1> = blue square); every dice roll is a mid-circuit measurement whose
-//! outcome is sampled from a seeded [`SplitMix64`] or forced from a recorded game. The
-//! encoding is documented in `docs/niels.md`.
+//! outcome is sampled with the caller's random source (`rand`) or forced from a recorded game.
+//! Undo restores a snapshot taken before the move (state, circuit, position), as the Quantum
+//! Chess engine does. The encoding is documented in `docs/niels.md`.
 
 use super::apply::QuantumOps;
 use super::endings::{RepetitionKey, REPETITION_COUNT};
@@ -10,12 +11,12 @@ use super::error::NielsError;
 use super::legal::GameStatus;
 use super::moves::{format_played, parse_played, NielsMove};
 use super::position::{NielsPosition, Pair, PairId};
-use super::rng::SplitMix64;
 use qc_ir::exec::apply_instruction;
 use qc_ir::{
     AncillaKind, Backend, Circuit, CircuitBuilder, ClassicalRecord, Clbit, Gate, MeasureChoice,
     Origin, Qubit, Square,
 };
+use rand::Rng;
 use std::collections::{BTreeMap, VecDeque};
 
 /// A move as played, with the squares its dice rolls collapsed to.
@@ -23,11 +24,15 @@ use std::collections::{BTreeMap, VecDeque};
 pub struct PlayedMove {
     /// The move.
     pub mv: NielsMove,
+    /// Its kind in the position it was played in ([`NielsPosition::move_kind`]).
+    pub kind: &'static str,
     /// The square each rolled pair collapsed to, in roll order.
     pub rolls: Vec<Square>,
     /// P(|1>) of each roll's qubit (a pair on its blue square, or a tunnel succeeding) read from
     /// the backend just before its measurement.
     pub blue_probabilities: Vec<f64>,
+    /// The instructions it emitted, as a range of the game circuit's instruction list.
+    pub instructions: std::ops::Range<usize>,
 }
 
 impl PlayedMove {
@@ -37,18 +42,34 @@ impl PlayedMove {
     }
 }
 
-/// The quantum half of the game: circuit, backend, qubit of each pair, randomness.
+/// The quantum half of the game: circuit, backend, qubit of each pair.
 struct Quantum<B: Backend> {
     builder: CircuitBuilder,
     backend: B,
     record: ClassicalRecord,
     executed: usize,
     qubits: BTreeMap<PairId, Qubit>,
-    rng: SplitMix64,
     forced: VecDeque<Square>,
     forcing: bool,
     blue_probabilities: Vec<f64>,
     ply: usize,
+}
+
+/// The quantum half of a move being played: the game's circuit and backend, and the uniform
+/// numbers in [0, 1) its dice rolls are sampled from.
+struct Dice<'a, B: Backend> {
+    quantum: &'a mut Quantum<B>,
+    uniform: &'a mut dyn FnMut() -> f64,
+}
+
+/// Everything a move changes, saved before it so that undo restores it exactly.
+struct Saved<B: Backend> {
+    backend: B::Snapshot,
+    builder: CircuitBuilder,
+    record: ClassicalRecord,
+    executed: usize,
+    qubits: BTreeMap<PairId, Qubit>,
+    position: NielsPosition,
 }
 
 /// θ with Ry(θ)|0> having P(|1>) = p.
@@ -155,10 +176,15 @@ impl<B: Backend> Quantum<B> {
     }
 
     /// The measurement choice of a roll whose outcome |0> puts the piece on `zero` and |1> on
-    /// `one`: a recorded square when replaying, else a fresh random number.
-    fn choice(&mut self, zero: Square, one: Square) -> Result<MeasureChoice, NielsError> {
+    /// `one`: a recorded square when replaying, else a fresh random number from `uniform`.
+    fn choice(
+        &mut self,
+        zero: Square,
+        one: Square,
+        uniform: &mut dyn FnMut() -> f64,
+    ) -> Result<MeasureChoice, NielsError> {
         if !self.forcing {
-            return Ok(MeasureChoice::Random(self.rng.next_f64()));
+            return Ok(MeasureChoice::Random(uniform()));
         }
         let square = self
             .forced
@@ -175,7 +201,7 @@ impl<B: Backend> Quantum<B> {
     }
 }
 
-impl<B: Backend> QuantumOps for Quantum<B> {
+impl<B: Backend> QuantumOps for Dice<'_, B> {
     fn created(
         &mut self,
         pos: &NielsPosition,
@@ -183,29 +209,31 @@ impl<B: Backend> QuantumOps for Quantum<B> {
         joined: Option<PairId>,
     ) -> Result<(), NielsError> {
         match joined {
-            None => self.prepare_lone(pos, pair),
-            Some(t) => self.prepare_joiner(pos, pair, t),
+            None => self.quantum.prepare_lone(pos, pair),
+            Some(t) => self.quantum.prepare_joiner(pos, pair, t),
         }
     }
 
     fn inverted(&mut self, _: &NielsPosition, pair: PairId) -> Result<(), NielsError> {
-        let q = self.qubit(pair)?;
-        self.builder.x(q);
-        self.sync(MeasureChoice::Random(0.0)).map(|_| ())
+        let q = self.quantum.qubit(pair)?;
+        self.quantum.builder.x(q);
+        self.quantum.sync(MeasureChoice::Random(0.0)).map(|_| ())
     }
 
     fn z_move(&mut self, _: &NielsPosition, pair: PairId) -> Result<(), NielsError> {
-        let q = self.qubit(pair)?;
-        self.builder.gate(Gate::Z, &[q], &[]);
-        self.sync(MeasureChoice::Random(0.0)).map(|_| ())
+        let q = self.quantum.qubit(pair)?;
+        self.quantum.builder.gate(Gate::Z, &[q], &[]);
+        self.quantum.sync(MeasureChoice::Random(0.0)).map(|_| ())
     }
 
     fn hadamard(&mut self, _: &NielsPosition, pair: PairId) -> Result<bool, NielsError> {
-        let q = self.qubit(pair)?;
-        self.builder.gate(Gate::H, &[q], &[]);
-        self.sync(MeasureChoice::Random(0.0))?;
-        let u = self.rng.next_f64();
-        self.measure_and_free(pair, MeasureChoice::Random(u))
+        let q = self.quantum.qubit(pair)?;
+        self.quantum.builder.gate(Gate::H, &[q], &[]);
+        self.quantum.sync(MeasureChoice::Random(0.0))?;
+        // The interference makes the outcome certain (Appendix D), so no random number is
+        // drawn: the dice stream is the same with and without Hadamard moves.
+        self.quantum
+            .measure_and_free(pair, MeasureChoice::Random(0.5))
     }
 
     fn roll(&mut self, pos: &NielsPosition, pair: PairId) -> Result<bool, NielsError> {
@@ -214,10 +242,12 @@ impl<B: Backend> QuantumOps for Quantum<B> {
             .get(&pair)
             .cloned()
             .ok_or_else(|| NielsError::Internal(format!("no pair {pair} to roll")))?;
-        let choice = self.choice(p.red, p.blue)?;
-        self.blue_probabilities
-            .push(self.backend.probability_one(self.qubit(pair)?));
-        let on_blue = self.measure_and_free(pair, choice)?;
+        let choice = self.quantum.choice(p.red, p.blue, self.uniform)?;
+        let quantum = &mut *self.quantum;
+        quantum
+            .blue_probabilities
+            .push(quantum.backend.probability_one(quantum.qubit(pair)?));
+        let on_blue = quantum.measure_and_free(pair, choice)?;
         let event = on_blue == event_bit(&p);
         // Collapse in tandem (Art. 8.4): the other pairs' measurements are now determined.
         let others: Vec<PairId> = pos
@@ -232,7 +262,7 @@ impl<B: Backend> QuantumOps for Quantum<B> {
                 .cloned()
                 .ok_or_else(|| NielsError::Internal("group member missing".into()))?;
             let expect = op.square_on(event) == op.blue;
-            let got = self.measure_and_free(o, MeasureChoice::Random(0.5))?;
+            let got = quantum.measure_and_free(o, MeasureChoice::Random(0.5))?;
             if got != expect {
                 return Err(NielsError::Internal(format!(
                     "pair on {}/{} measured against its group",
@@ -244,23 +274,25 @@ impl<B: Backend> QuantumOps for Quantum<B> {
     }
 
     fn tunnel(&mut self, _: &NielsPosition, from: Square, to: Square) -> Result<bool, NielsError> {
-        let choice = self.choice(from, to)?;
-        let q = self.builder.alloc_ancilla(AncillaKind::Other);
-        self.builder.gate(
+        let quantum = &mut *self.quantum;
+        let choice = quantum.choice(from, to, self.uniform)?;
+        let q = quantum.builder.alloc_ancilla(AncillaKind::Other);
+        quantum.builder.gate(
             Gate::Ry(ry_angle(super::apply::TUNNEL_PROBABILITY)),
             &[q],
             &[],
         );
-        self.sync(MeasureChoice::Random(0.0))?;
-        self.blue_probabilities
-            .push(self.backend.probability_one(q));
-        let clbit = self.builder.measure(q);
-        let through = self
+        quantum.sync(MeasureChoice::Random(0.0))?;
+        quantum
+            .blue_probabilities
+            .push(quantum.backend.probability_one(q));
+        let clbit = quantum.builder.measure(q);
+        let through = quantum
             .sync(choice)?
             .ok_or_else(|| NielsError::Internal("tunnel measurement gave no outcome".into()))?;
-        self.builder.conditioned(clbit, true, |b| b.x(q));
-        self.builder.free_ancilla(q);
-        self.sync(choice)?;
+        quantum.builder.conditioned(clbit, true, |b| b.x(q));
+        quantum.builder.free_ancilla(q);
+        quantum.sync(choice)?;
         Ok(through)
     }
 }
@@ -273,19 +305,20 @@ pub struct NielsGame<B: Backend> {
     history: Vec<PlayedMove>,
     /// The repetition key of the start and of the position after every move.
     keys: Vec<RepetitionKey>,
+    /// What each move of `history` changed, saved before it (for [`NielsGame::undo`]).
+    saved: Vec<Saved<B>>,
 }
 
 impl<B: Backend> NielsGame<B> {
-    /// A game from `position` on `backend`, dice seeded with `seed`. Pairs already on the board
-    /// are prepared on fresh qubits (origin move 0).
-    pub fn new(position: NielsPosition, backend: B, seed: u64) -> Result<NielsGame<B>, NielsError> {
+    /// A game from `position` on `backend`. Pairs already on the board are prepared on fresh
+    /// qubits (origin move 0).
+    pub fn new(position: NielsPosition, backend: B) -> Result<NielsGame<B>, NielsError> {
         let mut quantum = Quantum {
             builder: CircuitBuilder::new(),
             backend,
             record: ClassicalRecord::default(),
             executed: 0,
             qubits: BTreeMap::new(),
-            rng: SplitMix64::new(seed),
             forced: VecDeque::new(),
             forcing: false,
             blue_probabilities: Vec::new(),
@@ -312,6 +345,7 @@ impl<B: Backend> NielsGame<B> {
             position,
             quantum,
             history: Vec::new(),
+            saved: Vec::new(),
         })
     }
 
@@ -409,14 +443,14 @@ impl<B: Backend> NielsGame<B> {
     }
 
     /// Plays a record (whitespace-separated moves; move numbers like `12.` or `12...` are
-    /// skipped; moves without outcomes roll with `seed`).
+    /// skipped; moves without outcomes roll with `rng`).
     pub fn replay(
         position: NielsPosition,
         backend: B,
-        seed: u64,
+        rng: &mut dyn rand::RngCore,
         record: &str,
     ) -> Result<NielsGame<B>, NielsError> {
-        let mut game = NielsGame::new(position, backend, seed)?;
+        let mut game = NielsGame::new(position, backend)?;
         for token in record.split_whitespace() {
             let is_number = token
                 .trim_end_matches('.')
@@ -424,15 +458,19 @@ impl<B: Backend> NielsGame<B> {
                 .all(|c| c.is_ascii_digit())
                 && token.ends_with('.');
             if !is_number {
-                game.play_text(token)?;
+                game.play_text(token, rng)?;
             }
         }
         Ok(game)
     }
 
-    /// Plays a legal move, rolling the dice with the game's random source.
-    pub fn play(&mut self, mv: &NielsMove) -> Result<&PlayedMove, NielsError> {
-        self.play_inner(mv, None)
+    /// Plays a legal move, rolling the dice with `rng`.
+    pub fn play(
+        &mut self,
+        mv: &NielsMove,
+        rng: &mut dyn rand::RngCore,
+    ) -> Result<&PlayedMove, NielsError> {
+        self.play_inner(mv, None, &mut || rng.gen::<f64>())
     }
 
     /// Plays a legal move with recorded outcomes (one square per roll), as in a game record.
@@ -441,16 +479,21 @@ impl<B: Backend> NielsGame<B> {
         mv: &NielsMove,
         rolls: &[Square],
     ) -> Result<&PlayedMove, NielsError> {
-        self.play_inner(mv, Some(rolls))
+        // Every roll is forced, so no random number is drawn.
+        self.play_inner(mv, Some(rolls), &mut || 0.5)
     }
 
-    /// Plays a move in notation; outcomes in brackets are forced, otherwise rolled.
-    pub fn play_text(&mut self, text: &str) -> Result<&PlayedMove, NielsError> {
+    /// Plays a move in notation; outcomes in brackets are forced, otherwise rolled with `rng`.
+    pub fn play_text(
+        &mut self,
+        text: &str,
+        rng: &mut dyn rand::RngCore,
+    ) -> Result<&PlayedMove, NielsError> {
         let (mv, rolls) = parse_played(text)?;
         if rolls.is_empty() {
-            self.play_inner(&mv, None)
+            self.play(&mv, rng)
         } else {
-            self.play_inner(&mv, Some(&rolls))
+            self.play_recorded(&mv, &rolls)
         }
     }
 
@@ -458,6 +501,7 @@ impl<B: Backend> NielsGame<B> {
         &mut self,
         mv: &NielsMove,
         rolls: Option<&[Square]>,
+        uniform: &mut dyn FnMut() -> f64,
     ) -> Result<&PlayedMove, NielsError> {
         let mv = &self.position.canonical(mv);
         if let Some(reason) = self.position.illegal_reason(mv) {
@@ -490,6 +534,8 @@ impl<B: Backend> NielsGame<B> {
                 });
             }
         }
+        let kind = self.position.move_kind(mv);
+        let saved = self.snapshot();
         let ply = self.history.len();
         let q = &mut self.quantum;
         q.ply = ply;
@@ -500,50 +546,76 @@ impl<B: Backend> NielsGame<B> {
             move_index: ply as u32 + 1,
             rule: std::borrow::Cow::Owned(rule_name(mv).to_string()),
         }));
-        let (next, done) = self.position.apply_move(mv, q)?;
+        let start = q.builder.len();
+        let mut dice = Dice {
+            quantum: q,
+            uniform,
+        };
+        let applied = self.position.apply_move(mv, &mut dice);
+        let (next, done) = match applied {
+            Ok(applied) => applied,
+            Err(e) => {
+                self.restore(saved);
+                return Err(e);
+            }
+        };
         self.position = next;
         self.keys.push(self.position.repetition_key());
+        self.saved.push(saved);
         self.history.push(PlayedMove {
             mv: *mv,
+            kind,
             rolls: done,
             blue_probabilities: std::mem::take(&mut self.quantum.blue_probabilities),
+            instructions: start..self.quantum.builder.len(),
         });
         self.history
             .last()
             .ok_or_else(|| NielsError::Internal("history empty after a move".into()))
     }
-}
 
-/// A random legal game from `position`: each ply picks a legal move uniformly (from a
-/// generator seeded with `seed`) and rolls the dice with the game's own seeded source, until the
-/// game ends or `max_plies` moves were played.
-pub fn simulate<B: Backend>(
-    position: NielsPosition,
-    backend: B,
-    seed: u64,
-    max_plies: usize,
-) -> Result<NielsGame<B>, NielsError> {
-    let mut game = NielsGame::new(position, backend, seed)?;
-    let mut pick = random_move_source(seed);
-    for _ in 0..max_plies {
-        let Some(mv) = game.random_move(&mut pick) else {
-            break;
-        };
-        game.play(&mv)?;
+    /// What the next move may change.
+    fn snapshot(&self) -> Saved<B> {
+        let q = &self.quantum;
+        Saved {
+            backend: q.backend.snapshot(),
+            builder: q.builder.clone(),
+            record: q.record.clone(),
+            executed: q.executed,
+            qubits: q.qubits.clone(),
+            position: self.position.clone(),
+        }
     }
-    Ok(game)
-}
 
-/// The source [`NielsGame::random_move`] picks from for a game seeded with `seed` (apart from
-/// the dice, so that picking a move does not shift the rolls).
-pub fn random_move_source(seed: u64) -> SplitMix64 {
-    SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15)
-}
+    fn restore(&mut self, saved: Saved<B>) {
+        let q = &mut self.quantum;
+        q.backend.restore(&saved.backend);
+        q.builder = saved.builder;
+        q.record = saved.record;
+        q.executed = saved.executed;
+        q.qubits = saved.qubits;
+        q.forced.clear();
+        q.blue_probabilities.clear();
+        self.position = saved.position;
+    }
 
-impl<B: Backend> NielsGame<B> {
-    /// A legal move picked uniformly with `pick`, or `None` when the game is over (drawn, or no
+    /// Takes back the last move exactly (state, circuit, position, repetition history) from
+    /// the snapshot taken before it, and returns it.
+    ///
+    /// # Errors
+    /// [`NielsError::NothingToUndo`] when no move was played.
+    pub fn undo(&mut self) -> Result<PlayedMove, NielsError> {
+        let (Some(saved), Some(played)) = (self.saved.pop(), self.history.pop()) else {
+            return Err(NielsError::NothingToUndo);
+        };
+        self.restore(saved);
+        self.keys.pop();
+        Ok(played)
+    }
+
+    /// A legal move picked uniformly with `rng`, or `None` when the game is over (drawn, or no
     /// legal move).
-    pub fn random_move(&self, pick: &mut SplitMix64) -> Option<NielsMove> {
+    pub fn random_move(&self, rng: &mut dyn rand::RngCore) -> Option<NielsMove> {
         if self.draw().is_some() {
             return None;
         }
@@ -551,8 +623,28 @@ impl<B: Backend> NielsGame<B> {
         if moves.is_empty() {
             return None;
         }
-        Some(moves[(pick.next_u64() % moves.len() as u64) as usize])
+        Some(moves[rng.gen_range(0..moves.len())])
     }
+}
+
+/// A random legal game from `position`: each ply picks a legal move uniformly with `pick` and
+/// rolls the dice with `dice` (two sources, so that picking a move does not shift the rolls),
+/// until the game ends or `max_plies` moves were played.
+pub fn simulate<B: Backend>(
+    position: NielsPosition,
+    backend: B,
+    pick: &mut dyn rand::RngCore,
+    dice: &mut dyn rand::RngCore,
+    max_plies: usize,
+) -> Result<NielsGame<B>, NielsError> {
+    let mut game = NielsGame::new(position, backend)?;
+    for _ in 0..max_plies {
+        let Some(mv) = game.random_move(pick) else {
+            break;
+        };
+        game.play(&mv, dice)?;
+    }
+    Ok(game)
 }
 
 fn rule_name(mv: &NielsMove) -> &'static str {

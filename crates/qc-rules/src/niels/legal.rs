@@ -394,6 +394,32 @@ impl NielsPosition {
         }
     }
 
+    /// The kind of `mv` in this position, as `moves` groups them and the JSON names them:
+    /// `move`, `capture`, `castling`, `superposition`, `entanglement`, `mark_inversion`,
+    /// `z_move`, `hadamard`, `tunnelling`.
+    pub fn move_kind(&self, mv: &NielsMove) -> &'static str {
+        match *mv {
+            NielsMove::Step { from, to, .. } => {
+                let king = self
+                    .piece_at(from)
+                    .is_some_and(|p| p.kind == PieceKind::King);
+                if self.piece_at(to).is_some() || self.pair_at(to).is_some() {
+                    "capture"
+                } else if king && (from.file() - to.file()).abs() == 2 {
+                    "castling"
+                } else {
+                    "move"
+                }
+            }
+            NielsMove::Superpose { .. } => "superposition",
+            NielsMove::Entangle { .. } => "entanglement",
+            NielsMove::Invert { .. } => "mark_inversion",
+            NielsMove::ZMove { .. } => "z_move",
+            NielsMove::Hadamard { .. } => "hadamard",
+            NielsMove::Tunnel { .. } => "tunnelling",
+        }
+    }
+
     /// Every legal move of the side to move.
     pub fn legal_moves(&self) -> Vec<NielsMove> {
         let me = self.side_to_move;

@@ -22,7 +22,6 @@ pub mod moves;
 pub mod position;
 pub mod record;
 pub mod render;
-pub mod rng;
 
 #[cfg(test)]
 mod tests;
@@ -30,9 +29,8 @@ mod tests;
 pub use apply::{Outcome, QuantumOps};
 pub use endings::{RepetitionKey, REPETITION_COUNT};
 pub use error::NielsError;
-pub use game::{random_move_source, simulate, NielsGame, PlayedMove};
+pub use game::{simulate, NielsGame, PlayedMove};
 pub use legal::GameStatus;
 pub use moves::{Facing, NielsMove};
 pub use position::{Cell, Group, GroupId, NielsPosition, NielsRules, Pair, PairId};
 pub use record::{NielsRecord, RecordedMove};
-pub use rng::SplitMix64;

@@ -60,6 +60,27 @@ impl std::str::FromStr for NielsRules {
     }
 }
 
+impl std::fmt::Display for NielsRules {
+    /// The options as [`NielsRules::from_str`](std::str::FromStr) reads them: `simplified`,
+    /// or the options joined by `+` (`full+hadamard`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = [
+            (self.full_marks, "full"),
+            (self.hadamard, "hadamard"),
+            (self.tunnelling, "tunnelling"),
+            (self.no_box, "no-box"),
+        ]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+        if names.is_empty() {
+            f.write_str("simplified")
+        } else {
+            f.write_str(&names.join("+"))
+        }
+    }
+}
+
 /// What stands on a square.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Cell {

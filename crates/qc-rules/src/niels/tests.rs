@@ -5,3 +5,64 @@ mod endings;
 mod figures;
 mod random_games;
 mod statistics;
+
+use crate::niels::{NielsError, NielsGame, NielsMove, NielsPosition, PlayedMove};
+use qc_sim::ReferenceSparse;
+use rand::SeedableRng;
+
+/// A test game whose dice come from a ChaCha8 generator seeded with the test's seed (the
+/// game's own API takes the random source at every move).
+pub(crate) struct Seeded {
+    game: NielsGame<ReferenceSparse>,
+    dice: rand_chacha::ChaCha8Rng,
+}
+
+impl Seeded {
+    /// A game from `position`, dice seeded with `seed`.
+    pub(crate) fn new(position: NielsPosition, seed: u64) -> Result<Seeded, NielsError> {
+        Ok(Seeded {
+            game: NielsGame::new(position, ReferenceSparse::new())?,
+            dice: rand_chacha::ChaCha8Rng::seed_from_u64(seed),
+        })
+    }
+
+    /// [`NielsGame::play_text`] with the test's dice.
+    pub(crate) fn play_text(&mut self, text: &str) -> Result<&PlayedMove, NielsError> {
+        self.game.play_text(text, &mut self.dice)
+    }
+
+    /// [`NielsGame::play`] with the test's dice.
+    pub(crate) fn play(&mut self, mv: &NielsMove) -> Result<&PlayedMove, NielsError> {
+        self.game.play(mv, &mut self.dice)
+    }
+}
+
+impl std::ops::Deref for Seeded {
+    type Target = NielsGame<ReferenceSparse>;
+    fn deref(&self) -> &Self::Target {
+        &self.game
+    }
+}
+
+impl std::ops::DerefMut for Seeded {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.game
+    }
+}
+
+/// A random game seeded with `seed` (moves picked and dice rolled from two ChaCha8 streams).
+pub(crate) fn simulate(
+    position: NielsPosition,
+    seed: u64,
+    max_plies: usize,
+) -> Result<NielsGame<ReferenceSparse>, NielsError> {
+    let mut pick = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x9E37_79B9_7F4A_7C15);
+    let mut dice = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    crate::niels::simulate(
+        position,
+        ReferenceSparse::new(),
+        &mut pick,
+        &mut dice,
+        max_plies,
+    )
+}

@@ -3,9 +3,8 @@
 //! show why FIDE's other insufficient-material cases are not dead in Niel's Chess).
 
 use crate::niels::fen::NIELS_START_8X8;
-use crate::niels::{GameStatus, NielsGame, NielsPosition, NielsRules};
+use crate::niels::{GameStatus, NielsPosition, NielsRules};
 use crate::piece::Color;
-use qc_sim::ReferenceSparse;
 
 fn pos_with(fen: &str, rules: NielsRules) -> NielsPosition {
     NielsPosition::from_fen(fen, rules).expect("test FEN")
@@ -15,12 +14,12 @@ fn pos(fen: &str) -> NielsPosition {
     pos_with(fen, NielsRules::default())
 }
 
-fn game(fen: &str) -> NielsGame<ReferenceSparse> {
-    NielsGame::new(pos(fen), ReferenceSparse::new(), 11).expect("game")
+fn game(fen: &str) -> crate::niels::tests::Seeded {
+    crate::niels::tests::Seeded::new(pos(fen), 11).expect("game")
 }
 
 /// Plays `moves`, returning the game status after every ply.
-fn statuses(g: &mut NielsGame<ReferenceSparse>, moves: &[&str]) -> Vec<GameStatus> {
+fn statuses(g: &mut crate::niels::tests::Seeded, moves: &[&str]) -> Vec<GameStatus> {
     moves
         .iter()
         .map(|m| {
@@ -199,13 +198,12 @@ fn a_king_pair_mates_with_a_lone_minor_piece_so_those_are_not_dead() {
 #[test]
 fn a_random_game_stops_at_the_first_draw() {
     // Kings and a knight each on 4x4: a short random game must end no later than its draw.
-    let g = crate::niels::simulate(pos("k3/4/4/N2K w - - 0 1"), ReferenceSparse::new(), 3, 400)
-        .expect("simulate");
+    let g = crate::niels::tests::simulate(pos("k3/4/4/N2K w - - 0 1"), 3, 400).expect("simulate");
     let status = g.status();
     assert_ne!(status, GameStatus::Ongoing, "400 plies without an ending");
     // No ply before the last one ended the game.
     let mut replay =
-        NielsGame::new(g.initial_position().clone(), ReferenceSparse::new(), 3).expect("game");
+        crate::niels::tests::Seeded::new(g.initial_position().clone(), 3).expect("game");
     for m in &g.history()[..g.history().len() - 1] {
         replay.play_recorded(&m.mv, &m.rolls).expect("replay");
         assert_eq!(replay.status(), GameStatus::Ongoing);

@@ -18,8 +18,8 @@ fn pos(fen: &str) -> NielsPosition {
     NielsPosition::from_fen(fen, NielsRules::default()).expect("test FEN")
 }
 
-fn game(fen: &str) -> NielsGame<ReferenceSparse> {
-    NielsGame::new(pos(fen), ReferenceSparse::new(), 7).expect("game")
+fn game(fen: &str) -> crate::niels::tests::Seeded {
+    crate::niels::tests::Seeded::new(pos(fen), 7).expect("game")
 }
 
 fn conventional(p: &NielsPosition, s: &str) -> Option<Piece> {
@@ -342,11 +342,17 @@ fn render_shows_marks_facing_and_groups() {
 #[test]
 fn simulate_plays_a_legal_game_that_replays() {
     let start = pos(NIELS_START_5X6);
-    let g = crate::niels::simulate(start.clone(), ReferenceSparse::new(), 11, 40).expect("game");
+    let g = crate::niels::tests::simulate(start.clone(), 11, 40).expect("game");
     assert!(!g.history().is_empty());
     let record = g.record();
     assert!(record.starts_with("1. "), "{record}");
-    let replay = NielsGame::replay(start, ReferenceSparse::new(), 999, &record).expect("replay");
+    let replay = NielsGame::replay(
+        start,
+        ReferenceSparse::new(),
+        &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0),
+        &record,
+    )
+    .expect("replay");
     assert_eq!(replay.position(), g.position());
     assert_eq!(
         replay.circuit().num_measurements(),
@@ -363,7 +369,7 @@ fn mark_inversion_is_an_x_gate_in_the_full_game_only() {
     };
     let p = NielsPosition::from_fen(start, full).expect("fen");
     assert_eq!(p.illegal_reason(&mv("~e4")), None);
-    let mut g = NielsGame::new(p, ReferenceSparse::new(), 3).expect("game");
+    let mut g = crate::niels::tests::Seeded::new(p, 3).expect("game");
     let (id, _) = g.position().pair_at(sq("e4")).expect("pair");
     let q = g.pair_qubit(id).expect("qubit");
     assert!((g.backend().probability_one(q) - 1.0 / 3.0).abs() < 1e-12);

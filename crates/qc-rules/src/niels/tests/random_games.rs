@@ -4,10 +4,11 @@
 
 use crate::niels::fen::{NIELS_START_4X5, NIELS_START_5X6};
 use crate::niels::moves::parse_played;
-use crate::niels::{GameStatus, NielsGame, NielsPosition, NielsRules, SplitMix64};
+use crate::niels::{GameStatus, NielsGame, NielsPosition, NielsRules};
 use proptest::prelude::*;
 use qc_ir::Backend;
 use qc_sim::ReferenceSparse;
+use rand::{Rng, SeedableRng};
 
 fn check_quantum_matches(g: &NielsGame<ReferenceSparse>) -> Result<(), TestCaseError> {
     let p = g.position();
@@ -56,9 +57,9 @@ proptest! {
             },
         ][variant];
         let start = NielsPosition::from_fen(fen, rules).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        let mut g = NielsGame::new(start.clone(), ReferenceSparse::new(), seed)
+        let mut g = crate::niels::tests::Seeded::new(start.clone(), seed)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
-        let mut pick = SplitMix64::new(seed ^ 0x5eed);
+        let mut pick = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
         for _ in 0..30 {
             let moves = g.position().legal_moves();
             if moves.is_empty() {
@@ -68,10 +69,10 @@ proptest! {
             let distinct: std::collections::BTreeSet<String> = moves.iter().map(|m| m.to_string()).collect();
             prop_assert_eq!(distinct.len(), moves.len(), "legal moves listed twice: {:?}", moves);
             let pseudo = g.position().pseudo_moves();
-            let probe = pseudo[(pick.next_u64() % pseudo.len() as u64) as usize];
+            let probe = pseudo[pick.gen_range(0..pseudo.len())];
             prop_assert_eq!(moves.contains(&probe), g.position().illegal_reason(&probe).is_none(), "{}", probe);
             let mover = g.position().side_to_move;
-            let mv = moves[(pick.next_u64() % moves.len() as u64) as usize];
+            let mv = moves[pick.gen_range(0..moves.len())];
             let outcomes = g.position().outcomes(&mv).map_err(|e| TestCaseError::fail(e.to_string()))?;
             let total: f64 = outcomes.iter().map(|o| o.probability).sum();
             prop_assert!((total - 1.0).abs() < 1e-12, "{mv}: outcome probabilities sum to {total}");
@@ -87,7 +88,7 @@ proptest! {
             prop_assert_eq!(reparsed.to_fen(), fen);
         }
         // The record (moves with outcomes) replays exactly.
-        let mut replay = NielsGame::new(start, ReferenceSparse::new(), seed.wrapping_add(1))
+        let mut replay = NielsGame::new(start, ReferenceSparse::new())
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         for played in g.history() {
             let (mv, rolls) = parse_played(&played.text()).map_err(|e| TestCaseError::fail(e.to_string()))?;

@@ -1,7 +1,7 @@
 //! Dice frequencies over seeded runs (within 5 sigma) and exact probabilities from the
 //! simulator, against the dice rules: equal 1/2, unequal 4/6, entangled groups in tandem.
 
-use crate::niels::{Cell, NielsGame, NielsPosition, NielsRules};
+use crate::niels::{Cell, NielsPosition, NielsRules};
 use qc_ir::exec::exact_distribution;
 use qc_ir::Square;
 use qc_sim::ReferenceSparse;
@@ -11,9 +11,9 @@ fn sq(s: &str) -> Square {
 }
 
 /// Plays `moves` from `fen` with dice seeded by `seed`; returns the final game.
-fn run(fen: &str, rules: NielsRules, moves: &[&str], seed: u64) -> NielsGame<ReferenceSparse> {
+fn run(fen: &str, rules: NielsRules, moves: &[&str], seed: u64) -> crate::niels::tests::Seeded {
     let pos = NielsPosition::from_fen(fen, rules).expect("fen");
-    let mut g = NielsGame::new(pos, ReferenceSparse::new(), seed).expect("game");
+    let mut g = crate::niels::tests::Seeded::new(pos, seed).expect("game");
     for m in moves {
         g.play_text(m).expect("legal move");
     }
@@ -116,7 +116,7 @@ fn two_rolls_defender_first_then_attacker() {
     assert_eq!(outcomes.len(), 4);
     let mut counts = std::collections::BTreeMap::new();
     for seed in 0..N as u64 {
-        let mut g = NielsGame::new(pos.clone(), ReferenceSparse::new(), seed).expect("game");
+        let mut g = crate::niels::tests::Seeded::new(pos.clone(), seed).expect("game");
         let played = g.play(&mv).expect("legal").clone();
         assert_eq!(played.rolls.len(), 2);
         *counts.entry(played.rolls).or_insert(0usize) += 1;

@@ -1,0 +1,282 @@
+//! Quantum Chess (Cantwell) behind the ruleset interface: [`crate::Game`] plays QCAN moves,
+//! [`crate::GameRecord`] reads and writes its game files.
+
+use super::{
+    BoardView, DrawReason, GameText, LegalMove, MoveView, QuantumGame, Ruleset, SquareView, Status,
+    WrittenMove,
+};
+use crate::board::Board;
+use crate::error::MoveError;
+use crate::game::{Game, GameStatus, MoveRecord};
+use crate::gamefile::GameRecord;
+use crate::notation_error::NotationError;
+use crate::piece::Color;
+use crate::qcan::{parse_move_list, QcanMove};
+use qc_ir::{Backend, Circuit, Square, IMPOSSIBLE_PROBABILITY};
+use serde_json::{json, Map, Value};
+use thiserror::Error;
+
+/// Pearson correlation of two squares' occupancy above which a board view links them.
+pub const LINK_THRESHOLD: f64 = 0.5;
+
+/// Quantum Chess, Cantwell's rules (`docs/rules.md`).
+pub struct Cantwell;
+
+/// Why a Quantum Chess position, game file or move was refused.
+#[derive(Debug, Error)]
+pub enum CantwellError {
+    /// Bad notation: FEN, QCAN or game file.
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    /// A move the rules refuse (or one the backend could not run).
+    #[error(transparent)]
+    Move(#[from] MoveError),
+    /// Rule options were given, but Quantum Chess has none.
+    #[error("Quantum Chess has no rule options (got `{0}`)")]
+    NoOptions(String),
+}
+
+fn move_view(r: &MoveRecord) -> MoveView {
+    let outcome = match r.outcome {
+        Some(o) => format!("measured, outcome {}", u8::from(o)),
+        None => "no measurement".into(),
+    };
+    let applied = if r.applied { "applied" } else { "not applied" };
+    let mut extras = Map::new();
+    extras.insert("type".into(), json!(r.move_type.as_str()));
+    extras.insert("variant".into(), json!(r.variant.as_str()));
+    extras.insert("measured".into(), json!(r.measured));
+    extras.insert("outcome".into(), json!(r.outcome.map(u8::from)));
+    extras.insert("applied".into(), json!(r.applied));
+    MoveView {
+        text: r.qcan.to_string(),
+        kind: r.move_type.as_str(),
+        detail: format!("{:<9} {outcome}, {applied}", r.variant.as_str()),
+        outcome: r.outcome.map(|o| u8::from(o).to_string()),
+        instructions: r.instructions.clone(),
+        extras,
+    }
+}
+
+impl<B: Backend> Game<B> {
+    /// Pearson correlation of the occupancies of two squares (0 when either is certain).
+    pub fn correlation(&self, a: Square, b: Square) -> f64 {
+        let joint = self
+            .backend()
+            .marginal(&[self.square_qubit(a), self.square_qubit(b)]);
+        let p11: f64 = joint
+            .iter()
+            .filter(|(k, _)| *k == 0b11)
+            .map(|(_, p)| p)
+            .sum();
+        let pa = self.probability(a);
+        let pb = self.probability(b);
+        let var = (pa * (1.0 - pa) * pb * (1.0 - pb)).sqrt();
+        if var < 1e-12 {
+            0.0
+        } else {
+            (p11 - pa * pb) / var
+        }
+    }
+}
+
+impl<B: Backend> QuantumGame for Game<B> {
+    type Error = CantwellError;
+
+    fn play_text(
+        &mut self,
+        text: &str,
+        rng: &mut dyn rand::RngCore,
+    ) -> Result<MoveView, CantwellError> {
+        let mv: QcanMove = text.parse()?;
+        Ok(move_view(self.play(&mv, rng)?))
+    }
+
+    fn undo(&mut self) -> Result<MoveView, CantwellError> {
+        Ok(move_view(&Game::undo(self)?))
+    }
+
+    fn legal_moves(&self) -> Vec<LegalMove> {
+        Game::legal_moves(self)
+            .into_iter()
+            .filter_map(|mv| {
+                let kind = self.classify(&mv).ok()?.move_type.as_str();
+                Some(LegalMove {
+                    text: mv.to_string(),
+                    kind,
+                })
+            })
+            .collect()
+    }
+
+    fn status(&self) -> Status {
+        match Game::status(self) {
+            GameStatus::Ongoing => Status::Ongoing,
+            GameStatus::WhiteWins => Status::Win(Color::White),
+            GameStatus::BlackWins => Status::Win(Color::Black),
+            GameStatus::Draw => Status::Draw(DrawReason::BothKingsGone),
+        }
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.board().side_to_move
+    }
+
+    fn circuit(&self) -> &Circuit {
+        Game::circuit(self)
+    }
+
+    fn outcomes(&self) -> Vec<Option<bool>> {
+        self.classical_record().bits().to_vec()
+    }
+
+    fn moves(&self) -> Vec<MoveView> {
+        self.history().iter().map(move_view).collect()
+    }
+
+    fn record(&self) -> String {
+        let mut record = GameRecord {
+            start: self.start().clone(),
+            ..GameRecord::default()
+        };
+        for r in self.history() {
+            record.push_move(r.qcan);
+        }
+        // The printout without its tags (only a FEN tag, for a non-standard start).
+        let text = record.to_string();
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with('[') && !l.is_empty())
+            .collect();
+        lines.join(" ")
+    }
+
+    fn fen(&self) -> String {
+        self.board().to_fen()
+    }
+
+    fn board_view(&self, links: bool) -> BoardView {
+        let mut view = BoardView::new(8, 8, self.board().side_to_move);
+        let probs = self.probabilities();
+        for sq in Square::ALL {
+            if let Some(piece) = self.board().piece(sq) {
+                let p = probs[sq.index()];
+                if p >= IMPOSSIBLE_PROBABILITY {
+                    view.squares[sq.index()] = Some(SquareView {
+                        piece: piece.fen_char(),
+                        probability: p,
+                        mark: None,
+                    });
+                }
+            }
+        }
+        if links {
+            let quantum: Vec<Square> = Square::ALL
+                .into_iter()
+                .filter(|s| (1e-9..1.0 - 1e-9).contains(&probs[s.index()]))
+                .collect();
+            for (i, &a) in quantum.iter().enumerate() {
+                for &b in &quantum[i + 1..] {
+                    let r = self.correlation(a, b);
+                    if r.abs() >= LINK_THRESHOLD {
+                        view.links.push((a, b, r.abs()));
+                    }
+                }
+            }
+        }
+        view
+    }
+
+    fn state_size(&self) -> usize {
+        Game::state_size(self)
+    }
+
+    fn bell(&self, square1: Square, square2: Square) -> Option<([f64; 8], (f64, f64))> {
+        Some((
+            Game::bell(self, square1, square2),
+            self.same_opposite(square1, square2),
+        ))
+    }
+
+    fn extras(&self) -> Map<String, Value> {
+        Map::new()
+    }
+}
+
+impl Ruleset for Cantwell {
+    const NAME: &'static str = "cantwell";
+    type Start = Board;
+    type Game<B: Backend> = Game<B>;
+    type Error = CantwellError;
+
+    fn start(fen: Option<&str>, options: Option<&str>) -> Result<Board, CantwellError> {
+        if let Some(o) = options {
+            return Err(CantwellError::NoOptions(o.to_string()));
+        }
+        Ok(match fen {
+            Some(f) => Board::from_fen(f)?,
+            None => Board::start(),
+        })
+    }
+
+    fn read_game(text: &str, options: Option<&str>) -> Result<GameText<Board>, CantwellError> {
+        if let Some(o) = options {
+            return Err(CantwellError::NoOptions(o.to_string()));
+        }
+        let record = GameRecord::parse(text)?;
+        Ok(GameText {
+            tags: record
+                .tags
+                .iter()
+                .map(|t| (t.name.clone(), t.value.clone()))
+                .collect(),
+            start: record.start,
+            moves: record
+                .moves
+                .iter()
+                .map(|m| WrittenMove {
+                    text: m.qcan.to_string(),
+                    line: m.line,
+                    column: m.column,
+                })
+                .collect(),
+        })
+    }
+
+    fn read_moves(text: &str) -> Result<Vec<WrittenMove>, CantwellError> {
+        Ok(parse_move_list(text)?
+            .into_iter()
+            .map(|m| WrittenMove {
+                text: m.to_string(),
+                line: 0,
+                column: 0,
+            })
+            .collect())
+    }
+
+    fn new_game<B: Backend>(start: &Board, backend: B) -> Result<Game<B>, CantwellError> {
+        Ok(Game::new(start.clone(), backend)?)
+    }
+
+    fn write_game<B: Backend>(tags: &[(String, String)], start: &Board, game: &Game<B>) -> String {
+        let mut record = GameRecord {
+            tags: tags
+                .iter()
+                .map(|(name, value)| crate::gamefile::Tag {
+                    name: name.clone(),
+                    value: value.clone(),
+                })
+                .collect(),
+            start: start.clone(),
+            ..GameRecord::default()
+        };
+        for r in game.history() {
+            record.push_move(r.qcan);
+        }
+        record.to_string()
+    }
+
+    fn options_name(_: &Board) -> Option<String> {
+        None
+    }
+}

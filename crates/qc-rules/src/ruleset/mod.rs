@@ -1,0 +1,235 @@
+//! One interface over every ruleset, so that a command, a protocol or a binding is written once.
+//!
+//! [`Ruleset`] is the ruleset itself: its name, its start positions and rule options, its game
+//! files. [`QuantumGame`] is a game in progress on some [`Backend`]: play a move written in the
+//! ruleset's notation (outcomes written in are forced, the others sampled from the caller's
+//! `rand` source), undo it (restoring the snapshot taken before it), the legal moves with their
+//! kind, one [`Status`], the circuit and its recorded outcomes, the instructions of move N, the
+//! record, a [`BoardView`] for the renderers, and ruleset-specific extras for JSON.
+//!
+//! Quantum Chess ([`Cantwell`], on [`crate::Game`]) and Niel's Chess ([`Niels`], on
+//! [`crate::niels::NielsGame`]) implement both. A third ruleset implements them too and adds one
+//! arm to the command line's `RulesChoice` (see `docs/architecture.md`).
+
+mod cantwell;
+mod niels;
+pub mod view;
+
+pub use cantwell::{Cantwell, CantwellError};
+pub use niels::{Niels, NielsStart};
+pub use view::{BoardView, MarkView, PairView, SquareView};
+
+use crate::piece::Color;
+use qc_ir::{Backend, Circuit, Square};
+use serde_json::{Map, Value};
+use std::ops::Range;
+
+/// Why a game ended in a draw.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DrawReason {
+    /// Both kings vanished at once (Quantum Chess).
+    BothKingsGone,
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// 50 moves (100 plies) without a capture or pawn move.
+    FiftyMoves,
+    /// The same position for the third time.
+    Repetition,
+    /// No checkmate can follow (only kings left).
+    InsufficientMaterial,
+}
+
+/// Whether a game goes on, and how it ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// The game goes on.
+    Ongoing,
+    /// This colour won (Quantum Chess: the other king has probability zero; Niel's Chess:
+    /// checkmate).
+    Win(Color),
+    /// A draw, with its reason.
+    Draw(DrawReason),
+}
+
+impl Status {
+    /// The status as JSON and the text outputs spell it: `ongoing`, `white_wins`,
+    /// `black_wins`, `draw` (both kings gone), `stalemate`, `draw_fifty_moves`,
+    /// `draw_repetition`, `draw_insufficient_material`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ongoing => "ongoing",
+            Status::Win(Color::White) => "white_wins",
+            Status::Win(Color::Black) => "black_wins",
+            Status::Draw(DrawReason::BothKingsGone) => "draw",
+            Status::Draw(DrawReason::Stalemate) => "stalemate",
+            Status::Draw(DrawReason::FiftyMoves) => "draw_fifty_moves",
+            Status::Draw(DrawReason::Repetition) => "draw_repetition",
+            Status::Draw(DrawReason::InsufficientMaterial) => "draw_insufficient_material",
+        }
+    }
+
+    /// True once the game has ended.
+    pub fn is_over(self) -> bool {
+        self != Status::Ongoing
+    }
+}
+
+/// A legal move and its kind (`jump`, `slide`, `split_jump`, ... for Quantum Chess; `move`,
+/// `capture`, `superposition`, ... for Niel's Chess).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegalMove {
+    /// The move in the ruleset's notation.
+    pub text: String,
+    /// Its kind, as `moves` groups them.
+    pub kind: &'static str,
+}
+
+/// A played move as every output shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveView {
+    /// The move with its outcomes written in, so that it replays exactly.
+    pub text: String,
+    /// Its kind (as [`LegalMove::kind`]).
+    pub kind: &'static str,
+    /// What happened, in words (`capture   measured, outcome 1, applied`, `rolled e6 (P(blue)
+    /// 0.5000)`).
+    pub detail: String,
+    /// The outcomes in a few words for a summary (`1`, `e6`), `None` when nothing was sampled.
+    pub outcome: Option<String>,
+    /// The instructions it emitted, as a range of the game circuit's instruction list.
+    pub instructions: Range<usize>,
+    /// Ruleset-specific fields for the JSON outputs.
+    pub extras: Map<String, Value>,
+}
+
+/// A game in progress on a backend, whatever its ruleset.
+pub trait QuantumGame {
+    /// Why a move (or an undo) was refused.
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// Plays a move written in the ruleset's notation: outcomes written in are forced, the
+    /// others sampled from `rng`. On error nothing changes.
+    fn play_text(
+        &mut self,
+        text: &str,
+        rng: &mut dyn rand::RngCore,
+    ) -> Result<MoveView, Self::Error>;
+
+    /// Takes back the last move exactly (state, circuit, position) and returns it.
+    fn undo(&mut self) -> Result<MoveView, Self::Error>;
+
+    /// The legal moves of the side to move, with their kinds (none once the game is over).
+    fn legal_moves(&self) -> Vec<LegalMove>;
+
+    /// Whether the game goes on.
+    fn status(&self) -> Status;
+
+    /// The side to move.
+    fn side_to_move(&self) -> Color;
+
+    /// The whole game's circuit so far (set-up, then every move).
+    fn circuit(&self) -> &Circuit;
+
+    /// The recorded outcome of every classical bit of [`QuantumGame::circuit`] (index = clbit).
+    fn outcomes(&self) -> Vec<Option<bool>>;
+
+    /// The moves played, in order.
+    fn moves(&self) -> Vec<MoveView>;
+
+    /// The instructions of move `n` (1 = the first move; 0 = the set-up), as a range of the
+    /// circuit's instruction list; `None` when there is no move `n`.
+    fn move_instructions(&self, n: usize) -> Option<Range<usize>> {
+        let moves = self.moves();
+        match n {
+            0 => Some(
+                0..moves
+                    .first()
+                    .map_or(self.circuit().instructions().len(), |m| {
+                        m.instructions.start
+                    }),
+            ),
+            n => moves.get(n - 1).map(|m| m.instructions.clone()),
+        }
+    }
+
+    /// The moves played as text, with move numbers and every outcome written in.
+    fn record(&self) -> String;
+
+    /// The current position in the ruleset's FEN.
+    fn fen(&self) -> String;
+
+    /// The board for the renderers; with `links`, lines between strongly correlated squares.
+    fn board_view(&self, links: bool) -> BoardView;
+
+    /// The number of basis states of the quantum state.
+    fn state_size(&self) -> usize;
+
+    /// The Bell-operator expectations `<O1>..<O8>` and the (same, opposite) correlation of two
+    /// squares, where the ruleset gives squares qubits; `None` otherwise.
+    fn bell(&self, square1: Square, square2: Square) -> Option<([f64; 8], (f64, f64))>;
+
+    /// Ruleset-specific fields for the JSON outputs.
+    fn extras(&self) -> Map<String, Value>;
+}
+
+/// Where a move was written in a game file (1-based; 0 for `--moves`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WrittenMove {
+    /// The move text.
+    pub text: String,
+    /// Its line.
+    pub line: usize,
+    /// Its column.
+    pub column: usize,
+}
+
+/// A game file read: its tags, its start position and its moves.
+#[derive(Clone, Debug)]
+pub struct GameText<S> {
+    /// The tags other than the start position and the rule options, in file order.
+    pub tags: Vec<(String, String)>,
+    /// The start position with the rule options in force.
+    pub start: S,
+    /// The moves.
+    pub moves: Vec<WrittenMove>,
+}
+
+/// A ruleset: its name, its start positions and rule options, its game files, and the game
+/// engine that plays it.
+pub trait Ruleset {
+    /// The name as `--rules` spells it.
+    const NAME: &'static str;
+    /// A start position with the rule options in force.
+    type Start: Clone;
+    /// A game of this ruleset on backend `B`.
+    type Game<B: Backend>: QuantumGame<Error = Self::Error>;
+    /// Why a position, a game file or a move was refused.
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// A start position from a FEN (`None`: the standard start) and rule options (`None`: the
+    /// defaults; a ruleset without options refuses them).
+    fn start(fen: Option<&str>, options: Option<&str>) -> Result<Self::Start, Self::Error>;
+
+    /// Reads a game file; `options`, when given, override the file's.
+    fn read_game(text: &str, options: Option<&str>) -> Result<GameText<Self::Start>, Self::Error>;
+
+    /// Splits a move list (as `--moves` gives it) into moves.
+    fn read_moves(text: &str) -> Result<Vec<WrittenMove>, Self::Error>;
+
+    /// A new game from `start` on `backend` (which must be in |0...0>).
+    fn new_game<B: Backend>(start: &Self::Start, backend: B) -> Result<Self::Game<B>, Self::Error>;
+
+    /// The game as a game file that replays exactly: `tags`, the start position and rule
+    /// options, then every move with its outcomes.
+    fn write_game<B: Backend>(
+        tags: &[(String, String)],
+        start: &Self::Start,
+        game: &Self::Game<B>,
+    ) -> String;
+
+    /// The rule options in force, as they are written (`None` for a ruleset without options).
+    fn options_name(start: &Self::Start) -> Option<String>;
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,217 @@
+//! The interface, checked the same way on both rulesets: moves from text, exact undo, seeded
+//! reproducibility, status, legal moves with kinds, the instructions of move N, game files.
+//! Expected values come from the rules (hand-computed probabilities, FENs written by hand).
+
+use super::*;
+use qc_sim::ReferenceSparse;
+use rand::SeedableRng;
+
+fn dice(seed: u64) -> rand_chacha::ChaCha8Rng {
+    rand_chacha::ChaCha8Rng::seed_from_u64(seed)
+}
+
+fn game<R: Ruleset>(fen: Option<&str>, options: Option<&str>) -> R::Game<ReferenceSparse> {
+    let start = R::start(fen, options).expect("start position");
+    R::new_game(&start, ReferenceSparse::new()).expect("game")
+}
+
+/// What undo must restore: position, circuit, outcomes, state.
+fn fingerprint(g: &impl QuantumGame) -> (String, usize, Vec<Option<bool>>, usize, String) {
+    (
+        g.fen(),
+        g.circuit().instructions().len(),
+        g.outcomes(),
+        g.state_size(),
+        g.record(),
+    )
+}
+
+/// Plays `first`, checks that undo restores everything, then plays `then` on the restored game.
+fn undo_is_exact<G: QuantumGame>(mut g: G, first: &[&str], then: &str) {
+    for m in first {
+        g.play_text(m, &mut dice(1)).expect("setup move");
+    }
+    let before = fingerprint(&g);
+    let view_before = g.board_view(false);
+    let played = g.play_text(then, &mut dice(2)).expect("move");
+    assert_ne!(fingerprint(&g), before, "the move changed nothing");
+    let taken = g.undo().expect("undo");
+    assert_eq!(taken, played);
+    assert_eq!(fingerprint(&g), before);
+    assert_eq!(g.board_view(false), view_before, "probabilities restored");
+    // Playing again after the undo works on the restored state.
+    g.play_text(then, &mut dice(2)).expect("replayed move");
+}
+
+#[test]
+fn undo_restores_the_snapshot_in_both_rulesets() {
+    undo_is_exact(game::<Cantwell>(None, None), &["b1^a3c3"], "g8^f6h6");
+    undo_is_exact(
+        game::<Niels>(Some("7k/8/8/8/8/8/8/K3R3 w - - 0 1"), None),
+        &["e1^e4e2"],
+        "h8g8",
+    );
+    // A Niel's roll: the pair collapses, and undo brings the superposition back.
+    undo_is_exact(game::<Niels>(Some(ROOK_PAIR), None), &[], "e1xe6[e6]");
+}
+
+/// A white rook attacking a black rook pair (e6 or e7, 1/2 each).
+const ROOK_PAIR: &str = "7k/8/8/8/8/8/8/K3R3 w - - 0 1 re6e7";
+
+#[test]
+fn undo_with_no_move_is_an_error() {
+    assert!(QuantumGame::undo(&mut game::<Cantwell>(None, None)).is_err());
+    assert!(QuantumGame::undo(&mut game::<Niels>(None, None)).is_err());
+}
+
+/// The Niel's unequal split of the Simplified Game: the red square (facing the opponent) 4/6.
+#[test]
+fn board_view_gives_the_dice_probabilities_and_marks() {
+    let mut g = game::<Niels>(Some("7k/8/8/8/8/8/8/K3R3 w - - 0 1"), None);
+    g.play_text("e1^e4e2:op", &mut dice(0)).expect("split");
+    let view = g.board_view(false);
+    let e4 = view
+        .get(Square::parse("e4").expect("sq"))
+        .expect("piece on e4");
+    assert!((e4.probability - 4.0 / 6.0).abs() < 1e-12);
+    assert_eq!(e4.piece, 'R');
+    assert!(e4.mark.is_some_and(|m| m.red && m.faces_opponent));
+    assert_eq!(view.pairs.len(), 1);
+    assert_eq!((view.width, view.height), (8, 8));
+    // A Quantum Chess split: each half 1/2, the two squares perfectly anti-correlated.
+    let mut q = game::<Cantwell>(None, None);
+    q.play_text("b1^a3c3", &mut dice(0)).expect("split");
+    let view = q.board_view(true);
+    let a3 = view.get(Square::parse("a3").expect("sq")).expect("knight");
+    assert!((a3.probability - 0.5).abs() < 1e-12);
+    assert_eq!(view.links.len(), 1);
+    assert!((view.links[0].2 - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn a_seed_reproduces_a_game_and_another_seed_may_not() {
+    fn outcomes_of<R: Ruleset>(fen: &str, moves: &[&str], seed: u64) -> Vec<Option<String>> {
+        let mut g = game::<R>(Some(fen), None);
+        let mut rng = dice(seed);
+        for m in moves {
+            g.play_text(m, &mut rng).expect("move");
+        }
+        g.moves().into_iter().map(|m| m.outcome).collect()
+    }
+    // Quantum Chess: a split, then a capture by one half (measured, 1/2 each way).
+    let qc = "4k3/8/8/3p4/8/8/8/1N2K3 w - - 0 1";
+    let qc_moves = ["b1^a3c3", "e8e7", "c3xd5"];
+    // Niel's: an attempted capture of a pair (a roll, 1/2 each way).
+    let niels_moves = ["e1xe6"];
+    for seed in 0..4 {
+        assert_eq!(
+            outcomes_of::<Niels>(ROOK_PAIR, &niels_moves, seed),
+            outcomes_of::<Niels>(ROOK_PAIR, &niels_moves, seed)
+        );
+        assert_eq!(
+            outcomes_of::<Cantwell>(qc, &qc_moves, seed),
+            outcomes_of::<Cantwell>(qc, &qc_moves, seed)
+        );
+    }
+    let rolls: std::collections::BTreeSet<_> = (0..40)
+        .map(|seed| outcomes_of::<Niels>(ROOK_PAIR, &niels_moves, seed))
+        .collect();
+    assert_eq!(
+        rolls.len(),
+        2,
+        "both squares come up over 40 seeds: {rolls:?}"
+    );
+    let measured: std::collections::BTreeSet<_> = (0..40)
+        .map(|seed| outcomes_of::<Cantwell>(qc, &qc_moves, seed))
+        .collect();
+    assert_eq!(measured.len(), 2, "both outcomes come up: {measured:?}");
+}
+
+#[test]
+fn status_has_one_spelling_for_both_rulesets() {
+    // Niel's: kings only is a draw by insufficient material.
+    let g = game::<Niels>(Some("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), None);
+    assert_eq!(
+        QuantumGame::status(&g),
+        Status::Draw(DrawReason::InsufficientMaterial)
+    );
+    assert!(QuantumGame::legal_moves(&g).is_empty());
+    // Quantum Chess: capturing the king wins.
+    let mut q = game::<Cantwell>(Some("4k3/8/8/8/8/8/8/4K2R w - - 0 1"), None);
+    q.play_text("h1h8", &mut dice(0)).expect("rook");
+    q.play_text("e8d8", &mut dice(0)).expect("king");
+    q.play_text("h8d8", &mut dice(0)).expect("capture");
+    assert_eq!(QuantumGame::status(&q), Status::Win(Color::White));
+    assert_eq!(QuantumGame::status(&q).name(), "white_wins");
+    assert!(QuantumGame::legal_moves(&q).is_empty());
+}
+
+#[test]
+fn legal_moves_carry_their_kinds() {
+    let q = game::<Cantwell>(None, None);
+    let kind =
+        |moves: &[LegalMove], text: &str| moves.iter().find(|m| m.text == text).map(|m| m.kind);
+    let moves = QuantumGame::legal_moves(&q);
+    assert_eq!(kind(&moves, "b1a3"), Some("jump"));
+    assert_eq!(kind(&moves, "e2e4"), Some("pawn_two_step"));
+    assert_eq!(kind(&moves, "e2e3"), Some("pawn_step"));
+    assert_eq!(kind(&moves, "b1^a3c3"), Some("split_jump"));
+    assert_eq!(q.side_to_move(), Color::White);
+    let n = game::<Niels>(Some("7k/8/8/8/4p3/8/8/K3R3 w - - 0 1"), Some("tunnelling"));
+    let moves = QuantumGame::legal_moves(&n);
+    assert_eq!(kind(&moves, "e1e4"), Some("capture"));
+    assert_eq!(kind(&moves, "e1^e2e3"), Some("superposition"));
+    assert_eq!(kind(&moves, "e1*e5"), Some("tunnelling"));
+}
+
+#[test]
+fn move_instructions_pick_one_move_of_the_circuit() {
+    let mut q = game::<Cantwell>(None, None);
+    q.play_text("b1^a3c3", &mut dice(0)).expect("split");
+    q.play_text("e7e5", &mut dice(0)).expect("pawn");
+    // The set-up is one X per occupied square of the start (32 pieces).
+    assert_eq!(q.move_instructions(0), Some(0..32));
+    let split = q.move_instructions(1).expect("move 1");
+    assert_eq!(split.start, 32);
+    assert!(q.move_instructions(3).is_none());
+    let mut n = game::<Niels>(Some(ROOK_PAIR), None);
+    n.play_text("e1xe6[e6]", &mut dice(0)).expect("capture");
+    n.play_text("h8g8", &mut dice(0)).expect("king");
+    n.play_text("e6e2", &mut dice(0)).expect("rook");
+    let roll = n.move_instructions(1).expect("move 1");
+    let measured = n.circuit().instructions()[roll]
+        .iter()
+        .any(|i| matches!(i.op, qc_ir::Op::Measure { .. }));
+    assert!(measured, "the roll is a measurement of move 1");
+    assert_eq!(n.outcomes().iter().filter(|o| o.is_some()).count(), 1);
+}
+
+#[test]
+fn written_games_read_back_in_both_rulesets() {
+    fn round_trip<R: Ruleset>(fen: Option<&str>, options: Option<&str>, moves: &[&str]) {
+        let start = R::start(fen, options).expect("start");
+        let mut g = R::new_game(&start, ReferenceSparse::new()).expect("game");
+        for m in moves {
+            g.play_text(m, &mut dice(5)).expect("move");
+        }
+        let tags = vec![("Event".to_string(), "test".to_string())];
+        let text = R::write_game(&tags, &start, &g);
+        let read = R::read_game(&text, None).expect("reads back");
+        assert_eq!(read.tags, tags, "{text}");
+        let mut again = R::new_game(&read.start, ReferenceSparse::new()).expect("game");
+        for m in &read.moves {
+            // Every outcome is written in: another seed gives the same game.
+            again.play_text(&m.text, &mut dice(99)).expect("replay");
+        }
+        assert_eq!(again.fen(), g.fen(), "{text}");
+        assert_eq!(again.record(), g.record());
+        assert_eq!(R::options_name(&read.start), R::options_name(&start));
+    }
+    round_trip::<Cantwell>(None, None, &["b1^a3c3", "e7e5", "a3b5", "e5e4"]);
+    round_trip::<Niels>(
+        Some("7k/8/8/8/8/8/8/K3R3 w - - 0 1"),
+        Some("full+tunnelling"),
+        &["e1^e4e2:op", "h8g8", "e4xe8"],
+    );
+    assert!(Cantwell::start(None, Some("full")).is_err());
+}
