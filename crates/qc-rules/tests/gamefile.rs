@@ -319,6 +319,6 @@ fn the_documented_example_is_true() {
     assert_eq!(blocks.len(), 2, "example and canonical form");
     let record = parse(blocks[0]);
     assert_eq!(record.moves.len(), 5);
-    assert_eq!(record.result, Some(GameResult::WhiteWins));
+    assert_eq!(record.result, Some(GameResult::Unknown));
     assert_eq!(record.to_string(), blocks[1]);
 }
