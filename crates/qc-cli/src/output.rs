@@ -19,7 +19,24 @@ pub fn write_stdout(text: &str) -> anyhow::Result<()> {
 
 /// Prints an error with its context chain to standard error.
 pub fn print_error(err: &anyhow::Error) {
-    eprintln!("error: {err:#}");
+    eprintln!("error: {}", error_text(err));
+}
+
+/// The error and its causes joined by `: `, each said once: a cause whose text an outer message
+/// already includes (libraries often write their source into their own message) is skipped.
+pub fn error_text(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let message = cause.to_string();
+        if text.contains(&message) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&message);
+    }
+    text
 }
 
 /// True when the error is a closed standard output.
@@ -86,4 +103,38 @@ pub fn write_stderr(text: &str) -> anyhow::Result<()> {
     err.write_all(text.as_bytes())?;
     err.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A library error that writes its source into its own message and also reports it as its
+    /// source, as thiserror's `#[error("...: {source}")]` does.
+    #[derive(Debug)]
+    struct Wrapping {
+        source: std::io::Error,
+    }
+
+    impl std::fmt::Display for Wrapping {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "instruction 26: {}", self.source)
+        }
+    }
+
+    impl std::error::Error for Wrapping {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.source)
+        }
+    }
+
+    #[test]
+    fn each_cause_is_said_once() {
+        let inner = std::io::Error::other("the state would need 4294967296 bytes");
+        let err = anyhow::Error::new(Wrapping { source: inner }).context("cannot simulate h27.qc");
+        assert_eq!(
+            error_text(&err),
+            "cannot simulate h27.qc: instruction 26: the state would need 4294967296 bytes"
+        );
+    }
 }

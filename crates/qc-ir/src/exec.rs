@@ -352,28 +352,58 @@ fn wide_marginal<B: Backend>(backend: &B, qubits: &[Qubit]) -> Vec<(Vec<bool>, f
         .collect()
 }
 
+/// The most shots a command samples (`--shots`): enough for any statistics, and few enough that
+/// sampling ends in seconds (each shot is a binary search over the distribution).
+pub const MAX_SHOTS: u64 = 100_000_000;
+
 /// Draws `shots` samples from `dist` using uniform numbers from `uniform`; returns counts.
+/// Each shot is a binary search over the cumulative probabilities, so the cost is
+/// `shots * log(outcomes)`, not `shots * outcomes`.
 pub fn sample_counts(
     dist: &Distribution,
     shots: u64,
     mut uniform: impl FnMut() -> f64,
 ) -> BTreeMap<Vec<bool>, u64> {
-    let entries: Vec<(&Vec<bool>, f64)> = dist.iter().map(|(k, v)| (k, *v)).collect();
-    let total: f64 = entries.iter().map(|(_, p)| p).sum();
-    let mut counts = BTreeMap::new();
-    for _ in 0..shots {
-        let mut u = uniform() * total;
-        let mut chosen = entries.last().map(|(k, _)| *k);
-        for (k, p) in &entries {
-            if u < *p {
-                chosen = Some(*k);
-                break;
-            }
-            u -= p;
-        }
-        if let Some(k) = chosen {
-            *counts.entry(k.clone()).or_insert(0) += 1;
-        }
+    let keys: Vec<&Vec<bool>> = dist.keys().collect();
+    let cumulative: Vec<f64> = dist
+        .values()
+        .scan(0.0, |sum, p| {
+            *sum += p;
+            Some(*sum)
+        })
+        .collect();
+    let total = cumulative.last().copied().unwrap_or(0.0);
+    let mut hits = vec![0u64; keys.len()];
+    if keys.is_empty() {
+        return BTreeMap::new();
     }
-    counts
+    for _ in 0..shots {
+        let u = uniform() * total;
+        // The first outcome whose cumulative probability is above `u` (the last one if rounding
+        // leaves `u` at the very end).
+        let k = cumulative.partition_point(|c| *c <= u).min(keys.len() - 1);
+        hits[k] += 1;
+    }
+    keys.into_iter()
+        .zip(hits)
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, n)| (k.clone(), n))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samples_fall_in_their_cumulative_intervals() {
+        // P(a) = 1/4, P(b) = 0, P(c) = 3/4: u in [0, 1/4) picks a, [1/4, 1) picks c, b never.
+        let (a, b, c) = (vec![false, false], vec![true, false], vec![false, true]);
+        let dist: Distribution = [(a.clone(), 0.25), (b, 0.0), (c.clone(), 0.75)]
+            .into_iter()
+            .collect();
+        let mut us = [0.0, 0.2499, 0.25, 0.9999, 0.5].into_iter();
+        let counts = sample_counts(&dist, 5, || us.next().unwrap_or(0.0));
+        assert_eq!(counts, [(a, 2), (c, 3)].into_iter().collect());
+    }
 }

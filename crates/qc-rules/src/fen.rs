@@ -8,7 +8,7 @@
 //! A square that holds a piece in the register may be occupied in superposition: FEN only
 //! records which piece it would be.
 
-use crate::board::{Board, CastlingRights};
+use crate::board::{parse_move_counter, Board, CastlingRights, CounterError, MAX_FEN_COUNTER};
 use crate::notation_error::{FenErrorKind, FenField, NotationError};
 use crate::piece::{Color, Piece, PieceKind};
 use qc_ir::Square;
@@ -256,9 +256,13 @@ fn parse_en_passant(text: &str, side_to_move: Color) -> Result<Option<Square>, N
 }
 
 fn parse_counter(field: FenField, text: &str) -> Result<u32, NotationError> {
-    if !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(fen_error(field, text, FenErrorKind::BadNumber));
-    }
-    text.parse()
-        .map_err(|_| fen_error(field, text, FenErrorKind::BadNumber))
+    parse_move_counter(text).map_err(|e| {
+        let kind = match e {
+            CounterError::NotANumber => FenErrorKind::BadNumber,
+            CounterError::TooLarge => FenErrorKind::CounterTooLarge {
+                max: MAX_FEN_COUNTER,
+            },
+        };
+        fen_error(field, text, kind)
+    })
 }

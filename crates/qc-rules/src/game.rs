@@ -400,10 +400,10 @@ impl<B: Backend> Game<B> {
         self.board.halfmove_clock = if resets {
             0
         } else {
-            self.board.halfmove_clock + 1
+            self.board.halfmove_clock.saturating_add(1)
         };
         if self.board.side_to_move == Color::Black {
-            self.board.fullmove_number += 1;
+            self.board.fullmove_number = self.board.fullmove_number.saturating_add(1);
         }
         self.board.side_to_move = self.board.side_to_move.opponent();
     }

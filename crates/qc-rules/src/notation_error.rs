@@ -200,6 +200,11 @@ pub enum FenErrorKind {
     BadNumber,
     /// A fullmove number of 0.
     ZeroFullmove,
+    /// A counter above [`crate::board::MAX_FEN_COUNTER`].
+    CounterTooLarge {
+        /// The largest counter accepted.
+        max: u32,
+    },
 }
 
 impl fmt::Display for FenErrorKind {
@@ -233,6 +238,9 @@ impl fmt::Display for FenErrorKind {
             ),
             FenErrorKind::BadNumber => f.write_str("expected a non-negative decimal number"),
             FenErrorKind::ZeroFullmove => f.write_str("the fullmove number starts at 1"),
+            FenErrorKind::CounterTooLarge { max } => {
+                write!(f, "a move counter may be at most {max}")
+            }
         }
     }
 }

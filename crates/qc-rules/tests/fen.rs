@@ -248,7 +248,9 @@ fn rejects_bad_counters() {
         "4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999",
         FenField::Fullmove,
         "99999999999",
-        FenErrorKind::BadNumber,
+        FenErrorKind::CounterTooLarge {
+            max: qc_rules::board::MAX_FEN_COUNTER,
+        },
     );
     rejects(
         "4k3/8/8/8/8/8/8/4K3 w - - 0 0",

@@ -1,5 +1,9 @@
 //! The memory limit every simulator checks before it grows its state, so that a too-large state is
 //! a [`BackendError::CapacityExceeded`] and not an out-of-memory kill.
+//!
+//! The default budget is 75% of the memory this process may use: the least of the physical memory
+//! (`MemTotal`), the address-space limit (`RLIMIT_AS`, as `ulimit -v` or `prlimit --as` set it)
+//! and the memory limit of the process's cgroup (v2 `memory.max`, v1 `memory.limit_in_bytes`).
 
 use qc_ir::BackendError;
 
@@ -32,9 +36,14 @@ impl MemoryLimit {
         MemoryLimit { bytes: u128::MAX }
     }
 
-    /// `fraction` of the physical memory (`MemTotal` in `/proc/meminfo`).
+    /// `fraction` of the memory this process may use: the least of the physical memory
+    /// (`MemTotal` in `/proc/meminfo`), `RLIMIT_AS` and the cgroup's memory limit.
     pub fn fraction_of_physical(fraction: f64) -> MemoryLimit {
-        let total = physical_memory_bytes().unwrap_or(FALLBACK_PHYSICAL_BYTES);
+        let physical = physical_memory_bytes().unwrap_or(FALLBACK_PHYSICAL_BYTES);
+        let total = [address_space_limit_bytes(), cgroup_memory_limit_bytes()]
+            .into_iter()
+            .flatten()
+            .fold(physical, u128::min);
         MemoryLimit {
             bytes: (total as f64 * fraction.clamp(0.0, 1.0)) as u128,
         }
@@ -62,6 +71,65 @@ impl MemoryLimit {
 pub fn physical_memory_bytes() -> Option<u128> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     parse_mem_total(&text)
+}
+
+/// The address-space limit (`RLIMIT_AS`, soft), from `/proc/self/limits`; `None` when unlimited
+/// or unknown.
+pub fn address_space_limit_bytes() -> Option<u128> {
+    let text = std::fs::read_to_string("/proc/self/limits").ok()?;
+    parse_address_space_limit(&text)
+}
+
+fn parse_address_space_limit(limits: &str) -> Option<u128> {
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?;
+    let soft = line["Max address space".len()..]
+        .split_whitespace()
+        .next()?;
+    soft.parse().ok()
+}
+
+/// The memory limit of this process's cgroup (v2 `memory.max` or v1 `memory.limit_in_bytes`),
+/// the least one found along the paths where a container may mount it; `None` when there is none.
+pub fn cgroup_memory_limit_bytes() -> Option<u128> {
+    let membership = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    cgroup_limit_files(&membership)
+        .into_iter()
+        .filter_map(|path| std::fs::read_to_string(path).ok())
+        .filter_map(|text| parse_cgroup_limit(&text))
+        .min()
+}
+
+/// The files that may hold this process's cgroup memory limit, given `/proc/self/cgroup`: the
+/// cgroup's own (v2 `0::/path`, v1 `N:memory:/path`) and the mount's root (a container sees its
+/// own cgroup there).
+fn cgroup_limit_files(membership: &str) -> Vec<String> {
+    let mut files = vec![
+        "/sys/fs/cgroup/memory.max".to_string(),
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes".to_string(),
+    ];
+    for line in membership.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (Some(id), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        let path = path.trim_end_matches('/');
+        if id == "0" && controllers.is_empty() && !path.is_empty() {
+            files.push(format!("/sys/fs/cgroup{path}/memory.max"));
+        } else if controllers.split(',').any(|c| c == "memory") && !path.is_empty() {
+            files.push(format!("/sys/fs/cgroup/memory{path}/memory.limit_in_bytes"));
+        }
+    }
+    files
+}
+
+/// A cgroup limit file's value: bytes, or `None` for `max` (v2) and for v1's "no limit" (a value
+/// near `i64::MAX`).
+fn parse_cgroup_limit(text: &str) -> Option<u128> {
+    let value: u128 = text.trim().parse().ok()?;
+    (value < 1 << 60).then_some(value)
 }
 
 fn parse_mem_total(meminfo: &str) -> Option<u128> {
@@ -100,6 +168,33 @@ mod tests {
         let text = "MemTotal:       24683656 kB\nMemFree:        1 kB\n";
         assert_eq!(parse_mem_total(text), Some(24_683_656 * 1024));
         assert_eq!(parse_mem_total("MemFree: 3 kB\n"), None);
+    }
+
+    #[test]
+    fn address_space_limit_is_the_soft_limit_or_none() {
+        let limited = "Limit                     Soft Limit           Hard Limit           Units     \nMax data size             unlimited            unlimited            bytes     \nMax address space         4294967296           unlimited            bytes     \n";
+        assert_eq!(parse_address_space_limit(limited), Some(4 << 30));
+        let unlimited =
+            "Max address space         unlimited            unlimited            bytes     \n";
+        assert_eq!(parse_address_space_limit(unlimited), None);
+    }
+
+    #[test]
+    fn cgroup_limits_are_read_for_v1_and_v2() {
+        assert_eq!(parse_cgroup_limit("max\n"), None);
+        assert_eq!(parse_cgroup_limit("9223372036854771712\n"), None);
+        assert_eq!(parse_cgroup_limit("4294967296\n"), Some(4 << 30));
+        let files = cgroup_limit_files("4:memory:/box/a\n0::/user.slice/job\n1:cpu:/\n");
+        assert!(files.contains(&"/sys/fs/cgroup/memory/box/a/memory.limit_in_bytes".to_string()));
+        assert!(files.contains(&"/sys/fs/cgroup/user.slice/job/memory.max".to_string()));
+        assert_eq!(files.len(), 4, "{files:?}");
+    }
+
+    #[test]
+    fn the_default_limit_is_below_the_address_space_limit() {
+        if let Some(cap) = address_space_limit_bytes() {
+            assert!(MemoryLimit::default().limit_bytes() <= cap);
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! [`qc_ir::AMPLITUDE_EPSILON`] (1e-12) are pruned after each step, and qubits that become constant
 //! leave the bitstrings (see [`crate::slots`]). Deterministic: ordered maps, no threads.
 
+use crate::memory::MemoryLimit;
 use crate::slots::{Slot, SlotTable};
 use qc_ir::{
     Backend, BackendError, Complex64, Control, Gate, MeasureChoice, Qubit, AMPLITUDE_EPSILON,
@@ -16,7 +17,12 @@ use std::collections::BTreeMap;
 pub struct ReferenceSparse {
     slots: SlotTable,
     state: BTreeMap<u128, Complex64>,
+    limit: MemoryLimit,
 }
+
+/// Bytes one basis state costs in the map, for the memory limit and the undo budget: key and
+/// amplitude, and about as much again in B-tree node overhead.
+const BYTES_PER_STATE: u128 = 2 * (size_of::<u128>() + size_of::<Complex64>()) as u128;
 
 impl Default for ReferenceSparse {
     fn default() -> Self {
@@ -25,14 +31,28 @@ impl Default for ReferenceSparse {
 }
 
 impl ReferenceSparse {
-    /// The all-zero state.
+    /// The all-zero state, with the default memory limit.
     pub fn new() -> ReferenceSparse {
+        ReferenceSparse::with_limit(MemoryLimit::default())
+    }
+
+    /// The all-zero state with the given memory limit: a gate whose result (with the state it
+    /// replaces) would need more is refused with [`BackendError::CapacityExceeded`].
+    pub fn with_limit(limit: MemoryLimit) -> ReferenceSparse {
         let mut state = BTreeMap::new();
         state.insert(0u128, Complex64::new(1.0, 0.0));
         ReferenceSparse {
             slots: SlotTable::default(),
             state,
+            limit,
         }
+    }
+
+    /// Errors when `new_states` more basis states, next to the current ones, are over the limit.
+    fn check_room(&self, new_states: usize) -> Result<(), BackendError> {
+        let states = (self.state.len() as u128).saturating_add(new_states as u128);
+        self.limit
+            .check("reference state", states.saturating_mul(BYTES_PER_STATE))
     }
 
     /// Number of qubits currently in superposition (holding a bit position).
@@ -149,6 +169,9 @@ impl Backend for ReferenceSparse {
                     new_key = (new_key & !(1u128 << b)) | (bit << b);
                 }
                 *out.entry(new_key).or_default() += factor * amp;
+                if out.len().is_multiple_of(4096) {
+                    self.check_room(out.len())?;
+                }
             }
         }
         self.state = out;
@@ -193,6 +216,10 @@ impl Backend for ReferenceSparse {
         self.state.len()
     }
 
+    fn memory_limit_bytes(&self) -> Option<u128> {
+        Some(self.limit.limit_bytes())
+    }
+
     fn snapshot(&self) -> ReferenceSparse {
         self.clone()
     }
@@ -202,8 +229,7 @@ impl Backend for ReferenceSparse {
     }
 
     fn snapshot_bytes(snapshot: &ReferenceSparse) -> usize {
-        // A B-tree entry: key, amplitude and about as much again in node overhead.
-        snapshot.state.len() * 2 * (size_of::<u128>() + size_of::<Complex64>())
+        snapshot.state.len() * BYTES_PER_STATE as usize
     }
 
     fn fidelity(&self, snapshot: &ReferenceSparse) -> f64 {

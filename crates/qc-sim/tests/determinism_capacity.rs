@@ -140,12 +140,39 @@ fn dense_growth_past_the_limit_is_a_capacity_error() {
 }
 
 #[test]
-fn default_limit_is_a_fraction_of_physical_memory() {
+fn default_limit_is_three_quarters_of_the_memory_the_process_may_use() {
     let limit = MemoryLimit::default().limit_bytes();
     if let Some(physical) = qc_sim::physical_memory_bytes() {
+        let usable = [
+            qc_sim::memory::address_space_limit_bytes(),
+            qc_sim::memory::cgroup_memory_limit_bytes(),
+        ]
+        .into_iter()
+        .flatten()
+        .fold(physical, u128::min);
+        let expected = usable * 3 / 4;
         assert!(
-            limit < physical && limit > physical / 2,
-            "{limit} of {physical}"
+            limit.abs_diff(expected) <= 1 << 10,
+            "{limit} vs 3/4 of {usable}"
         );
     }
+}
+
+#[test]
+fn the_reference_simulator_keeps_to_its_memory_limit() {
+    use qc_ir::{Backend, BackendError, Gate, Qubit};
+    use qc_sim::ReferenceSparse;
+    // 64 bytes a basis state: 2^12 states with the 2^11 they replace need 6144 * 64 bytes.
+    let limit = MemoryLimit::bytes(5000 * 64);
+    let mut sim = ReferenceSparse::with_limit(limit);
+    for q in 0..11 {
+        sim.apply_gate(Gate::H, &[Qubit(q)], &[])
+            .expect("2^11 states fit");
+    }
+    assert_eq!(sim.state_size(), 1 << 11);
+    let err = sim.apply_gate(Gate::H, &[Qubit(11)], &[]).unwrap_err();
+    assert!(
+        matches!(err, BackendError::CapacityExceeded { limit_bytes, .. } if limit_bytes == 5000 * 64),
+        "{err}"
+    );
 }

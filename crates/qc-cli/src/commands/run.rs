@@ -22,7 +22,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub json: bool,
     /// Sample this many shots from the exact distribution instead of printing probabilities.
-    #[arg(long)]
+    /// At most 100000000.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=qc_ir::exec::MAX_SHOTS))]
     pub shots: Option<u64>,
     /// Seed for --shots.
     #[arg(long, default_value_t = 0)]

@@ -25,7 +25,8 @@ pub struct SimulateArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Also sample this many full-board measurements of the final state and report the counts.
-    #[arg(long)]
+    /// At most 100000000.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=qc_ir::exec::MAX_SHOTS))]
     pub shots: Option<u64>,
     /// Print JSON.
     #[arg(long)]

@@ -461,10 +461,10 @@ impl NielsPosition {
         self.halfmove_clock = if irreversible {
             0
         } else {
-            self.halfmove_clock + 1
+            self.halfmove_clock.saturating_add(1)
         };
         if mover == Color::Black {
-            self.fullmove_number += 1;
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         self.side_to_move = mover.opponent();
     }

@@ -10,6 +10,7 @@
 use super::error::NielsError;
 use super::position::{Cell, NielsPosition, NielsRules, Pair};
 use crate::board::CastlingRights;
+use crate::board::{parse_move_counter, CounterError, MAX_FEN_COUNTER};
 use crate::piece::{Color, Piece};
 use qc_ir::Square;
 use std::collections::BTreeMap;
@@ -28,6 +29,14 @@ fn bad(text: &str, reason: impl Into<String>) -> NielsError {
         text: text.to_string(),
         reason: reason.into(),
     }
+}
+
+/// A move counter: decimal digits, at most [`MAX_FEN_COUNTER`].
+fn parse_counter(text: &str, what: &str) -> Result<u32, NielsError> {
+    parse_move_counter(text).map_err(|e| match e {
+        CounterError::NotANumber => bad(text, format!("{what} is not a number")),
+        CounterError::TooLarge => bad(text, format!("{what} is larger than {MAX_FEN_COUNTER}")),
+    })
 }
 
 impl NielsPosition {
@@ -103,12 +112,8 @@ impl NielsPosition {
             ),
         };
         if fields.len() >= 6 {
-            pos.halfmove_clock = fields[4]
-                .parse()
-                .map_err(|_| bad(fields[4], "halfmove clock is not a number"))?;
-            pos.fullmove_number = fields[5]
-                .parse()
-                .map_err(|_| bad(fields[5], "fullmove number is not a number"))?;
+            pos.halfmove_clock = parse_counter(fields[4], "halfmove clock")?;
+            pos.fullmove_number = parse_counter(fields[5], "fullmove number")?;
         }
         if let Some(pf) = pairs_field.filter(|f| *f != "-") {
             parse_pairs(&mut pos, pf)?;

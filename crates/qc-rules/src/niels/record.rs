@@ -88,16 +88,18 @@ impl NielsRecord {
                 record.tags.push(parse_tag(trimmed, number)?);
                 continue;
             }
-            let mut token_start: Option<usize> = None;
+            // A token's start: its byte offset and its column (counted once, as the line is
+            // walked, so that a long line is read in linear time).
+            let mut token_start: Option<(usize, usize)> = None;
             let chars: Vec<(usize, char)> = line.char_indices().collect();
-            let flush = |start: Option<usize>, end: usize, rec: &mut NielsRecord| {
-                if let Some(s) = start {
+            let flush = |start: Option<(usize, usize)>, end: usize, rec: &mut NielsRecord| {
+                if let Some((s, column)) = start {
                     let token = &line[s..end];
                     if !is_move_number(token) && !is_result(token) {
                         rec.moves.push(RecordedMove {
                             text: token.to_string(),
                             line: number,
-                            column: line[..s].chars().count() + 1,
+                            column,
                         });
                     }
                 }
@@ -118,7 +120,7 @@ impl NielsRecord {
                 } else if c.is_whitespace() {
                     flush(token_start.take(), at, &mut record);
                 } else if token_start.is_none() {
-                    token_start = Some(at);
+                    token_start = Some((at, i + 1));
                 }
                 i += 1;
             }
@@ -202,6 +204,18 @@ mod tests {
         let rules = r.rules().expect("variant parses");
         assert!(rules.full_marks && rules.tunnelling && !rules.hadamard);
         assert_eq!(r.start(rules).expect("fen").width, 4);
+    }
+
+    #[test]
+    fn columns_count_characters_on_long_lines() {
+        // Two-byte characters in a comment before each move: columns count characters, not bytes.
+        let unit = "{é} a1a2 ";
+        let line = unit.repeat(20_000);
+        let r = NielsRecord::parse(&line).expect("parses");
+        assert_eq!(r.moves.len(), 20_000);
+        let width = unit.chars().count();
+        assert_eq!(r.moves[0].column, 5);
+        assert_eq!(r.moves[19_999].column, 19_999 * width + 5);
     }
 
     #[test]
