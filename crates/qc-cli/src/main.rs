@@ -5,6 +5,7 @@
 //! ends the program quietly with code 0.
 
 mod backend_choice;
+mod board_facts;
 mod commands;
 mod game_input;
 mod niels;
@@ -56,8 +57,27 @@ enum Command {
     ///   qchess compile circuits/interference.qcg --target google   (deferred: no feed-forward)
     ///   qchess compile --moves "b1^a3c3" --format qasm2
     ///   qchess compile circuits/tour.qcg --format ir
+    ///   qchess compile circuits/tour.qcg --measure squares --map tour.map.json
+    ///
+    /// The program measures the board at the end (--measure board: every square, every
+    /// captured-piece ancilla, and every ancilla returned to |0> as an error check); its JSON
+    /// header says what every bit is (docs/hardware.md).
     #[command(verbatim_doc_comment)]
     Compile(commands::compile::CompileArgs),
+    /// Read a device's counts of a compiled program back into a board: post-selection on the
+    /// recorded outcomes, symmetry checks (piece counts per colour, ancillas that must read 0),
+    /// readout correction; per square the probability with its standard error.
+    ///
+    /// COUNTS is Qiskit get_counts() JSON (c[0] rightmost), Braket measurement_counts JSON
+    /// (c[0] leftmost) or CSV bits,count (c[0] rightmost); --counts-format when the file does not
+    /// tell. See docs/hardware.md.
+    ///
+    /// Examples:
+    ///   qchess counts circuits/interference.qasm circuits/interference.counts.json --counts-format qiskit
+    ///   qchess counts circuits/interference.qasm circuits/interference.counts.json --counts-format qiskit --exact --json
+    ///   qchess counts circuits/interference.qasm circuits/interference.counts.json --counts-format qiskit --mitigate postselect,symmetry,readout --calibration circuits/interference.calibration.json
+    #[command(verbatim_doc_comment)]
+    Counts(commands::counts::CountsArgs),
     /// Simulate a circuit file (IR text, OpenQASM 2 or OpenQASM 3, told apart by the
     /// `OPENQASM 2`/`OPENQASM 3` version line) and print the exact probabilities of its bits.
     ///
@@ -106,6 +126,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Simulate(args) => commands::simulate::run(&args),
         Command::Compile(args) => commands::compile::run(&args),
+        Command::Counts(args) => commands::counts::run(&args),
         Command::Run(args) => commands::run::run(&args),
         Command::Moves(args) => commands::moves::run(&args),
         Command::Play(args) => commands::play::run(&args),

@@ -4,14 +4,17 @@
 //! width ([`crate::fold`]); register assignment (qubits in IR order, then scratch qubits); lowering
 //! ([`crate::lower`]); labels and the machine-readable header.
 
+use crate::board_map::{
+    BoardFacts, BoardMap, FixedBit, MeasuredBit, ProgramHeader, RecordedBit, ZeroBit,
+};
 use crate::deferred::defer_measurements;
 use crate::error::ExportError;
-use crate::fold::fold_classical;
+use crate::fold::fold_classical_known;
 use crate::lower::Lowerer;
+use crate::measure::{measure_board, AddedBit};
 use crate::program::{Program, Summary};
 use crate::{Dialect, ExportOptions, Form, Width};
 use qc_ir::{AncillaKind, Circuit, Op, QubitRole};
-use serde::Serialize;
 
 /// The result of an export.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,31 +29,60 @@ pub struct Export {
     pub postselect: Vec<Option<bool>>,
 }
 
-/// The machine-readable header line (after `// `).
-#[derive(Serialize)]
-struct Header<'a> {
-    format: &'a str,
-    form: &'a str,
-    dialect: &'a str,
-    width: &'a str,
-    target: &'a str,
-    qubits: usize,
-    clbits: usize,
-    /// Recorded outcomes in Qiskit order (rightmost = c[0]); `x` = not recorded.
-    postselect: String,
+impl Export {
+    /// The board map (also in the program's header).
+    pub fn map(&self) -> &BoardMap {
+        &self.program.map
+    }
+
+    /// Adds what the caller knows about the game (pieces, captured colours, conserved
+    /// quantities: [`BoardMap::annotate`]) to the map, and rewrites the header line of the text.
+    pub fn annotate(&mut self, facts: &BoardFacts) {
+        self.program.map.annotate(facts);
+        let marker = format!("// {}", crate::board_map::HEADER_PREFIX);
+        let mut text = String::with_capacity(self.text.len());
+        for line in self.text.split_inclusive('\n') {
+            match line.strip_prefix(&marker) {
+                Some(json) => match serde_json::from_str::<ProgramHeader>(json.trim_end()) {
+                    Ok(mut header) => {
+                        header.map = self.program.map.clone();
+                        text.push_str(&marker);
+                        text.push_str(&serde_json::to_string(&header).unwrap_or_default());
+                        text.push('\n');
+                    }
+                    // Only a header this crate wrote is rewritten; it always parses.
+                    Err(_) => text.push_str(line),
+                },
+                None => text.push_str(line),
+            }
+        }
+        self.text = text;
+    }
 }
 
 /// The IR circuit after the form and width passes (what the program is built from).
 pub fn transform(circuit: &Circuit, options: &ExportOptions) -> Result<Circuit, ExportError> {
+    transform_known(circuit, options).map(|(c, _)| c)
+}
+
+/// [`transform`], also returning each qubit's value at the end when the compact width knows it
+/// at compile time (`None`: quantum; always `None` in the full width).
+fn transform_known(
+    circuit: &Circuit,
+    options: &ExportOptions,
+) -> Result<(Circuit, Vec<Option<bool>>), ExportError> {
     qc_ir::verify(circuit).map_err(|e| ExportError::Invalid(e.to_string()))?;
-    let mut c = match options.form {
+    let c = match options.form {
         Form::Dynamic => circuit.clone(),
         Form::Deferred => defer_measurements(circuit),
     };
-    if options.width == Width::Compact {
-        c = fold_classical(&c);
-    }
-    Ok(c)
+    Ok(match options.width {
+        Width::Compact => fold_classical_known(&c),
+        Width::Full => {
+            let n = c.num_qubits();
+            (c, vec![None; n])
+        }
+    })
 }
 
 /// Builds the program model of `circuit` (see [`export_qasm3`]).
@@ -59,7 +91,9 @@ pub fn build_program(
     outcomes: &[Option<bool>],
     options: &ExportOptions,
 ) -> Result<Program, ExportError> {
-    let lowered = transform(circuit, options)?;
+    let (lowered, known) = transform_known(circuit, options)?;
+    let measured = measure_board(&lowered, circuit, &known, options.measure, options.form);
+    let lowered = measured.circuit;
     let n = lowered.num_qubits();
     let mut used = vec![options.width == Width::Full; n];
     if options.width == Width::Full {
@@ -96,7 +130,8 @@ pub fn build_program(
         }
     }
     let base = labels.len();
-    let mut lowerer = Lowerer::new(map, base, circuit.num_clbits(), options.dialect);
+    let board_map = board_map(&measured.added, &measured.fixed, &map, &lowered, outcomes);
+    let mut lowerer = Lowerer::new(map, base, lowered.num_clbits(), options.dialect);
     let mut body = Vec::new();
     for (index, instr) in lowered.instructions().iter().enumerate() {
         lowerer.instruction(index, instr, &mut body)?;
@@ -107,7 +142,8 @@ pub fn build_program(
         ));
     }
     let mut clbit_labels = clbit_labels(circuit, outcomes);
-    for k in circuit.num_clbits()..lowerer.next_clbit {
+    clbit_labels.extend(measured.added.iter().map(|a| added_label(a, &names)));
+    for k in lowered.num_clbits()..lowerer.next_clbit {
         clbit_labels.push(format!(
             "scratch bit {k} (reset of a qubit; not post-selected)"
         ));
@@ -119,7 +155,78 @@ pub fn build_program(
         clbit_labels,
         header: Vec::new(),
         body,
+        map: BoardMap {
+            clbits: lowerer.next_clbit,
+            ..board_map
+        },
     })
+}
+
+/// The label comment of a bit the board measurement added.
+fn added_label(added: &AddedBit, names: &[String]) -> String {
+    match added {
+        AddedBit::Board { qubit, .. } => {
+            format!("measure {} at the end (board)", names[qubit.index()])
+        }
+        AddedBit::Zero { qubit, .. } => format!(
+            "measure {} where it is freed (returned to |0>: 1 marks a faulty shot)",
+            names[qubit.index()]
+        ),
+    }
+}
+
+/// The map of a program: the added bits with their register qubits (`slot` maps IR qubits to
+/// register indices), the compile-time values and the recorded outcomes.
+fn board_map(
+    added: &[AddedBit],
+    fixed: &[(crate::Holds, bool)],
+    slot: &[Option<usize>],
+    lowered: &Circuit,
+    outcomes: &[Option<bool>],
+) -> BoardMap {
+    let names = lowered.qubit_names();
+    let register = |q: qc_ir::Qubit| slot.get(q.index()).copied().flatten().unwrap_or(0);
+    let mut map = BoardMap::default();
+    for a in added {
+        match *a {
+            AddedBit::Board {
+                clbit,
+                qubit,
+                holds,
+            } => map.measured.push(MeasuredBit {
+                bit: clbit,
+                qubit: register(qubit),
+                holds,
+                piece: None,
+            }),
+            AddedBit::Zero { clbit, qubit } => map.zero.push(ZeroBit {
+                bit: clbit,
+                qubit: register(qubit),
+                ancilla: names[qubit.index()].clone(),
+            }),
+        }
+    }
+    // Squares and ancillas that read 0 in every shot need no entry: unlisted means empty.
+    map.fixed = fixed
+        .iter()
+        .filter(|(_, value)| *value)
+        .map(|&(holds, value)| FixedBit {
+            holds,
+            value: u8::from(value),
+            piece: None,
+        })
+        .collect();
+    map.recorded = outcomes
+        .iter()
+        .enumerate()
+        .filter_map(|(bit, o)| {
+            o.map(|v| RecordedBit {
+                bit,
+                value: u8::from(v),
+            })
+        })
+        .collect();
+    map
 }
 
 /// Exports `circuit` as OpenQASM 3. `outcomes[k]` is the recorded outcome of clbit `k` (shots that
@@ -165,24 +272,28 @@ pub fn header_lines(
             None => 'x',
         })
         .collect();
-    let header = Header {
-        format,
+    let header = ProgramHeader {
+        format: format.to_string(),
         form: match options.form {
             Form::Dynamic => "dynamic",
             Form::Deferred => "deferred",
-        },
+        }
+        .to_string(),
         dialect: match options.dialect {
             Dialect::Portable => "portable",
             Dialect::Extended => "extended",
-        },
+        }
+        .to_string(),
         width: match options.width {
             Width::Compact => "compact",
             Width::Full => "full",
-        },
-        target,
+        }
+        .to_string(),
+        target: target.to_string(),
         qubits: program.num_qubits,
         clbits: program.num_clbits,
         postselect: pattern,
+        map: program.map.clone(),
     };
     let json = serde_json::to_string(&header).unwrap_or_default();
     let mut lines = vec![

@@ -24,6 +24,13 @@ enum Value {
 
 /// Folds classically known qubits away; the result has the same classical distribution.
 pub fn fold_classical(circuit: &Circuit) -> Circuit {
+    fold_classical_known(circuit).0
+}
+
+/// [`fold_classical`], also returning each qubit's value at the end of the circuit when it is
+/// known at compile time (`None`: the qubit is quantum and keeps a register slot). The board
+/// measurement ([`crate::measure`]) reads the squares it folded away from here.
+pub fn fold_classical_known(circuit: &Circuit) -> (Circuit, Vec<Option<bool>>) {
     let mut roles = circuit.qubit_roles().to_vec();
     let mut value = vec![Value::Known(false); roles.len()];
     let mut known_bits: BTreeMap<Clbit, bool> = BTreeMap::new();
@@ -149,7 +156,17 @@ pub fn fold_classical(circuit: &Circuit) -> Circuit {
         }
     }
     prelude.extend(out);
-    Circuit::from_parts(roles, circuit.num_clbits() as u32, prelude)
+    let known = value
+        .iter()
+        .map(|v| match v {
+            Value::Known(b) => Some(*b),
+            Value::Quantum => None,
+        })
+        .collect();
+    (
+        Circuit::from_parts(roles, circuit.num_clbits() as u32, prelude),
+        known,
+    )
 }
 
 /// The new known values when `gate` maps the known basis state of `targets` to a single basis

@@ -7,6 +7,8 @@
 //! - [`qasm2`]: OpenQASM 2 output and import (via the `qasm` crate).
 //! - [`import3`]: an OpenQASM 3 importer for the subset qchess emits and stdgates programs.
 
+pub mod board_map;
+pub mod counts;
 pub mod decompose;
 pub mod deferred;
 pub mod env;
@@ -18,15 +20,18 @@ pub mod import3;
 pub mod lex;
 pub mod library;
 pub mod lower;
+pub mod measure;
 pub mod nesting;
 pub mod program;
 pub mod qasm2;
 pub mod samples;
 pub mod target;
 
+pub use board_map::{parse_header, BoardFacts, BoardMap, Holds, MapError, ProgramHeader};
 pub use error::{ExportError, ImportError};
 pub use export::{build_program, export_qasm3, keep_probability, transform, Export};
 pub use import3::import_qasm3;
+pub use measure::MeasureScope;
 pub use program::{two_qubit_depth, Program, Summary};
 pub use qasm2::{export_qasm2, import_qasm2};
 pub use target::{export_for_target, Target};
@@ -70,6 +75,9 @@ pub struct ExportOptions {
     pub dialect: Dialect,
     /// Compact or full.
     pub width: Width,
+    /// What the program measures at the end (`qchess compile` defaults to the board; the
+    /// library to nothing, so the program's distribution is the circuit's).
+    pub measure: MeasureScope,
 }
 
 macro_rules! from_str {
@@ -90,6 +98,7 @@ macro_rules! from_str {
 from_str!(Form, "form", "dynamic" => Form::Dynamic, "deferred" => Form::Deferred);
 from_str!(Dialect, "dialect", "portable" => Dialect::Portable, "extended" => Dialect::Extended);
 from_str!(Width, "width", "compact" => Width::Compact, "full" => Width::Full);
+from_str!(MeasureScope, "measurement", "board" => MeasureScope::Board, "squares" => MeasureScope::Squares, "none" => MeasureScope::None);
 
 /// The probability that a shot is kept under post-selection, computed exactly by running
 /// `circuit` on `backend` (which must start in |0...0>).

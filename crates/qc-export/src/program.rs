@@ -83,6 +83,8 @@ pub struct Program {
     pub header: Vec<String>,
     /// The statements.
     pub body: Vec<Stmt>,
+    /// What every bit means (written into the header).
+    pub map: crate::board_map::BoardMap,
 }
 
 /// Depth counting only gates on two or more qubits: each such gate starts one layer after the

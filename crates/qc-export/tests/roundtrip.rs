@@ -39,6 +39,7 @@ fn all_options() -> Vec<ExportOptions> {
                     form,
                     dialect,
                     width,
+                    ..Default::default()
                 });
             }
         }

@@ -7,7 +7,10 @@ use crate::output::{write_stderr, write_stdout};
 use crate::replay::replay;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use qc_export::{Dialect, Export, ExportOptions, Form, Summary, Target, Width};
+use qc_export::{
+    BoardFacts, BoardMap, Dialect, Export, ExportOptions, Form, MeasureScope, Summary, Target,
+    Width,
+};
 use qc_ir::{Backend, Circuit};
 use qc_rules::Game;
 use std::path::{Path, PathBuf};
@@ -47,6 +50,14 @@ pub struct CompileArgs {
     /// compact (only squares that take part in a quantum operation) or full (all 64 squares).
     #[arg(long, value_name = "WIDTH", default_value = "compact")]
     pub width: Width,
+    /// What the program measures at the end: board (every square, every captured-piece ancilla,
+    /// and every ancilla returned to |0> as an error check), squares, or none.
+    #[arg(long, value_name = "WHAT", default_value = "board")]
+    pub measure: MeasureScope,
+    /// Also write the board map (what every bit means; the same JSON as the program header's
+    /// `map`) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub map: Option<PathBuf>,
     /// Where the target files are (default: the repository's backends/, else ./backends).
     #[arg(long, value_name = "DIR")]
     pub backends_dir: Option<PathBuf>,
@@ -79,6 +90,21 @@ impl CompileArgs {
             form: self.form,
             dialect: self.dialect,
             width: self.width,
+            measure: self.measure,
+        }
+    }
+
+    /// Writes the program text (`-o` or standard output) and the map (`--map`).
+    pub fn write(&self, compiled: &Compiled) -> anyhow::Result<()> {
+        if let Some(path) = &self.map {
+            let json = serde_json::to_string_pretty(&compiled.map)? + "\n";
+            std::fs::write(path, json)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        match &self.output {
+            Some(path) => std::fs::write(path, &compiled.text)
+                .with_context(|| format!("cannot write {}", path.display())),
+            None => write_stdout(&compiled.text),
         }
     }
 }
@@ -111,11 +137,7 @@ pub fn run(args: &CompileArgs) -> anyhow::Result<()> {
             game.classical_record().bits(),
             &outcome_lines(&game),
         )?)?;
-        match &args.output {
-            Some(path) => std::fs::write(path, &compiled.text)
-                .with_context(|| format!("cannot write {}", path.display())),
-            None => write_stdout(&compiled.text),
-        }
+        args.write(&compiled)
     })
 }
 
@@ -125,6 +147,8 @@ pub struct Compiled {
     pub text: String,
     /// Figures of the exported program (for IR formats: of its OpenQASM 3 export).
     pub summary: Summary,
+    /// What every bit of the OpenQASM program means.
+    pub map: BoardMap,
 }
 
 /// Compiles `game` to `format` (see [`compile_circuit`]).
@@ -140,32 +164,42 @@ pub fn compile_game<B: Backend>(
         format,
         options,
         target,
+        Some(&crate::board_facts::board_facts(game)),
     )
 }
 
 /// Compiles a game circuit with its recorded outcomes (indexed by clbit) to `format`. The summary
 /// always describes the OpenQASM program (for the IR formats: the OpenQASM 3 export with the same
-/// options), and a target's qubit count is enforced for every format.
+/// options), and a target's qubit count is enforced for every format. `facts` (pieces, captured
+/// colours, conserved quantities) go into the map when given.
 pub fn compile_circuit(
     circuit: &Circuit,
     outcomes: &[Option<bool>],
     format: Format,
     options: &ExportOptions,
     target: Option<&Target>,
+    facts: Option<&BoardFacts>,
 ) -> anyhow::Result<Compiled> {
+    let annotated = |mut e: Export| -> Export {
+        if let Some(f) = facts {
+            e.annotate(f);
+        }
+        e
+    };
     let qasm3 = |o: &ExportOptions| -> Result<Export, qc_export::ExportError> {
         match target {
             Some(t) => qc_export::export_for_target(circuit, outcomes, o, t),
             None => qc_export::export_qasm3(circuit, outcomes, o),
         }
+        .map(annotated)
     };
-    let (text, summary) = match format {
+    let (text, summary, map) = match format {
         Format::Qasm3 => {
             let e = qasm3(options)?;
-            (e.text, e.summary)
+            (e.text, e.summary, e.program.map)
         }
         Format::Qasm2 => {
-            let e = qc_export::export_qasm2(circuit, outcomes, options)?;
+            let e = annotated(qc_export::export_qasm2(circuit, outcomes, options)?);
             if let Some(t) = target {
                 if e.summary.qubits > t.qubits {
                     return Err(qc_export::ExportError::TooManyQubits {
@@ -176,15 +210,18 @@ pub fn compile_circuit(
                     .into());
                 }
             }
-            (e.text, e.summary)
+            (e.text, e.summary, e.program.map)
         }
-        Format::Ir => (qc_ir::text::print(circuit), qasm3(options)?.summary),
-        Format::Json => (
-            serde_json::to_string_pretty(circuit)? + "\n",
-            qasm3(options)?.summary,
-        ),
+        Format::Ir | Format::Json => {
+            let e = qasm3(options)?;
+            let text = match format {
+                Format::Ir => qc_ir::text::print(circuit),
+                _ => serde_json::to_string_pretty(circuit)? + "\n",
+            };
+            (text, e.summary, e.program.map)
+        }
     };
-    Ok(Compiled { text, summary })
+    Ok(Compiled { text, summary, map })
 }
 
 /// The summary printed on standard error: qubits, clbits, gate counts by kind, two-qubit depth,

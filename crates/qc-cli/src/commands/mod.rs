@@ -2,6 +2,7 @@
 
 pub mod board;
 pub mod compile;
+pub mod counts;
 pub mod draw;
 pub mod moves;
 pub mod play;

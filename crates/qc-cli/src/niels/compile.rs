@@ -5,7 +5,7 @@
 
 use super::{load, replay};
 use crate::commands::compile::{compile_circuit, summary_text, CompileArgs};
-use crate::output::{write_stderr, write_stdout};
+use crate::output::write_stderr;
 use anyhow::Context;
 
 /// Runs `compile --rules niels`: every format, form, dialect, width and target of the Quantum
@@ -21,6 +21,7 @@ pub fn run(args: &CompileArgs) -> anyhow::Result<()> {
         args.format,
         &args.options(),
         target.as_ref(),
+        None,
     )
     .with_context(|| format!("{}: cannot compile", loaded.source))?;
     let lines: Vec<String> = game
@@ -36,11 +37,7 @@ pub fn run(args: &CompileArgs) -> anyhow::Result<()> {
         &outcomes,
         &lines,
     )?)?;
-    match &args.output {
-        Some(path) => std::fs::write(path, &compiled.text)
-            .with_context(|| format!("cannot write {}", path.display())),
-        None => write_stdout(&compiled.text),
-    }
+    args.write(&compiled)
 }
 
 /// The circuit `qchess draw --rules niels` shows: the whole game, or the instructions of one

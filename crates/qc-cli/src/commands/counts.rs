@@ -1,0 +1,126 @@
+//! `qchess counts`: a device's counts of an exported program back into a board. Reads the files
+//! and prints; the parsing, mitigation and estimate are `qc_export::counts`.
+
+use crate::output::write_stdout;
+use crate::render::board_text;
+use crate::render::board_view::{BoardView, SquareView};
+use anyhow::Context;
+use clap::Args;
+use qc_export::counts::{
+    estimate_board, exact_board, parse_counts, BoardEstimate, Calibration, CountsFormat, Mitigation,
+};
+use std::path::{Path, PathBuf};
+
+/// Arguments of `qchess counts`.
+#[derive(Args, Debug)]
+pub struct CountsArgs {
+    /// The program `qchess compile` wrote (its header holds the board map).
+    pub program: PathBuf,
+    /// The counts: Qiskit get_counts() JSON, Braket measurement_counts JSON, or CSV bits,count.
+    pub counts: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Mitigations, comma-separated: postselect, symmetry, readout (or none).
+    #[arg(long, value_name = "LIST", default_value = "postselect,symmetry")]
+    pub mitigate: Mitigation,
+    /// Readout calibration (JSON; see docs/hardware.md), needed by --mitigate readout.
+    #[arg(long, value_name = "FILE")]
+    pub calibration: Option<PathBuf>,
+    /// qiskit, braket or csv (detected when unambiguous).
+    #[arg(long, value_name = "FORMAT")]
+    pub counts_format: Option<CountsFormat>,
+    /// Also simulate the program exactly and report the exact board and the total variation
+    /// distance to it.
+    #[arg(long)]
+    pub exact: bool,
+}
+
+fn read(path: &Path) -> anyhow::Result<String> {
+    std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// Runs the command.
+pub fn run(args: &CountsArgs) -> anyhow::Result<()> {
+    let program = read(&args.program)?;
+    let header = qc_export::parse_header(&program)
+        .with_context(|| format!("{}: cannot read the board map", args.program.display()))?;
+    let map = &header.map;
+    let counts = parse_counts(&read(&args.counts)?, args.counts_format, map.clbits)
+        .with_context(|| format!("{}", args.counts.display()))?;
+    let calibration = match &args.calibration {
+        Some(path) => {
+            Some(Calibration::parse(&read(path)?).with_context(|| format!("{}", path.display()))?)
+        }
+        None => None,
+    };
+    let mut estimate = estimate_board(map, &counts, &args.mitigate, calibration.as_ref())
+        .with_context(|| format!("{}", args.counts.display()))?;
+    if args.exact {
+        let circuit = qc_export::import_qasm(&program)
+            .with_context(|| format!("{}: cannot import", args.program.display()))?;
+        let dist = qc_ir::exec::exact_distribution(&mut qc_sim::SparseSim::new(), &circuit)
+            .with_context(|| format!("{}: cannot simulate", args.program.display()))?;
+        let exact =
+            exact_board(map, &dist).with_context(|| format!("{}", args.program.display()))?;
+        estimate.compare(map, &counts, &args.mitigate, &exact);
+    }
+    if args.json {
+        write_stdout(&(serde_json::to_string_pretty(&estimate)? + "\n"))
+    } else {
+        write_stdout(&to_text(&estimate))
+    }
+}
+
+/// The board drawn as `simulate` draws it, then shots and a line per square.
+fn to_text(e: &BoardEstimate) -> String {
+    let mut view = BoardView::new();
+    for (sq, s) in &e.squares {
+        if s.probability > 0.0 {
+            view.squares[sq.index()] = Some(SquareView {
+                piece: s
+                    .piece
+                    .as_deref()
+                    .and_then(|p| p.chars().next())
+                    .unwrap_or('?'),
+                probability: s.probability,
+            });
+        }
+    }
+    let mut out = board_text::draw(&view);
+    let reasons: Vec<String> = e
+        .discarded
+        .iter()
+        .map(|(r, n)| format!("{r}: {n}"))
+        .collect();
+    out.push_str(&format!(
+        "\nShots: {}, kept: {}, discarded: {}\n",
+        e.shots,
+        e.kept,
+        if reasons.is_empty() {
+            "none".to_string()
+        } else {
+            reasons.join(", ")
+        }
+    ));
+    for (sq, s) in &e.squares {
+        let exact = e
+            .exact
+            .as_ref()
+            .and_then(|x| x.get(sq))
+            .map(|p| format!("  (exact {p:.4})"))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "{sq} {}: {:.4} ± {:.4}{exact}\n",
+            s.piece.as_deref().unwrap_or("-"),
+            s.probability,
+            s.stderr
+        ));
+    }
+    if let Some(tvd) = e.tvd {
+        out.push_str(&format!(
+            "Total variation distance to the exact board: {tvd:.4}\n"
+        ));
+    }
+    out
+}

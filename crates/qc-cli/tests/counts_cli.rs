@@ -1,0 +1,254 @@
+//! `qchess counts` end to end. The round trip: a game compiled with its board measured, sampled
+//! by `qchess run --shots` (an exact simulation of the exported program, counts in Qiskit's bit
+//! order), read back by `qchess counts`: every square lies within 5 standard errors of
+//! `qchess simulate` (the game engine's own probabilities), and `--exact` gives simulate's
+//! probabilities exactly. Bad files exit with code 2 and name the problem.
+
+mod common;
+
+use common::{ok_json, qchess, temp_dir};
+use serde_json::Value;
+
+const GAMES: &[&str] = &[
+    "circuits/interference.qcg",
+    "circuits/bell_psi_plus.qcg",
+    "circuits/tour/29_en_passant_capture_measured.qcg",
+    "circuits/tour/04_jump_capture_measured.qcg",
+    "circuits/tour/07_slide_basic_path_ancilla.qcg",
+];
+
+fn path_str(p: &std::path::Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+#[test]
+fn sampled_counts_of_exported_games_give_simulates_board_within_5_sigma() {
+    let dir = temp_dir("counts-roundtrip");
+    for game in GAMES {
+        let sim = ok_json(&qchess(&["simulate", game, "--json"]));
+        for form in ["dynamic", "deferred"] {
+            let program = dir.join("program.qasm");
+            let counts = dir.join("counts.json");
+            ok_json_or_text(&qchess(&[
+                "compile",
+                game,
+                "--form",
+                form,
+                "-o",
+                path_str(&program),
+            ]));
+            let sampled = ok_json(&qchess(&[
+                "run",
+                path_str(&program),
+                "--shots",
+                "4000",
+                "--seed",
+                "11",
+                "--json",
+            ]));
+            std::fs::write(&counts, sampled["counts"].to_string()).expect("write counts");
+            let board = ok_json(&qchess(&[
+                "counts",
+                path_str(&program),
+                path_str(&counts),
+                "--counts-format",
+                "qiskit",
+                "--json",
+                "--exact",
+            ]));
+            let context = format!("{game} ({form}): {board}");
+            assert_eq!(board["shots"], 4000, "{context}");
+            // A noiseless run breaks no symmetry: only other branches of the game are dropped.
+            let discarded = board["discarded"].as_object().expect("discarded");
+            assert!(discarded.keys().all(|k| k == "postselect"), "{context}");
+            let squares = board["squares"].as_object().expect("squares");
+            let want = sim["squares"].as_object().expect("simulate squares");
+            for (sq, w) in want {
+                let p_sim = w["probability"].as_f64().expect("p");
+                let got = &squares
+                    .get(sq)
+                    .unwrap_or_else(|| panic!("{sq} missing: {context}"));
+                assert_eq!(got["piece"], w["piece"], "{sq}: {context}");
+                let p = got["probability"].as_f64().expect("p");
+                let se = got["stderr"].as_f64().expect("stderr");
+                assert!(
+                    (p - p_sim).abs() <= 5.0 * se + 1e-9,
+                    "{sq}: {p} ± {se} vs simulate {p_sim}: {context}"
+                );
+                let exact = board["exact"][sq].as_f64().expect("exact");
+                assert!((exact - p_sim).abs() < 1e-9, "{sq}: {context}");
+            }
+            // Squares the counts call occupied are occupied in simulate too.
+            for (sq, got) in squares {
+                if got["probability"].as_f64().expect("p") > 0.0 {
+                    assert!(want.contains_key(sq), "{sq}: {context}");
+                }
+            }
+            let tvd = board["tvd"].as_f64().expect("tvd");
+            assert!((0.0..0.1).contains(&tvd), "{context}");
+        }
+    }
+}
+
+fn ok_json_or_text(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn symmetry_drops_shots_that_break_the_piece_count() {
+    let dir = temp_dir("counts-symmetry");
+    let program = dir.join("interference.qasm");
+    ok_json_or_text(&qchess(&[
+        "compile",
+        "circuits/interference.qcg",
+        "-o",
+        path_str(&program),
+    ]));
+    // 4 bits (a1 b1 a2 b2, c0 rightmost); one king: exactly one bit set in a good shot.
+    let counts = dir.join("counts.csv");
+    std::fs::write(&counts, "bits,count\n0001,30\n1000,10\n0011,5\n0000,1\n").expect("write");
+    let board = ok_json(&qchess(&[
+        "counts",
+        path_str(&program),
+        path_str(&counts),
+        "--json",
+    ]));
+    assert_eq!(board["kept"], 40);
+    assert_eq!(board["discarded"]["conserved_pieces"], 6);
+    assert!((board["squares"]["a1"]["probability"].as_f64().expect("p") - 0.75).abs() < 1e-12);
+    assert!((board["squares"]["b2"]["probability"].as_f64().expect("p") - 0.25).abs() < 1e-12);
+    let keys: Vec<&str> = board
+        .as_object()
+        .expect("object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["discarded", "kept", "shots", "squares"]);
+    let a1 = board["squares"]["a1"].as_object().expect("a1");
+    let mut fields: Vec<&str> = a1.keys().map(String::as_str).collect();
+    fields.sort_unstable();
+    assert_eq!(fields, ["piece", "probability", "stderr"]);
+    // Without symmetry the two-king shots count.
+    let raw = ok_json(&qchess(&[
+        "counts",
+        path_str(&program),
+        path_str(&counts),
+        "--mitigate",
+        "postselect",
+        "--json",
+    ]));
+    assert_eq!(raw["kept"], 46);
+    // The text output draws the board and lists the squares.
+    let text = String::from_utf8(qchess(&["counts", path_str(&program), path_str(&counts)]).stdout)
+        .expect("UTF-8");
+    assert!(text.contains("Shots: 46, kept: 40"), "{text}");
+    assert!(text.contains("a1 K: 0.7500"), "{text}");
+}
+
+#[test]
+fn bad_counts_files_exit_2_and_name_the_problem() {
+    let dir = temp_dir("counts-errors");
+    let program = dir.join("interference.qasm");
+    ok_json_or_text(&qchess(&[
+        "compile",
+        "circuits/interference.qcg",
+        "-o",
+        path_str(&program),
+    ]));
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "wide.json",
+            "{\"0001\": 3,\n \"00001\": 1}",
+            &["00001", "line 2", "5 bit(s)", "has 4"],
+        ),
+        (
+            "chars.csv",
+            "bits,count\n0001,3\n00x1,2\n",
+            &["line 3", "'x'"],
+        ),
+        ("zero.csv", "0001,0\n", &["zero shots"]),
+        ("ambiguous.json", "{\"0001\": 3}", &["--counts-format"]),
+        ("broken.json", "{\"0001\": 3,", &["line 1", "JSON"]),
+    ];
+    for (name, text, needles) in cases {
+        let file = dir.join(name);
+        std::fs::write(&file, text).expect("write");
+        let out = qchess(&["counts", path_str(&program), path_str(&file)]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(name), "{name}: {err}");
+        for n in *needles {
+            assert!(err.contains(n), "{name}: `{n}` not in {err}");
+        }
+    }
+    // A program without a map.
+    let bare = dir.join("bare.qasm");
+    std::fs::write(&bare, "OPENQASM 3.0;\nqubit[1] q;\n").expect("write");
+    let out = qchess(&["counts", path_str(&bare), path_str(&dir.join("zero.csv"))]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("qchess-export"));
+    // Readout without a calibration.
+    let good = dir.join("good.csv");
+    std::fs::write(&good, "0001,3\n").expect("write");
+    let out = qchess(&[
+        "counts",
+        path_str(&program),
+        path_str(&good),
+        "--mitigate",
+        "readout",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--calibration"));
+}
+
+#[test]
+fn compile_measure_and_map_options() {
+    let dir = temp_dir("compile-measure");
+    let map = dir.join("map.json");
+    let program = String::from_utf8(
+        qchess(&[
+            "compile",
+            "circuits/tour/04_jump_capture_measured.qcg",
+            "--map",
+            path_str(&map),
+        ])
+        .stdout,
+    )
+    .expect("UTF-8");
+    let from_file: Value =
+        serde_json::from_str(&std::fs::read_to_string(&map).expect("map written")).expect("JSON");
+    let header_line = program
+        .lines()
+        .find_map(|l| l.strip_prefix("// qchess-export "))
+        .expect("header");
+    let header: Value = serde_json::from_str(header_line).expect("header JSON");
+    assert_eq!(header["map"], from_file);
+    // Every bit after the recorded outcomes is measured, and `c` is as wide as the map says.
+    let clbits = from_file["clbits"].as_u64().expect("clbits");
+    assert!(program.contains(&format!("bit[{clbits}] c;")));
+    let measurements = |text: &str| {
+        text.lines()
+            .filter(|l| l.starts_with("c[") && l.contains("= measure q["))
+            .count() as u64
+    };
+    let measures = measurements(&program);
+    assert_eq!(measures, clbits);
+    for scope in ["squares", "none"] {
+        let text = String::from_utf8(
+            qchess(&[
+                "compile",
+                "circuits/tour/04_jump_capture_measured.qcg",
+                "--measure",
+                scope,
+            ])
+            .stdout,
+        )
+        .expect("UTF-8");
+        let n = measurements(&text);
+        assert!(n < measures, "{scope}: {n} measurements");
+    }
+}

@@ -1,0 +1,439 @@
+//! The board map: what every bit of an exported program means, written into the program's JSON
+//! header (`// qchess-export {...}`) so that a device's counts can be read back into a board
+//! without parsing comments. [`parse_header`] reads it back.
+//!
+//! Bits are indices into the program's `bit[N] c;` register. `qubit` fields are indices into its
+//! `qubit[M] q;` register (the qubit a readout calibration refers to).
+
+use qc_ir::Square;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What a measured (or compile-time known) board bit stands for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Holds {
+    /// The occupancy of a square (1 = a piece stands there).
+    Square(Square),
+    /// The k-th captured-piece ancilla (1 = it holds a captured piece), numbered in qubit order.
+    Captured(usize),
+}
+
+/// A bit the program measures at the end: a square or a captured-piece ancilla.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MeasuredBit {
+    /// Index into `c`.
+    pub bit: usize,
+    /// Index into `q` of the measured qubit.
+    pub qubit: usize,
+    /// What it reads.
+    #[serde(flatten)]
+    pub holds: Holds,
+    /// The piece (FEN letter) that stands there when occupied; for a captured ancilla, `w` or
+    /// `b`: the colour of the captured piece. Absent when the exporter was not told.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub piece: Option<String>,
+}
+
+/// A bit with a recorded outcome: a shot whose bit differs is from another branch of the game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedBit {
+    /// Index into `c`.
+    pub bit: usize,
+    /// The recorded outcome (0 or 1).
+    pub value: u8,
+}
+
+/// A bit that reads an ancilla the circuit returns to |0>: a shot that reads 1 there is an error.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ZeroBit {
+    /// Index into `c`.
+    pub bit: usize,
+    /// Index into `q`.
+    pub qubit: usize,
+    /// The ancilla's name in the game circuit (`path0`, `meas1`, ...).
+    pub ancilla: String,
+}
+
+/// A square or captured ancilla whose value is known at compile time (the compact width folds it
+/// away, so no bit reads it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FixedBit {
+    /// What it is.
+    #[serde(flatten)]
+    pub holds: Holds,
+    /// Its value in every shot (0 or 1).
+    pub value: u8,
+    /// As in [`MeasuredBit::piece`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub piece: Option<String>,
+}
+
+/// A conserved quantity: in every error-free shot, the measured `bits` sum to `total`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Conserved {
+    /// `pieces` (every piece: squares plus captured ancillas), `white`, `black` (squares with a
+    /// piece of that colour plus captured pieces of that colour), `empty` (squares no piece
+    /// can stand on: total 0).
+    pub name: String,
+    /// Indices into `c`.
+    pub bits: Vec<usize>,
+    /// Their sum in every error-free shot.
+    pub total: usize,
+}
+
+/// The machine-readable meaning of a program's bits (the header's `map`). Empty lists are left
+/// out of the JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct BoardMap {
+    /// Width of `c`.
+    pub clbits: usize,
+    /// Squares and captured ancillas measured at the end.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub measured: Vec<MeasuredBit>,
+    /// Bits with a recorded outcome (post-selection).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub recorded: Vec<RecordedBit>,
+    /// Bits reading ancillas the circuit returns to |0>.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zero: Vec<ZeroBit>,
+    /// Squares and captured ancillas known at compile time.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fixed: Vec<FixedBit>,
+    /// Conserved quantities (filled by [`BoardMap::annotate`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conserved: Vec<Conserved>,
+}
+
+/// What the caller knows about the game beyond the circuit: which piece stands on each square,
+/// the colour of each captured piece, and the probability of each square and captured ancilla
+/// reading 1 (from the game's simulation, used to find the totals of conserved quantities).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct BoardFacts {
+    /// FEN letter of the piece on each square (in every branch where the square is occupied).
+    pub pieces: BTreeMap<Square, char>,
+    /// `true` for white: the colour of the piece the k-th captured ancilla holds.
+    pub captured_white: BTreeMap<usize, bool>,
+    /// P(1) of every square and captured ancilla at the end of the game.
+    pub probability: BTreeMap<Holds, f64>,
+}
+
+/// How far a conserved quantity's expectation may lie from an integer (rounding of the
+/// simulator's probabilities); farther means it is not conserved and is not used.
+const INTEGER_TOLERANCE: f64 = 1e-6;
+
+impl BoardMap {
+    /// The measured bit reading `holds`, if any.
+    pub fn bit_of(&self, holds: Holds) -> Option<&MeasuredBit> {
+        self.measured.iter().find(|m| m.holds == holds)
+    }
+
+    /// Fills in pieces and the conserved quantities from `facts`: `pieces` (every measured bit),
+    /// per colour (`white`, `black`) when every measured captured ancilla has a known colour, and
+    /// `empty` (the squares with no piece). A quantity is kept only when its expectation
+    /// under `facts.probability` is an integer: each shot of an error-free run then has that
+    /// integer as its sum, because every Quantum Chess move maps a basis state to basis states
+    /// with the same number of pieces of each colour (see docs/hardware.md).
+    pub fn annotate(&mut self, facts: &BoardFacts) {
+        let piece_of = |holds: Holds| -> Option<String> {
+            match holds {
+                Holds::Square(sq) => facts.pieces.get(&sq).map(char::to_string),
+                Holds::Captured(k) => facts
+                    .captured_white
+                    .get(&k)
+                    .map(|w| if *w { "w" } else { "b" }.to_string()),
+            }
+        };
+        for m in &mut self.measured {
+            m.piece = piece_of(m.holds);
+        }
+        for f in &mut self.fixed {
+            f.piece = piece_of(f.holds);
+        }
+        self.conserved.clear();
+        // Colour of a measured bit: a square's piece letter (upper case = white), a captured
+        // ancilla's recorded colour; `None` for a square with no piece (it must read 0).
+        let white_of = |m: &MeasuredBit| -> Option<bool> {
+            let piece = m.piece.as_deref()?;
+            match m.holds {
+                Holds::Square(_) => piece.chars().next().map(|c| c.is_ascii_uppercase()),
+                Holds::Captured(_) => Some(piece == "w"),
+            }
+        };
+        let mut groups: Vec<(&str, Vec<&MeasuredBit>)> =
+            vec![("pieces", self.measured.iter().collect())];
+        let colours_known = self
+            .measured
+            .iter()
+            .all(|m| matches!(m.holds, Holds::Square(_)) || m.piece.is_some());
+        if colours_known {
+            for (name, white) in [("white", true), ("black", false)] {
+                let bits = self
+                    .measured
+                    .iter()
+                    .filter(|m| white_of(m) == Some(white))
+                    .collect();
+                groups.push((name, bits));
+            }
+        }
+        let empty = self
+            .measured
+            .iter()
+            .filter(|m| matches!(m.holds, Holds::Square(_)) && m.piece.is_none())
+            .collect();
+        groups.push(("empty", empty));
+        for (name, bits) in groups {
+            if bits.is_empty() {
+                continue;
+            }
+            let Some(sum) = bits
+                .iter()
+                .map(|m| facts.probability.get(&m.holds).copied())
+                .sum::<Option<f64>>()
+            else {
+                continue;
+            };
+            let total = sum.round();
+            if (sum - total).abs() <= INTEGER_TOLERANCE && total >= 0.0 {
+                self.conserved.push(Conserved {
+                    name: name.to_string(),
+                    bits: bits.iter().map(|m| m.bit).collect(),
+                    total: total as usize,
+                });
+            }
+        }
+    }
+
+    /// Checks that every bit index is inside `c` and read by one entry only.
+    pub fn validate(&self) -> Result<(), MapError> {
+        let mut seen = BTreeSet::new();
+        let bits = self
+            .measured
+            .iter()
+            .map(|m| m.bit)
+            .chain(self.recorded.iter().map(|r| r.bit))
+            .chain(self.zero.iter().map(|z| z.bit));
+        for bit in bits {
+            if bit >= self.clbits {
+                return Err(MapError::BitOutOfRange {
+                    bit,
+                    clbits: self.clbits,
+                });
+            }
+            if !seen.insert(bit) {
+                return Err(MapError::DuplicateBit { bit });
+            }
+        }
+        for r in &self.recorded {
+            if r.value > 1 {
+                return Err(MapError::BadValue { bit: r.bit });
+            }
+        }
+        for c in &self.conserved {
+            if let Some(&bit) = c.bits.iter().find(|b| **b >= self.clbits) {
+                return Err(MapError::BitOutOfRange {
+                    bit,
+                    clbits: self.clbits,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The JSON header of an exported program (the line `// qchess-export {...}`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProgramHeader {
+    /// `qasm3` or `qasm2`.
+    pub format: String,
+    /// `dynamic` or `deferred`.
+    pub form: String,
+    /// `portable` or `extended`.
+    pub dialect: String,
+    /// `compact` or `full`.
+    pub width: String,
+    /// The hardware target's name (`generic` without one).
+    pub target: String,
+    /// Qubits declared.
+    pub qubits: usize,
+    /// Bits declared.
+    pub clbits: usize,
+    /// Recorded outcomes in Qiskit order (rightmost = c[0]); `x` = not recorded.
+    pub postselect: String,
+    /// What every bit means.
+    pub map: BoardMap,
+}
+
+/// The prefix of the header line (after the comment marker).
+pub const HEADER_PREFIX: &str = "qchess-export ";
+
+/// Why a program's header could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum MapError {
+    /// No `// qchess-export {...}` line.
+    #[error("no `// qchess-export {{...}}` header line: is this a program written by `qchess compile` (version with a board map)?")]
+    NoHeader,
+    /// The header is not the expected JSON.
+    #[error("line {line}: the qchess-export header is not valid: {source}")]
+    Json {
+        /// 1-based line of the header.
+        line: usize,
+        /// The JSON error (with its column).
+        source: serde_json::Error,
+    },
+    /// A bit index outside `c`.
+    #[error("the map names bit {bit}, but the program has {clbits} bit(s)")]
+    BitOutOfRange {
+        /// The bit.
+        bit: usize,
+        /// Width of `c`.
+        clbits: usize,
+    },
+    /// Two entries read the same bit.
+    #[error("the map gives bit {bit} two meanings")]
+    DuplicateBit {
+        /// The bit.
+        bit: usize,
+    },
+    /// A recorded value other than 0 or 1.
+    #[error("the recorded value of bit {bit} is neither 0 nor 1")]
+    BadValue {
+        /// The bit.
+        bit: usize,
+    },
+}
+
+/// Reads the header of an exported program (OpenQASM 3 or 2) and checks its map.
+pub fn parse_header(program: &str) -> Result<ProgramHeader, MapError> {
+    for (index, line) in program.lines().enumerate() {
+        let Some(json) = line
+            .trim_start()
+            .strip_prefix("//")
+            .map(str::trim_start)
+            .and_then(|l| l.strip_prefix(HEADER_PREFIX))
+        else {
+            continue;
+        };
+        let header: ProgramHeader =
+            serde_json::from_str(json).map_err(|source| MapError::Json {
+                line: index + 1,
+                source,
+            })?;
+        header.map.validate()?;
+        return Ok(header);
+    }
+    Err(MapError::NoHeader)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).expect("square")
+    }
+
+    #[test]
+    fn entries_serialise_as_the_issue_spells_them() {
+        let m = MeasuredBit {
+            bit: 5,
+            qubit: 2,
+            holds: Holds::Square(sq("a3")),
+            piece: None,
+        };
+        assert_eq!(
+            serde_json::to_string(&m).expect("json"),
+            r#"{"bit":5,"qubit":2,"square":"a3"}"#
+        );
+        let c = MeasuredBit {
+            bit: 9,
+            qubit: 7,
+            holds: Holds::Captured(0),
+            piece: Some("b".into()),
+        };
+        assert_eq!(
+            serde_json::to_string(&c).expect("json"),
+            r#"{"bit":9,"qubit":7,"captured":0,"piece":"b"}"#
+        );
+    }
+
+    #[test]
+    fn annotate_finds_conserved_totals_and_skips_non_integers() {
+        let mut map = BoardMap {
+            clbits: 3,
+            measured: vec![
+                MeasuredBit {
+                    bit: 0,
+                    qubit: 0,
+                    holds: Holds::Square(sq("a3")),
+                    piece: None,
+                },
+                MeasuredBit {
+                    bit: 1,
+                    qubit: 1,
+                    holds: Holds::Square(sq("c3")),
+                    piece: None,
+                },
+                MeasuredBit {
+                    bit: 2,
+                    qubit: 2,
+                    holds: Holds::Square(sq("f6")),
+                    piece: None,
+                },
+            ],
+            ..BoardMap::default()
+        };
+        let facts = BoardFacts {
+            pieces: [(sq("a3"), 'N'), (sq("c3"), 'N'), (sq("f6"), 'n')].into(),
+            captured_white: BTreeMap::new(),
+            // A split knight (1/2 + 1/2) and a black knight at 0.7 (not conserved on its own:
+            // such a board cannot come from a game, so the black group is dropped).
+            probability: [
+                (Holds::Square(sq("a3")), 0.5),
+                (Holds::Square(sq("c3")), 0.5),
+                (Holds::Square(sq("f6")), 0.7),
+            ]
+            .into(),
+        };
+        map.annotate(&facts);
+        let names: Vec<(&str, usize, &[usize])> = map
+            .conserved
+            .iter()
+            .map(|c| (c.name.as_str(), c.total, c.bits.as_slice()))
+            .collect();
+        assert_eq!(names, vec![("white", 1, &[0usize, 1][..])]);
+        assert_eq!(map.measured[2].piece.as_deref(), Some("n"));
+    }
+
+    #[test]
+    fn parse_header_reads_back_and_reports_errors() {
+        let good = "OPENQASM 3.0;\n// qchess-export {\"format\":\"qasm3\",\"form\":\"dynamic\",\"dialect\":\"portable\",\"width\":\"compact\",\"target\":\"generic\",\"qubits\":1,\"clbits\":2,\"postselect\":\"x1\",\"map\":{\"clbits\":2,\"measured\":[{\"bit\":1,\"qubit\":0,\"square\":\"a3\"}],\"recorded\":[{\"bit\":0,\"value\":1}]}}\n";
+        let h = parse_header(good).expect("header");
+        assert_eq!(h.map.measured[0].holds, Holds::Square(sq("a3")));
+        assert_eq!(h.map.recorded, vec![RecordedBit { bit: 0, value: 1 }]);
+        assert!(matches!(
+            parse_header("OPENQASM 3.0;\n"),
+            Err(MapError::NoHeader)
+        ));
+        let bad_json = "OPENQASM 3.0;\n// generated\n// qchess-export {\"format\":3}\n";
+        match parse_header(bad_json) {
+            Err(MapError::Json { line: 3, .. }) => {}
+            other => panic!("expected a JSON error on line 3, got {other:?}"),
+        }
+        let out_of_range = good.replace("\"bit\":1,\"qubit\"", "\"bit\":2,\"qubit\"");
+        assert!(matches!(
+            parse_header(&out_of_range),
+            Err(MapError::BitOutOfRange { bit: 2, clbits: 2 })
+        ));
+        let duplicate = good.replace("\"bit\":1,\"qubit\"", "\"bit\":0,\"qubit\"");
+        assert!(matches!(
+            parse_header(&duplicate),
+            Err(MapError::DuplicateBit { bit: 0 })
+        ));
+        let bad_square = good.replace("\"a3\"", "\"z9\"");
+        assert!(matches!(
+            parse_header(&bad_square),
+            Err(MapError::Json { line: 2, .. })
+        ));
+    }
+}

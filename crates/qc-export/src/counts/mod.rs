@@ -1,0 +1,207 @@
+//! A device's counts back into a board: parsing ([`parse_counts`]), error mitigation and the
+//! board estimate ([`estimate_board`]), the exact board of a program ([`exact_board`]) and the
+//! readout calibration format ([`Calibration`]). The CLI (`qchess counts`) and the Python
+//! package call this module; they only read files and print. docs/hardware.md describes the
+//! formats and the argument behind each mitigation.
+
+mod calibration;
+mod estimate;
+mod parse;
+
+pub use calibration::{Calibration, ReadoutError};
+pub use estimate::{
+    estimate_board, exact_board, total_variation, BoardEstimate, ExactBoard, SquareEstimate,
+};
+pub use parse::{parse_counts, KeyProblem};
+
+use std::collections::BTreeMap;
+
+/// Shots per outcome of a program's bits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counts {
+    /// Width of the program's `c`.
+    pub width: usize,
+    /// Shots per bit string, indexed by bit (`c[i]` at index `i`).
+    pub outcomes: BTreeMap<Vec<bool>, u64>,
+    total: u64,
+}
+
+/// How a counts file writes its bit strings.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CountsFormat {
+    /// Qiskit `get_counts()` JSON: `c[0]` rightmost, registers separated by spaces.
+    Qiskit,
+    /// Braket `measurement_counts` JSON: bit 0 leftmost.
+    Braket,
+    /// CSV lines `bits,count` (optional header `bits,count`), bits in Qiskit order.
+    Csv,
+}
+
+impl std::str::FromStr for CountsFormat {
+    type Err = String;
+    /// Parses the command-line spelling.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "qiskit" => Ok(CountsFormat::Qiskit),
+            "braket" => Ok(CountsFormat::Braket),
+            "csv" => Ok(CountsFormat::Csv),
+            other => Err(format!(
+                "unknown counts format `{other}` (expected one of: qiskit, braket, csv)"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for CountsFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            CountsFormat::Qiskit => "qiskit",
+            CountsFormat::Braket => "braket",
+            CountsFormat::Csv => "csv",
+        })
+    }
+}
+
+/// Which mitigations to apply (`--mitigate postselect,symmetry,readout`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Mitigation {
+    /// Drop shots whose recorded-outcome bits differ from the game's.
+    pub postselect: bool,
+    /// Drop shots that break a conserved quantity or read 1 on an ancilla returned to |0>.
+    pub symmetry: bool,
+    /// Correct the square marginals for per-qubit readout errors (needs a [`Calibration`]).
+    pub readout: bool,
+}
+
+impl Default for Mitigation {
+    /// `postselect,symmetry`.
+    fn default() -> Self {
+        Mitigation {
+            postselect: true,
+            symmetry: true,
+            readout: false,
+        }
+    }
+}
+
+impl std::str::FromStr for Mitigation {
+    type Err = String;
+    /// A comma-separated list of `postselect`, `symmetry`, `readout`; `none` for no mitigation.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let mut m = Mitigation {
+            postselect: false,
+            symmetry: false,
+            readout: false,
+        };
+        for item in s.split(',').map(str::trim) {
+            match item {
+                "postselect" => m.postselect = true,
+                "symmetry" => m.symmetry = true,
+                "readout" => m.readout = true,
+                "none" => {}
+                other => {
+                    return Err(format!(
+                        "unknown mitigation `{other}` (expected a comma-separated list of: postselect, symmetry, readout; or none)"
+                    ))
+                }
+            }
+        }
+        Ok(m)
+    }
+}
+
+/// Why counts could not be read or turned into a board.
+#[derive(Debug, thiserror::Error)]
+pub enum CountsError {
+    /// Malformed JSON.
+    #[error("line {line}, column {column}: not valid JSON: {message}")]
+    Json {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// The parser's message.
+        message: String,
+    },
+    /// JSON that is not an object of bit strings.
+    #[error("expected a JSON object of bit strings and counts (Qiskit get_counts() or Braket measurement_counts)")]
+    NotAnObject,
+    /// A bit string that does not fit the program.
+    #[error("{}bit string {key:?}: {reason}", line.map(|l| format!("line {l}: ")).unwrap_or_default())]
+    BadKey {
+        /// The bit string.
+        key: String,
+        /// 1-based line, when known.
+        line: Option<usize>,
+        /// What is wrong.
+        reason: KeyProblem,
+    },
+    /// A count that is not a whole non-negative number.
+    #[error("{}bit string {key:?}: count {value} is not a whole non-negative number", line.map(|l| format!("line {l}: ")).unwrap_or_default())]
+    BadCount {
+        /// The bit string.
+        key: String,
+        /// 1-based line, when known.
+        line: Option<usize>,
+        /// The count as written.
+        value: String,
+    },
+    /// A CSV line that is not `bits,count`.
+    #[error("line {line}: {message}")]
+    CsvLine {
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The counts add up to zero shots.
+    #[error("the counts hold zero shots")]
+    ZeroShots,
+    /// The shot total does not fit in 64 bits.
+    #[error("the counts add up to more than 2^64 shots")]
+    TooManyShots,
+    /// Qiskit and Braket order cannot be told apart.
+    #[error("cannot tell Qiskit order (c[0] rightmost) from Braket order (c[0] leftmost): pass --counts-format qiskit or --counts-format braket")]
+    Ambiguous,
+    /// The file contradicts the format asked for.
+    #[error("--counts-format {given}: {reason}")]
+    WrongFormat {
+        /// The format asked for.
+        given: CountsFormat,
+        /// What contradicts it.
+        reason: String,
+    },
+    /// The counts' width differs from the program's.
+    #[error("the counts have {found} bit(s) per shot, but the program has {expected}")]
+    WidthMismatch {
+        /// Width of the counts.
+        found: usize,
+        /// Width of the program's `c`.
+        expected: usize,
+    },
+    /// Every shot was discarded.
+    #[error("every one of the {shots} shot(s) was discarded ({reasons}): no board to estimate")]
+    NothingKept {
+        /// Shots read.
+        shots: u64,
+        /// Discards by reason, as text.
+        reasons: String,
+    },
+    /// Readout mitigation without a calibration.
+    #[error("--mitigate readout needs --calibration FILE")]
+    MissingCalibration,
+    /// The calibration has no entry for a measured qubit.
+    #[error("the calibration has no entry for qubit {qubit} (it reads bit {bit})")]
+    QubitNotCalibrated {
+        /// Index into the program's `q`.
+        qubit: usize,
+        /// The bit it writes.
+        bit: usize,
+    },
+    /// A calibration that cannot be read or inverted.
+    #[error("calibration: {0}")]
+    Calibration(String),
+    /// The exact distribution gives the recorded outcomes probability 0.
+    #[error("the exact distribution of the program never produces the recorded outcomes")]
+    ImpossibleOutcomes,
+}
