@@ -12,7 +12,7 @@ if circuit.num_qubits <= 24:
     # every shot on its own (50 times faster on the dynamic programs of games).
     sim = AerSimulator(method="statevector", shot_branching_enable=True, seed_simulator=1)
 else:
-    # A game entangles few of its qubits at a time: a matrix product state holds 60 of them.
+    # Wider programs: a matrix product state is cheap while few qubits are entangled at once.
     sim = AerSimulator(method="matrix_product_state", seed_simulator=1)
 counts = sim.run(transpile(circuit, sim), shots=4000).result().get_counts()
 json.dump(counts, open(sys.argv[2], "w"))  # keys: c[0] rightmost
