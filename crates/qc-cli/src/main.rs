@@ -7,12 +7,9 @@
 mod backend_choice;
 mod commands;
 mod game_input;
-mod niels;
 mod output;
 mod render;
 mod repl;
-mod replay;
-mod views;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
