@@ -73,8 +73,8 @@ fn every_lowered_gate_equals_the_original_up_to_phase() {
             )
             .unwrap_or_else(|e| panic!("{}: {e}", target.name));
             for call in e.program.calls() {
-                let native = target.native.iter().any(|g| g == &call.name)
-                    || target.rename.values().any(|g| g == &call.name);
+                let native =
+                    target.is_native(&call.name) || target.rename.values().any(|g| g == &call.name);
                 assert!(
                     native,
                     "{}: non-native `{}` in\n{}",
