@@ -14,8 +14,19 @@ fn backends() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../backends")
 }
 
+/// Every target in `backends/*.toml` (a new file is tested without editing this list).
 fn targets() -> Vec<Target> {
-    ["generic", "ibm", "google", "braket"]
+    let mut names: Vec<String> = std::fs::read_dir(backends())
+        .expect("backends/ is readable")
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            let stem = path.file_stem()?.to_str()?.to_owned();
+            (path.extension()? == "toml").then_some(stem)
+        })
+        .collect();
+    names.sort();
+    assert!(names.len() >= 4, "backends/ lists {names:?}");
+    names
         .iter()
         .map(|n| Target::load(&backends(), n).unwrap_or_else(|e| panic!("{n}: {e}")))
         .collect()
