@@ -26,6 +26,14 @@ snap:
 docs:
     RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
 
+# The fuzz harness for SECONDS seconds (CI runs 120); failing inputs go to target/qc-fuzz-failures.
+fuzz seconds="3600":
+    cargo run --profile fuzz -p qc-fuzz -- --seconds {{seconds}}
+
+# The CLI on hostile inputs under a 4 GiB address-space cap.
+hostile:
+    bash tests/hostile/run.sh
+
 # What CI runs.
 ci:
     bash .ci/run

@@ -8,7 +8,14 @@ forms it wrote in "forms", and it writes no .qasm2):
   (sqrt-iSWAP target, deferred)         -> qiskit.qasm3.loads -> transpile(AerSimulator) -> run
   NAME.ibm.qasm                          -> qiskit.qasm3.loads -> transpile to cz/rz/sx/x on a
                                             line coupling map (routing) -> run on Aer
-  NAME.qasm2                             -> qiskit.qasm2.loads -> run on Aer
+  NAME.qasm2                             -> qiskit.qasm2.loads -> run on Aer; and when deferred
+                                            (games): cirq.contrib.qasm_import -> cirq.Simulator
+  NAME.braket.qasm (games: braket target, deferred)
+                                         -> the Amazon Braket local simulator (braket_sv)
+Cirq simulates every qubit as a dense state vector: programs wider than CIRQ_MAX_QUBITS qubits
+are left to Aer. Braket's local simulator interprets the program statement by statement (a
+580-line 16-qubit game took over 5 minutes on 2 loaded cores): programs wider than
+BRAKET_MAX_QUBITS qubits (the random games) are left to Aer and Cirq.
 Counts are compared key by key with a 5-sigma bound (plus one count of slack); any outcome
 qchess says is impossible must not occur. Exits 1 with the program and the numbers on a mismatch.
 """
@@ -24,6 +31,46 @@ from qiskit_aer import AerSimulator
 
 SHOTS = 4000
 SIGMAS = 5.0
+SEED = 1234
+CIRQ_MAX_QUBITS = 20
+BRAKET_MAX_QUBITS = 10
+
+
+def run_braket(text):
+    """Counts of the Braket local simulator, keys in Qiskit order (Braket writes c[0] leftmost)."""
+    from braket.devices import LocalSimulator
+    from braket.ir.openqasm import Program
+
+    result = LocalSimulator("braket_sv").run(Program(source=text), shots=SHOTS).result()
+    return {key[::-1]: n for key, n in result.measurement_counts.items()}
+
+
+def run_cirq(text, num_clbits):
+    """Counts of Cirq's simulator on an OpenQASM 2 program, keys in Qiskit order. OpenQASM 2 gives
+    every bit its own register cK; Cirq names its measurement key `cK_0`."""
+    import cirq
+    from cirq.contrib.qasm_import import circuit_from_qasm
+
+    result = cirq.Simulator(seed=SEED).run(circuit_from_qasm(text), repetitions=SHOTS)
+    columns = [result.measurements[f"c{k}_0"][:, 0] for k in range(num_clbits)]
+    counts = {}
+    for shot in zip(*columns):
+        key = "".join(str(int(b)) for b in reversed(shot))
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def header(text):
+    """The JSON header of a qchess program."""
+    for line in text.splitlines():
+        if line.startswith("// qchess-export "):
+            return json.loads(line[len("// qchess-export "):])
+    raise ValueError("no qchess-export header")
+
+
+def width(text):
+    """The qubit count of a qchess program."""
+    return header(text)["qubits"]
 
 
 def compare(label, exact, counts, num_clbits):
@@ -40,7 +87,7 @@ def compare(label, exact, counts, num_clbits):
         n = observed.get(key, 0)
         bound = SIGMAS * math.sqrt(max(p * (1 - p), 0.0) / shots) + 1.0 / shots
         if abs(n / shots - p) > bound:
-            errors.append(f"{label}: bits {key}: Aer {n}/{shots} = {n / shots:.4f}, exact {p:.4f} (bound {bound:.4f})")
+            errors.append(f"{label}: bits {key}: got {n}/{shots} = {n / shots:.4f}, exact {p:.4f} (bound {bound:.4f})")
     return errors
 
 
@@ -95,16 +142,32 @@ def main():
             checked += 1
         except Exception as exc:
             failures.append(f"{label}: {type(exc).__name__}: {exc}")
+        label = f"{name}.braket.qasm"
+        if (out / label).exists() and width((out / label).read_text()) <= BRAKET_MAX_QUBITS:
+            try:
+                counts = run_braket((out / label).read_text())
+                failures += compare(label + " (Braket local simulator)", exact, counts, m)
+                checked += 1
+            except Exception as exc:
+                failures.append(f"{label} (Braket): {type(exc).__name__}: {exc}")
         label = f"{name}.qasm2"
         if not (out / label).exists():
             continue
+        text = (out / label).read_text()
         try:
-            circ = qasm2.loads((out / label).read_text(), custom_instructions=qasm2.LEGACY_CUSTOM_INSTRUCTIONS)
+            circ = qasm2.loads(text, custom_instructions=qasm2.LEGACY_CUSTOM_INSTRUCTIONS)
             counts = run(circ, sim)
             failures += compare(label, exact, counts, m)
             checked += 1
         except Exception as exc:
             failures.append(f"{label}: {type(exc).__name__}: {exc}")
+        # Cirq runs the deferred programs (the games'): terminal measurements, sampled once.
+        if m > 0 and header(text)["form"] == "deferred" and width(text) <= CIRQ_MAX_QUBITS:
+            try:
+                failures += compare(label + " (Cirq)", exact, run_cirq(text, m), m)
+                checked += 1
+            except Exception as exc:
+                failures.append(f"{label} (Cirq): {type(exc).__name__}: {exc}")
     elapsed = time.time() - start
     if failures:
         print(f"interop: {len(failures)} mismatch(es) in {checked} runs ({elapsed:.1f}s):")

@@ -13,6 +13,8 @@ use rand::{Rng, SeedableRng};
 pub struct CorpusGame {
     /// File-name-safe name (`case_jump_basic`, `random03`).
     pub name: String,
+    /// The position the game starts from (FEN).
+    pub fen: &'static str,
     /// The game as played on the reference simulator.
     pub game: Game<ReferenceSparse>,
 }
@@ -109,6 +111,7 @@ pub fn case_games() -> Result<Vec<CorpusGame>, String> {
             play(case)
                 .map(|p| CorpusGame {
                     name: format!("case_{}", case.name),
+                    fen: case.fen,
                     game: p.game,
                 })
                 .map_err(|e| format!("case {}: {e}", case.name))
@@ -188,6 +191,7 @@ pub fn random_games(count: usize) -> Result<Vec<CorpusGame>, String> {
         if game.history().len() >= 30 && game.circuit().num_measurements() > 0 {
             games.push(CorpusGame {
                 name: format!("random{seed:03}"),
+                fen: RANDOM_FEN,
                 game,
             });
         }

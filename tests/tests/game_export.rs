@@ -20,6 +20,7 @@ fn games() -> Vec<CorpusGame> {
         let case = qchess_tests::cases::case(name).expect("a case of the table");
         CorpusGame {
             name: name.to_string(),
+            fen: case.fen,
             game: qchess_tests::cases::play(case)
                 .expect("the case plays")
                 .game,
@@ -31,6 +32,7 @@ fn games() -> Vec<CorpusGame> {
     assert!(game.history().len() >= 30 && game.circuit().num_measurements() > 0);
     games.push(CorpusGame {
         name: "random002".into(),
+        fen: RANDOM_FEN,
         game,
     });
     games

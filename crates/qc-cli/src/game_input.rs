@@ -1,29 +1,34 @@
-//! Where a command's game comes from: a game file, standard input (`-`), or `--moves` with an
-//! optional `--fen`. Every source becomes a [`qc_rules::GameRecord`]; errors name the file (or
-//! `--moves`), the line and column, and what was wrong.
+//! Where a command's game comes from and how it is played: a game file, standard input (`-`),
+//! or `--moves` with an optional `--fen`, under the ruleset `--rules` names. Everything here is
+//! written once against `qc_rules::Ruleset`; `with_game!` picks the ruleset and the simulator
+//! (enum dispatch that monomorphises each pair, like `with_backend!`). Errors name the file (or
+//! `--moves`), the move number, the line and column, and what was wrong.
 
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
-use qc_rules::{parse_move_list, Board, GameRecord};
+use qc_ir::Backend;
+use qc_rules::{GameText, QuantumGame, Ruleset};
+use rand::{Rng, SeedableRng};
 use std::path::PathBuf;
 
 /// The options every game-reading command shares.
 #[derive(Args, Debug, Clone, Default)]
 pub struct GameArgs {
-    /// A game file (PGN-like, see docs/notation.md), or `-` for standard input.
+    /// A game file (see docs/notation.md), or `-` for standard input.
     #[arg(value_name = "GAME")]
     pub game: Option<PathBuf>,
-    /// Moves in QCAN instead of a game file, e.g. "e2e4 b8^a6c6".
+    /// Moves instead of a game file, e.g. "e2e4 b8^a6c6".
     #[arg(long, value_name = "MOVES", conflicts_with = "game")]
     pub moves: Option<String>,
-    /// The starting position for --moves (standard FEN; default: the standard start).
+    /// The starting position for --moves (the ruleset's FEN; default: the standard start).
     #[arg(long, value_name = "FEN", conflicts_with = "game")]
     pub fen: Option<String>,
     #[command(flatten)]
     pub rules: RulesArgs,
 }
 
-/// Which quantum chess the game is played under.
+/// Which quantum chess the game is played under. A new ruleset is one more arm here and in
+/// `with_rules!` (see docs/architecture.md).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum RulesChoice {
     /// Cantwell's Quantum Chess (QCAN moves, docs/notation.md).
@@ -39,74 +44,154 @@ pub struct RulesArgs {
     /// The ruleset: cantwell (default) or niels.
     #[arg(long, value_enum, default_value_t = RulesChoice::Cantwell)]
     pub rules: RulesChoice,
-    /// Niel's rule options joined by `+`: simplified (default), full, hadamard, tunnelling,
-    /// no-box; e.g. "full+hadamard". Overrides a game file's Variant tag.
+    /// Rule options (Niel's Chess: simplified (default), full, hadamard, tunnelling, no-box,
+    /// joined by `+`, e.g. "full+hadamard"). Overrides a game file's Variant tag.
     #[arg(long, value_name = "OPTIONS")]
     pub variant: Option<String>,
-    /// Niel's Chess: after the given moves, play this many random legal moves (dice seeded
-    /// with --seed).
+    /// After the given moves, play this many random legal moves (moves picked and outcomes
+    /// sampled with --seed).
     #[arg(long, value_name = "N")]
     pub random_plies: Option<usize>,
 }
 
-impl RulesArgs {
-    /// True for `--rules niels`; Niel's-only options with the Cantwell rules are an error.
-    pub fn is_niels(&self) -> anyhow::Result<bool> {
-        if self.rules == RulesChoice::Niels {
-            return Ok(true);
-        }
-        if self.variant.is_some() || self.random_plies.is_some() {
-            bail!("--variant and --random-plies need --rules niels");
-        }
-        Ok(false)
-    }
-}
-
-/// A loaded game and a name for messages.
-pub struct LoadedGame {
-    /// `path`, `<stdin>` or `--moves`.
-    pub source: String,
-    /// The record.
-    pub record: GameRecord,
-}
-
-impl GameArgs {
-    /// True when no game was given at all.
-    pub fn is_empty(&self) -> bool {
-        self.game.is_none() && self.moves.is_none() && self.fen.is_none()
-    }
-
-    /// Loads the game; with nothing given, the standard start position and no moves.
-    pub fn load(&self) -> anyhow::Result<LoadedGame> {
-        if let Some(path) = &self.game {
-            let (source, text) = crate::commands::run::read_input(path)?;
-            let record = GameRecord::parse(&text).with_context(|| source.clone())?;
-            return Ok(LoadedGame { source, record });
-        }
-        let start = match &self.fen {
-            Some(fen) => Board::from_fen(fen).context("--fen")?,
-            None => Board::start(),
-        };
-        let mut record = GameRecord {
-            start,
-            ..GameRecord::default()
-        };
-        if let Some(moves) = &self.moves {
-            for qcan in parse_move_list(moves).context("--moves")? {
-                record.push_move(qcan);
+/// Runs `$body` with the type `$rules` bound to the chosen ruleset (`qc_rules::Cantwell`, ...).
+macro_rules! with_rules {
+    ($choice:expr, |$rules:ident| $body:expr) => {
+        match $choice {
+            $crate::game_input::RulesChoice::Cantwell => {
+                type $rules = qc_rules::Cantwell;
+                $body
+            }
+            $crate::game_input::RulesChoice::Niels => {
+                type $rules = qc_rules::Niels;
+                $body
             }
         }
-        Ok(LoadedGame {
-            source: "--moves".into(),
-            record,
-        })
-    }
+    };
+}
 
-    /// Loads the game, requiring that one was given.
-    pub fn load_required(&self) -> anyhow::Result<LoadedGame> {
-        if self.is_empty() {
-            bail!("no game given: pass a game file, `-` for standard input, or --moves \"...\" [--fen FEN]");
-        }
-        self.load()
+/// Loads the game `$args` (a `GameArgs`) gives and plays it on the simulator `$backend` (a
+/// `BackendChoice`) with `$seed`; runs `$body` with `$loaded` (a `Loaded<R>`) and `$game` (an
+/// `R::Game<B>`) bound, and the type `$rules` bound to the ruleset. `$required`: whether a game
+/// must be given (otherwise: the start position, no moves).
+macro_rules! with_game {
+    ($args:expr, $backend:expr, $seed:expr, $required:expr,
+     |$rules:ident, $loaded:ident, $game:ident| $body:expr) => {
+        $crate::game_input::with_rules!($args.rules.rules, |$rules| {
+            let $loaded = $crate::game_input::load::<$rules>(&$args, $required)?;
+            $crate::backend_choice::with_backend!($backend, |backend| {
+                #[allow(unused_mut, reason = "only play mutates the game")]
+                let mut $game = $crate::game_input::replay::<$rules, _>(&$loaded, backend, $seed)?;
+                $body
+            })
+        })
+    };
+}
+
+pub(crate) use {with_game, with_rules};
+
+/// A loaded game and a name for messages.
+pub struct Loaded<R: Ruleset> {
+    /// `path`, `<stdin>` or `--moves`.
+    pub source: String,
+    /// The tags, the start position and the moves.
+    pub text: GameText<R::Start>,
+    /// Random moves to play after the given ones.
+    pub random_plies: usize,
+}
+
+/// The RNG every command uses for sampled outcomes, so that a seed means the same game
+/// everywhere.
+pub fn rng(seed: u64) -> rand_chacha::ChaCha8Rng {
+    rand_chacha::ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// The RNG `--random-plies` picks moves with: a stream apart from the outcomes', so that
+/// picking a move does not shift the outcomes.
+pub fn pick_rng(seed: u64) -> rand_chacha::ChaCha8Rng {
+    rng(seed ^ 0x9E37_79B9_7F4A_7C15)
+}
+
+/// Loads the game `args` give under ruleset `R`; with nothing given, the standard start and no
+/// moves, unless `required`.
+pub fn load<R: Ruleset>(args: &GameArgs, required: bool) -> anyhow::Result<Loaded<R>> {
+    let options = args.rules.variant.as_deref();
+    let random_plies = args.rules.random_plies.unwrap_or(0);
+    if let Some(path) = &args.game {
+        let (source, text) = crate::commands::run::read_input(path)?;
+        let text = R::read_game(&text, options).with_context(|| source.clone())?;
+        return Ok(Loaded {
+            source,
+            text,
+            random_plies,
+        });
     }
+    let start = R::start(args.fen.as_deref(), options).context(if args.fen.is_some() {
+        "--fen"
+    } else {
+        "--variant"
+    })?;
+    if required && args.moves.is_none() && args.fen.is_none() && random_plies == 0 {
+        bail!("no game given: pass a game file, `-` for standard input, or --moves \"...\" [--fen FEN]");
+    }
+    let moves = match &args.moves {
+        Some(m) => R::read_moves(m).context("--moves")?,
+        None => Vec::new(),
+    };
+    Ok(Loaded {
+        source: "--moves".into(),
+        text: GameText {
+            tags: Vec::new(),
+            start,
+            moves,
+        },
+        random_plies,
+    })
+}
+
+/// Plays every move of `loaded` on `backend` (outcomes not written in are sampled with `seed`),
+/// then its random plies.
+pub fn replay<R: Ruleset, B: Backend>(
+    loaded: &Loaded<R>,
+    backend: B,
+    seed: u64,
+) -> anyhow::Result<R::Game<B>> {
+    let mut game = R::new_game(&loaded.text.start, backend)
+        .with_context(|| format!("{}: cannot set up the start position", loaded.source))?;
+    let mut dice = rng(seed);
+    for (index, m) in loaded.text.moves.iter().enumerate() {
+        game.play_text(&m.text, &mut dice).with_context(|| {
+            let place = if m.line == 0 {
+                String::new()
+            } else {
+                format!(", line {}, column {}", m.line, m.column)
+            };
+            format!("{}: move {} `{}`{place}", loaded.source, index + 1, m.text)
+        })?;
+    }
+    let mut pick = pick_rng(seed);
+    for _ in 0..loaded.random_plies {
+        if !play_random(&mut game, &mut pick, &mut dice)? {
+            break;
+        }
+    }
+    Ok(game)
+}
+
+/// Plays one legal move picked uniformly with `pick`; a move the engine refuses after all (one
+/// that would leave the state unchanged) is dropped and another picked. False when no move can
+/// be played.
+pub fn play_random<G: QuantumGame>(
+    game: &mut G,
+    pick: &mut impl Rng,
+    dice: &mut impl Rng,
+) -> anyhow::Result<bool> {
+    let mut moves = game.legal_moves();
+    while !moves.is_empty() {
+        let mv = moves.swap_remove(pick.gen_range(0..moves.len()));
+        if game.play_text(&mv.text, dice).is_ok() {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }

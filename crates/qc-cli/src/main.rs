@@ -8,12 +8,9 @@ mod backend_choice;
 mod board_facts;
 mod commands;
 mod game_input;
-mod niels;
 mod output;
 mod render;
 mod repl;
-mod replay;
-mod views;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

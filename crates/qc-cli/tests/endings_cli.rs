@@ -23,7 +23,7 @@ fn play_claims_threefold_repetition() {
 
     let script = format!("{}\nclaim\nquit\n", MOVES.replace(' ', "\n"));
     let out = ok_stdout(&qchess_with_input(&["play", "--fen", FEN], &script));
-    assert!(out.contains("may claim repetition"), "{out}");
+    assert!(out.contains("Can claim: repetition"), "{out}");
     assert!(
         out.contains("claimed repetition: measured every square"),
         "{out}"

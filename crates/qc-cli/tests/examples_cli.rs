@@ -180,7 +180,10 @@ fn play_follows_a_piped_script() {
     );
     let out = qchess_with_input(&["play", "--fen", "7k/8/8/8/8/8/8/K7 w - - 0 1"], &script);
     let text = ok_stdout(&out);
-    assert!(text.contains("played a1^a2b1 (split_jump basic)"), "{text}");
+    assert!(
+        text.contains("played a1^a2b1 (split_jump basic, no measurement, applied)"),
+        "{text}"
+    );
     assert!(
         text.contains("O1=1.0000 O2=0.0000 O3=0.5000 O4=0.5000"),
         "{text}"

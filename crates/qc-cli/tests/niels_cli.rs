@@ -59,10 +59,11 @@ fn simulate_text_shows_the_roll_its_probability_and_the_board() {
     assert!(text.contains("rolled e6 (P(blue) 0.5000)"), "{text}");
     let rank6 = text
         .lines()
-        .find(|l| l.starts_with("6 "))
+        .find(|l| l.starts_with("  6 |"))
         .expect("rank 6 drawn");
-    assert_eq!(rank6.split_whitespace().nth(5), Some("P"), "{rank6}");
-    assert!(text.contains("Pairs: 0"), "{text}");
+    // Cells between bars: a, b, c, d, e.
+    assert_eq!(rank6.split('|').nth(5).map(str::trim), Some("P"), "{rank6}");
+    assert!(!text.contains("P(red)"), "no pair is left: {text}");
 }
 
 #[test]
@@ -264,7 +265,9 @@ fn board_svg_parses_and_draws_every_pair() {
             .count()
     };
     assert_eq!(count("pair"), pairs);
-    assert_eq!(count("ring"), 2 * pairs);
+    // A ring on every piece: the conventional ones (full) and both halves of each pair.
+    let conventional = d["final"]["pieces"].as_object().unwrap().len();
+    assert_eq!(count("ring"), conventional + 2 * pairs);
     assert_eq!(count("mark"), 2 * pairs);
 }
 

@@ -3,6 +3,7 @@
 
 use crate::error::ImportError;
 use crate::expr::Expr;
+use qc_ir::gate_data::qasm_gate;
 use qc_ir::{Circuit, Clbit, Condition, Control, Gate, Instruction, Op, Qubit};
 use std::collections::HashMap;
 
@@ -89,49 +90,13 @@ pub fn lookup(
     }
 }
 
-/// The IR form of a standard (stdgates / qelib1) gate: the gate, how many leading operands are
-/// controls, and an extra phase on the first control (`cu`'s gamma).
+/// The IR form of a gate an importer knows without a definition (stdgates, qelib1, vendor
+/// aliases; from the gate table): the gate, how many leading operands are controls, and an extra
+/// phase on the first control (`cu`'s gamma).
 fn builtin(name: &str, p: &[f64]) -> Option<(Gate, usize, f64)> {
-    use std::f64::consts::PI;
-    let g = |gate| Some((gate, 0, 0.0));
-    let c = |gate, n| Some((gate, n, 0.0));
-    match (name, p) {
-        ("id" | "i", []) => g(Gate::I),
-        ("x", []) => g(Gate::X),
-        ("y", []) => g(Gate::Y),
-        ("z", []) => g(Gate::Z),
-        ("h", []) => g(Gate::H),
-        ("s", []) => g(Gate::S),
-        ("sdg" | "si", []) => g(Gate::Sdg),
-        ("t", []) => g(Gate::T),
-        ("tdg" | "ti", []) => g(Gate::Tdg),
-        ("sx" | "v", []) => g(Gate::SX),
-        ("sxdg" | "vi", []) => g(Gate::SXdg),
-        ("rx", [a]) => g(Gate::Rx(*a)),
-        ("ry", [a]) => g(Gate::Ry(*a)),
-        ("rz", [a]) => g(Gate::Rz(*a)),
-        ("p" | "phase" | "u1" | "phaseshift", [a]) => g(Gate::Phase(*a)),
-        ("u2", [a, b]) => g(Gate::U(PI / 2.0, *a, *b)),
-        ("u3" | "u" | "U", [a, b, c]) => g(Gate::U(*a, *b, *c)),
-        ("swap", []) => g(Gate::Swap),
-        ("iswap", []) => g(Gate::ISwap),
-        ("cx" | "CX" | "cnot", []) => c(Gate::X, 1),
-        ("cy", []) => c(Gate::Y, 1),
-        ("cz", []) => c(Gate::Z, 1),
-        ("ch", []) => c(Gate::H, 1),
-        ("csx", []) => c(Gate::SX, 1),
-        ("cp" | "cphase" | "cu1" | "cphaseshift", [a]) => c(Gate::Phase(*a), 1),
-        ("crx", [a]) => c(Gate::Rx(*a), 1),
-        ("cry", [a]) => c(Gate::Ry(*a), 1),
-        ("crz", [a]) => c(Gate::Rz(*a), 1),
-        ("cu3", [a, b, cc]) => c(Gate::U(*a, *b, *cc), 1),
-        ("cu", [a, b, cc, d]) => Some((Gate::U(*a, *b, *cc), 1, *d)),
-        ("ccx" | "ccnot", []) => c(Gate::X, 2),
-        ("c3x", []) => c(Gate::X, 3),
-        ("c4x", []) => c(Gate::X, 4),
-        ("cswap", []) => c(Gate::Swap, 1),
-        _ => None,
-    }
+    let form = qasm_gate(name).filter(|f| f.is_predefined() && !f.zero_control)?;
+    let call = form.resolve(p)?;
+    Some((call.gate, call.controls, call.control_phase))
 }
 
 impl Env {

@@ -16,6 +16,7 @@ pub mod error;
 pub mod export;
 pub mod expr;
 pub mod fold;
+pub mod gate_docs;
 pub mod import3;
 pub mod lex;
 pub mod library;

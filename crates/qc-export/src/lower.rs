@@ -14,6 +14,7 @@ use crate::decompose::u_params;
 use crate::error::ExportError;
 use crate::program::{GateCall, Modifier, Stmt};
 use crate::Dialect;
+use qc_ir::gate_data::Controlled;
 use qc_ir::{Gate, Instruction, Op, Polarity};
 
 /// Turns instructions into statements; owns the scratch qubit and scratch bit allocation.
@@ -122,7 +123,7 @@ impl Lowerer {
                             qubit: q,
                             clbit: bit,
                         });
-                        push_if(out, bit, vec![GateCall::new("x", vec![], vec![q])]);
+                        push_if(out, bit, vec![GateCall::new(X, vec![], vec![q])]);
                     }
                 }
             }
@@ -172,10 +173,10 @@ impl Lowerer {
         let ones: Vec<usize> = controls.iter().map(|(q, _)| *q).collect();
         let mut out: Vec<GateCall> = zeros
             .iter()
-            .map(|&q| GateCall::new("x", vec![], vec![q]))
+            .map(|&q| GateCall::new(X, vec![], vec![q]))
             .collect();
         self.positive(gate, targets, &ones, &mut out);
-        out.extend(zeros.iter().map(|&q| GateCall::new("x", vec![], vec![q])));
+        out.extend(zeros.iter().map(|&q| GateCall::new(X, vec![], vec![q])));
         out
     }
 
@@ -210,47 +211,33 @@ impl Lowerer {
         q
     }
 
-    /// Multi-controlled X: `cx`, `ccx`, `c3x`, or a `ccx` V-chain over clean scratch qubits.
+    /// Multi-controlled X: the table's name for that many controls (`x`, `cx`, `ccx`, `c3x`), or
+    /// a `ccx` V-chain over clean scratch qubits.
     fn mcx(&mut self, controls: &[usize], target: usize, out: &mut Vec<GateCall>) {
-        match controls.len() {
-            0 => out.push(GateCall::new("x", vec![], vec![target])),
-            1 => out.push(GateCall::new("cx", vec![], vec![controls[0], target])),
-            2 => out.push(GateCall::new(
-                "ccx",
-                vec![],
-                vec![controls[0], controls[1], target],
-            )),
-            3 => out.push(GateCall::new(
-                "c3x",
-                vec![],
-                vec![controls[0], controls[1], controls[2], target],
-            )),
-            k => {
-                let anc: Vec<usize> = (0..k - 2).map(|_| self.alloc_scratch()).collect();
-                let mut chain = vec![GateCall::new(
-                    "ccx",
-                    vec![],
-                    vec![controls[0], controls[1], anc[0]],
-                )];
-                for i in 1..k - 2 {
-                    chain.push(GateCall::new(
-                        "ccx",
-                        vec![],
-                        vec![controls[i + 1], anc[i - 1], anc[i]],
-                    ));
-                }
-                out.extend(chain.iter().cloned());
-                out.push(GateCall::new(
-                    "ccx",
-                    vec![],
-                    vec![controls[k - 1], anc[k - 3], target],
-                ));
-                out.extend(chain.into_iter().rev());
-                self.scratch_in_use -= k - 2;
-            }
+        if let Some((name, _)) = named_call(Gate::X, controls.len()) {
+            let mut qubits = controls.to_vec();
+            qubits.push(target);
+            out.push(GateCall::new(name, vec![], qubits));
+            return;
         }
+        let k = controls.len();
+        let ccx = |a: usize, b: usize, t: usize| GateCall::new(CCX, vec![], vec![a, b, t]);
+        let anc: Vec<usize> = (0..k - 2).map(|_| self.alloc_scratch()).collect();
+        let mut chain = vec![ccx(controls[0], controls[1], anc[0])];
+        for i in 1..k - 2 {
+            chain.push(ccx(controls[i + 1], anc[i - 1], anc[i]));
+        }
+        out.extend(chain.iter().cloned());
+        out.push(ccx(controls[k - 1], anc[k - 3], target));
+        out.extend(chain.into_iter().rev());
+        self.scratch_in_use -= k - 2;
     }
 }
+
+/// The V-chain's Toffoli (X with two controls; `stdgates.inc` has it).
+const CCX: &str = "ccx";
+/// X, for the x-wrapping of 0-controls and the portable reset.
+const X: &str = "x";
 
 fn push_if(out: &mut Vec<Stmt>, clbit: usize, calls: Vec<GateCall>) {
     if calls.is_empty() {
@@ -270,43 +257,37 @@ pub fn base_name(gate: Gate) -> (&'static str, Vec<f64>) {
     (gate.info().qasm_name(), gate.params())
 }
 
+/// The OpenQASM name and parameters of `gate` with `controls` leading 1-controls, from the gate
+/// table: the gate's own name, its controlled form (`cx`, `cry`, `ciswap`, `cp(pi/2)` for `s`,
+/// `cu` from the exact matrix otherwise) or a multi-controlled name (`ccx`, `c3x`); `None` when
+/// there is no single call for that many controls.
+pub fn named_call(gate: Gate, controls: usize) -> Option<(&'static str, Vec<f64>)> {
+    let info = gate.info();
+    match (controls, info.controlled) {
+        (0, _) => Some(base_name(gate)),
+        (1, Controlled::As(equal)) => named_call(equal, 1),
+        (1, Controlled::Cu) => {
+            let (t, p, l, gamma) = u_params(&gate.matrix());
+            Some(("cu", vec![t, p, l, gamma]))
+        }
+        (n, _) => info
+            .written_with_controls(n)
+            .map(|form| (form.name, gate.params())),
+    }
+}
+
 fn zero_controlled_name(gate: Gate) -> Option<&'static str> {
-    Some(match gate {
-        Gate::ISwap => "nciswap",
-        Gate::ISwapDg => "nciswapdg",
-        Gate::SqrtISwap => "ncsiswap",
-        Gate::SqrtISwapDg => "ncsiswapdg",
-        _ => return None,
-    })
+    gate.info().written_with_zero_control().map(|f| f.name)
 }
 
 /// The exact singly-controlled form of `gate` (control first).
 fn single_controlled(gate: Gate, c: usize, targets: &[usize]) -> GateCall {
-    use std::f64::consts::{FRAC_PI_2, FRAC_PI_4};
     let mut qubits = vec![c];
     qubits.extend_from_slice(targets);
-    let (name, params) = match gate {
-        Gate::X => ("cx", vec![]),
-        Gate::Y => ("cy", vec![]),
-        Gate::Z => ("cz", vec![]),
-        Gate::H => ("ch", vec![]),
-        Gate::S => ("cp", vec![FRAC_PI_2]),
-        Gate::Sdg => ("cp", vec![-FRAC_PI_2]),
-        Gate::T => ("cp", vec![FRAC_PI_4]),
-        Gate::Tdg => ("cp", vec![-FRAC_PI_4]),
-        Gate::Phase(a) => ("cp", vec![a]),
-        Gate::Rx(a) => ("crx", vec![a]),
-        Gate::Ry(a) => ("cry", vec![a]),
-        Gate::Rz(a) => ("crz", vec![a]),
-        Gate::Swap => ("cswap", vec![]),
-        Gate::ISwap => ("ciswap", vec![]),
-        Gate::ISwapDg => ("ciswapdg", vec![]),
-        Gate::SqrtISwap => ("csiswap", vec![]),
-        Gate::SqrtISwapDg => ("csiswapdg", vec![]),
-        g => {
-            let (t, p, l, gamma) = u_params(&g.matrix());
-            ("cu", vec![t, p, l, gamma])
-        }
-    };
+    let (name, params) = named_call(gate, 1).unwrap_or_else(|| {
+        // A gate whose record names no controlled form is written with `cu`.
+        let (t, p, l, gamma) = u_params(&gate.matrix());
+        ("cu", vec![t, p, l, gamma])
+    });
     GateCall::new(name, params, qubits)
 }

@@ -194,7 +194,7 @@ impl Program {
                 );
             }
             for d in defs {
-                let _ = writeln!(out, "{}", d.text);
+                let _ = writeln!(out, "{}", library::text(d));
             }
         }
         self.write_labels(&mut out, "q", "c");

@@ -1,7 +1,7 @@
 //! OpenQASM 2 output and import.
 //!
-//! Output: `qelib1.inc` names, the library definitions the program needs (except `sxdg` and `c3x`,
-//! which Qiskit's `qelib1.inc` has), one `qreg q`, and **one 1-bit `creg` per bit** (`c0`, `c1`, ...)
+//! Output: `qelib1.inc` names, the library definitions the program needs (except those Qiskit's `qelib1.inc`
+//! has: `sxdg`, `c3x`), one `qreg q`, and **one 1-bit `creg` per bit** (`c0`, `c1`, ...)
 //! because OpenQASM 2 conditions compare whole registers; feed-forward is one `if (cK==1)` per gate.
 //! Concatenating Qiskit's space-separated register keys gives the same bit string as OpenQASM 3's
 //! `c`. The portable dialect is always used; a circuit that QASM 2 cannot express in the dynamic
@@ -74,8 +74,8 @@ pub fn to_qasm2(p: &Program) -> String {
         let _ = writeln!(out, "// {line}");
     }
     for d in library::needed(p.used_gate_names()) {
-        if d.name != "sxdg" && d.name != "c3x" {
-            let _ = writeln!(out, "{}", d.text);
+        if !d.in_qelib1 {
+            let _ = writeln!(out, "{}", library::text(d));
         }
     }
     p.write_labels(&mut out, "q", "c");

@@ -11,9 +11,11 @@
 use crate::decompose::{controlled_abc, is_identity_up_to_phase, normalize, zsx, zyz, AbcStep};
 use crate::error::ExportError;
 use crate::export::{build_program, header_lines, postselect_pattern, Export};
+use crate::lower::named_call;
 use crate::program::{GateCall, Program, Stmt};
-use crate::{library, ExportOptions, Form};
-use qc_ir::{Circuit, Gate, Matrix, Op, Polarity};
+use crate::{ExportOptions, Form};
+use qc_ir::gate_data::{qasm_gate, Home, LibraryGate, QasmForm};
+use qc_ir::{Circuit, Gate, Matrix};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -34,15 +36,16 @@ pub struct Target {
     /// When false, the program is written with stdgates and library definitions (no lowering).
     #[serde(default = "yes")]
     pub lower: bool,
-    /// Native gate names (before renaming).
+    /// Native gates, by their OpenQASM names (before renaming); every name is one the gate table
+    /// knows, so a typo fails when the TOML is read.
     #[serde(default)]
-    pub native: Vec<String>,
-    /// `zsx`, `zyz` or `u3`.
-    #[serde(default = "default_single")]
-    pub single_qubit: String,
-    /// `cx`, `cz` or `siswap`.
-    #[serde(default = "default_two")]
-    pub two_qubit: String,
+    pub native: Vec<NativeGate>,
+    /// How a merged single-qubit run is written.
+    #[serde(default)]
+    pub single_qubit: SingleQubitBasis,
+    /// What every CNOT becomes.
+    #[serde(default)]
+    pub two_qubit: Entangler,
     /// Write `include "stdgates.inc";`.
     #[serde(default = "yes")]
     pub include_stdgates: bool,
@@ -57,11 +60,79 @@ pub struct Target {
 fn yes() -> bool {
     true
 }
-fn default_single() -> String {
-    "zsx".into()
+
+/// A native gate of a target: an OpenQASM spelling from the gate table.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct NativeGate(pub &'static QasmForm);
+
+impl NativeGate {
+    /// The OpenQASM name.
+    pub fn name(self) -> &'static str {
+        self.0.name
+    }
 }
-fn default_two() -> String {
-    "cx".into()
+
+impl<'de> Deserialize<'de> for NativeGate {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<NativeGate, D::Error> {
+        let name = String::deserialize(d)?;
+        qasm_gate(&name).map(NativeGate).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown native gate `{name}` (an OpenQASM name from docs/gates.md)"
+            ))
+        })
+    }
+}
+
+/// How a target writes a merged single-qubit run.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SingleQubitBasis {
+    /// `rz`, `sx`, `rz`, `sx`, `rz` (IBM).
+    #[default]
+    Zsx,
+    /// `rz`, `ry`, `rz`.
+    Zyz,
+    /// One `u3`.
+    U3,
+}
+
+impl SingleQubitBasis {
+    /// The gates this basis writes (they must be native).
+    pub fn gates(self) -> &'static [Gate] {
+        match self {
+            SingleQubitBasis::Zsx => &[Gate::Rz(0.0), Gate::SX],
+            SingleQubitBasis::Zyz => &[Gate::Rz(0.0), Gate::Ry(0.0)],
+            SingleQubitBasis::U3 => &[Gate::U(0.0, 0.0, 0.0)],
+        }
+    }
+}
+
+/// What a target writes for each CNOT.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Entangler {
+    /// CNOT itself.
+    #[default]
+    Cx,
+    /// CZ between Hadamards on the target.
+    Cz,
+    /// Two square roots of iSWAP with single-qubit gates around them.
+    Siswap,
+}
+
+impl Entangler {
+    /// The OpenQASM name of the entangling gate, from the gate table.
+    pub fn name(self) -> &'static str {
+        match self {
+            Entangler::Cx => controlled_name(Gate::X),
+            Entangler::Cz => controlled_name(Gate::Z),
+            Entangler::Siswap => Gate::SqrtISwap.info().qasm_name(),
+        }
+    }
+}
+
+fn controlled_name(gate: Gate) -> &'static str {
+    named_call(gate, 1).map_or("", |(name, _)| name)
 }
 
 impl Target {
@@ -102,24 +173,13 @@ impl Target {
         if !self.lower {
             return Ok(());
         }
-        let needs: &[&str] = match self.single_qubit.as_str() {
-            "zsx" => &["rz", "sx"],
-            "zyz" => &["rz", "ry"],
-            "u3" => &["u3"],
-            other => {
-                return Err(self.err(format!(
-                    "unknown single_qubit basis `{other}` (zsx, zyz, u3)"
-                )))
-            }
-        };
-        if !["cx", "cz", "siswap"].contains(&self.two_qubit.as_str()) {
-            return Err(self.err(format!(
-                "unknown two_qubit entangler `{}` (cx, cz, siswap)",
-                self.two_qubit
-            )));
-        }
-        for g in needs.iter().copied().chain([self.two_qubit.as_str()]) {
-            if !self.native.iter().any(|n| n == g) {
+        let single = self
+            .single_qubit
+            .gates()
+            .iter()
+            .map(|g| g.info().qasm_name());
+        for g in single.chain([self.two_qubit.name()]) {
+            if !self.is_native(g) {
                 return Err(self.err(format!(
                     "the lowering writes `{g}` but it is not in `native`"
                 )));
@@ -128,8 +188,9 @@ impl Target {
         Ok(())
     }
 
-    fn is_native(&self, name: &str) -> bool {
-        self.native.iter().any(|n| n == name)
+    /// True when `name` is one of the target's native gates.
+    pub fn is_native(&self, name: &str) -> bool {
+        self.native.iter().any(|n| n.name() == name)
     }
 }
 
@@ -277,13 +338,13 @@ fn flush(target: &Target, pending: &mut [Option<Matrix>], q: usize, emit: &mut V
         emit.push(GateCall::new("x", vec![], vec![q]));
         return;
     }
-    let gates = match target.single_qubit.as_str() {
-        "zyz" => zyz(&m),
-        "u3" => {
+    let gates = match target.single_qubit {
+        SingleQubitBasis::Zyz => zyz(&m),
+        SingleQubitBasis::U3 => {
             let (t, p, l, _) = crate::decompose::u_params(&m);
             vec![Gate::U(t, normalize(p), normalize(l))]
         }
-        _ => zsx(&m),
+        SingleQubitBasis::Zsx => zsx(&m),
     };
     for g in gates {
         emit.push(GateCall::new(g.info().qasm_name(), g.params(), vec![q]));
@@ -293,16 +354,15 @@ fn flush(target: &Target, pending: &mut [Option<Matrix>], q: usize, emit: &mut V
 /// CNOT(c, t) in the target's entangler.
 fn entangle(c: usize, t: usize, target: &Target) -> Vec<Prim> {
     let h = || Gate::H.matrix();
-    match target.two_qubit.as_str() {
-        "cz" => vec![
-            Prim::One(t, h()),
-            Prim::Native(GateCall::new("cz", vec![], vec![c, t])),
-            Prim::One(t, h()),
-        ],
-        "siswap" => {
+    let native = |a: usize, b: usize| {
+        Prim::Native(GateCall::new(target.two_qubit.name(), vec![], vec![a, b]))
+    };
+    match target.two_qubit {
+        Entangler::Cz => vec![Prim::One(t, h()), native(c, t), Prim::One(t, h())],
+        Entangler::Siswap => {
             // CX = H_t . e^{-i pi/4} exp(i pi/4 ZZ) (S x S) . H_t, and
             // exp(i pi/4 XX) = (X x I) siswap (X x I) siswap; conjugate by H x H for ZZ.
-            let sw = || Prim::Native(GateCall::new("siswap", vec![], vec![c, t]));
+            let sw = || native(c, t);
             vec![
                 Prim::One(t, h()),
                 Prim::One(c, Gate::S.matrix()),
@@ -318,7 +378,7 @@ fn entangle(c: usize, t: usize, target: &Target) -> Vec<Prim> {
                 Prim::One(t, h()),
             ]
         }
-        _ => vec![Prim::Native(GateCall::new("cx", vec![], vec![c, t]))],
+        Entangler::Cx => vec![native(c, t)],
     }
 }
 
@@ -333,37 +393,41 @@ fn expand(call: &GateCall, target: &Target) -> Result<Vec<Prim>, ExportError> {
     if target.is_native(&call.name) && call.qubits.len() > 1 {
         return Ok(vec![Prim::Native(call.clone())]);
     }
-    // The call's meaning: import it (with the library definitions) into IR instructions.
-    let n = call.qubits.iter().max().map_or(1, |m| m + 1);
-    let mut text = String::from("OPENQASM 3.0;\ninclude \"stdgates.inc\";\n");
-    for d in library::needed([call.name.as_str()]) {
-        text.push_str(d.text);
-        text.push('\n');
+    // The call's meaning, from the gate table: a library body or a standard gate with controls.
+    let err = |m: String| target.err(format!("cannot expand `{}`: {m}", call.name));
+    let form = qasm_gate(&call.name).ok_or_else(|| err("not in the gate table".into()))?;
+    let resolved = form
+        .resolve(&call.params)
+        .ok_or_else(|| err(format!("it takes {} angle(s)", form.num_params())))?;
+    if call.qubits.len() != form.num_qubits() {
+        return Err(err(format!("it takes {} qubit(s)", form.num_qubits())));
     }
-    text.push_str(&format!(
-        "qubit[{n}] q;\n{}\n",
-        crate::program::call_text(call, "q")
-    ));
-    let ir = crate::import3::import_qasm3(&text)
-        .map_err(|e| target.err(format!("cannot expand `{}`: {e}", call.name)))?;
     let mut out = Vec::new();
-    for instr in ir.instructions() {
-        if let Op::Gate {
-            gate,
-            targets,
-            controls,
-        } = &instr.op
-        {
-            let t: Vec<usize> = targets.iter().map(|q| q.index()).collect();
-            if controls.iter().any(|c| c.on == Polarity::Zero) {
-                return Err(target.err(format!("`{}` expands to a 0-control", call.name)));
+    match form.home {
+        Home::Library(def) => steps(def, &call.qubits, &mut out),
+        Home::Standard { .. } | Home::Alias => {
+            let (c, t) = call.qubits.split_at(resolved.controls);
+            if resolved.control_phase != 0.0 {
+                out.push(Prim::One(
+                    c[0],
+                    Gate::Phase(resolved.control_phase).matrix(),
+                ));
             }
-            let c: Vec<usize> = controls.iter().map(|c| c.qubit.index()).collect();
-            prims(*gate, &t, &c, &mut out)
-                .map_err(|m| target.err(format!("`{}`: {m}", call.name)))?;
+            prims(resolved.gate, t, c, &mut out)
         }
     }
+    .map_err(err)?;
     Ok(out)
+}
+
+/// A library body on `operands`, expanded step by step.
+fn steps(def: &LibraryGate, operands: &[usize], out: &mut Vec<Prim>) -> Result<(), String> {
+    for step in def.body {
+        let t: Vec<usize> = step.targets.iter().map(|&k| operands[k]).collect();
+        let c: Vec<usize> = step.controls.iter().map(|&k| operands[k]).collect();
+        prims(step.gate, &t, &c, out)?;
+    }
+    Ok(())
 }
 
 fn prims(gate: Gate, t: &[usize], c: &[usize], out: &mut Vec<Prim>) -> Result<(), String> {
@@ -392,27 +456,12 @@ fn prims(gate: Gate, t: &[usize], c: &[usize], out: &mut Vec<Prim>) -> Result<()
             ccx(c[0], t[0], t[1], out);
             out.push(Prim::Cx(t[1], t[0]));
         }
-        (2, 0) => {
-            // iSWAP family without a native form: its library definition.
-            let (name, _) = crate::lower::base_name(gate);
-            let def =
-                library::definition(name).ok_or_else(|| format!("no definition for `{name}`"))?;
-            let text = format!(
-                "OPENQASM 3.0;\ninclude \"stdgates.inc\";\n{}\nqubit[2] q;\n{name} q[0], q[1];\n",
-                def.text
-            );
-            let ir = crate::import3::import_qasm3(&text).map_err(|e| e.to_string())?;
-            for instr in ir.instructions() {
-                if let Op::Gate {
-                    gate: g,
-                    targets,
-                    controls,
-                } = &instr.op
-                {
-                    let tt: Vec<usize> = targets.iter().map(|q| t[q.index()]).collect();
-                    let cc: Vec<usize> = controls.iter().map(|q| t[q.qubit.index()]).collect();
-                    prims(*g, &tt, &cc, out)?;
-                }
+        // The iSWAP family (and its controlled forms): the table's library bodies.
+        (_, n) if gate.info().library_form(n).is_some() => {
+            let mut operands = c.to_vec();
+            operands.extend_from_slice(t);
+            if let Some(def) = gate.info().library_form(n) {
+                steps(def, &operands, out)?;
             }
         }
         (k, n) => {

@@ -160,7 +160,7 @@ impl QasmForm {
     pub fn is_predefined(&self) -> bool {
         match self.home {
             Home::Standard { .. } | Home::Alias => true,
-            Home::Library(def) => def.predefined_elsewhere,
+            Home::Library(def) => def.in_qelib1 || def.predefined_elsewhere,
         }
     }
 
@@ -863,9 +863,15 @@ impl GateInfo {
         self.qasm_controlled.iter().find(|f| f.zero_control)
     }
 
-    /// The library definition of the uncontrolled gate, if it is a library gate.
-    pub fn library(&self) -> Option<&'static LibraryGate> {
-        match self.qasm[0].home {
+    /// The library gate exporters write for this gate with `controls` 1-controls (`siswap`,
+    /// `ciswap`, `c3x`, ...), if that form is a library gate.
+    pub fn library_form(&self, controls: usize) -> Option<&'static LibraryGate> {
+        let form = if controls == 0 {
+            self.qasm.first()
+        } else {
+            self.written_with_controls(controls)
+        }?;
+        match form.home {
             Home::Library(def) => Some(def),
             Home::Standard { .. } | Home::Alias => None,
         }
@@ -1012,7 +1018,7 @@ mod tests {
     fn library_order_puts_dependencies_first() {
         for (k, def) in LIBRARY.iter().enumerate() {
             for step in def.body {
-                let Some(called) = written_library(step) else {
+                let Some(called) = step.gate.info().library_form(step.controls.len()) else {
                     continue;
                 };
                 let at = LIBRARY.iter().position(|d| d.name == called.name);
@@ -1023,19 +1029,6 @@ mod tests {
                     called.name
                 );
             }
-        }
-    }
-
-    fn written_library(step: &Step) -> Option<&'static LibraryGate> {
-        let info = step.gate.info();
-        let form = if step.controls.is_empty() {
-            info.qasm.first()
-        } else {
-            info.written_with_controls(step.controls.len())
-        }?;
-        match form.home {
-            Home::Library(def) => Some(def),
-            Home::Standard { .. } | Home::Alias => None,
         }
     }
 

@@ -48,7 +48,8 @@ impl ReferenceSparse {
         }
     }
 
-    /// Errors when `new_states` more basis states, next to the current ones, are over the limit.
+    /// Errors when `new_states` more basis states, next to the current ones, are over the limit
+    /// (both live while a gate builds its result).
     fn check_room(&self, new_states: usize) -> Result<(), BackendError> {
         let states = (self.state.len() as u128).saturating_add(new_states as u128);
         self.limit
@@ -148,6 +149,18 @@ impl Backend for ReferenceSparse {
         }
         let matrix = gate.matrix();
         let k = bits.len();
+        // Each basis state becomes at most `fanout` (the most nonzeros in a column of the
+        // matrix): refuse before building a state that would not fit.
+        let dim = 1usize << k;
+        let fanout = (0..dim)
+            .map(|col| {
+                (0..dim)
+                    .filter(|&row| matrix.get(row, col) != Complex64::new(0.0, 0.0))
+                    .count()
+            })
+            .max()
+            .unwrap_or(1);
+        self.check_room(self.state.len().saturating_mul(fanout))?;
         let mut out: BTreeMap<u128, Complex64> = BTreeMap::new();
         for (&key, &amp) in &self.state {
             if key & mask != value {
@@ -169,9 +182,6 @@ impl Backend for ReferenceSparse {
                     new_key = (new_key & !(1u128 << b)) | (bit << b);
                 }
                 *out.entry(new_key).or_default() += factor * amp;
-                if out.len().is_multiple_of(4096) {
-                    self.check_room(out.len())?;
-                }
             }
         }
         self.state = out;

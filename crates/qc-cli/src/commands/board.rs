@@ -1,13 +1,12 @@
-//! `qchess board`: a picture of the final board.
+//! `qchess board`: a picture of the final board, for every ruleset.
 
-use crate::backend_choice::{with_backend, BackendChoice};
-use crate::game_input::GameArgs;
+use crate::backend_choice::BackendChoice;
+use crate::game_input::{with_game, GameArgs};
 use crate::output::write_stdout;
 use crate::render::{board_svg, board_text};
-use crate::replay::replay;
-use crate::views::board_view;
 use anyhow::Context;
 use clap::Args;
+use qc_rules::QuantumGame;
 use std::path::PathBuf;
 
 /// Arguments of `qchess board`.
@@ -18,31 +17,37 @@ pub struct BoardArgs {
     /// Write an SVG picture (pieces, probability rings) to this file; without it, print text.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
-    /// Draw lines between squares whose occupancies are strongly correlated (|r| >= 0.5).
+    /// Draw lines between squares whose occupancies are strongly correlated (|r| >= 0.5;
+    /// Niel's pairs are always joined).
     #[arg(long)]
     pub links: bool,
-    /// Seed for the outcomes of moves written without .m0/.m1.
+    /// Seed for the outcomes of moves written without them.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// The simulator.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Sparse)]
+    pub backend: BackendChoice,
 }
 
-/// Runs the command.
+/// Runs the command (with no game: the start position).
 pub fn run(args: &BoardArgs) -> anyhow::Result<()> {
-    if args.game.rules.is_niels()? {
-        return crate::niels::board_svg::run(args);
-    }
-    let loaded = args.game.load()?;
-    with_backend!(BackendChoice::Sparse, |backend| {
-        let game = replay(&loaded, backend, args.seed)?;
-        let view = board_view(&game, args.links);
-        match &args.svg {
-            Some(path) => std::fs::write(path, board_svg::draw(&view))
-                .with_context(|| format!("cannot write {}", path.display())),
-            None => write_stdout(&format!(
-                "{}{}\n",
-                board_text::draw(&view),
-                board_text::LEGEND
-            )),
+    with_game!(
+        args.game,
+        args.backend,
+        args.seed,
+        false,
+        |R, _loaded, game| {
+            let view = game.board_view(args.links);
+            match &args.svg {
+                Some(path) => std::fs::write(path, board_svg::draw(&view))
+                    .with_context(|| format!("cannot write {}", path.display())),
+                None => write_stdout(&format!(
+                    "{}Status: {}   {} to move\n",
+                    board_text::draw(&view),
+                    QuantumGame::status(&game).name(),
+                    board_text::side(game.side_to_move())
+                )),
+            }
         }
-    })
+    )
 }

@@ -1,18 +1,17 @@
 //! `qchess compile`: a whole game as one circuit, written as OpenQASM 3 or 2 (through
 //! `qc_export`, carrying the game's recorded outcomes for post-selection) or as the IR.
 
-use crate::backend_choice::{with_backend, BackendChoice};
-use crate::game_input::GameArgs;
+use crate::backend_choice::BackendChoice;
+use crate::game_input::{with_game, GameArgs};
 use crate::output::{write_stderr, write_stdout};
-use crate::replay::replay;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use qc_export::{
     BoardFacts, BoardMap, Dialect, Export, ExportOptions, Form, MeasureScope, Summary, Target,
     Width,
 };
-use qc_ir::{Backend, Circuit};
-use qc_rules::Game;
+use qc_ir::Circuit;
+use qc_rules::QuantumGame;
 use std::path::{Path, PathBuf};
 
 /// Output formats.
@@ -64,9 +63,12 @@ pub struct CompileArgs {
     /// Write to this file instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Seed for the outcomes of moves written without .m0/.m1.
+    /// Seed for the outcomes of moves written without them.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// The simulator the game is played on (the circuit is the same on every one).
+    #[arg(long, value_enum, default_value_t = BackendChoice::Sparse)]
+    pub backend: BackendChoice,
 }
 
 impl CompileArgs {
@@ -122,23 +124,33 @@ pub fn default_backends_dir() -> PathBuf {
 
 /// Runs the command.
 pub fn run(args: &CompileArgs) -> anyhow::Result<()> {
-    if args.game.rules.is_niels()? {
-        return crate::niels::compile::run(args);
-    }
-    let loaded = args.game.load_required()?;
     let target = args.target()?;
-    with_backend!(BackendChoice::Sparse, |backend| {
-        let game = replay(&loaded, backend, args.seed)?;
-        let compiled = compile_game(&game, args.format, &args.options(), target.as_ref())
+    with_game!(
+        args.game,
+        args.backend,
+        args.seed,
+        true,
+        |R, loaded, game| {
+            let outcomes = game.outcomes();
+            let facts = crate::board_facts::board_facts(&game, game.backend());
+            let compiled = compile_circuit(
+                game.circuit(),
+                &outcomes,
+                args.format,
+                &args.options(),
+                target.as_ref(),
+                Some(&facts),
+            )
             .with_context(|| format!("{}: cannot compile", loaded.source))?;
-        write_stderr(&summary_text(
-            &compiled.summary,
-            game.circuit(),
-            game.classical_record().bits(),
-            &outcome_lines(&game),
-        )?)?;
-        args.write(&compiled)
-    })
+            write_stderr(&summary_text(
+                &compiled.summary,
+                game.circuit(),
+                &outcomes,
+                &outcome_lines(&game),
+            )?)?;
+            args.write(&compiled)
+        }
+    )
 }
 
 /// A compiled game: the text to write and the summary of the OpenQASM program it becomes.
@@ -149,23 +161,6 @@ pub struct Compiled {
     pub summary: Summary,
     /// What every bit of the OpenQASM program means.
     pub map: BoardMap,
-}
-
-/// Compiles `game` to `format` (see [`compile_circuit`]).
-pub fn compile_game<B: Backend>(
-    game: &Game<B>,
-    format: Format,
-    options: &ExportOptions,
-    target: Option<&Target>,
-) -> anyhow::Result<Compiled> {
-    compile_circuit(
-        game.circuit(),
-        game.classical_record().bits(),
-        format,
-        options,
-        target,
-        Some(&crate::board_facts::board_facts(game)),
-    )
 }
 
 /// Compiles a game circuit with its recorded outcomes (indexed by clbit) to `format`. The summary
@@ -269,14 +264,15 @@ pub fn summary_text(
     Ok(out)
 }
 
-/// `move N qcan: outcome` for every measured move of a Quantum Chess game.
-fn outcome_lines<B: Backend>(game: &Game<B>) -> Vec<String> {
-    game.history()
+/// `move N text: outcome` for every move with a sampled outcome.
+fn outcome_lines<G: QuantumGame>(game: &G) -> Vec<String> {
+    game.moves()
         .iter()
         .enumerate()
-        .filter_map(|(i, r)| {
-            r.outcome
-                .map(|o| format!("move {} {}: {}", i + 1, r.qcan, u8::from(o)))
+        .filter_map(|(i, m)| {
+            m.outcome
+                .as_ref()
+                .map(|o| format!("move {} {}: {o}", i + 1, m.text))
         })
         .collect()
 }

@@ -3,12 +3,13 @@
 
 use crate::output::write_stdout;
 use crate::render::board_text;
-use crate::render::board_view::{BoardView, SquareView};
 use anyhow::Context;
 use clap::Args;
 use qc_export::counts::{
     estimate_board, exact_board, parse_counts, BoardEstimate, Calibration, CountsFormat, Mitigation,
 };
+use qc_rules::ruleset::SquareView;
+use qc_rules::{BoardView, Color};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `qchess counts`.
@@ -74,7 +75,8 @@ pub fn run(args: &CountsArgs) -> anyhow::Result<()> {
 
 /// The board drawn as `simulate` draws it, then shots and a line per square.
 fn to_text(e: &BoardEstimate) -> String {
-    let mut view = BoardView::new();
+    // The side to move is not drawn; the map does not record it.
+    let mut view = BoardView::new(8, 8, Color::White);
     for (sq, s) in &e.squares {
         if s.probability > 0.0 {
             view.squares[sq.index()] = Some(SquareView {
@@ -84,6 +86,7 @@ fn to_text(e: &BoardEstimate) -> String {
                     .and_then(|p| p.chars().next())
                     .unwrap_or('?'),
                 probability: s.probability,
+                mark: None,
             });
         }
     }

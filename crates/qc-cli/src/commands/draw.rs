@@ -1,14 +1,14 @@
 //! `qchess draw`: the circuit of a game, of one of its moves, or of an IR file, as a diagram
 //! (text on the terminal, SVG to a file). Only the qubits the drawn instructions use get a wire.
 
-use crate::backend_choice::{with_backend, BackendChoice};
-use crate::game_input::GameArgs;
+use crate::backend_choice::BackendChoice;
+use crate::game_input::{with_game, GameArgs};
 use crate::output::write_stdout;
 use crate::render::{svg_circuit, text_circuit};
-use crate::replay::replay;
 use anyhow::{bail, Context};
 use clap::Args;
 use qc_ir::{Circuit, Instruction};
+use qc_rules::QuantumGame;
 use std::path::PathBuf;
 
 /// Arguments of `qchess draw`.
@@ -25,9 +25,12 @@ pub struct DrawArgs {
     /// Write an SVG picture to this file instead of drawing text.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
-    /// Seed for the outcomes of moves written without .m0/.m1.
+    /// Seed for the outcomes of moves written without them.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// The simulator the game is played on.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Sparse)]
+    pub backend: BackendChoice,
 }
 
 /// Runs the command.
@@ -37,33 +40,25 @@ pub fn run(args: &DrawArgs) -> anyhow::Result<()> {
             let (name, text) = crate::commands::run::read_input(path)?;
             qc_ir::text::parse(&text).with_context(|| format!("cannot parse {name}"))?
         }
-        None if args.game.rules.is_niels()? => {
-            crate::niels::compile::circuit_to_draw(&args.game, args.seed, args.move_number)?
-        }
-        None => {
-            let loaded = args.game.load_required()?;
-            with_backend!(BackendChoice::Sparse, |backend| {
-                let game = replay(&loaded, backend, args.seed)?;
-                let all = game.circuit().instructions();
+        None => with_game!(
+            args.game,
+            args.backend,
+            args.seed,
+            true,
+            |R, _loaded, game| {
                 let range = match args.move_number {
-                    None => 0..all.len(),
-                    Some(0) => {
-                        0..game
-                            .history()
-                            .first()
-                            .map_or(all.len(), |r| r.instructions.start)
-                    }
-                    Some(n) => match game.history().get(n - 1) {
-                        Some(r) => r.instructions.clone(),
+                    None => 0..game.circuit().instructions().len(),
+                    Some(n) => match game.move_instructions(n) {
+                        Some(range) => range,
                         None => bail!(
                             "the game has {} move(s); there is no move {n}",
-                            game.history().len()
+                            game.moves().len()
                         ),
                     },
                 };
-                used_only(game.circuit(), &all[range])
-            })
-        }
+                used_only(game.circuit(), &game.circuit().instructions()[range])
+            }
+        ),
     };
     match &args.svg {
         Some(path) => std::fs::write(path, svg_circuit::draw(&circuit))

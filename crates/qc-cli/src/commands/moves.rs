@@ -1,13 +1,13 @@
-//! `qchess moves`: the legal moves of the side to move, grouped by kind.
+//! `qchess moves`: the legal moves of the side to move, grouped by kind, for every ruleset.
 
-use crate::backend_choice::{with_backend, BackendChoice};
+use crate::backend_choice::BackendChoice;
 use crate::commands::simulate::side_name;
-use crate::game_input::GameArgs;
+use crate::game_input::{with_game, GameArgs};
 use crate::output::write_stdout;
-use crate::replay::replay;
+use crate::render::board_text;
 use clap::Args;
-use qc_ir::Backend;
-use qc_rules::Game;
+use qc_rules::{QuantumGame, Ruleset};
+use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 /// Arguments of `qchess moves`.
@@ -15,23 +15,22 @@ use std::collections::BTreeMap;
 pub struct MovesArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Seed for the outcomes of moves written without .m0/.m1.
+    /// Seed for the outcomes of moves written without them.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Print JSON: {"side_to_move": "w", "moves": {"jump": [...], ...}}.
+    /// The simulator.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Sparse)]
+    pub backend: BackendChoice,
+    /// Print JSON: {"rules": ..., "side_to_move": "w", "moves": {"jump": [...], ...}, ...}.
     #[arg(long)]
     pub json: bool,
 }
 
-/// The legal moves grouped by type name, each group sorted.
-pub fn grouped_moves<B: Backend>(game: &Game<B>) -> BTreeMap<&'static str, Vec<String>> {
+/// The legal moves grouped by kind, each group sorted.
+pub fn grouped_moves<G: QuantumGame>(game: &G) -> BTreeMap<&'static str, Vec<String>> {
     let mut groups: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
     for mv in game.legal_moves() {
-        let kind = match game.classify(&mv) {
-            Ok(c) => c.move_type.as_str(),
-            Err(_) => continue,
-        };
-        groups.entry(kind).or_default().push(mv.to_string());
+        groups.entry(mv.kind).or_default().push(mv.text);
     }
     for list in groups.values_mut() {
         list.sort();
@@ -39,34 +38,35 @@ pub fn grouped_moves<B: Backend>(game: &Game<B>) -> BTreeMap<&'static str, Vec<S
     groups
 }
 
-/// Runs the command (with no game: the standard start position).
+/// Runs the command (with no game: the start position).
 pub fn run(args: &MovesArgs) -> anyhow::Result<()> {
-    if args.game.rules.is_niels()? {
-        return crate::niels::moves::run(args);
-    }
-    let loaded = args.game.load()?;
-    with_backend!(BackendChoice::Sparse, |backend| {
-        let game = replay(&loaded, backend, args.seed)?;
-        let groups = grouped_moves(&game);
-        if args.json {
-            let json = serde_json::json!({
-                "side_to_move": side_name(game.board().side_to_move),
-                "moves": groups,
-            });
-            return write_stdout(&(serde_json::to_string_pretty(&json)? + "\n"));
-        }
-        let total: usize = groups.values().map(Vec::len).sum();
-        let mut out = format!(
-            "{total} legal move(s) for {}:\n",
-            if side_name(game.board().side_to_move) == "w" {
-                "White"
-            } else {
-                "Black"
+    with_game!(
+        args.game,
+        args.backend,
+        args.seed,
+        false,
+        |R, _loaded, game| {
+            let groups = grouped_moves(&game);
+            if args.json {
+                let mut json = json!({
+                    "rules": R::NAME,
+                    "side_to_move": side_name(game.side_to_move()),
+                    "moves": groups,
+                });
+                if let Value::Object(fields) = &mut json {
+                    fields.extend(game.extras());
+                }
+                return write_stdout(&(serde_json::to_string_pretty(&json)? + "\n"));
             }
-        );
-        for (kind, list) in &groups {
-            out.push_str(&format!("  {kind} ({}): {}\n", list.len(), list.join(" ")));
+            let total: usize = groups.values().map(Vec::len).sum();
+            let mut out = format!(
+                "{total} legal move(s) for {}:\n",
+                board_text::side(game.side_to_move())
+            );
+            for (kind, list) in &groups {
+                out.push_str(&format!("  {kind} ({}): {}\n", list.len(), list.join(" ")));
+            }
+            write_stdout(&out)
         }
-        write_stdout(&out)
-    })
+    )
 }

@@ -2,7 +2,6 @@
 
 pub mod board_svg;
 pub mod board_text;
-pub mod board_view;
 pub mod layout;
 pub mod svg_circuit;
 pub mod text_circuit;

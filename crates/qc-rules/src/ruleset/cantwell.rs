@@ -51,7 +51,7 @@ fn move_view(r: &MoveRecord) -> MoveView {
     MoveView {
         text: r.qcan.to_string(),
         kind: r.move_type.as_str(),
-        detail: format!("{:<9} {outcome}, {applied}", r.variant.as_str()),
+        detail: format!("{}, {outcome}, {applied}", r.variant.as_str()),
         outcome: r.outcome.map(|o| u8::from(o).to_string()),
         instructions: r.instructions.clone(),
         extras,
@@ -199,7 +199,73 @@ impl<B: Backend> QuantumGame for Game<B> {
     }
 
     fn extras(&self) -> Map<String, Value> {
-        Map::new()
+        // The fifty-move counter, what could be claimed now, and the full measurement that
+        // ended the game (docs/rules.md, rule 14).
+        let ended = self.full_measurement();
+        let mut extras = Map::new();
+        extras.insert(
+            "endings".into(),
+            json!({
+                "fifty_move_counter": self.fifty_move_counter().plies,
+                "claimable": self.claimable().map(|e| e.as_str()),
+                "ended_by": ended.map(|m| m.ending.as_str()),
+                "measured_bitboard": ended.map(|m| m.bitboard),
+            }),
+        );
+        extras
+    }
+
+    fn claim(&mut self, rng: &mut dyn rand::RngCore) -> Option<Result<String, CantwellError>> {
+        let mut uniform = || rand::Rng::gen::<f64>(rng);
+        Some(
+            Game::claim(self, &mut uniform)
+                .map(|m| {
+                    format!(
+                        "claimed {}: measured every square, board {:#018x}",
+                        m.ending.as_str(),
+                        m.bitboard
+                    )
+                })
+                .map_err(CantwellError::from),
+        )
+    }
+
+    fn endings_note(&self) -> Option<String> {
+        Some(format!(
+            "Fifty-move counter: {}/{}   Can claim: {}{}",
+            self.fifty_move_counter().plies,
+            crate::FIFTY_MOVE_PLIES,
+            self.claimable().map_or("nothing", |e| e.as_str()),
+            self.full_measurement()
+                .map(|m| format!("   Ended by: {} (every square measured)", m.ending.as_str()))
+                .unwrap_or_default()
+        ))
+    }
+
+    fn board_distribution(&self) -> Option<Vec<(String, f64)>> {
+        Some(
+            self.board_probabilities()
+                .into_iter()
+                .map(|(bitboard, p)| (describe_board(self.board(), bitboard), p))
+                .collect(),
+        )
+    }
+}
+
+/// `Ke1 Nc3 ...` for the occupied squares of a bitboard, with the register's pieces.
+fn describe_board(board: &Board, bitboard: u64) -> String {
+    let names: Vec<String> = Square::ALL
+        .into_iter()
+        .filter(|s| bitboard >> s.index() & 1 == 1)
+        .map(|s| match board.piece(s) {
+            Some(p) => format!("{}{s}", p.fen_char()),
+            None => format!("?{s}"),
+        })
+        .collect();
+    if names.is_empty() {
+        "(empty board)".into()
+    } else {
+        names.join(" ")
     }
 }
 
@@ -274,6 +340,10 @@ impl Ruleset for Cantwell {
             record.push_move(r.qcan);
         }
         record.to_string()
+    }
+
+    fn start_fen(start: &Board) -> String {
+        start.to_fen()
     }
 
     fn options_name(_: &Board) -> Option<String> {

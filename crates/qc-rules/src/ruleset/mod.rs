@@ -170,6 +170,26 @@ pub trait QuantumGame {
 
     /// Ruleset-specific fields for the JSON outputs.
     fn extras(&self) -> Map<String, Value>;
+
+    /// The exact probability of each full-board measurement of the current state, named by its
+    /// occupied squares and their pieces (`Ke1 Nc3 ...`), where the ruleset gives squares qubits;
+    /// `None` otherwise.
+    fn board_distribution(&self) -> Option<Vec<(String, f64)>> {
+        None
+    }
+
+    /// Claims a draw the player may claim (Quantum Chess: threefold repetition, which measures
+    /// every square) and says what happened; `None` where draws are automatic (nothing to
+    /// claim).
+    fn claim(&mut self, _rng: &mut dyn rand::RngCore) -> Option<Result<String, Self::Error>> {
+        None
+    }
+
+    /// A line about the draw rules' counters (`Fifty-move counter: 9/100   Can claim:
+    /// repetition`), for the text outputs; `None` when there is nothing to say.
+    fn endings_note(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Where a move was written in a game file (1-based; 0 for `--moves`).
@@ -229,6 +249,9 @@ pub trait Ruleset {
 
     /// The rule options in force, as they are written (`None` for a ruleset without options).
     fn options_name(start: &Self::Start) -> Option<String>;
+
+    /// The start position in the ruleset's FEN.
+    fn start_fen(start: &Self::Start) -> String;
 }
 
 #[cfg(test)]

@@ -308,6 +308,10 @@ impl Ruleset for Niels {
         NielsRecord::write(&all, &game.record())
     }
 
+    fn start_fen(start: &NielsPosition) -> String {
+        start.to_fen()
+    }
+
     fn options_name(start: &NielsPosition) -> Option<String> {
         Some(start.rules.to_string())
     }

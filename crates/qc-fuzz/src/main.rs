@@ -1,0 +1,155 @@
+//! The fuzz runner: `cargo run --profile fuzz -p qc-fuzz -- --seconds 120 [--seed N]
+//! [--surface NAME] [--out DIR]`. Visits every surface in turn with mutated seeds until the time
+//! is up, prints executions and failures per surface, writes each failing input to
+//! `DIR/<surface>-<hash>.txt` (default `target/qc-fuzz-failures`), and exits with 1 when anything
+//! failed. A failing input belongs in `corpus/regressions/<surface>/` once fixed.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a command-line runner reports on the terminal"
+)]
+
+use qc_fuzz::mutate::mutate;
+use qc_fuzz::seeds::seeds;
+use qc_fuzz::{run_guarded, Outcome, Surface};
+use rand::{Rng, SeedableRng};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// One execution slower than this is reported as a failure (a runaway).
+const SLOW: Duration = Duration::from_secs(10);
+/// The stack of the fuzzing thread: the CLI's main thread has 8 MiB.
+const STACK_BYTES: usize = 8 << 20;
+
+struct Options {
+    seconds: u64,
+    seed: u64,
+    surface: Option<Surface>,
+    out: PathBuf,
+}
+
+fn parse_options() -> Result<Options, String> {
+    let mut options = Options {
+        seconds: 120,
+        seed: 0,
+        surface: None,
+        out: PathBuf::from("target/qc-fuzz-failures"),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let value = args.next().ok_or(format!("{flag} needs a value"))?;
+        match flag.as_str() {
+            "--seconds" => options.seconds = value.parse().map_err(|_| "bad --seconds")?,
+            "--seed" => options.seed = value.parse().map_err(|_| "bad --seed")?,
+            "--surface" => {
+                options.surface =
+                    Some(Surface::from_name(&value).ok_or(format!("unknown surface {value}"))?)
+            }
+            "--out" => options.out = PathBuf::from(value),
+            _ => return Err(format!("unknown option {flag}")),
+        }
+    }
+    Ok(options)
+}
+
+#[derive(Default)]
+struct Tally {
+    executions: u64,
+    failures: u64,
+}
+
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+fn fuzz(options: &Options) -> BTreeMap<Surface, Tally> {
+    let seeds = seeds();
+    let surfaces: Vec<Surface> = match options.surface {
+        Some(s) => vec![s],
+        None => Surface::ALL.to_vec(),
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(options.seed);
+    let mut tallies: BTreeMap<Surface, Tally> = BTreeMap::new();
+    let deadline = Instant::now() + Duration::from_secs(options.seconds);
+    // Seeds themselves first, then mutations.
+    let mut round = 0u64;
+    while Instant::now() < deadline {
+        for &surface in &surfaces {
+            let pool = &seeds[&surface];
+            let seed = &pool[rng.gen_range(0..pool.len())];
+            let other = &pool[rng.gen_range(0..pool.len())];
+            let input_bytes = if round == 0 {
+                seed.clone()
+            } else {
+                mutate(seed, other, &mut rng)
+            };
+            let input = String::from_utf8_lossy(&input_bytes);
+            let started = Instant::now();
+            let outcome = run_guarded(surface, &input);
+            let took = started.elapsed();
+            let tally = tallies.entry(surface).or_default();
+            tally.executions += 1;
+            let failure = match outcome {
+                Outcome::Clean if took > SLOW => Some(format!("took {took:?}")),
+                Outcome::Clean => None,
+                Outcome::Broken(m) => Some(m),
+                Outcome::Panicked(m) => Some(format!("panicked: {m}")),
+            };
+            if let Some(reason) = failure {
+                tally.failures += 1;
+                let path = options.out.join(format!(
+                    "{}-{:016x}.txt",
+                    surface.name(),
+                    fnv(input.as_bytes())
+                ));
+                let _ = std::fs::create_dir_all(&options.out);
+                let _ = std::fs::write(&path, input.as_bytes());
+                eprintln!("FAIL {}: {reason} ({})", surface.name(), path.display());
+            }
+        }
+        round += 1;
+    }
+    tallies
+}
+
+fn main() -> ExitCode {
+    let options = match parse_options() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // Panics are caught and reported per input; the default hook would print each one.
+    std::panic::set_hook(Box::new(|_| {}));
+    let worker = std::thread::Builder::new()
+        .stack_size(STACK_BYTES)
+        .spawn(move || (fuzz(&options), options.seconds, options.seed));
+    let Ok(Ok((tallies, seconds, seed))) = worker.map(|w| w.join()) else {
+        eprintln!("error: the fuzzing thread could not run");
+        return ExitCode::from(2);
+    };
+    println!("qc-fuzz: {seconds} s, seed {seed}");
+    println!("{:<16} {:>12} {:>9}", "surface", "executions", "failures");
+    let (mut runs, mut failures) = (0, 0);
+    for (surface, tally) in &tallies {
+        println!(
+            "{:<16} {:>12} {:>9}",
+            surface.name(),
+            tally.executions,
+            tally.failures
+        );
+        runs += tally.executions;
+        failures += tally.failures;
+    }
+    println!("{:<16} {:>12} {:>9}", "total", runs, failures);
+    if failures > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,96 @@
+//! Seeds for each surface: the repository's example files (games, circuits, Niel's games), the
+//! corpus folder (`corpus/<surface>/*`, regressions included) and a few built-in lines.
+
+use crate::surfaces::Surface;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The repository root (two levels above this crate).
+pub fn repository_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// This crate's corpus folder.
+pub fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
+}
+
+const BUILT_IN: &[(Surface, &str)] = &[
+    (Surface::Qcan, "b1^a3c3"),
+    (Surface::Qcan, "a3c3^b1.m1"),
+    (Surface::Qcan, "e7e8q"),
+    (Surface::MoveList, "e2e4 b8^a6c6 g1f3 a6c6^b8 O-O e7e5.m0"),
+    (
+        Surface::Fen,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ),
+    (Surface::Fen, "7k/8/8/8/8/8/8/K7 b - e3 99 4000"),
+    (Surface::NielsMove, "b2^b3c3"),
+    (Surface::NielsMove, "e1*e5[e1]"),
+    (Surface::NielsFen, "rnbk/pppp/PPPP/RNBK w - - 0 1"),
+];
+
+/// Files under `dir` (not recursive), sorted, as bytes.
+fn files_in(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .filter_map(|p| std::fs::read(&p).ok().map(|bytes| (p, bytes)))
+        .collect()
+}
+
+fn with_extension(dirs: &[PathBuf], ext: &str) -> Vec<Vec<u8>> {
+    dirs.iter()
+        .flat_map(|d| files_in(d))
+        .filter(|(p, _)| p.extension().is_some_and(|e| e == ext))
+        .map(|(_, bytes)| bytes)
+        .collect()
+}
+
+/// The seeds of every surface (each surface has at least one).
+pub fn seeds() -> BTreeMap<Surface, Vec<Vec<u8>>> {
+    let root = repository_root();
+    let circuits = vec![root.join("circuits"), root.join("circuits/tour")];
+    let niels = vec![root.join("circuits/niels")];
+    let games = with_extension(&circuits, "qcg");
+    let ir = with_extension(&circuits, "qc");
+    let qasm = with_extension(&circuits, "qasm");
+    let niels_games = with_extension(&niels, "qng");
+    let mut out: BTreeMap<Surface, Vec<Vec<u8>>> = BTreeMap::new();
+    for surface in Surface::ALL {
+        let from_files: Vec<Vec<u8>> = match surface {
+            Surface::GameFile | Surface::Replay | Surface::MoveList => games.clone(),
+            Surface::IrText | Surface::ExportImport => ir.clone(),
+            Surface::Qasm => qasm.clone(),
+            Surface::RunCircuit => ir.iter().chain(&qasm).cloned().collect(),
+            Surface::NielsGameFile | Surface::NielsReplay => niels_games.clone(),
+            _ => Vec::new(),
+        };
+        let entry = out.entry(surface).or_default();
+        entry.extend(from_files);
+        let corpus = corpus_dir();
+        for dir in [
+            corpus.join(surface.name()),
+            corpus.join("regressions").join(surface.name()),
+        ] {
+            entry.extend(files_in(&dir).into_iter().map(|(_, b)| b));
+        }
+        entry.extend(
+            BUILT_IN
+                .iter()
+                .filter(|(s, _)| *s == surface)
+                .map(|(_, text)| text.as_bytes().to_vec()),
+        );
+        if entry.is_empty() {
+            entry.push(Vec::new());
+        }
+    }
+    out
+}

@@ -1,0 +1,229 @@
+//! The surfaces the harness drives, and running one input on one of them under `catch_unwind`.
+//!
+//! A surface returns `Ok` for a result or a clean error, and `Err` only when a property fails
+//! (for example an exported circuit that does not import back); a panic is caught and reported.
+//! End-to-end runs use a small memory limit so that a hostile circuit is refused quickly.
+
+use qc_ir::exec::exact_distribution;
+use qc_ir::Circuit;
+use qc_rules::niels::{NielsGame, NielsMove, NielsPosition, NielsRecord, NielsRules};
+use qc_rules::{parse_move_list, Board, Game, GameRecord, QcanMove};
+use qc_sim::{DenseSim, MemoryLimit, ReferenceSparse, SparseSim};
+use rand::SeedableRng;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// The memory budget of each simulator in end-to-end runs.
+const FUZZ_MEMORY_BYTES: u128 = 64 << 20;
+/// The most moves replayed from one game.
+const MAX_REPLAYED_MOVES: usize = 300;
+
+/// One thing the harness feeds inputs to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Surface {
+    /// One QCAN move (`QcanMove::from_str`).
+    Qcan,
+    /// A space-separated QCAN move list.
+    MoveList,
+    /// A FEN position.
+    Fen,
+    /// A Quantum Chess game file (parse only).
+    GameFile,
+    /// One move in Niel's notation.
+    NielsMove,
+    /// One of Niel's FEN-like positions.
+    NielsFen,
+    /// One of Niel's game files (parse only).
+    NielsGameFile,
+    /// The IR text format.
+    IrText,
+    /// OpenQASM 2 or 3 (`qc_export::import_qasm`).
+    Qasm,
+    /// A Quantum Chess game file replayed on the sparse simulator.
+    Replay,
+    /// One of Niel's game files replayed.
+    NielsReplay,
+    /// A circuit (IR text or OpenQASM) run to its exact distribution on every backend.
+    RunCircuit,
+    /// An IR circuit exported to OpenQASM 3 and 2, each imported back.
+    ExportImport,
+}
+
+impl Surface {
+    /// Every surface, in the order the runner visits them.
+    pub const ALL: [Surface; 13] = [
+        Surface::Qcan,
+        Surface::MoveList,
+        Surface::Fen,
+        Surface::GameFile,
+        Surface::NielsMove,
+        Surface::NielsFen,
+        Surface::NielsGameFile,
+        Surface::IrText,
+        Surface::Qasm,
+        Surface::Replay,
+        Surface::NielsReplay,
+        Surface::RunCircuit,
+        Surface::ExportImport,
+    ];
+
+    /// The surface's name: folder names under the corpus and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Surface::Qcan => "qcan",
+            Surface::MoveList => "move_list",
+            Surface::Fen => "fen",
+            Surface::GameFile => "game_file",
+            Surface::NielsMove => "niels_move",
+            Surface::NielsFen => "niels_fen",
+            Surface::NielsGameFile => "niels_game_file",
+            Surface::IrText => "ir_text",
+            Surface::Qasm => "qasm",
+            Surface::Replay => "replay",
+            Surface::NielsReplay => "niels_replay",
+            Surface::RunCircuit => "run_circuit",
+            Surface::ExportImport => "export_import",
+        }
+    }
+
+    /// The surface with this name.
+    pub fn from_name(name: &str) -> Option<Surface> {
+        Surface::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Runs one input; `Err` says which property failed.
+    pub fn run(self, input: &str) -> Result<(), String> {
+        match self {
+            Surface::Qcan => ignore(input.parse::<QcanMove>()),
+            Surface::MoveList => ignore(parse_move_list(input)),
+            Surface::Fen => fen_round_trip(input)?,
+            Surface::GameFile => ignore(GameRecord::parse(input)),
+            Surface::NielsMove => ignore(input.parse::<NielsMove>()),
+            Surface::NielsFen => ignore(NielsPosition::from_fen(input, NielsRules::default())),
+            Surface::NielsGameFile => ignore(NielsRecord::parse(input)),
+            Surface::IrText => ignore(qc_ir::text::parse(input)),
+            Surface::Qasm => ignore(qc_export::import_qasm(input)),
+            Surface::Replay => replay(input),
+            Surface::NielsReplay => niels_replay(input),
+            Surface::RunCircuit => run_circuit(input),
+            Surface::ExportImport => export_import(input)?,
+        }
+        Ok(())
+    }
+}
+
+/// What running one input gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A result or a clean error.
+    Clean,
+    /// A property failed.
+    Broken(String),
+    /// A panic, with its message.
+    Panicked(String),
+}
+
+/// Runs `input` on `surface`, catching a panic (its message is kept, not printed).
+pub fn run_guarded(surface: Surface, input: &str) -> Outcome {
+    match catch_unwind(AssertUnwindSafe(|| surface.run(input))) {
+        Ok(Ok(())) => Outcome::Clean,
+        Ok(Err(message)) => Outcome::Broken(message),
+        Err(payload) => Outcome::Panicked(
+            payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "panic with a non-text payload".into()),
+        ),
+    }
+}
+
+/// Discards a parser's result: a clean error is as good as a value here.
+fn ignore<T>(_result: T) {}
+
+/// A FEN that parses must print a FEN that parses to the same board.
+fn fen_round_trip(input: &str) -> Result<(), String> {
+    let Ok(board) = Board::from_fen(input) else {
+        return Ok(());
+    };
+    let printed = board.to_fen();
+    match Board::from_fen(&printed) {
+        Ok(again) if again == board => Ok(()),
+        Ok(_) => Err(format!("`{printed}` reads back as another board")),
+        Err(e) => Err(format!("printed FEN `{printed}` is refused: {e}")),
+    }
+}
+
+fn limit() -> MemoryLimit {
+    MemoryLimit::bytes(FUZZ_MEMORY_BYTES)
+}
+
+fn replay(input: &str) {
+    let Ok(record) = GameRecord::parse(input) else {
+        return;
+    };
+    let Ok(mut game) = Game::new(record.start.clone(), SparseSim::with_limit(limit())) else {
+        return;
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+    for recorded in record.moves.iter().take(MAX_REPLAYED_MOVES) {
+        if game.play(&recorded.qcan, &mut rng).is_err() {
+            return;
+        }
+    }
+}
+
+fn niels_replay(input: &str) {
+    let Ok(record) = NielsRecord::parse(input) else {
+        return;
+    };
+    let Ok(rules) = record.rules() else { return };
+    let Ok(position) = record.start(rules) else {
+        return;
+    };
+    let Ok(mut game) = NielsGame::new(position, SparseSim::with_limit(limit())) else {
+        return;
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+    for recorded in record.moves.iter().take(MAX_REPLAYED_MOVES) {
+        if game.play_text(&recorded.text, &mut rng).is_err() {
+            return;
+        }
+    }
+}
+
+/// IR text, or OpenQASM when the text says so; only verified circuits.
+fn circuit(input: &str) -> Option<Circuit> {
+    let circuit = if input.trim_start().starts_with("OPENQASM") {
+        qc_export::import_qasm(input).ok()?
+    } else {
+        qc_ir::text::parse(input).ok()?
+    };
+    qc_ir::verify(&circuit).ok()?;
+    Some(circuit)
+}
+
+fn run_circuit(input: &str) {
+    let Some(circuit) = circuit(input) else {
+        return;
+    };
+    let _ = exact_distribution(&mut SparseSim::with_limit(limit()), &circuit);
+    let _ = exact_distribution(&mut DenseSim::with_limit(limit()), &circuit);
+    let _ = exact_distribution(&mut ReferenceSparse::with_limit(limit()), &circuit);
+}
+
+/// A circuit that exports must import back.
+fn export_import(input: &str) -> Result<(), String> {
+    let Some(circuit) = circuit(input) else {
+        return Ok(());
+    };
+    let options = qc_export::ExportOptions::default();
+    if let Ok(export) = qc_export::export_qasm3(&circuit, &[], &options) {
+        qc_export::import_qasm(&export.text)
+            .map_err(|e| format!("exported OpenQASM 3 does not import back: {e}"))?;
+    }
+    if let Ok(export) = qc_export::export_qasm2(&circuit, &[], &options) {
+        qc_export::import_qasm(&export.text)
+            .map_err(|e| format!("exported OpenQASM 2 does not import back: {e}"))?;
+    }
+    Ok(())
+}

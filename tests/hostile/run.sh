@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The CLI-level reliability check (docs/reliability.md): runs the `qchess` binary on hostile inputs
+# (binary, non-UTF-8, empty, a directory, a 10 MB line, huge numbers, deep nesting) with every
+# subcommand, under a 4 GiB address-space cap, and asserts for each run: exit code 0 or 2, no
+# panic text on standard error, and an end within the time limit.
+# Usage: bash tests/hostile/run.sh [path/to/qchess]   (default: target/release/qchess, built first)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+QCHESS=${1:-target/release/qchess}
+if [ $# -eq 0 ]; then
+    cargo build --release -q -p qc-cli || exit 1
+fi
+LIMIT_SECONDS=60
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The hostile inputs.
+head -c 65536 /dev/urandom > "$work/binary"
+printf 'qcir 1\nqubits q0\n\xff\xfe h q0\n' > "$work/non_utf8"
+: > "$work/empty"
+mkdir "$work/directory"
+python3 - "$work" <<'PY'
+import sys
+w = sys.argv[1]
+def put(name, text):
+    open(f"{w}/{name}", "w").write(text)
+put("long_line", "e2e4 " * 2_000_000 + "\n")                     # a 10 MB line
+put("long_ir_line", "qcir 1\nqubits q0\n" + "h q0 " * 2_000_000 + "\n")
+put("huge_numbers", "qcir 1\nqubits q0\nclbits 4294967295\nmeasure q0 -> c18446744073709551616\n")
+put("deep_ir", "qcir 1\nqubits q0\nrz(" + "(" * 100_000 + "1" + ")" * 100_000 + ") q0\n")
+put("minus_ir", "qcir 1\nqubits q0\nrz(" + "-" * 100_000 + "1) q0\n")
+put("deep_qasm2", 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[1];\nrz(' + "(" * 100_000 + "1" + ")" * 100_000 + ") q[0];\n")
+put("deep_qasm3", "OPENQASM 3.0;\nqubit[1] q;\nrz(" + "-(" * 50_000 + "1" + ")" * 50_000 + ") q[0];\n")
+put("big_int_qasm2", 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[4294967296];\n')
+put("measured_200", "qcir 1\nqubits " + " ".join(f"q{i}" for i in range(200)) + "\nclbits 200\nh q0\n" + "".join(f"measure q{i} -> c{i}\n" for i in range(200)))
+put("h_reset_200", "qcir 1\nqubits q0\nclbits 1\n" + "h q0\nreset q0\n" * 200 + "measure q0 -> c0\n")
+put("hadamard_28", "qcir 1\nqubits " + " ".join(f"q{i}" for i in range(28)) + "\nclbits 1\n" + "".join(f"h q{i}\n" for i in range(28)) + "measure q0 -> c0\n")
+put("game_huge_fen", '[FEN "7k/8/8/8/8/8/8/K7 w - - 4294967295 4294967295"]\n\n1. a1a2\n')
+put("niels_long_line", "1. " + "b2b3 " * 2_000_000 + "\n")
+PY
+
+failures=0
+runs=0
+check() {  # check <label> <args...>
+    local label=$1; shift
+    local start=$SECONDS
+    prlimit --as=$((4 << 30)) timeout "$LIMIT_SECONDS" "$QCHESS" "$@" </dev/null >"$work/out" 2>"$work/err"
+    local rc=$?
+    runs=$((runs + 1))
+    local why=""
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; then why="exit code $rc"; fi
+    if grep -q -e 'panicked' -e 'RUST_BACKTRACE' "$work/err"; then why="$why panic text"; fi
+    if [ -n "$why" ]; then
+        failures=$((failures + 1))
+        echo "FAIL $label ($((SECONDS - start)) s): $why"
+        head -c 400 "$work/err"; echo
+    fi
+}
+
+for input in binary non_utf8 empty directory long_line long_ir_line huge_numbers deep_ir minus_ir \
+    deep_qasm2 deep_qasm3 big_int_qasm2 measured_200 h_reset_200 game_huge_fen niels_long_line missing; do
+    f="$work/$input"
+    check "simulate $input" simulate "$f"
+    check "compile $input" compile "$f"
+    check "moves $input" moves "$f"
+    check "board $input" board "$f"
+    check "draw $input" draw "$f"
+    check "draw --circuit $input" draw --circuit "$f"
+    check "run $input" run "$f"
+    check "run --backend dense $input" run --backend dense "$f"
+    check "simulate --rules niels $input" simulate --rules niels "$f"
+done
+for backend in sparse dense reference; do
+    # 2^28 amplitudes need more than 3/4 of the 4 GiB cap on every simulator: refused, not killed.
+    check "run hadamard_28 on $backend" run --backend "$backend" "$work/hadamard_28"
+done
+check "run --shots 2^64-1" run --shots 18446744073709551615 circuits/bell_feedforward.qc
+check "simulate --shots 2^64-1" simulate --shots 18446744073709551615 circuits/bell_psi_plus.qcg
+check "simulate --seed 2^64" simulate --seed 18446744073709551616 circuits/bell_psi_plus.qcg
+check "moves --fen huge counters" moves --fen "7k/8/8/8/8/8/8/K7 w - - 4294967295 4294967295"
+# One argument may be at most 128 KiB long (the kernel's limit).
+check "simulate --moves 100 KB" simulate --moves "$(head -c 100000 "$work/long_line")"
+check "niels --random-plies 2^64-1" simulate --rules niels --random-plies 18446744073709551615 --fen "rnbk/pppp/PPPP/RNBK w - - 0 1"
+check "play from empty stdin" play
+echo "hostile CLI check: $runs runs, $failures failures"
+[ "$failures" -eq 0 ]
