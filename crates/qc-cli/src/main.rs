@@ -11,6 +11,7 @@ mod game_input;
 mod output;
 mod render;
 mod repl;
+mod uqci;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -116,6 +117,14 @@ enum Command {
     ///   qchess draw --circuit circuits/split_and_measure.qc --svg split.svg
     #[command(verbatim_doc_comment)]
     Draw(commands::draw::DrawArgs),
+    /// Speak UQCI, the Quantum Chess engine protocol (a UCI clone), on standard input and output:
+    /// uci, isready, ucinewgame, position, setoption, go, stop, calcbell, probs, moves, status,
+    /// fen, claim, quit (docs/uqci.md).
+    ///
+    /// Example:
+    ///   printf 'uci\nposition startpos moves b1^a3c3\nprobs\nquit\n' | qchess uqci
+    #[command(verbatim_doc_comment)]
+    Uqci(uqci::UqciArgs),
 }
 
 fn main() -> ExitCode {
@@ -129,6 +138,7 @@ fn main() -> ExitCode {
         Command::Play(args) => commands::play::run(&args),
         Command::Board(args) => commands::board::run(&args),
         Command::Draw(args) => commands::draw::run(&args),
+        Command::Uqci(args) => uqci::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

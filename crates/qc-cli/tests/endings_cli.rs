@@ -51,7 +51,7 @@ fn simulate_shows_a_game_ended_by_the_fifty_move_rule() {
     // are certain, so it is a draw.
     let game = "[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 99 1\"]\n\ne1d1\n";
     let json = ok_json(&qchess_with_input(&["simulate", "-", "--json"], game));
-    assert_eq!(json["status"], "draw", "{json}");
+    assert_eq!(json["status"], "draw_fifty_moves", "{json}");
     assert_eq!(json["endings"]["ended_by"], "fifty_moves");
     let want = (1u64 << 3) | (1u64 << 60); // d1 and e8
     assert_eq!(json["endings"]["measured_bitboard"], want);

@@ -48,6 +48,25 @@ pub fn check<B: Backend + ?Sized>(
 /// Whether running `instructions` on the state of `backend` can change it in at least one
 /// branch of the superposition (see the module docs).
 pub fn can_act<B: Backend + ?Sized>(backend: &B, instructions: &[Instruction]) -> bool {
+    branches(backend, instructions).any(|(_, walk)| walk.acts)
+}
+
+/// The probability that the move's measurement gives 1 ("applied"): the total probability of
+/// the branches whose measured bit is 1; 1 for a move that measures nothing.
+pub fn success_probability<B: Backend + ?Sized>(backend: &B, instructions: &[Instruction]) -> f64 {
+    branches(backend, instructions)
+        .filter(|(_, walk)| walk.measured.unwrap_or(true))
+        .map(|(p, _)| p)
+        .sum::<f64>()
+        .min(1.0)
+}
+
+/// Every classical branch of the qubits `instructions` read (with its probability) and what the
+/// walk through the instructions found in it.
+fn branches<'a, B: Backend + ?Sized>(
+    backend: &B,
+    instructions: &'a [Instruction],
+) -> impl Iterator<Item = (f64, Walk)> + 'a {
     let allocated: BTreeSet<Qubit> = instructions
         .iter()
         .filter_map(|i| match i.op {
@@ -62,25 +81,46 @@ pub fn can_act<B: Backend + ?Sized>(backend: &B, instructions: &[Instruction]) -
         .collect::<BTreeSet<Qubit>>()
         .into_iter()
         .collect();
-    if read.len() > 128 {
-        // More qubits than a joint distribution can name: assume the move can act.
-        return true;
-    }
-    backend.marginal(&read).into_iter().any(|(pattern, _)| {
-        let start: BTreeMap<Qubit, bool> = read
-            .iter()
-            .enumerate()
-            .map(|(k, &q)| (q, pattern >> k & 1 == 1))
-            .collect();
-        branch_acts(instructions, start)
-    })
+    // More qubits than a joint distribution can name: one branch that is assumed to act.
+    let patterns = if read.len() > 128 {
+        Vec::new()
+    } else {
+        backend.marginal(&read)
+    };
+    let unknown = (read.len() > 128).then_some((
+        1.0,
+        Walk {
+            acts: true,
+            measured: None,
+        },
+    ));
+    patterns
+        .into_iter()
+        .map(move |(pattern, p)| {
+            let start: BTreeMap<Qubit, bool> = read
+                .iter()
+                .enumerate()
+                .map(|(k, &q)| (q, pattern >> k & 1 == 1))
+                .collect();
+            (p, walk(instructions, start))
+        })
+        .chain(unknown)
+}
+
+/// What one branch's walk found.
+struct Walk {
+    /// The branch's basis state is not left as it was.
+    acts: bool,
+    /// The first measured bit, if the walk reached a measurement.
+    measured: Option<bool>,
 }
 
 /// Walks one classical branch (the bits in `values`; any other qubit is 0) through the
-/// instructions; true when the branch's basis state is not left as it was.
-fn branch_acts(instructions: &[Instruction], mut values: BTreeMap<Qubit, bool>) -> bool {
+/// instructions.
+fn walk(instructions: &[Instruction], mut values: BTreeMap<Qubit, bool>) -> Walk {
     let start = values.clone();
     let mut bits = BTreeMap::new();
+    let mut measured = None;
     let value = |values: &BTreeMap<Qubit, bool>, q: &Qubit| values.get(q).copied().unwrap_or(false);
     for instr in instructions {
         if let Some(cond) = instr.condition {
@@ -114,15 +154,25 @@ fn branch_acts(instructions: &[Instruction], mut values: BTreeMap<Qubit, bool>) 
                     | Gate::SqrtISwapDg => {
                         // |00> and |11> are fixed by every swap-type gate, the others are moved.
                         if value(&values, &targets[0]) != value(&values, &targets[1]) {
-                            return true;
+                            return Walk {
+                                acts: true,
+                                measured,
+                            };
                         }
                     }
                     // Any other gate may change the branch (a phase, a rotation): assume it acts.
-                    _ => return true,
+                    _ => {
+                        return Walk {
+                            acts: true,
+                            measured,
+                        }
+                    }
                 }
             }
             Op::Measure { qubit, clbit } => {
-                bits.insert(*clbit, value(&values, qubit));
+                let bit = value(&values, qubit);
+                bits.insert(*clbit, bit);
+                measured.get_or_insert(bit);
             }
             Op::Reset { qubit } => {
                 values.insert(*qubit, false);
@@ -130,14 +180,30 @@ fn branch_acts(instructions: &[Instruction], mut values: BTreeMap<Qubit, bool>) 
             Op::Alloc { .. } | Op::Free { .. } => {}
         }
     }
-    values
+    let acts = values
         .iter()
-        .any(|(q, v)| *v != start.get(q).copied().unwrap_or(false))
+        .any(|(q, v)| *v != start.get(q).copied().unwrap_or(false));
+    Walk { acts, measured }
+}
+
+/// The instructions `mv` would emit in the position `board` (`occ`: the state's support),
+/// lowered into a scratch circuit (square k is qubit k, as in [`crate::Game`]).
+fn scratch_instructions(
+    board: &Board,
+    occ: &Occupancy,
+    mv: &QcanMove,
+) -> Result<Vec<Instruction>, MoveError> {
+    let classified = classify(board, occ, mv)?;
+    let mut scratch = CircuitBuilder::new();
+    for sq in Square::ALL {
+        scratch.square(sq);
+    }
+    lower(&classified, occ, &mut scratch, 0)?;
+    Ok(scratch.circuit().instructions().to_vec())
 }
 
 /// Whether `mv` can change the state of `backend` in the position `board` (`occ` is the state's
-/// support): it is classified and lowered into a scratch circuit (square k is qubit k, as in
-/// [`crate::Game`]), then judged by [`can_act`].
+/// support), judged by [`can_act`] on its instructions.
 ///
 /// # Errors
 /// The move is not possible by the possibility equations (classification or lowering fails).
@@ -147,11 +213,22 @@ pub fn move_can_act<B: Backend + ?Sized>(
     occ: &Occupancy,
     mv: &QcanMove,
 ) -> Result<bool, MoveError> {
-    let classified = classify(board, occ, mv)?;
-    let mut scratch = CircuitBuilder::new();
-    for sq in Square::ALL {
-        scratch.square(sq);
-    }
-    lower(&classified, occ, &mut scratch, 0)?;
-    Ok(can_act(backend, scratch.circuit().instructions()))
+    Ok(can_act(backend, &scratch_instructions(board, occ, mv)?))
+}
+
+/// The probability that `mv` is applied (its measurement gives 1; 1 when it measures nothing),
+/// from the exact state, without playing it.
+///
+/// # Errors
+/// The move is not possible by the possibility equations.
+pub fn move_success_probability<B: Backend + ?Sized>(
+    backend: &B,
+    board: &Board,
+    occ: &Occupancy,
+    mv: &QcanMove,
+) -> Result<f64, MoveError> {
+    Ok(success_probability(
+        backend,
+        &scratch_instructions(board, occ, mv)?,
+    ))
 }

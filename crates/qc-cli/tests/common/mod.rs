@@ -23,6 +23,11 @@ pub fn qchess(args: &[&str]) -> Output {
 
 /// Runs `qchess args` with `input` piped into standard input.
 pub fn qchess_with_input(args: &[&str], input: &str) -> Output {
+    qchess_with_bytes(args, input.as_bytes())
+}
+
+/// Runs `qchess args` with `input` (any bytes) piped into standard input.
+pub fn qchess_with_bytes(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_qchess"))
         .args(args)
         .current_dir(root())
@@ -35,7 +40,7 @@ pub fn qchess_with_input(args: &[&str], input: &str) -> Output {
         .stdin
         .take()
         .expect("piped stdin")
-        .write_all(input.as_bytes())
+        .write_all(input)
         .expect("stdin accepts the script");
     child.wait_with_output().expect("qchess finishes")
 }

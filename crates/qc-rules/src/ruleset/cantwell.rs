@@ -7,7 +7,7 @@ use super::{
 };
 use crate::board::Board;
 use crate::error::MoveError;
-use crate::game::{Game, GameStatus, MoveRecord};
+use crate::game::{Ending, Game, GameStatus, MoveRecord};
 use crate::gamefile::GameRecord;
 use crate::notation_error::NotationError;
 use crate::piece::Color;
@@ -114,7 +114,11 @@ impl<B: Backend> QuantumGame for Game<B> {
             GameStatus::Ongoing => Status::Ongoing,
             GameStatus::WhiteWins => Status::Win(Color::White),
             GameStatus::BlackWins => Status::Win(Color::Black),
-            GameStatus::Draw => Status::Draw(DrawReason::BothKingsGone),
+            GameStatus::Draw => Status::Draw(match self.full_measurement() {
+                Some(m) if m.ending == Ending::FiftyMoves => DrawReason::FiftyMoves,
+                Some(_) => DrawReason::Repetition,
+                None => DrawReason::BothKingsGone,
+            }),
         }
     }
 

@@ -1,0 +1,88 @@
+//! `qchess uqci`: the Quantum Chess engine protocol (UQCI, a UCI clone) on standard input and
+//! output, for a GUI or a tournament tool. One command per line, replies one line each (see
+//! `docs/uqci.md`). A bad line answers `info string error ...` and the session goes on; only
+//! `quit` or the end of input ends it.
+
+mod search;
+mod session;
+
+use anyhow::Context;
+use clap::Args;
+use session::{Reply, Session};
+use std::io::{BufRead, Write};
+
+/// The longest line read; the rest of a longer line is skipped and the line refused, so no line
+/// makes the engine allocate more than this.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// Arguments of `qchess uqci`.
+#[derive(Args, Debug)]
+pub struct UqciArgs {
+    /// Seed for measurement outcomes not written in a move (also `setoption name seed`).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+/// Runs the session until `quit` or the end of input.
+pub fn run(args: &UqciArgs) -> anyhow::Result<()> {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut session = Session::new(args.seed);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let line =
+            match read_bounded_line(&mut input, &mut buf).context("reading standard input")? {
+                None => return Ok(()),
+                Some(Ok(line)) => line,
+                Some(Err(problem)) => {
+                    writeln!(out, "info string error {problem}")?;
+                    out.flush()?;
+                    continue;
+                }
+            };
+        match session.handle(line) {
+            Reply::Lines(lines) => {
+                for l in lines {
+                    writeln!(out, "{l}")?;
+                }
+            }
+            Reply::Quit => return Ok(()),
+        }
+        out.flush()?;
+    }
+}
+
+/// Reads one line of at most [`MAX_LINE_BYTES`]: `None` at the end of input, `Some(Err(..))`
+/// for a line too long (its rest is skipped) or not UTF-8.
+fn read_bounded_line<'a>(
+    input: &mut impl BufRead,
+    buf: &'a mut Vec<u8>,
+) -> std::io::Result<Option<Result<&'a str, String>>> {
+    let read =
+        std::io::Read::take(&mut *input, MAX_LINE_BYTES as u64 + 1).read_until(b'\n', buf)?;
+    if read == 0 {
+        return Ok(None);
+    }
+    if buf.last() != Some(&b'\n') && buf.len() > MAX_LINE_BYTES {
+        // Skip the rest of the line without keeping it.
+        let mut rest = Vec::new();
+        loop {
+            rest.clear();
+            let n = std::io::Read::take(&mut *input, MAX_LINE_BYTES as u64)
+                .read_until(b'\n', &mut rest)?;
+            if n == 0 || rest.last() == Some(&b'\n') {
+                break;
+            }
+        }
+        return Ok(Some(Err(format!(
+            "line longer than {MAX_LINE_BYTES} bytes ignored"
+        ))));
+    }
+    Ok(Some(match std::str::from_utf8(buf) {
+        Ok(text) => Ok(text.trim_end_matches(['\n', '\r'])),
+        Err(e) => Err(format!("line is not UTF-8 (byte {})", e.valid_up_to())),
+    }))
+}
