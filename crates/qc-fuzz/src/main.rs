@@ -16,10 +16,13 @@ use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// One execution slower than this is reported as a failure (a runaway).
 const SLOW: Duration = Duration::from_secs(10);
+/// An input still running after this long counts as a hang: the runner saves it and stops.
+const HANG: Duration = Duration::from_secs(60);
 /// The stack of the fuzzing thread: the CLI's main thread has 8 MiB.
 const STACK_BYTES: usize = 8 << 20;
 
@@ -66,7 +69,10 @@ fn fnv(bytes: &[u8]) -> u64 {
     })
 }
 
-fn fuzz(options: &Options) -> BTreeMap<Surface, Tally> {
+/// The input being run now, for the watchdog: its surface, text and start.
+type Current = Arc<Mutex<Option<(Surface, String, Instant)>>>;
+
+fn fuzz(options: &Options, current: &Current) -> BTreeMap<Surface, Tally> {
     let seeds = seeds();
     let surfaces: Vec<Surface> = match options.surface {
         Some(s) => vec![s],
@@ -89,6 +95,9 @@ fn fuzz(options: &Options) -> BTreeMap<Surface, Tally> {
             };
             let input = String::from_utf8_lossy(&input_bytes);
             let started = Instant::now();
+            if let Ok(mut slot) = current.lock() {
+                *slot = Some((surface, input.to_string(), started));
+            }
             let outcome = run_guarded(surface, &input);
             let took = started.elapsed();
             let tally = tallies.entry(surface).or_default();
@@ -101,19 +110,57 @@ fn fuzz(options: &Options) -> BTreeMap<Surface, Tally> {
             };
             if let Some(reason) = failure {
                 tally.failures += 1;
-                let path = options.out.join(format!(
-                    "{}-{:016x}.txt",
-                    surface.name(),
-                    fnv(input.as_bytes())
-                ));
-                let _ = std::fs::create_dir_all(&options.out);
-                let _ = std::fs::write(&path, input.as_bytes());
+                let path = save_failure(&options.out, surface, &input);
                 eprintln!("FAIL {}: {reason} ({})", surface.name(), path.display());
             }
         }
         round += 1;
     }
     tallies
+}
+
+/// Writes a failing input to `out/<surface>-<hash>.txt` and returns the path.
+fn save_failure(out: &std::path::Path, surface: Surface, input: &str) -> PathBuf {
+    let path = out.join(format!(
+        "{}-{:016x}.txt",
+        surface.name(),
+        fnv(input.as_bytes())
+    ));
+    let _ = std::fs::create_dir_all(out);
+    let _ = std::fs::write(&path, input.as_bytes());
+    path
+}
+
+/// Waits for the fuzzing thread; if one input runs longer than [`HANG`], saves it, reports it
+/// and ends the process (a running thread cannot be stopped), so the runner never outlives its
+/// budget by more than [`HANG`].
+fn watch<T>(worker: std::thread::JoinHandle<T>, current: &Current, out: &std::path::Path) -> T {
+    loop {
+        if worker.is_finished() {
+            match worker.join() {
+                Ok(value) => return value,
+                Err(_) => {
+                    eprintln!("error: the fuzzing thread failed");
+                    std::process::exit(2);
+                }
+            }
+        }
+        let hung = current.lock().ok().and_then(|slot| {
+            slot.as_ref()
+                .filter(|(_, _, started)| started.elapsed() > HANG)
+                .map(|(surface, input, _)| (*surface, input.clone()))
+        });
+        if let Some((surface, input)) = hung {
+            let path = save_failure(out, surface, &input);
+            eprintln!(
+                "FAIL {}: no result after {HANG:?} ({}); stopping",
+                surface.name(),
+                path.display()
+            );
+            std::process::exit(1);
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
 }
 
 fn main() -> ExitCode {
@@ -126,13 +173,17 @@ fn main() -> ExitCode {
     };
     // Panics are caught and reported per input; the default hook would print each one.
     std::panic::set_hook(Box::new(|_| {}));
+    let current: Current = Arc::new(Mutex::new(None));
+    let out = options.out.clone();
+    let shared = Arc::clone(&current);
     let worker = std::thread::Builder::new()
         .stack_size(STACK_BYTES)
-        .spawn(move || (fuzz(&options), options.seconds, options.seed));
-    let Ok(Ok((tallies, seconds, seed))) = worker.map(|w| w.join()) else {
+        .spawn(move || (fuzz(&options, &shared), options.seconds, options.seed));
+    let Ok(worker) = worker else {
         eprintln!("error: the fuzzing thread could not run");
         return ExitCode::from(2);
     };
+    let (tallies, seconds, seed) = watch(worker, &current, &out);
     println!("qc-fuzz: {seconds} s, seed {seed}");
     println!("{:<16} {:>12} {:>9}", "surface", "executions", "failures");
     let (mut runs, mut failures) = (0, 0);
