@@ -98,9 +98,9 @@ fn ok_json_or_text(out: &std::process::Output) {
     );
 }
 
-#[test]
-fn symmetry_drops_shots_that_break_the_piece_count() {
-    let dir = temp_dir("counts-symmetry");
+/// A scratch folder `label` holding the interference game compiled to `interference.qasm`.
+fn compiled_interference(label: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = temp_dir(label);
     let program = dir.join("interference.qasm");
     ok_json_or_text(&qchess(&[
         "compile",
@@ -108,6 +108,12 @@ fn symmetry_drops_shots_that_break_the_piece_count() {
         "-o",
         path_str(&program),
     ]));
+    (dir, program)
+}
+
+#[test]
+fn symmetry_drops_shots_that_break_the_piece_count() {
+    let (dir, program) = compiled_interference("counts-symmetry");
     // 4 bits (a1 b1 a2 b2, c0 rightmost); one king: exactly one bit set in a good shot.
     let counts = dir.join("counts.csv");
     std::fs::write(&counts, "bits,count\n0001,30\n1000,10\n0011,5\n0000,1\n").expect("write");
@@ -151,14 +157,7 @@ fn symmetry_drops_shots_that_break_the_piece_count() {
 
 #[test]
 fn bad_counts_files_exit_2_and_name_the_problem() {
-    let dir = temp_dir("counts-errors");
-    let program = dir.join("interference.qasm");
-    ok_json_or_text(&qchess(&[
-        "compile",
-        "circuits/interference.qcg",
-        "-o",
-        path_str(&program),
-    ]));
+    let (dir, program) = compiled_interference("counts-errors");
     let cases: &[(&str, &str, &[&str])] = &[
         (
             "wide.json",
