@@ -9,7 +9,6 @@ mod board_facts;
 mod commands;
 mod game_input;
 mod output;
-mod render;
 mod repl;
 mod uqci;
 

@@ -5,9 +5,9 @@
 use crate::commands::moves::grouped_moves;
 use crate::game_input::{pick_rng, play_random};
 use crate::output::write_stdout;
-use crate::render::board_text;
 use anyhow::Context;
 use qc_ir::{Backend, Square};
+use qc_render::board_text;
 use qc_rules::{MoveView, QuantumGame, Ruleset};
 use std::io::BufRead;
 

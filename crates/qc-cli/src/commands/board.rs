@@ -3,9 +3,9 @@
 use crate::backend_choice::BackendChoice;
 use crate::game_input::{with_game, GameArgs};
 use crate::output::write_stdout;
-use crate::render::{board_svg, board_text};
 use anyhow::Context;
 use clap::Args;
+use qc_render::{board_svg, board_text};
 use qc_rules::QuantumGame;
 use std::path::PathBuf;
 

@@ -2,12 +2,12 @@
 //! and prints; the parsing, mitigation and estimate are `qc_export::counts`.
 
 use crate::output::write_stdout;
-use crate::render::board_text;
 use anyhow::Context;
 use clap::Args;
 use qc_export::counts::{
     estimate_board, exact_board, parse_counts, BoardEstimate, Calibration, CountsFormat, Mitigation,
 };
+use qc_render::board_text;
 use qc_rules::ruleset::SquareView;
 use qc_rules::{BoardView, Color};
 use std::path::{Path, PathBuf};

@@ -4,10 +4,10 @@
 use crate::backend_choice::BackendChoice;
 use crate::game_input::{with_game, GameArgs};
 use crate::output::write_stdout;
-use crate::render::{svg_circuit, text_circuit};
 use anyhow::{bail, Context};
 use clap::Args;
 use qc_ir::{Circuit, Instruction};
+use qc_render::{svg_circuit, text_circuit};
 use qc_rules::QuantumGame;
 use std::path::PathBuf;
 

@@ -3,8 +3,8 @@
 use crate::backend_choice::BackendChoice;
 use crate::game_input::{rng, with_game, GameArgs, Loaded};
 use crate::output::{progress, write_stdout};
-use crate::render::board_text;
 use clap::Args;
+use qc_render::board_text;
 use qc_rules::{QuantumGame, Ruleset};
 use rand::Rng;
 use serde_json::{json, Map, Value};
