@@ -10,6 +10,7 @@ mod commands;
 mod game_input;
 mod output;
 mod repl;
+mod status;
 mod uqci;
 
 use clap::{Parser, Subcommand};

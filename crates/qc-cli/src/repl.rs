@@ -5,6 +5,7 @@
 use crate::commands::moves::grouped_moves;
 use crate::game_input::{pick_rng, play_random};
 use crate::output::write_stdout;
+use crate::status::{fen_text, game_over_text, status_line};
 use anyhow::Context;
 use qc_ir::{Backend, Square};
 use qc_render::board_text;
@@ -45,11 +46,12 @@ pub fn commands<R: Ruleset, B: Backend>() -> Vec<Command<Session<R, B>>> {
             args: "",
             arity: 0,
             help: "the legal moves, grouped by kind",
-            run: |s, _| {
-                grouped_moves(&s.game)
+            run: |s, _| match game_over_text(&s.game) {
+                Some(over) => over,
+                None => grouped_moves(&s.game)
                     .into_iter()
                     .map(|(kind, list)| format!("{kind}: {}\n", list.join(" ")))
-                    .collect()
+                    .collect(),
             },
         },
         Command {
@@ -77,8 +79,8 @@ pub fn commands<R: Ruleset, B: Backend>() -> Vec<Command<Session<R, B>>> {
             name: "fen",
             args: "",
             arity: 0,
-            help: "the position as FEN",
-            run: |s, _| format!("{}\n", s.game.fen()),
+            help: "the position as FEN (and the most likely board, when pieces are split)",
+            run: |s, _| fen_text(&s.game),
         },
         Command {
             name: "record",
@@ -190,11 +192,7 @@ fn played<G: QuantumGame>(game: &G, m: &MoveView) -> String {
 
 /// The board and the status.
 pub fn show<G: QuantumGame>(game: &G) -> String {
-    let status = if game.status().is_over() {
-        format!("game over: {}", game.status().name())
-    } else {
-        format!("{} to move", board_text::side(game.side_to_move()))
-    };
+    let status = status_line(game);
     let note = game
         .endings_note()
         .map(|n| format!("{n}\n"))

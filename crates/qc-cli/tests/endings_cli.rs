@@ -28,7 +28,10 @@ fn play_claims_threefold_repetition() {
         out.contains("claimed repetition: measured every square"),
         "{out}"
     );
-    assert!(out.contains("game over: draw"), "{out}");
+    assert!(
+        out.contains("Game over: Draw by threefold repetition"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -22,8 +22,15 @@ fn simulate_text_shows_moves_board_and_status() {
     let text = ok_stdout(&qchess(&["simulate", "circuits/full_game.qcg"]));
     assert!(text.contains("10. e5d6"), "{text}");
     assert!(text.contains("en_passant"), "{text}");
-    assert!(text.contains("measured, outcome 0, not applied"), "{text}");
-    assert!(text.contains("Status: white_wins"), "{text}");
+    assert!(
+        text.contains("57. c1xe3.m0")
+            && text.contains("the black knight was on d2: the move did not take place"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Game over: White wins (king captured)"),
+        "{text}"
+    );
     assert!(text.contains("Legend:"), "{text}");
     for example in EXAMPLES {
         ok_stdout(&qchess(&["simulate", example]));
@@ -181,7 +188,7 @@ fn play_follows_a_piped_script() {
     let out = qchess_with_input(&["play", "--fen", "7k/8/8/8/8/8/8/K7 w - - 0 1"], &script);
     let text = ok_stdout(&out);
     assert!(
-        text.contains("played a1^a2b1 (split_jump basic, no measurement, applied)"),
+        text.contains("played a1^a2b1 (split_jump basic, no measurement)"),
         "{text}"
     );
     assert!(
@@ -386,5 +393,56 @@ fn compile_refuses_a_target_that_is_too_small() {
     assert_exit_2(
         &qchess(&["compile", "circuits/full_game.qcg", "--form", "sideways"]),
         &["unknown form `sideways`"],
+    );
+}
+
+#[test]
+fn a_finished_game_is_announced_in_words() {
+    // The queen takes the king: Black's king has probability zero, White has won.
+    let fen = "4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1";
+    let over = "White wins (king captured)";
+    let moves = ok_stdout(&qchess(&["moves", "--fen", fen, "--moves", "e7e8"]));
+    assert_eq!(
+        moves,
+        format!("The game is over: {over}. There are no moves to play.\n")
+    );
+    let played = ok_stdout(&qchess_with_input(
+        &["play", "--fen", fen],
+        "e7e8\nmoves\nquit\n",
+    ));
+    assert!(played.contains(&format!("Game over: {over}")), "{played}");
+    assert!(played.contains("The game is over"), "{played}");
+    assert!(!played.contains("white_wins"), "{played}");
+    let v = json(&qchess(&[
+        "simulate", "--fen", fen, "--moves", "e7e8", "--json",
+    ]));
+    assert_eq!(v["status"], "white_wins");
+    assert_eq!(v["status_text"], over);
+    // Niel's: bishop d4 checks a1 and the king pair b3/c2 guards its flight squares.
+    let mate = ok_stdout(&qchess(&[
+        "moves",
+        "--rules",
+        "niels",
+        "--fen",
+        "8/8/8/8/3B4/8/8/k7 b - - 0 1 Kb3c2",
+    ]));
+    assert!(mate.contains("White wins by checkmate"), "{mate}");
+}
+
+#[test]
+fn the_fen_of_a_split_says_what_it_means_and_gives_the_likeliest_board() {
+    let text = ok_stdout(&qchess(&["simulate", "--moves", "g1^f3h3"]));
+    // The register holds a knight on f3 and one on h3; a measurement finds one of them, each
+    // with probability 1/2 (the first in square order is shown).
+    assert!(
+        text.contains("FEN: rnbqkbnr/pppppppp/8/8/8/5N1N/PPPPPPPP/RNBQKB1R b"),
+        "{text}"
+    );
+    assert!(text.contains("every square a piece may be on"), "{text}");
+    assert!(
+        text.contains(
+            "Most likely board (P 0.5000): rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b"
+        ),
+        "{text}"
     );
 }

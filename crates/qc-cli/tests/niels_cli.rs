@@ -56,7 +56,10 @@ fn simulate_text_shows_the_roll_its_probability_and_the_board() {
     // Equal superposition: the rook is on e6 with chance 1/2; the recorded roll is e6, so the
     // pawn captures and stands on e6.
     assert!(text.contains("f5e6[e6]"), "{text}");
-    assert!(text.contains("rolled e6 (P(blue) 0.5000)"), "{text}");
+    assert!(
+        text.contains("rolled e6 (P 0.5000): the black rook was on e6, not on d4"),
+        "{text}"
+    );
     let rank6 = text
         .lines()
         .find(|l| l.starts_with("  6 |"))

@@ -4,7 +4,7 @@
 //! opponent, entangled group 1). Pairs are listed under the board.
 
 use qc_ir::Square;
-use qc_rules::{BoardView, Color};
+use qc_rules::BoardView;
 use std::fmt::Write;
 
 /// The legend printed under a board.
@@ -75,18 +75,11 @@ pub fn draw(view: &BoardView) -> String {
     out
 }
 
-/// `White` or `Black`.
-pub fn side(color: Color) -> &'static str {
-    match color {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use qc_rules::ruleset::{MarkView, SquareView};
+    use qc_rules::Color;
 
     fn put(view: &mut BoardView, s: &str, piece: char, probability: f64) {
         let sq = Square::parse(s).unwrap();

@@ -19,6 +19,7 @@ use crate::classify::{classify, Classified, MoveType, Variant};
 use crate::definition2::{self, move_can_act};
 use crate::error::MoveError;
 use crate::lower::lower;
+use crate::measured;
 use crate::movegen::possible_moves;
 use crate::observe::{bell_expectations, same_opposite};
 use crate::occupancy::{Occupancy, SquareStatus};
@@ -26,8 +27,8 @@ use crate::piece::{Color, Piece, PieceKind};
 use crate::qcan::{MoveShape, QcanMove};
 use qc_ir::exec::run_instructions;
 use qc_ir::{
-    Backend, BackendError, Circuit, CircuitBuilder, ClassicalRecord, Clbit, MeasureChoice, Origin,
-    Qubit, Square,
+    Backend, BackendError, Circuit, CircuitBuilder, ClassicalRecord, Clbit, MeasureChoice, Op,
+    Origin, Qubit, Square,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -57,6 +58,12 @@ pub struct MoveRecord {
     pub clbit: Option<Clbit>,
     /// True when the move's unitary was applied (no measurement, or outcome 1).
     pub applied: bool,
+    /// The probability of the outcome that happened, read from the state just before the
+    /// measurement, when measured.
+    pub outcome_probability: Option<f64>,
+    /// What the outcome meant (`the white knight was not on c3: the move did not take place`),
+    /// when measured.
+    pub meaning: Option<String>,
     /// The instructions it emitted, as a range of the game circuit's instruction list.
     pub instructions: Range<usize>,
 }
@@ -325,18 +332,31 @@ impl<B: Backend> Game<B> {
             Some(v) => MeasureChoice::Forced(v),
             None => MeasureChoice::Random(uniform()),
         };
-        run_instructions(
-            &mut self.backend,
-            &instructions,
-            &mut self.record,
-            &mut policy,
-        )
-        .map_err(|e| match e.source {
-            BackendError::ImpossibleOutcome { outcome, .. } => {
-                MoveError::ImpossibleOutcome { outcome }
+        // Run up to the measurement, read the probability of outcome 1 there, then run the rest.
+        let measure_at = instructions
+            .iter()
+            .position(|i| matches!(i.op, Op::Measure { .. }))
+            .unwrap_or(instructions.len());
+        let mut p_one = None;
+        for (offset, part) in [
+            (0, &instructions[..measure_at]),
+            (measure_at, &instructions[measure_at..]),
+        ] {
+            if let Some(Op::Measure { qubit, .. }) = part.first().map(|i| &i.op) {
+                p_one = Some(self.backend.probability_one(*qubit));
             }
-            _ => MoveError::Backend(e),
-        })?;
+            run_instructions(&mut self.backend, part, &mut self.record, &mut policy).map_err(
+                |mut e| {
+                    e.index += offset;
+                    match e.source {
+                        BackendError::ImpossibleOutcome { outcome, .. } => {
+                            MoveError::ImpossibleOutcome { outcome }
+                        }
+                        _ => MoveError::Backend(e),
+                    }
+                },
+            )?;
+        }
         let outcome = lowered
             .measurement
             .map(|m| self.record.get(m).unwrap_or(false));
@@ -357,6 +377,8 @@ impl<B: Backend> Game<B> {
         self.after_ply(uniform)?;
         let mut qcan = *mv;
         qcan.outcome = outcome;
+        let outcome_probability = outcome.zip(p_one).map(|(o, p)| if o { p } else { 1.0 - p });
+        let meaning = outcome.map(|o| measured::meaning(&lowered.measured, o, &saved.board));
         Ok(MoveRecord {
             qcan,
             move_type: c.move_type,
@@ -365,6 +387,8 @@ impl<B: Backend> Game<B> {
             outcome,
             clbit: lowered.measurement,
             applied,
+            outcome_probability,
+            meaning,
             instructions: start..end,
         })
     }

@@ -15,6 +15,7 @@ pub mod gamefile;
 pub mod geometry;
 pub mod kinds;
 pub mod lower;
+pub mod measured;
 pub mod movegen;
 pub mod niels;
 pub mod notation_error;
@@ -42,5 +43,5 @@ pub use piece::{Color, Piece, PieceKind};
 pub use qcan::{parse_move_list, MoveShape, QcanMove, VariantMark};
 pub use ruleset::{
     BoardView, Cantwell, DrawReason, GameText, LegalMove, MoveView, Niels, QuantumGame, Ruleset,
-    Status, WrittenMove,
+    Status, WinReason, WrittenMove,
 };

@@ -12,19 +12,23 @@
 
 use crate::classify::{Classified, MoveType, Variant};
 use crate::error::MoveError;
+use crate::measured::Literal;
 use crate::occupancy::Occupancy;
 use qc_ir::{
     AncillaKind, CircuitBuilder, Clbit, Condition, Control, Gate, Instruction, Origin, Qubit,
-    Square,
+    QubitRole, Square,
 };
 use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// What lowering produced besides the instructions.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lowered {
     /// The classical bit of the move's measurement, if it needed one.
     pub measurement: Option<Clbit>,
+    /// What the measurement asked, in board terms: outcome 1 means every literal held (empty
+    /// when nothing was measured).
+    pub measured: Vec<Literal>,
 }
 
 /// The origin rule name of a move: its type, prefixed by the variant unless basic
@@ -56,11 +60,13 @@ pub fn lower(
         condition: None,
         origin,
         measurement: None,
+        measured: Vec::new(),
     };
     let result = l.lower(mv);
     l.b.set_origin(None);
     result.map(|()| Lowered {
         measurement: l.measurement,
+        measured: l.measured,
     })
 }
 
@@ -105,6 +111,7 @@ struct Lowerer<'a> {
     condition: Option<Condition>,
     origin: Origin,
     measurement: Option<Clbit>,
+    measured: Vec<Literal>,
 }
 
 impl Lowerer<'_> {
@@ -189,6 +196,7 @@ impl Lowerer<'_> {
         if kept.is_empty() {
             return Ok(());
         }
+        self.measured = kept.iter().filter_map(|c| self.literal(*c)).collect();
         let a = self.alloc(AncillaKind::Measure);
         self.gate(Gate::X, &[a], &kept);
         let m = self.b.measure(a);
@@ -203,6 +211,19 @@ impl Lowerer<'_> {
             self.known.insert(c.qubit, Some(c.on.value()));
         }
         Ok(())
+    }
+
+    /// A measured control in board terms: a square's occupancy, or a path ancilla (0 = clear).
+    fn literal(&self, c: Control) -> Option<Literal> {
+        let holds = c.on.value();
+        match self.b.circuit().qubit_roles().get(c.qubit.0 as usize)? {
+            QubitRole::Square(square) => Some(Literal::Square {
+                square: *square,
+                occupied: holds,
+            }),
+            QubitRole::Ancilla(AncillaKind::Path) => Some(Literal::PathClear(!holds)),
+            _ => None,
+        }
     }
 
     /// Decision 4: the control for a path of squares.

@@ -28,6 +28,14 @@ impl Color {
             Color::Black => 'b',
         }
     }
+
+    /// `White` or `Black`, as sentences name the side.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::White => "White",
+            Color::Black => "Black",
+        }
+    }
 }
 
 /// A kind of piece.
@@ -83,6 +91,18 @@ impl PieceKind {
         })
     }
 
+    /// The lowercase English name (`pawn`, `knight`, ...), as sentences name the piece.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PieceKind::Pawn => "pawn",
+            PieceKind::Knight => "knight",
+            PieceKind::Bishop => "bishop",
+            PieceKind::Rook => "rook",
+            PieceKind::Queen => "queen",
+            PieceKind::King => "king",
+        }
+    }
+
     /// True for bishops, rooks and queens (they slide along a path).
     pub const fn slides(self) -> bool {
         matches!(self, PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen)
@@ -111,6 +131,15 @@ impl Piece {
             Color::White => c,
             Color::Black => c.to_ascii_lowercase(),
         }
+    }
+
+    /// `white knight`, `black pawn`, as sentences name the piece.
+    pub fn name(self) -> String {
+        format!(
+            "{} {}",
+            self.color.name().to_ascii_lowercase(),
+            self.kind.name()
+        )
     }
 
     /// From a FEN letter.

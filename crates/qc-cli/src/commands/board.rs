@@ -3,6 +3,7 @@
 use crate::backend_choice::BackendChoice;
 use crate::game_input::{with_game, GameArgs};
 use crate::output::write_stdout;
+use crate::status::status_line;
 use anyhow::Context;
 use clap::Args;
 use qc_render::{board_svg, board_text};
@@ -42,10 +43,9 @@ pub fn run(args: &BoardArgs) -> anyhow::Result<()> {
                 Some(path) => std::fs::write(path, board_svg::draw(&view))
                     .with_context(|| format!("cannot write {}", path.display())),
                 None => write_stdout(&format!(
-                    "{}Status: {}   {} to move\n",
+                    "{}{}\n",
                     board_text::draw(&view),
-                    QuantumGame::status(&game).name(),
-                    board_text::side(game.side_to_move())
+                    status_line(&game)
                 )),
             }
         }

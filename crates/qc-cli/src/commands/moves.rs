@@ -4,8 +4,8 @@ use crate::backend_choice::BackendChoice;
 use crate::commands::simulate::side_name;
 use crate::game_input::{with_game, GameArgs};
 use crate::output::write_stdout;
+use crate::status::game_over_text;
 use clap::Args;
-use qc_render::board_text;
 use qc_rules::{QuantumGame, Ruleset};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -48,9 +48,12 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<()> {
         |R, _loaded, game| {
             let groups = grouped_moves(&game);
             if args.json {
+                let status = QuantumGame::status(&game);
                 let mut json = json!({
                     "rules": R::NAME,
                     "side_to_move": side_name(game.side_to_move()),
+                    "status": status.name(),
+                    "status_text": status.to_string(),
                     "moves": groups,
                 });
                 if let Value::Object(fields) = &mut json {
@@ -58,10 +61,13 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<()> {
                 }
                 return write_stdout(&(serde_json::to_string_pretty(&json)? + "\n"));
             }
+            if let Some(over) = game_over_text(&game) {
+                return write_stdout(&over);
+            }
             let total: usize = groups.values().map(Vec::len).sum();
             let mut out = format!(
                 "{total} legal move(s) for {}:\n",
-                board_text::side(game.side_to_move())
+                game.side_to_move().name()
             );
             for (kind, list) in &groups {
                 out.push_str(&format!("  {kind} ({}): {}\n", list.len(), list.join(" ")));

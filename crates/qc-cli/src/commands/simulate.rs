@@ -3,6 +3,7 @@
 use crate::backend_choice::BackendChoice;
 use crate::game_input::{rng, with_game, GameArgs, Loaded};
 use crate::output::{progress, write_stdout};
+use crate::status::{fen_text, status_line};
 use clap::Args;
 use qc_render::board_text;
 use qc_rules::{QuantumGame, Ruleset};
@@ -97,9 +98,19 @@ fn to_json<R: Ruleset, G: QuantumGame>(
     out.insert("moves".into(), Value::Array(moves));
     out.insert("squares".into(), Value::Object(squares));
     out.insert("state_size".into(), json!(game.state_size()));
-    out.insert("status".into(), json!(game.status().name()));
+    out.insert("status".into(), json!(QuantumGame::status(game).name()));
+    out.insert(
+        "status_text".into(),
+        json!(QuantumGame::status(game).to_string()),
+    );
     out.insert("side_to_move".into(), json!(side_name(game.side_to_move())));
     out.insert("final_fen".into(), json!(game.fen()));
+    if let Some((fen, probability)) = game.most_likely_board() {
+        out.insert(
+            "most_likely_board".into(),
+            json!({"fen": fen, "probability": probability}),
+        );
+    }
     out.insert("game".into(), json!(record));
     if let Some(counts) = shots {
         out.insert("shots".into(), json!(counts));
@@ -138,14 +149,14 @@ fn to_text<R: Ruleset, G: QuantumGame>(
     out.push('\n');
     out.push_str(&board_text::draw(&game.board_view(false)));
     out.push_str(&format!(
-        "\nState size: {} basis state(s)   Status: {}   Side to move: {}\n",
+        "\nState size: {} basis state(s)   {}\n",
         game.state_size(),
-        game.status().name(),
-        board_text::side(game.side_to_move())
+        status_line(game)
     ));
     if let Some(note) = game.endings_note() {
         out.push_str(&format!("{note}\n"));
     }
+    out.push_str(&fen_text(game));
     if let Some(counts) = shots {
         out.push_str("\nSampled boards (occupied squares; count):\n");
         for (board, n) in counts {

@@ -31,8 +31,21 @@ pub struct PlayedMove {
     /// P(|1>) of each roll's qubit (a pair on its blue square, or a tunnel succeeding) read from
     /// the backend just before its measurement.
     pub blue_probabilities: Vec<f64>,
+    /// Each roll's outcome: its probability and what it meant, in roll order.
+    pub roll_outcomes: Vec<RollOutcome>,
     /// The instructions it emitted, as a range of the game circuit's instruction list.
     pub instructions: std::ops::Range<usize>,
+}
+
+/// What one dice roll of a move gave: the probability of the outcome that came up (read from
+/// the state just before the measurement) and what it meant (`the white knight was on e6, not
+/// on c6`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RollOutcome {
+    /// The probability of the outcome that came up.
+    pub probability: f64,
+    /// What it meant, in words.
+    pub meaning: String,
 }
 
 impl PlayedMove {
@@ -52,6 +65,7 @@ struct Quantum<B: Backend> {
     forced: VecDeque<Square>,
     forcing: bool,
     blue_probabilities: Vec<f64>,
+    roll_outcomes: Vec<RollOutcome>,
     ply: usize,
 }
 
@@ -244,10 +258,18 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
             .ok_or_else(|| NielsError::Internal(format!("no pair {pair} to roll")))?;
         let choice = self.quantum.choice(p.red, p.blue, self.uniform)?;
         let quantum = &mut *self.quantum;
-        quantum
-            .blue_probabilities
-            .push(quantum.backend.probability_one(quantum.qubit(pair)?));
+        let p_blue = quantum.backend.probability_one(quantum.qubit(pair)?);
+        quantum.blue_probabilities.push(p_blue);
         let on_blue = quantum.measure_and_free(pair, choice)?;
+        let (on, off) = if on_blue {
+            (p.blue, p.red)
+        } else {
+            (p.red, p.blue)
+        };
+        quantum.roll_outcomes.push(RollOutcome {
+            probability: if on_blue { p_blue } else { 1.0 - p_blue },
+            meaning: format!("the {} was on {on}, not on {off}", p.piece.name()),
+        });
         let event = on_blue == event_bit(&p);
         // Collapse in tandem (Art. 8.4): the other pairs' measurements are now determined.
         let others: Vec<PairId> = pos
@@ -283,13 +305,20 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
             &[],
         );
         quantum.sync(MeasureChoice::Random(0.0))?;
-        quantum
-            .blue_probabilities
-            .push(quantum.backend.probability_one(q));
+        let p_through = quantum.backend.probability_one(q);
+        quantum.blue_probabilities.push(p_through);
         let clbit = quantum.builder.measure(q);
         let through = quantum
             .sync(choice)?
             .ok_or_else(|| NielsError::Internal("tunnel measurement gave no outcome".into()))?;
+        quantum.roll_outcomes.push(RollOutcome {
+            probability: if through { p_through } else { 1.0 - p_through },
+            meaning: if through {
+                format!("the tunnelling from {from} to {to} succeeded")
+            } else {
+                format!("the tunnelling from {from} to {to} failed")
+            },
+        });
         quantum.builder.conditioned(clbit, true, |b| b.x(q));
         quantum.builder.free_ancilla(q);
         quantum.sync(choice)?;
@@ -322,6 +351,7 @@ impl<B: Backend> NielsGame<B> {
             forced: VecDeque::new(),
             forcing: false,
             blue_probabilities: Vec::new(),
+            roll_outcomes: Vec::new(),
             ply: 0,
         };
         quantum
@@ -542,6 +572,7 @@ impl<B: Backend> NielsGame<B> {
         q.forcing = rolls.is_some();
         q.forced = rolls.unwrap_or(&[]).iter().copied().collect();
         q.blue_probabilities.clear();
+        q.roll_outcomes.clear();
         q.builder.set_origin(Some(Origin {
             move_index: ply as u32 + 1,
             rule: std::borrow::Cow::Owned(rule_name(mv).to_string()),
@@ -567,6 +598,7 @@ impl<B: Backend> NielsGame<B> {
             kind,
             rolls: done,
             blue_probabilities: std::mem::take(&mut self.quantum.blue_probabilities),
+            roll_outcomes: std::mem::take(&mut self.quantum.roll_outcomes),
             instructions: start..self.quantum.builder.len(),
         });
         self.history
@@ -596,6 +628,7 @@ impl<B: Backend> NielsGame<B> {
         q.qubits = saved.qubits;
         q.forced.clear();
         q.blue_probabilities.clear();
+        q.roll_outcomes.clear();
         self.position = saved.position;
     }
 

@@ -29,7 +29,7 @@ mod tests;
 pub use apply::{Outcome, QuantumOps};
 pub use endings::{RepetitionKey, REPETITION_COUNT};
 pub use error::NielsError;
-pub use game::{simulate, NielsGame, PlayedMove};
+pub use game::{simulate, NielsGame, PlayedMove, RollOutcome};
 pub use legal::GameStatus;
 pub use moves::{Facing, NielsMove};
 pub use position::{Cell, Group, GroupId, NielsPosition, NielsRules, Pair, PairId};

@@ -3,7 +3,7 @@
 
 use super::{
     BoardView, DrawReason, GameText, LegalMove, MoveView, QuantumGame, Ruleset, SquareView, Status,
-    WrittenMove,
+    WinReason, WrittenMove,
 };
 use crate::board::Board;
 use crate::error::MoveError;
@@ -37,21 +37,25 @@ pub enum CantwellError {
 }
 
 fn move_view(r: &MoveRecord) -> MoveView {
-    let outcome = match r.outcome {
-        Some(o) => format!("measured, outcome {}", u8::from(o)),
-        None => "no measurement".into(),
+    let what = match (r.outcome, r.outcome_probability, &r.meaning) {
+        (Some(o), Some(p), Some(meaning)) => {
+            format!("measured, outcome {} (P {p:.4}): {meaning}", u8::from(o))
+        }
+        (Some(o), _, _) => format!("measured, outcome {}", u8::from(o)),
+        (None, _, _) => "no measurement".into(),
     };
-    let applied = if r.applied { "applied" } else { "not applied" };
     let mut extras = Map::new();
     extras.insert("type".into(), json!(r.move_type.as_str()));
     extras.insert("variant".into(), json!(r.variant.as_str()));
     extras.insert("measured".into(), json!(r.measured));
     extras.insert("outcome".into(), json!(r.outcome.map(u8::from)));
+    extras.insert("outcome_probability".into(), json!(r.outcome_probability));
+    extras.insert("meaning".into(), json!(r.meaning));
     extras.insert("applied".into(), json!(r.applied));
     MoveView {
         text: r.qcan.to_string(),
         kind: r.move_type.as_str(),
-        detail: format!("{}, {outcome}, {applied}", r.variant.as_str()),
+        detail: format!("{}, {what}", r.variant.as_str()),
         outcome: r.outcome.map(|o| u8::from(o).to_string()),
         instructions: r.instructions.clone(),
         extras,
@@ -112,8 +116,8 @@ impl<B: Backend> QuantumGame for Game<B> {
     fn status(&self) -> Status {
         match Game::status(self) {
             GameStatus::Ongoing => Status::Ongoing,
-            GameStatus::WhiteWins => Status::Win(Color::White),
-            GameStatus::BlackWins => Status::Win(Color::Black),
+            GameStatus::WhiteWins => Status::Win(Color::White, WinReason::KingCaptured),
+            GameStatus::BlackWins => Status::Win(Color::Black, WinReason::KingCaptured),
             GameStatus::Draw => Status::Draw(match self.full_measurement() {
                 Some(m) if m.ending == Ending::FiftyMoves => DrawReason::FiftyMoves,
                 Some(_) => DrawReason::Repetition,
@@ -244,6 +248,24 @@ impl<B: Backend> QuantumGame for Game<B> {
                 .map(|m| format!("   Ended by: {} (every square measured)", m.ending.as_str()))
                 .unwrap_or_default()
         ))
+    }
+
+    fn most_likely_board(&self) -> Option<(String, f64)> {
+        // The first of equally likely boards (in increasing bitboard order) wins.
+        let (bitboard, p) = self
+            .board_probabilities()
+            .into_iter()
+            .fold(None, |best, (b, p)| match best {
+                Some((_, best_p)) if best_p >= p => best,
+                _ => Some((b, p)),
+            })?;
+        let mut board = self.board().clone();
+        for sq in Square::ALL {
+            if bitboard >> sq.index() & 1 == 0 {
+                board.set_piece(sq, None);
+            }
+        }
+        Some((board.to_fen(), p))
     }
 
     fn board_distribution(&self) -> Option<Vec<(String, f64)>> {

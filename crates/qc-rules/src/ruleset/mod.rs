@@ -39,27 +39,35 @@ pub enum DrawReason {
     InsufficientMaterial,
 }
 
+/// How a game was won.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum WinReason {
+    /// The other king has probability zero (Quantum Chess: it was captured in every branch).
+    KingCaptured,
+    /// The other side is checkmated (Niel's Chess).
+    Checkmate,
+}
+
 /// Whether a game goes on, and how it ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
     /// The game goes on.
     Ongoing,
-    /// This colour won (Quantum Chess: the other king has probability zero; Niel's Chess:
-    /// checkmate).
-    Win(Color),
+    /// This colour won, for this reason.
+    Win(Color, WinReason),
     /// A draw, with its reason.
     Draw(DrawReason),
 }
 
 impl Status {
-    /// The status as JSON and the text outputs spell it: `ongoing`, `white_wins`,
-    /// `black_wins`, `draw` (both kings gone), `stalemate`, `draw_fifty_moves`,
-    /// `draw_repetition`, `draw_insufficient_material`.
+    /// The status as JSON spells it: `ongoing`, `white_wins`, `black_wins`, `draw` (both kings
+    /// gone), `stalemate`, `draw_fifty_moves`, `draw_repetition`, `draw_insufficient_material`.
+    /// Text outputs use the words of [`Status`]'s `Display` instead.
     pub fn name(self) -> &'static str {
         match self {
             Status::Ongoing => "ongoing",
-            Status::Win(Color::White) => "white_wins",
-            Status::Win(Color::Black) => "black_wins",
+            Status::Win(Color::White, _) => "white_wins",
+            Status::Win(Color::Black, _) => "black_wins",
             Status::Draw(DrawReason::BothKingsGone) => "draw",
             Status::Draw(DrawReason::Stalemate) => "stalemate",
             Status::Draw(DrawReason::FiftyMoves) => "draw_fifty_moves",
@@ -71,6 +79,29 @@ impl Status {
     /// True once the game has ended.
     pub fn is_over(self) -> bool {
         self != Status::Ongoing
+    }
+}
+
+/// The status in words, as the text outputs print it: `game on`, `White wins (king captured)`,
+/// `Black wins by checkmate`, `Draw by stalemate`, ...
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Status::Ongoing => f.write_str("game on"),
+            Status::Win(winner, WinReason::KingCaptured) => {
+                write!(f, "{} wins (king captured)", winner.name())
+            }
+            Status::Win(winner, WinReason::Checkmate) => {
+                write!(f, "{} wins by checkmate", winner.name())
+            }
+            Status::Draw(reason) => f.write_str(match reason {
+                DrawReason::BothKingsGone => "Draw (both kings captured at once)",
+                DrawReason::Stalemate => "Draw by stalemate",
+                DrawReason::FiftyMoves => "Draw by the fifty-move rule",
+                DrawReason::Repetition => "Draw by threefold repetition",
+                DrawReason::InsufficientMaterial => "Draw (insufficient material)",
+            }),
+        }
     }
 }
 
@@ -91,8 +122,9 @@ pub struct MoveView {
     pub text: String,
     /// Its kind (as [`LegalMove::kind`]).
     pub kind: &'static str,
-    /// What happened, in words (`capture   measured, outcome 1, applied`, `rolled e6 (P(blue)
-    /// 0.5000)`).
+    /// What happened, in words (`capture, measured, outcome 0 (P 0.5000): the white knight was
+    /// not on f3: the move did not take place`, `rolled e6 (P 0.5000): the white knight was on e6,
+    /// not on c6`).
     pub detail: String,
     /// The outcomes in a few words for a summary (`1`, `e6`), `None` when nothing was sampled.
     pub outcome: Option<String>,
@@ -175,6 +207,15 @@ pub trait QuantumGame {
     /// occupied squares and their pieces (`Ke1 Nc3 ...`), where the ruleset gives squares qubits;
     /// `None` otherwise.
     fn board_distribution(&self) -> Option<Vec<(String, f64)>> {
+        None
+    }
+
+    /// The most likely outcome of measuring every square, as a FEN (the pieces standing on the
+    /// squares that outcome occupies), with its probability; `None` where the ruleset's FEN is
+    /// already exact (Niel's Chess writes its pairs). A Quantum Chess FEN is the classical
+    /// register, which lists every square a piece may be on: a knight split onto f3 and h3 shows
+    /// as two knights.
+    fn most_likely_board(&self) -> Option<(String, f64)> {
         None
     }
 

@@ -3,7 +3,7 @@
 
 use super::{
     BoardView, DrawReason, GameText, LegalMove, MarkView, MoveView, PairView, QuantumGame, Ruleset,
-    SquareView, Status, WrittenMove,
+    SquareView, Status, WinReason, WrittenMove,
 };
 use crate::niels::{
     Cell, GameStatus, NielsError, NielsGame, NielsPosition, NielsRecord, NielsRules, PlayedMove,
@@ -25,15 +25,21 @@ fn move_view(m: &PlayedMove) -> MoveView {
         let shown: Vec<String> = m
             .rolls
             .iter()
-            .zip(&m.blue_probabilities)
-            .map(|(s, p)| format!("{s} (P(blue) {p:.4})"))
+            .zip(&m.roll_outcomes)
+            .map(|(s, o)| format!("{s} (P {:.4}): {}", o.probability, o.meaning))
             .collect();
-        format!("rolled {}", shown.join(", "))
+        format!("rolled {}", shown.join("; "))
     };
     let rolls: Vec<String> = m.rolls.iter().map(ToString::to_string).collect();
     let mut extras = Map::new();
     extras.insert("rolls".into(), json!(rolls));
     extras.insert("blue_probabilities".into(), json!(m.blue_probabilities));
+    let outcomes: Vec<Value> = m
+        .roll_outcomes
+        .iter()
+        .map(|o| json!({"probability": o.probability, "meaning": o.meaning}))
+        .collect();
+    extras.insert("roll_outcomes".into(), Value::Array(outcomes));
     MoveView {
         text: m.text(),
         kind: m.kind,
@@ -58,7 +64,7 @@ fn p_red(pos: &NielsPosition, pair: &crate::niels::Pair) -> f64 {
 pub(crate) fn status_of(status: GameStatus) -> Status {
     match status {
         GameStatus::Ongoing => Status::Ongoing,
-        GameStatus::Checkmate { winner } => Status::Win(winner),
+        GameStatus::Checkmate { winner } => Status::Win(winner, WinReason::Checkmate),
         GameStatus::Stalemate => Status::Draw(DrawReason::Stalemate),
         GameStatus::FiftyMoves => Status::Draw(DrawReason::FiftyMoves),
         GameStatus::Repetition => Status::Draw(DrawReason::Repetition),

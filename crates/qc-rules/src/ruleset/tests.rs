@@ -135,14 +135,35 @@ fn status_has_one_spelling_for_both_rulesets() {
         QuantumGame::status(&g),
         Status::Draw(DrawReason::InsufficientMaterial)
     );
+    assert_eq!(
+        QuantumGame::status(&g).to_string(),
+        "Draw (insufficient material)"
+    );
     assert!(QuantumGame::legal_moves(&g).is_empty());
+    // Niel's: bishop d4 checks a1, the king pair b3/c2 guards a2, b1 and b2.
+    let mate = game::<Niels>(Some("8/8/8/8/3B4/8/8/k7 b - - 0 1 Kb3c2"), None);
+    assert_eq!(
+        QuantumGame::status(&mate),
+        Status::Win(Color::White, WinReason::Checkmate)
+    );
+    assert_eq!(
+        QuantumGame::status(&mate).to_string(),
+        "White wins by checkmate"
+    );
     // Quantum Chess: capturing the king wins.
     let mut q = game::<Cantwell>(Some("4k3/8/8/8/8/8/8/4K2R w - - 0 1"), None);
     q.play_text("h1h8", &mut dice(0)).expect("rook");
     q.play_text("e8d8", &mut dice(0)).expect("king");
     q.play_text("h8d8", &mut dice(0)).expect("capture");
-    assert_eq!(QuantumGame::status(&q), Status::Win(Color::White));
+    assert_eq!(
+        QuantumGame::status(&q),
+        Status::Win(Color::White, WinReason::KingCaptured)
+    );
     assert_eq!(QuantumGame::status(&q).name(), "white_wins");
+    assert_eq!(
+        QuantumGame::status(&q).to_string(),
+        "White wins (king captured)"
+    );
     assert!(QuantumGame::legal_moves(&q).is_empty());
 }
 
@@ -214,4 +235,68 @@ fn written_games_read_back_in_both_rulesets() {
         &["e1^e4e2:op", "h8g8", "e4xe8"],
     );
     assert!(Cantwell::start(None, Some("full")).is_err());
+}
+
+/// The probability of the outcome that happened and what it meant, against hand-computed
+/// amplitudes: two splits leave a quarter of the knight on d4 (1/2 * 1/2).
+#[test]
+fn measured_moves_give_the_outcome_probability_and_meaning() {
+    let fen = "4k3/8/4p3/8/8/8/8/4K1N1 w - - 0 1";
+    let setup = ["g1^f3h3", "e8d8", "f3^d4g5", "d8e8"];
+    for (mv, p, meaning) in [
+        (
+            "d4xe6.m1",
+            0.25,
+            "the white knight was on d4: the move took place",
+        ),
+        (
+            "d4xe6.m0",
+            0.75,
+            "the white knight was not on d4: the move did not take place",
+        ),
+    ] {
+        let mut q = game::<Cantwell>(Some(fen), None);
+        for m in setup {
+            q.play_text(m, &mut dice(0)).expect("setup");
+        }
+        let played = q.play_text(mv, &mut dice(0)).expect("capture");
+        let got = played.extras["outcome_probability"]
+            .as_f64()
+            .expect("a probability");
+        assert!((got - p).abs() < 1e-12, "{mv}: {got} vs {p}");
+        assert_eq!(played.extras["meaning"], meaning, "{mv}");
+        assert!(played.detail.contains(meaning), "{}", played.detail);
+    }
+    // Niel's Art. 7.5: the red square (d4, facing the opponent) comes up with chance 4/6.
+    for (roll, p, meaning) in [
+        ("f5e6[d4]", 4.0 / 6.0, "the black rook was on d4, not on e6"),
+        ("f5e6[e6]", 2.0 / 6.0, "the black rook was on e6, not on d4"),
+    ] {
+        let mut n = game::<Niels>(Some("7k/8/8/5P2/8/8/8/K7 w - - 0 1 rd4e6op"), None);
+        let played = QuantumGame::play_text(&mut n, roll, &mut dice(0)).expect("roll");
+        let outcome = &played.extras["roll_outcomes"][0];
+        let got = outcome["probability"].as_f64().expect("a probability");
+        assert!((got - p).abs() < 1e-12, "{roll}: {got} vs {p}");
+        assert_eq!(outcome["meaning"], meaning, "{roll}");
+    }
+}
+
+/// A Quantum Chess FEN lists every square a piece may be on; the most likely board keeps the
+/// likeliest measurement only (the knight's untouched half on h3, 1/2, against 1/4 each).
+#[test]
+fn the_most_likely_board_is_one_measurement() {
+    let mut q = game::<Cantwell>(Some("4k3/8/4p3/8/8/8/8/4K1N1 w - - 0 1"), None);
+    for m in ["g1^f3h3", "e8d8", "f3^d4g5"] {
+        q.play_text(m, &mut dice(0)).expect("move");
+    }
+    assert!(
+        q.fen().starts_with("3k4/8/4p3/6N1/3N4/7N/8/4K3 b"),
+        "{}",
+        q.fen()
+    );
+    let (fen, p) = q.most_likely_board().expect("Quantum Chess has one");
+    assert!(fen.starts_with("3k4/8/4p3/8/8/7N/8/4K3 b"), "{fen}");
+    assert!((p - 0.5).abs() < 1e-12, "{p}");
+    let n = game::<Niels>(Some("7k/8/8/5P2/8/8/8/K7 w - - 0 1 rd4e6op"), None);
+    assert_eq!(n.most_likely_board(), None, "Niel's FEN is exact");
 }

@@ -1,0 +1,37 @@
+//! The game's state in words for the text outputs, the same for every command and ruleset.
+
+use qc_rules::QuantumGame;
+
+/// `Game over: White wins (king captured)` once the game has ended, `White to move` before.
+pub fn status_line<G: QuantumGame>(game: &G) -> String {
+    // The trait's status, not an inherent method of the same name on a ruleset's game type.
+    let status = QuantumGame::status(game);
+    if status.is_over() {
+        format!("Game over: {status}")
+    } else {
+        format!("{} to move", game.side_to_move().name())
+    }
+}
+
+/// What `moves` says on a finished game (`The game is over: White wins (king captured). There
+/// are no moves to play.`); `None` while it goes on.
+pub fn game_over_text<G: QuantumGame>(game: &G) -> Option<String> {
+    let status = QuantumGame::status(game);
+    status
+        .is_over()
+        .then(|| format!("The game is over: {status}. There are no moves to play.\n"))
+}
+
+/// The position as FEN, with what it means where it is not one board: a Quantum Chess FEN is
+/// the classical register, every square a piece may be on, so the most likely full-board
+/// measurement follows as a FEN of its own.
+pub fn fen_text<G: QuantumGame>(game: &G) -> String {
+    let fen = game.fen();
+    match game.most_likely_board() {
+        Some((likely, p)) if likely != fen => format!(
+            "FEN: {fen}\n  (the classical register: every square a piece may be on, so a split \
+             piece shows on each of its squares)\nMost likely board (P {p:.4}): {likely}\n"
+        ),
+        _ => format!("FEN: {fen}\n"),
+    }
+}
