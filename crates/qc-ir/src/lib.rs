@@ -20,6 +20,7 @@ pub mod gate_data;
 pub mod ids;
 pub mod instruction;
 pub mod matrix;
+pub mod passes;
 pub mod text;
 pub mod unitary;
 pub mod verify;

@@ -49,6 +49,15 @@ impl Matrix {
         Matrix { dim: N, data }
     }
 
+    /// A `dim x dim` matrix from its entries, row by row.
+    ///
+    /// # Panics
+    /// If `data` does not hold `dim * dim` entries (a programming error).
+    pub fn from_row_major(dim: usize, data: Vec<Complex64>) -> Matrix {
+        assert_eq!(data.len(), dim * dim, "a square matrix needs dim^2 entries");
+        Matrix { dim, data }
+    }
+
     /// Number of rows (= columns).
     pub fn dim(&self) -> usize {
         self.dim
@@ -130,8 +139,14 @@ impl Matrix {
 
     /// True when `self = e^{i phi} other` for some global phase, within `tol`.
     pub fn approx_eq_up_to_phase(&self, other: &Matrix, tol: f64) -> bool {
+        self.phase_relative_to(other, tol).is_some()
+    }
+
+    /// The global phase factor `e^{i phi}` with `self = e^{i phi} other` within `tol`, or `None`
+    /// when the two differ by more than a phase (or in dimension).
+    pub fn phase_relative_to(&self, other: &Matrix, tol: f64) -> Option<Complex64> {
         if self.dim != other.dim {
-            return false;
+            return None;
         }
         // Fix the phase on the largest entry of `other`, then compare entry-wise.
         let Some((index, _)) = other
@@ -140,16 +155,20 @@ impl Matrix {
             .enumerate()
             .max_by(|a, b| a.1.norm().total_cmp(&b.1.norm()))
         else {
-            return true;
+            return Some(Complex64::new(1.0, 0.0));
         };
         if other.data[index].norm() < tol {
-            return self.data.iter().all(|v| v.norm() <= tol);
+            return self
+                .data
+                .iter()
+                .all(|v| v.norm() <= tol)
+                .then_some(Complex64::new(1.0, 0.0));
         }
         let phase = self.data[index] / other.data[index];
         if (phase.norm() - 1.0).abs() > tol {
-            return false;
+            return None;
         }
-        self.approx_eq(&other.scale(phase), tol)
+        self.approx_eq(&other.scale(phase), tol).then_some(phase)
     }
 
     /// True when `self * self^dagger = I` within `tol`.

@@ -2,6 +2,8 @@
 //!
 //! ```text
 //! cargo run --release -p qc-sim --example perf -- circuit N SEED       # 200-gate circuit as JSON
+//! cargo run --release -p qc-sim --example perf -- qasm N SEED M        # the same as portable
+//!                                                                      # OpenQASM 3, measuring q[0..M]
 //! cargo run --release -p qc-sim --example perf -- dense N SEED FUSE    # qchess dense on it
 //! cargo run --release -p qc-sim --example perf -- sweep N              # in-place sweep of 2^N
 //! cargo run --release -p qc-sim --example perf -- copy ENTRIES         # streaming copy, sparse
@@ -86,22 +88,11 @@ fn to_json(ops: &[Op]) -> String {
     format!("[{}]", items.join(","))
 }
 
-fn threads() -> usize {
-    rayon::current_num_threads()
-}
-
-fn run_dense(n: u32, seed: u64, fuse: usize) {
-    let ops = circuit(n, seed);
-    let mut sim = match DenseSim::with_dense_qubits(n, MemoryLimit::default()) {
-        Ok(s) => s,
-        Err(e) => {
-            println!("{{\"error\":\"{e}\"}}");
-            return;
-        }
-    };
-    sim.set_fuse_max(fuse);
-    let mut circuit = qc_ir::Circuit::with_plain_qubits(n, 0);
-    for o in &ops {
+/// The benchmark circuit in the IR on qubits `0..n`, followed by measurements of qubits
+/// `0..measured` into bits `0..measured`.
+fn ir_circuit(ops: &[Op], n: u32, measured: u32) -> qc_ir::Circuit {
+    let mut circuit = qc_ir::Circuit::with_plain_qubits(n, measured);
+    for o in ops {
         let targets: Vec<Qubit> = o.targets.iter().map(|&q| Qubit(q)).collect();
         let controls: Vec<Control> = o
             .controls
@@ -116,6 +107,89 @@ fn run_dense(n: u32, seed: u64, fuse: usize) {
             .collect();
         circuit.push(qc_ir::Instruction::gate(o.gate, &targets, &controls));
     }
+    for k in 0..measured {
+        circuit.push(qc_ir::Instruction::new(qc_ir::Op::Measure {
+            qubit: Qubit(k),
+            clbit: qc_ir::Clbit(k),
+        }));
+    }
+    circuit
+}
+
+/// The benchmark circuit as portable OpenQASM 3, written by `qc_export` exactly as `qchess
+/// compile` writes games: iSWAP, sqrt-iSWAP and the controlled iSWAPs as library gate bodies,
+/// 0-controls X-wrapped, every qubit kept (full width).
+fn portable_qasm(n: u32, seed: u64, measured: u32) -> String {
+    let circuit = ir_circuit(&circuit(n, seed), n, measured.min(n));
+    let options = qc_export::ExportOptions {
+        form: qc_export::Form::Dynamic,
+        dialect: qc_export::Dialect::Portable,
+        width: qc_export::Width::Full,
+        measure: qc_export::MeasureScope::None,
+    };
+    match qc_export::export_qasm3(&circuit, &[], &options) {
+        Ok(export) => export.text,
+        Err(e) => format!("{{\"error\":\"{e}\"}}"),
+    }
+}
+
+/// Where `qchess run --backend dense FILE` spends its time: reading, import (user gate bodies
+/// recognised or inlined), verification, the optimisation passes, and the exact distribution
+/// (gates, then the marginal of the measured qubits); also how many IR gates the import produced
+/// and how many the passes left.
+fn run_stages(path: &str) {
+    let total = Instant::now();
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => return println!("{{\"error\":\"{e}\"}}"),
+    };
+    let read = total.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let circuit = match qc_export::import_qasm3(&text) {
+        Ok(c) => c,
+        Err(e) => return println!("{{\"error\":\"{e}\"}}"),
+    };
+    let import = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    if let Err(e) = qc_ir::verify(&circuit) {
+        return println!("{{\"error\":\"{e}\"}}");
+    }
+    let verify = start.elapsed().as_secs_f64();
+    let imported_gates = circuit.num_gates();
+    let start = Instant::now();
+    let (circuit, _) = qc_ir::passes::optimize(&circuit);
+    let optimize = start.elapsed().as_secs_f64();
+    let gates = circuit.num_gates();
+    let start = Instant::now();
+    let mut sim = DenseSim::new();
+    let dist = match qc_ir::exec::exact_distribution(&mut sim, &circuit) {
+        Ok(d) => d,
+        Err(e) => return println!("{{\"error\":\"{e}\"}}"),
+    };
+    let simulate = start.elapsed().as_secs_f64();
+    println!(
+        "{{\"what\":\"run_stages\",\"threads\":{},\"imported_gates\":{imported_gates},\"gates\":{gates},\"read\":{read},\"import\":{import},\"verify\":{verify},\"optimize\":{optimize},\"exact_distribution\":{simulate},\"outcomes\":{},\"seconds\":{}}}",
+        threads(),
+        dist.len(),
+        total.elapsed().as_secs_f64()
+    );
+}
+
+fn threads() -> usize {
+    rayon::current_num_threads()
+}
+
+fn run_dense(n: u32, seed: u64, fuse: usize) {
+    let ops = circuit(n, seed);
+    let mut sim = match DenseSim::with_dense_qubits(n, MemoryLimit::default()) {
+        Ok(s) => s,
+        Err(e) => {
+            println!("{{\"error\":\"{e}\"}}");
+            return;
+        }
+    };
+    sim.set_fuse_max(fuse);
+    let circuit = ir_circuit(&ops, n, 0);
     let mut never = |_: Option<qc_ir::Clbit>| qc_ir::MeasureChoice::Forced(false);
     let start = Instant::now();
     if let Err(e) = sim.run_circuit(&circuit, &mut never) {
@@ -381,6 +455,11 @@ fn main() {
     };
     match args.first().map(String::as_str) {
         Some("circuit") => println!("{}", to_json(&circuit(num(1, 20) as u32, num(2, 1)))),
+        Some("qasm") => print!(
+            "{}",
+            portable_qasm(num(1, 20) as u32, num(2, 1), num(3, 8) as u32)
+        ),
+        Some("stages") => run_stages(args.get(1).map_or("", String::as_str)),
         Some("dense") => run_dense(num(1, 20) as u32, num(2, 1), num(3, 2) as usize),
         Some("sweep") => sweep(num(1, 20) as u32),
         Some("copy") => copy(num(1, 1_000_000) as usize),
@@ -389,6 +468,8 @@ fn main() {
             args.get(1).map_or("circuits/full_game.qcg", String::as_str),
             num(2, 0) as u32,
         ),
-        _ => println!("{{\"error\":\"usage: perf circuit|dense|sweep|copy|sparse|game ...\"}}"),
+        _ => {
+            println!("{{\"error\":\"usage: perf circuit|qasm|dense|sweep|copy|sparse|game ...\"}}")
+        }
     }
 }

@@ -26,6 +26,8 @@ pub const DEFAULT_DENSE_PARALLEL_THRESHOLD: usize = 1 << 14;
 
 const ONE: Complex64 = Complex64::new(1.0, 0.0);
 const ZERO: Complex64 = Complex64::new(0.0, 0.0);
+/// `AMPLITUDE_EPSILON^2`: comparing `|a|^2` with it avoids a square root per amplitude.
+const EPSILON_SQUARED: f64 = qc_ir::AMPLITUDE_EPSILON * qc_ir::AMPLITUDE_EPSILON;
 
 /// Where a qubit lives in the dense simulator.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -197,7 +199,7 @@ impl DenseSim {
             .amps
             .iter()
             .enumerate()
-            .filter(|(_, a)| a.norm() >= qc_ir::AMPLITUDE_EPSILON)
+            .filter(|(_, a)| a.norm_sqr() >= EPSILON_SQUARED)
             .fold((0usize, usize::MAX), |(or, and), (i, _)| (or | i, and & i));
         for pos in (0..self.order.len()).rev() {
             let bit = 1usize << pos;
@@ -436,15 +438,6 @@ impl Backend for DenseSim {
         targets: &[Qubit],
         controls: &[Control],
     ) -> Result<(), BackendError> {
-        if targets
-            .iter()
-            .any(|t| matches!(self.place(*t), Place::Classical(_)))
-        {
-            // The vector may grow below: first let every qubit that is constant again leave, so
-            // a long game keeps only the qubits really in superposition (done before any bit
-            // position is computed, since leaving renumbers them).
-            self.evict_constant_qubits();
-        }
         let Some(ctrl) = self.control_bits(controls) else {
             return Ok(());
         };
@@ -455,6 +448,26 @@ impl Backend for DenseSim {
         if self.apply_on_classical(&table, targets, &ctrl) {
             return Ok(());
         }
+        let ctrl = if targets
+            .iter()
+            .any(|t| matches!(self.place(*t), Place::Classical(_)))
+        {
+            // The vector is about to grow: first let every qubit that is constant again leave,
+            // so a long game keeps only the qubits really in superposition. This is a pass over
+            // the whole vector, so it runs only when a qubit must join (not for the X-wraps of
+            // 0-controls, which stay classical), and before bit positions are computed, since
+            // leaving renumbers them.
+            self.evict_constant_qubits();
+            let Some(ctrl) = self.control_bits(controls) else {
+                return Ok(());
+            };
+            if self.apply_on_classical(&table, targets, &ctrl) {
+                return Ok(());
+            }
+            ctrl
+        } else {
+            ctrl
+        };
         let mut tpos = [0u8; 2];
         for (j, &t) in targets.iter().enumerate().take(2) {
             tpos[j] = self.join(t)?;

@@ -35,6 +35,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     let (name, text) = read_input(&args.circuit)?;
     let circuit = parse_circuit(&text).with_context(|| format!("cannot parse {name}"))?;
     qc_ir::verify(&circuit).with_context(|| format!("{name} is not a well-formed circuit"))?;
+    // Exact rewrites only (X-wrapped 0-controls read back, inverse pairs, identities): the
+    // distribution is the same, with fewer passes over the state.
+    let (circuit, _) = qc_ir::passes::optimize(&circuit);
     let dist = with_backend!(args.backend, |backend| {
         let mut sim = backend;
         exact_distribution(&mut sim, &circuit).with_context(|| format!("cannot simulate {name}"))?

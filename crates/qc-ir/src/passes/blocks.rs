@@ -1,0 +1,169 @@
+//! Runs of gates that amount to one gate of the table, replaced by it.
+//!
+//! Importers expand user gate definitions into the gates of their bodies (a controlled iSWAP
+//! written portably becomes eight gates with controlled rotations, a 0-control becomes an X on
+//! each side). This pass finds such runs again in whatever instruction list it is given, with
+//! no help from the importer: every run of at most [`MAX_BLOCK_GATES`] consecutive unconditioned
+//! gates on at most three qubits is a candidate, its unitary (a product of 8x8 matrices) goes to
+//! [`recognise_unitary`], and a dynamic programme over the list picks the set of disjoint runs
+//! that removes the most gates (so a short merge never steals the first gate of a longer body).
+//! A run of single-qubit gates on one qubit becomes one gate too (`u` or a named rotation).
+//!
+//! The replacement equals the run up to a global phase, which the report adds up: the new list's
+//! unitary times `e^{i global_phase}` is the old one's (unobservable, and exact up to rounding of
+//! about 1e-15 per replaced run).
+
+use super::recognise::{recognise_unitary, Recognised};
+use crate::ids::Qubit;
+use crate::instruction::{Control, Instruction, Op};
+use crate::matrix::Matrix;
+use crate::unitary::apply_gate_reference;
+
+/// Longest run looked at (the longest body of the qchess library, `nciswap`, is ten gates).
+pub const MAX_BLOCK_GATES: usize = 16;
+
+/// The qubits of a run: at most this many.
+const BLOCK_QUBITS: usize = 3;
+
+/// What [`recognise_blocks`] did.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct BlockReport {
+    /// Runs replaced by one gate (or dropped, when the identity).
+    pub runs_replaced: usize,
+    /// Instructions removed in all.
+    pub gates_removed: usize,
+    /// The global phase (radians) the replacements dropped: old = `e^{i global_phase}` new.
+    pub global_phase: f64,
+}
+
+/// A run that may be replaced: it ends before `end` and is `replacement` (none for the identity).
+struct Candidate {
+    end: usize,
+    replacement: Option<Instruction>,
+    phase: f64,
+}
+
+/// Replaces runs of gates by the table gate each amounts to (see the module docs).
+pub fn recognise_blocks(instructions: &mut Vec<Instruction>) -> BlockReport {
+    let n = instructions.len();
+    let candidates: Vec<Vec<Candidate>> = (0..n).map(|i| runs_from(instructions, i)).collect();
+    // best[i]: most gates removable from instructions[i..]; choice[i]: the run starting there.
+    let mut best = vec![0usize; n + 1];
+    let mut choice: Vec<Option<usize>> = vec![None; n];
+    for i in (0..n).rev() {
+        best[i] = best[i + 1];
+        for (k, c) in candidates[i].iter().enumerate() {
+            let saved = c.end - i - usize::from(c.replacement.is_some());
+            if saved + best[c.end] > best[i] {
+                best[i] = saved + best[c.end];
+                choice[i] = Some(k);
+            }
+        }
+    }
+    let mut report = BlockReport::default();
+    if best[0] == 0 {
+        return report;
+    }
+    let mut out = Vec::with_capacity(n - best[0]);
+    let mut i = 0;
+    while i < n {
+        let Some(k) = choice[i] else {
+            out.push(instructions[i].clone());
+            i += 1;
+            continue;
+        };
+        let c = &candidates[i][k];
+        if let Some(replacement) = &c.replacement {
+            let mut replacement = replacement.clone();
+            replacement.origin.clone_from(&instructions[i].origin);
+            out.push(replacement);
+        }
+        report.runs_replaced += 1;
+        report.global_phase += c.phase;
+        i = c.end;
+    }
+    report.gates_removed = n - out.len();
+    *instructions = out;
+    report
+}
+
+/// Every run starting at `start` (two gates or more) that is one gate of the table.
+fn runs_from(instructions: &[Instruction], start: usize) -> Vec<Candidate> {
+    let mut frame: Vec<Qubit> = Vec::with_capacity(BLOCK_QUBITS);
+    // The run's unitary on the frame's qubits, stored so that entry (row, col) is at index
+    // `row * 8 + col`: frame qubit k is bit `k + 3` of the index, and a gate applied to it
+    // multiplies the matrix from the left.
+    let dim = 1usize << BLOCK_QUBITS;
+    let mut product = Matrix::identity(dim).as_slice().to_vec();
+    let mut out = Vec::new();
+    for (end, instruction) in instructions
+        .iter()
+        .enumerate()
+        .skip(start)
+        .take(MAX_BLOCK_GATES)
+    {
+        let Op::Gate {
+            gate,
+            targets,
+            controls,
+        } = &instruction.op
+        else {
+            break;
+        };
+        if instruction.condition.is_some() {
+            break;
+        }
+        let mut local = |q: Qubit| -> Option<Qubit> {
+            let k = match frame.iter().position(|f| *f == q) {
+                Some(k) => k,
+                None if frame.len() < BLOCK_QUBITS => {
+                    frame.push(q);
+                    frame.len() - 1
+                }
+                None => return None,
+            };
+            Some(Qubit((k + BLOCK_QUBITS) as u32))
+        };
+        let Some(local_targets) = targets
+            .iter()
+            .map(|&t| local(t))
+            .collect::<Option<Vec<_>>>()
+        else {
+            break;
+        };
+        let Some(local_controls) = controls
+            .iter()
+            .map(|c| local(c.qubit).map(|qubit| Control { qubit, on: c.on }))
+            .collect::<Option<Vec<_>>>()
+        else {
+            break;
+        };
+        apply_gate_reference(&mut product, *gate, &local_targets, &local_controls);
+        if end == start {
+            continue;
+        }
+        let unitary = Matrix::from_row_major(dim, product.clone());
+        if let Some(found) = recognise_unitary(&unitary) {
+            out.push(Candidate {
+                end: end + 1,
+                replacement: (found.gate != crate::Gate::I).then(|| on_frame(&found, &frame)),
+                phase: found.phase,
+            });
+        }
+    }
+    out
+}
+
+/// The recognised gate on the circuit's qubits (`frame[k]` is the run's qubit `k`).
+fn on_frame(found: &Recognised, frame: &[Qubit]) -> Instruction {
+    let targets: Vec<Qubit> = found.targets.iter().map(|q| frame[q.index()]).collect();
+    let controls: Vec<Control> = found
+        .controls
+        .iter()
+        .map(|c| Control {
+            qubit: frame[c.qubit.index()],
+            on: c.on,
+        })
+        .collect();
+    Instruction::gate(found.gate, &targets, &controls)
+}
