@@ -49,6 +49,15 @@ impl Control {
             on: Polarity::Zero,
         }
     }
+
+    /// A control that lets the gate act when `qubit` has `value`.
+    pub const fn when(qubit: Qubit, value: bool) -> Control {
+        if value {
+            Control::one(qubit)
+        } else {
+            Control::zero(qubit)
+        }
+    }
 }
 
 /// The targets of a gate (one or two qubits).

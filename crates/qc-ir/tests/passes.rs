@@ -157,13 +157,7 @@ fn instruction() -> impl Strategy<Value = Instruction> {
             let controls: Vec<Control> = qs[k..k + ncontrols.min(4 - k)]
                 .iter()
                 .zip(polarity)
-                .map(|(&q, on)| {
-                    if on {
-                        Control::one(Qubit(q))
-                    } else {
-                        Control::zero(Qubit(q))
-                    }
-                })
+                .map(|(&q, on)| Control::when(Qubit(q), on))
                 .collect();
             Instruction::gate(gate, &targets, &controls)
         })

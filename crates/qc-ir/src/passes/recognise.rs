@@ -108,8 +108,7 @@ pub fn recognise_unitary(body: &Matrix) -> Option<Recognised> {
         }
         let controls: Vec<Control> = (0..num_qubits)
             .filter_map(|q| match assignment[q] {
-                Role::Control(true) => Some(Control::one(Qubit(q as u32))),
-                Role::Control(false) => Some(Control::zero(Qubit(q as u32))),
+                Role::Control(value) => Some(Control::when(Qubit(q as u32), value)),
                 _ => None,
             })
             .collect();
