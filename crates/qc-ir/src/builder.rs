@@ -13,6 +13,38 @@ use crate::instruction::{Condition, Control, Instruction, Op, Origin};
 use crate::verify::{verify, VerifyErrors};
 use std::collections::BTreeMap;
 
+/// Where a [`CircuitBuilder`] stood, taken by [`CircuitBuilder::mark`]: the lengths of its
+/// circuit and the little state beside it (free ancillas, origin, open scopes), so that
+/// [`CircuitBuilder::roll_back`] returns to it without a copy of the circuit. A game keeps one per
+/// move for undo, so its size must not grow with the game: the free ancilla lists hold at most
+/// the ancillas one move uses at once.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BuilderMark {
+    qubits: usize,
+    clbits: u32,
+    instructions: usize,
+    free_ancillas: Vec<(AncillaKind, Qubit)>,
+    origin: Option<Origin>,
+    control_stack: Vec<Control>,
+    condition: Option<Condition>,
+}
+
+impl BuilderMark {
+    /// The heap bytes this mark holds (its inline size is `size_of::<BuilderMark>()`).
+    pub fn heap_bytes(&self) -> usize {
+        let rule = match &self.origin {
+            Some(Origin {
+                rule: std::borrow::Cow::Owned(text),
+                ..
+            }) => text.capacity(),
+            _ => 0,
+        };
+        self.free_ancillas.capacity() * std::mem::size_of::<(AncillaKind, Qubit)>()
+            + self.control_stack.capacity() * std::mem::size_of::<Control>()
+            + rule
+    }
+}
+
 /// Builds a [`Circuit`]; see the module docs.
 #[derive(Clone, Debug, Default)]
 pub struct CircuitBuilder {
@@ -77,6 +109,41 @@ impl CircuitBuilder {
     /// True when no instruction has been added.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Where the builder stands now, to come back to with [`CircuitBuilder::roll_back`].
+    pub fn mark(&self) -> BuilderMark {
+        let count = self.free_ancillas.values().map(Vec::len).sum();
+        let mut free_ancillas = Vec::with_capacity(count);
+        for (kind, list) in &self.free_ancillas {
+            free_ancillas.extend(list.iter().map(|&q| (*kind, q)));
+        }
+        BuilderMark {
+            qubits: self.circuit.num_qubits(),
+            clbits: self.circuit.num_clbits() as u32,
+            instructions: self.len(),
+            free_ancillas,
+            origin: self.origin.clone(),
+            control_stack: self.control_stack.clone(),
+            condition: self.condition,
+        }
+    }
+
+    /// Returns to `mark`, taken earlier on this builder: everything added since (instructions,
+    /// qubits, classical bits) is cut off and the free ancillas, origin and scopes are as they
+    /// were. Building only appends, so this restores the builder exactly.
+    pub fn roll_back(&mut self, mark: &BuilderMark) {
+        self.circuit
+            .truncate(mark.qubits, mark.clbits, mark.instructions);
+        self.squares.retain(|_, q| q.index() < mark.qubits);
+        self.free_ancillas.clear();
+        // The flat list keeps each kind's order (highest index first), as `pop` expects.
+        for &(kind, q) in &mark.free_ancillas {
+            self.free_ancillas.entry(kind).or_default().push(q);
+        }
+        self.origin.clone_from(&mark.origin);
+        self.control_stack.clone_from(&mark.control_stack);
+        self.condition = mark.condition;
     }
 
     /// Sets the origin stamped on the following instructions.
@@ -274,5 +341,57 @@ mod tests {
         b.free_ancilla(p);
         let mut resumed = CircuitBuilder::from_circuit(b.into_circuit());
         assert_eq!(resumed.alloc_ancilla(AncillaKind::Path), p);
+    }
+
+    /// Writes one "move": a fresh or reused path ancilla, a new square, a measurement, a
+    /// conditioned gate, and a measure ancilla left allocated.
+    fn write_move(b: &mut CircuitBuilder, origin: u32, square: &str) {
+        b.set_origin(Some(Origin::new(origin, "test")));
+        let s = b.square(Square::parse(square).unwrap());
+        let p = b.alloc_ancilla(AncillaKind::Path);
+        b.cx(&[Control::one(s)], p);
+        let m = b.measure(p);
+        b.conditioned(m, true, |b| b.x(p));
+        b.free_ancilla(p);
+        let _ = b.alloc_ancilla(AncillaKind::Measure);
+        b.set_origin(None);
+    }
+
+    #[test]
+    fn roll_back_returns_to_the_mark_exactly() {
+        let mut b = CircuitBuilder::new();
+        write_move(&mut b, 1, "a1");
+        // The truth: a whole copy of the builder at the mark (what undo kept before marks).
+        let copy = b.clone();
+        let mark = b.mark();
+        write_move(&mut b, 2, "b2");
+        write_move(&mut b, 3, "c3");
+        assert_ne!(b.circuit(), copy.circuit());
+        b.roll_back(&mark);
+        assert_eq!(b.circuit(), copy.circuit());
+        // Building on goes exactly as it would have gone from the copy (same ancillas reused,
+        // same new qubits and classical bits).
+        let mut from_copy = copy;
+        write_move(&mut b, 2, "d4");
+        write_move(&mut from_copy, 2, "d4");
+        assert_eq!(b.circuit(), from_copy.circuit());
+        assert_eq!(b.squares, from_copy.squares);
+        assert_eq!(
+            b.free_ancillas.get(&AncillaKind::Path),
+            from_copy.free_ancillas.get(&AncillaKind::Path)
+        );
+    }
+
+    #[test]
+    fn a_mark_does_not_grow_with_the_circuit() {
+        let mut b = CircuitBuilder::new();
+        write_move(&mut b, 1, "a1");
+        let early = b.mark();
+        for i in 0..1000 {
+            write_move(&mut b, i + 2, "a1");
+        }
+        // Each move leaves one more measure ancilla allocated; the free lists stay as short.
+        let late = b.mark();
+        assert_eq!(late.heap_bytes(), early.heap_bytes());
     }
 }

@@ -106,6 +106,15 @@ impl Circuit {
         self.instructions.push(instruction);
     }
 
+    /// Shrinks the circuit back to its first `qubits` qubits, `clbits` classical bits and
+    /// `instructions` instructions (larger values leave that part as it is). Undo uses it: a game's
+    /// circuit only grows, so a move is taken back by cutting off what it appended.
+    pub fn truncate(&mut self, qubits: usize, clbits: u32, instructions: usize) {
+        self.qubits.truncate(qubits);
+        self.num_clbits = self.num_clbits.min(clbits);
+        self.instructions.truncate(instructions);
+    }
+
     /// Appends every instruction of `other`'s list (same qubit and clbit tables assumed).
     pub fn extend(&mut self, instructions: impl IntoIterator<Item = Instruction>) {
         self.instructions.extend(instructions);

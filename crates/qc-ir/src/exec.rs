@@ -56,6 +56,23 @@ impl ClassicalRecord {
         self.bits[clbit.index()] = Some(value);
     }
 
+    /// How many bits the record spans (the highest written bit plus one, or the size given to
+    /// [`ClassicalRecord::new`]).
+    pub fn len(&self) -> usize {
+        self.bits.len()
+    }
+
+    /// True when the record spans no bit.
+    pub fn is_empty(&self) -> bool {
+        self.bits.is_empty()
+    }
+
+    /// Forgets every bit from index `len` on. Undo uses it: each measurement of a game writes a
+    /// fresh bit, so the bits a move wrote all lie beyond the record's length before it.
+    pub fn truncate(&mut self, len: usize) {
+        self.bits.truncate(len);
+    }
+
     /// All bits; unwritten ones are `None`.
     pub fn bits(&self) -> &[Option<bool>] {
         &self.bits

@@ -28,7 +28,7 @@ pub mod verify;
 pub use backend::{
     Backend, BackendError, MeasureChoice, AMPLITUDE_EPSILON, IMPOSSIBLE_PROBABILITY,
 };
-pub use builder::CircuitBuilder;
+pub use builder::{BuilderMark, CircuitBuilder};
 pub use circuit::{AncillaKind, Circuit, QubitRole};
 pub use error::IrError;
 pub use exec::{ClassicalRecord, Distribution, ExecError, OutcomePolicy};

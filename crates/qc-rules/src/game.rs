@@ -4,7 +4,8 @@
 //! `play` classifies, lowers, runs the move's new instructions, then updates the register from the
 //! state's exact support (decision 11), castling rights, the en passant right (decision 14),
 //! counters and the side to move. A failed move changes nothing: the backend is restored from a
-//! snapshot and the circuit builder from its copy. Definition 2: a move that measures nothing and
+//! snapshot, the circuit builder is rolled back to its mark (the same mechanism serves undo, see
+//! [`crate::undo`]). Definition 2: a move that measures nothing and
 //! leaves the state unchanged is illegal and the same side moves again.
 
 mod endings;
@@ -25,18 +26,15 @@ use crate::observe::{bell_expectations, same_opposite};
 use crate::occupancy::{Occupancy, SquareStatus};
 use crate::piece::{Color, Piece, PieceKind};
 use crate::qcan::{MoveShape, QcanMove};
+use crate::undo::UndoHistory;
+pub use crate::undo::UNDO_BUDGET_DIVISOR;
 use qc_ir::exec::run_instructions;
 use qc_ir::{
-    Backend, BackendError, Circuit, CircuitBuilder, ClassicalRecord, Clbit, MeasureChoice, Op,
-    Origin, Qubit, Square,
+    Backend, BackendError, BuilderMark, Circuit, CircuitBuilder, ClassicalRecord, Clbit,
+    MeasureChoice, Op, Origin, Qubit, Square,
 };
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 use std::ops::Range;
-
-/// By default the undo history may hold a third of the backend's memory limit (see
-/// [`Game::set_undo_budget`]).
-pub const UNDO_BUDGET_DIVISOR: u128 = 3;
 
 /// Fidelity above which a move counts as leaving the state unchanged (Definition 2).
 pub const UNCHANGED_FIDELITY: f64 = 1.0 - 1e-9;
@@ -82,12 +80,13 @@ pub enum GameStatus {
     Draw,
 }
 
-#[derive(Clone)]
+/// What a move may change, saved before it (see [`crate::undo`]): the state's snapshot, the
+/// register, and where the circuit and the classical record stood.
 struct Saved<S> {
     backend: S,
     board: Board,
-    builder: CircuitBuilder,
-    record: ClassicalRecord,
+    builder: BuilderMark,
+    record_len: usize,
     status: GameStatus,
     endings: endings::EndingsMark,
 }
@@ -101,12 +100,8 @@ pub struct Game<B: Backend> {
     board: Board,
     record: ClassicalRecord,
     history: Vec<MoveRecord>,
-    /// Snapshots to undo the last `saved.len()` moves, oldest first.
-    saved: VecDeque<Saved<B::Snapshot>>,
-    /// Bytes the backend snapshots in `saved` hold.
-    saved_bytes: u128,
-    /// The most bytes `saved` may hold; `None`: no limit.
-    undo_budget: Option<u128>,
+    /// What to restore to undo the last `saved.len()` moves, within its memory budget.
+    saved: UndoHistory<Saved<B::Snapshot>>,
     status: GameStatus,
     force_turn: bool,
     force_win: bool,
@@ -138,9 +133,7 @@ impl<B: Backend> Game<B> {
             &mut record,
             &mut never,
         )?;
-        let undo_budget = backend
-            .memory_limit_bytes()
-            .map(|limit| limit / UNDO_BUDGET_DIVISOR);
+        let saved = UndoHistory::for_memory_limit(backend.memory_limit_bytes());
         let endings = endings::Endings::start(
             &board,
             &backend,
@@ -153,9 +146,7 @@ impl<B: Backend> Game<B> {
             board,
             record,
             history: Vec::new(),
-            saved: VecDeque::new(),
-            saved_bytes: 0,
-            undo_budget,
+            saved,
             status: GameStatus::Ongoing,
             force_turn: false,
             force_win: false,
@@ -290,15 +281,11 @@ impl<B: Backend> Game<B> {
             }
         };
         let saved = Saved {
-            backend: self.backend.snapshot(),
             board: Board {
                 side_to_move: turn,
                 ..self.board.clone()
             },
-            builder: self.builder.clone(),
-            record: self.record.clone(),
-            status: self.status,
-            endings: self.endings.mark(),
+            ..self.save()
         };
         match self.run_move(mv, &classified, &occ, &saved, uniform) {
             Ok(record) => {
@@ -450,11 +437,23 @@ impl<B: Backend> Game<B> {
         }
     }
 
+    /// What the next move (or claim) may change.
+    fn save(&self) -> Saved<B::Snapshot> {
+        Saved {
+            backend: self.backend.snapshot(),
+            board: self.board.clone(),
+            builder: self.builder.mark(),
+            record_len: self.record.len(),
+            status: self.status,
+            endings: self.endings.mark(),
+        }
+    }
+
     fn restore(&mut self, saved: Saved<B::Snapshot>) {
         self.backend.restore(&saved.backend);
         self.board = saved.board;
-        self.builder = saved.builder;
-        self.record = saved.record;
+        self.builder.roll_back(&saved.builder);
+        self.record.truncate(saved.record_len);
         self.status = saved.status;
         self.endings.restore(saved.endings);
     }
@@ -468,10 +467,9 @@ impl<B: Backend> Game<B> {
         if self.history.is_empty() {
             return Err(MoveError::NothingToUndo);
         }
-        let saved = self.saved.pop_back().ok_or(MoveError::UndoBeyondBudget {
-            budget_bytes: self.undo_budget.unwrap_or(u128::MAX),
+        let saved = self.saved.pop().ok_or(MoveError::UndoBeyondBudget {
+            budget_bytes: self.saved.budget().unwrap_or(u128::MAX),
         })?;
-        self.saved_bytes -= B::snapshot_bytes(&saved.backend) as u128;
         let record = self.history.pop().ok_or(MoveError::NothingToUndo)?;
         self.restore(saved);
         Ok(record)
@@ -482,39 +480,30 @@ impl<B: Backend> Game<B> {
         self.saved.len()
     }
 
-    /// Sets the most bytes the undo history's state snapshots may hold (`None`: no limit) and
-    /// drops the oldest snapshots beyond it. The default is a third of the backend's memory limit
-    /// (a quarter of physical memory with the simulators' defaults), so that the state and its
-    /// undo history together stay within physical memory; a backend without a limit gets none.
+    /// The bytes the undo history holds, as counted against its budget: every entry whole
+    /// (state snapshot, register, circuit mark), see [`crate::undo`].
+    pub fn undo_bytes(&self) -> u128 {
+        self.saved.bytes()
+    }
+
+    /// Sets the most bytes the undo history may hold (`None`: no limit) and drops the oldest
+    /// entries beyond it. The default is a third of the backend's memory limit (a quarter of
+    /// physical memory with the simulators' defaults), so that the state and its undo history
+    /// together stay within physical memory; a backend without a limit gets none.
     pub fn set_undo_budget(&mut self, bytes: Option<u128>) {
-        self.undo_budget = bytes;
-        self.trim_undo();
+        self.saved.set_budget(bytes);
     }
 
     /// The undo budget in bytes (`None`: no limit).
     pub fn undo_budget(&self) -> Option<u128> {
-        self.undo_budget
+        self.saved.budget()
     }
 
-    /// Keeps the snapshot taken before the move just played, then trims to the budget.
+    /// Keeps what was saved before the move just played (counting the snapshot's bytes and the
+    /// circuit mark's heap), within the budget.
     fn keep_for_undo(&mut self, saved: Saved<B::Snapshot>) {
-        self.saved_bytes += B::snapshot_bytes(&saved.backend) as u128;
-        self.saved.push_back(saved);
-        self.trim_undo();
-    }
-
-    /// Drops the oldest snapshots until the history fits its budget (possibly all of them: the
-    /// newest alone may be too big).
-    fn trim_undo(&mut self) {
-        let Some(budget) = self.undo_budget else {
-            return;
-        };
-        while self.saved_bytes > budget {
-            let Some(oldest) = self.saved.pop_front() else {
-                break;
-            };
-            self.saved_bytes -= B::snapshot_bytes(&oldest.backend) as u128;
-        }
+        let heap = B::snapshot_bytes(&saved.backend) + saved.builder.heap_bytes();
+        self.saved.push(saved, heap);
     }
 
     /// `P(square occupied)`.

@@ -24,6 +24,7 @@ pub mod occupancy;
 pub mod piece;
 pub mod qcan;
 pub mod ruleset;
+pub mod undo;
 
 pub use board::{Board, CastlingRights};
 pub use classify::{classify, Classified, MoveType, Variant};

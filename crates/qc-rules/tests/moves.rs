@@ -703,8 +703,10 @@ fn undo_history_stays_within_its_budget() {
     }
     assert!(sizes[0] < sizes[1] && sizes[1] < sizes[2], "{sizes:?}");
     assert_eq!(g.undo_depth(), 3);
-    // Room for the two newest snapshots only: the oldest is dropped.
-    let budget = sizes[1] + sizes[2];
+    // Each entry counts its snapshot's bytes (and the rest it holds).
+    assert!(g.undo_bytes() > sizes.iter().sum::<u128>());
+    // One byte short of the whole history: the oldest entry is dropped, the two newest stay.
+    let budget = g.undo_bytes() - 1;
     g.set_undo_budget(Some(budget));
     assert_eq!(g.undo_depth(), 2);
     g.undo().expect("undo move 3");

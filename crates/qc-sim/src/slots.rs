@@ -27,6 +27,11 @@ pub struct SlotTable {
 }
 
 impl SlotTable {
+    /// Heap bytes the table holds (one slot per qubit it has seen).
+    pub fn heap_bytes(&self) -> usize {
+        self.slots.capacity() * std::mem::size_of::<Slot>()
+    }
+
     /// Where `qubit` lives (untouched qubits are classical 0).
     pub fn get(&self, qubit: Qubit) -> Slot {
         self.slots

@@ -499,7 +499,8 @@ impl Backend for SparseSim {
     }
 
     fn snapshot_bytes(snapshot: &SparseSim) -> usize {
-        snapshot.memory_bytes()
+        // The state and the qubit table (a game's undo history keeps one of each per move).
+        snapshot.memory_bytes() + snapshot.slots.heap_bytes()
     }
 
     fn memory_limit_bytes(&self) -> Option<u128> {

@@ -230,14 +230,7 @@ impl<B: Backend> Game<B> {
                 repetitions: self.repetitions(),
             });
         }
-        let saved = super::Saved {
-            backend: self.backend.snapshot(),
-            board: self.board.clone(),
-            builder: self.builder.clone(),
-            record: self.record.clone(),
-            status: self.status,
-            endings: self.endings.mark(),
-        };
+        let saved = self.save();
         match self.measure_every_square(Ending::Repetition, uniform) {
             Ok(()) => self.endings.ended.as_ref().ok_or(MoveError::NothingToUndo),
             Err(e) => {

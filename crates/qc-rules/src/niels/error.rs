@@ -62,6 +62,16 @@ pub enum NielsError {
     /// `undo` with no move played.
     #[error("no move to take back")]
     NothingToUndo,
+    /// What undoing this move needs was dropped to keep the undo history within its memory
+    /// budget.
+    #[error(
+        "cannot take back further: older moves were dropped to keep the undo history within \
+         {budget_bytes} bytes"
+    )]
+    UndoBeyondBudget {
+        /// The undo budget in bytes.
+        budget_bytes: u128,
+    },
     /// The circuit and the classical model disagree (an engine bug, reported instead of a panic).
     #[error("internal inconsistency: {0}")]
     Internal(String),

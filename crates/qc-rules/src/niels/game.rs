@@ -2,8 +2,8 @@
 //! game as one `qc_ir` circuit run on a [`Backend`]. Every pair owns one "which square" qubit
 //! (|0> = red square, |1> = blue square); every dice roll is a mid-circuit measurement whose
 //! outcome is sampled with the caller's random source (`rand`) or forced from a recorded game.
-//! Undo restores a snapshot taken before the move (state, circuit, position), as the Quantum
-//! Chess engine does. The encoding is documented in `docs/niels.md`.
+//! Undo restores what was saved before the move (state, circuit mark, position), with the same
+//! bounded history as the Quantum Chess engine ([`crate::undo`]). The encoding is documented in `docs/niels.md`.
 
 use super::apply::QuantumOps;
 use super::endings::{RepetitionKey, REPETITION_COUNT};
@@ -11,10 +11,11 @@ use super::error::NielsError;
 use super::legal::GameStatus;
 use super::moves::{format_played, parse_played, NielsMove};
 use super::position::{NielsPosition, Pair, PairId};
+use crate::undo::{btree_map_bytes, UndoHistory};
 use qc_ir::exec::apply_instruction;
 use qc_ir::{
-    AncillaKind, Backend, Circuit, CircuitBuilder, ClassicalRecord, Clbit, Gate, MeasureChoice,
-    Origin, Qubit, Square,
+    AncillaKind, Backend, BuilderMark, Circuit, CircuitBuilder, ClassicalRecord, Clbit, Gate,
+    MeasureChoice, Origin, Qubit, Square,
 };
 use rand::Rng;
 use std::collections::{BTreeMap, VecDeque};
@@ -76,11 +77,13 @@ struct Dice<'a, B: Backend> {
     uniform: &'a mut dyn FnMut() -> f64,
 }
 
-/// Everything a move changes, saved before it so that undo restores it exactly.
+/// Everything a move changes, saved before it so that undo restores it exactly: the state's
+/// snapshot, where the circuit and the classical record stood (a move only appends to them),
+/// the pairs' qubits and the position (see [`crate::undo`]).
 struct Saved<B: Backend> {
     backend: B::Snapshot,
-    builder: CircuitBuilder,
-    record: ClassicalRecord,
+    builder: BuilderMark,
+    record_len: usize,
     executed: usize,
     qubits: BTreeMap<PairId, Qubit>,
     position: NielsPosition,
@@ -334,8 +337,9 @@ pub struct NielsGame<B: Backend> {
     history: Vec<PlayedMove>,
     /// The repetition key of the start and of the position after every move.
     keys: Vec<RepetitionKey>,
-    /// What each move of `history` changed, saved before it (for [`NielsGame::undo`]).
-    saved: Vec<Saved<B>>,
+    /// What each move of `history` changed, saved before it (for [`NielsGame::undo`]), within
+    /// its memory budget.
+    saved: UndoHistory<Saved<B>>,
 }
 
 impl<B: Backend> NielsGame<B> {
@@ -369,13 +373,14 @@ impl<B: Backend> NielsGame<B> {
                 }
             }
         }
+        let saved = UndoHistory::for_memory_limit(quantum.backend.memory_limit_bytes());
         Ok(NielsGame {
+            saved,
             initial: position.clone(),
             keys: vec![position.repetition_key()],
             position,
             quantum,
             history: Vec::new(),
-            saved: Vec::new(),
         })
     }
 
@@ -592,7 +597,11 @@ impl<B: Backend> NielsGame<B> {
         };
         self.position = next;
         self.keys.push(self.position.repetition_key());
-        self.saved.push(saved);
+        let heap = B::snapshot_bytes(&saved.backend)
+            + saved.builder.heap_bytes()
+            + btree_map_bytes(&saved.qubits)
+            + saved.position.heap_bytes();
+        self.saved.push(saved, heap);
         self.history.push(PlayedMove {
             mv: *mv,
             kind,
@@ -611,8 +620,8 @@ impl<B: Backend> NielsGame<B> {
         let q = &self.quantum;
         Saved {
             backend: q.backend.snapshot(),
-            builder: q.builder.clone(),
-            record: q.record.clone(),
+            builder: q.builder.mark(),
+            record_len: q.record.len(),
             executed: q.executed,
             qubits: q.qubits.clone(),
             position: self.position.clone(),
@@ -622,8 +631,8 @@ impl<B: Backend> NielsGame<B> {
     fn restore(&mut self, saved: Saved<B>) {
         let q = &mut self.quantum;
         q.backend.restore(&saved.backend);
-        q.builder = saved.builder;
-        q.record = saved.record;
+        q.builder.roll_back(&saved.builder);
+        q.record.truncate(saved.record_len);
         q.executed = saved.executed;
         q.qubits = saved.qubits;
         q.forced.clear();
@@ -633,17 +642,44 @@ impl<B: Backend> NielsGame<B> {
     }
 
     /// Takes back the last move exactly (state, circuit, position, repetition history) from
-    /// the snapshot taken before it, and returns it.
+    /// what was saved before it, and returns it.
     ///
     /// # Errors
-    /// [`NielsError::NothingToUndo`] when no move was played.
+    /// [`NielsError::NothingToUndo`] when no move was played;
+    /// [`NielsError::UndoBeyondBudget`] when what this move needs was dropped to keep the undo
+    /// history within its budget ([`NielsGame::set_undo_budget`]).
     pub fn undo(&mut self) -> Result<PlayedMove, NielsError> {
-        let (Some(saved), Some(played)) = (self.saved.pop(), self.history.pop()) else {
+        if self.history.is_empty() {
             return Err(NielsError::NothingToUndo);
-        };
+        }
+        let saved = self.saved.pop().ok_or(NielsError::UndoBeyondBudget {
+            budget_bytes: self.saved.budget().unwrap_or(u128::MAX),
+        })?;
+        let played = self.history.pop().ok_or(NielsError::NothingToUndo)?;
         self.restore(saved);
         self.keys.pop();
         Ok(played)
+    }
+
+    /// How many of the last moves [`NielsGame::undo`] can still take back.
+    pub fn undo_depth(&self) -> usize {
+        self.saved.len()
+    }
+
+    /// The bytes the undo history holds, as counted against its budget (see [`crate::undo`]).
+    pub fn undo_bytes(&self) -> u128 {
+        self.saved.bytes()
+    }
+
+    /// Sets the most bytes the undo history may hold (`None`: no limit) and drops the oldest
+    /// entries beyond it; the default is a third of the backend's memory limit.
+    pub fn set_undo_budget(&mut self, bytes: Option<u128>) {
+        self.saved.set_budget(bytes);
+    }
+
+    /// The undo budget in bytes (`None`: no limit).
+    pub fn undo_budget(&self) -> Option<u128> {
+        self.saved.budget()
     }
 
     /// A legal move picked uniformly with `rng`, or `None` when the game is over (drawn, or no

@@ -217,6 +217,19 @@ impl NielsPosition {
         }
     }
 
+    /// A bound on the heap bytes the position holds (its pair and group tables), for the undo
+    /// history's budget.
+    pub fn heap_bytes(&self) -> usize {
+        let group_lists: usize = self
+            .groups
+            .values()
+            .map(|g| g.pairs.capacity() * std::mem::size_of::<PairId>())
+            .sum();
+        crate::undo::btree_map_bytes(&self.pairs)
+            + crate::undo::btree_map_bytes(&self.groups)
+            + group_lists
+    }
+
     /// The square at `(file, rank)` if it is on this board.
     pub fn square(&self, file: i32, rank: i32) -> Option<Square> {
         if file < self.width as i32 && rank < self.height as i32 {

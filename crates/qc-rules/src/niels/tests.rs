@@ -66,3 +66,31 @@ pub(crate) fn simulate(
         max_plies,
     )
 }
+
+#[test]
+fn undo_beyond_its_budget_is_refused_and_changes_nothing() {
+    let position = NielsPosition::start(crate::niels::NielsRules::default());
+    let mut g = Seeded::new(position, 5).expect("start");
+    for text in ["d2d4", "d7d5", "b1^a3c3"] {
+        g.play_text(text).expect(text);
+    }
+    // One byte short of the whole history: the oldest entry goes, the two newest stay.
+    let budget = g.game.undo_bytes() - 1;
+    g.game.set_undo_budget(Some(budget));
+    assert_eq!(g.game.undo_depth(), 2);
+    g.game.undo().expect("undo 3");
+    g.game.undo().expect("undo 2");
+    let fen = g.game.position().to_fen();
+    let circuit = g.game.circuit().clone();
+    assert!(matches!(
+        g.game.undo(),
+        Err(NielsError::UndoBeyondBudget { budget_bytes }) if budget_bytes == budget
+    ));
+    assert_eq!(
+        g.game.position().to_fen(),
+        fen,
+        "a refused undo changes nothing"
+    );
+    assert_eq!(g.game.circuit(), &circuit);
+    assert_eq!(g.game.history().len(), 1);
+}
