@@ -590,16 +590,25 @@ impl Backend for DenseSim {
                 Place::Dense(p) => from_index.push((k, p)),
             }
         }
-        let mut dist = std::collections::BTreeMap::<u128, f64>::new();
-        for (index, a) in self.amps.iter().enumerate() {
-            let pattern = from_index.iter().fold(constant, |acc, &(k, p)| {
-                acc | ((((index >> p) & 1) as u128) << k)
-            });
-            *dist.entry(pattern).or_default() += a.norm_sqr();
-        }
-        dist.into_iter()
+        let positions: Vec<u8> = from_index.iter().map(|&(_, p)| p).collect();
+        let parallel = self.amps.len() >= self.parallel_threshold;
+        let sums = crate::marginal::dense_marginal(&self.amps, &positions, parallel);
+        let mut dist: Vec<(u128, f64)> = sums
+            .into_iter()
+            .enumerate()
             .filter(|(_, p)| *p >= IMPOSSIBLE_PROBABILITY)
-            .collect()
+            .map(|(packed, p)| {
+                let pattern = from_index
+                    .iter()
+                    .enumerate()
+                    .fold(constant, |acc, (j, &(k, _))| {
+                        acc | ((((packed >> j) & 1) as u128) << k)
+                    });
+                (pattern, p)
+            })
+            .collect();
+        dist.sort_unstable_by_key(|(pattern, _)| *pattern);
+        dist
     }
 
     fn amplitude(&self, ones: &[Qubit]) -> Complex64 {

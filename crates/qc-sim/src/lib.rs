@@ -15,6 +15,7 @@
 pub mod dense;
 pub mod fusion;
 pub mod kernels;
+pub mod marginal;
 pub mod memory;
 pub mod par;
 pub mod reference;
