@@ -93,9 +93,10 @@ enum Command {
     ///   qchess moves --moves "e2e4 e7e5" --json
     #[command(verbatim_doc_comment)]
     Moves(commands::moves::MovesArgs),
-    /// Play interactively: shows the board after every move; accepts QCAN moves and the
-    /// commands undo, moves, probs, bell SQ1 SQ2, fen, save FILE, help, quit. Works with a
-    /// script piped into standard input.
+    /// Play interactively: shows the board after every move; accepts moves in the ruleset's
+    /// notation and the commands board, history, moves, undo, probs, bell SQ1 SQ2, draw [N],
+    /// svg FILE, load FILE, save FILE, fen, record, random, claim, help, quit. On a terminal:
+    /// a prompt, line editing and history (arrows); a script piped into standard input works too.
     ///
     /// Example:
     ///   printf 'b1^a3c3\nprobs\nquit\n' | qchess play

@@ -1,16 +1,21 @@
 //! The interactive loop `play` runs, the same for every ruleset: read a line, answer it, until
 //! end of input or `quit`. A line is a move in the ruleset's notation or one of the commands of
 //! [`commands`], a table from which `help` is written too: a new command is one more entry.
+//!
+//! Lines are read with rustyline: on a terminal a prompt (the side to move), line editing and
+//! the session's history (up and down arrows); from a pipe or a file plain lines, no prompt, so a
+//! piped script gives the same output as before.
 
+use crate::commands::draw::move_circuit;
 use crate::commands::moves::grouped_moves;
-use crate::game_input::{pick_rng, play_random};
+use crate::game_input::{pick_rng, play_random, replay, Loaded};
 use crate::output::write_stdout;
-use crate::status::{fen_text, game_over_text, status_line};
-use anyhow::Context;
+use crate::status::{fen_text, game_over_text, move_table, status_line};
 use qc_ir::{Backend, Square};
-use qc_render::board_text;
+use qc_render::{board_svg, board_text, text_circuit};
 use qc_rules::{MoveView, QuantumGame, Ruleset};
-use std::io::BufRead;
+use rustyline::error::ReadlineError;
+use std::ops::RangeInclusive;
 
 /// A game being played interactively.
 pub struct Session<R: Ruleset, B: Backend> {
@@ -22,6 +27,8 @@ pub struct Session<R: Ruleset, B: Backend> {
     pub pick: rand_chacha::ChaCha8Rng,
     /// The start position (for `save`).
     pub start: R::Start,
+    /// The seed, for the outcomes of a game `load` reads.
+    pub seed: u64,
 }
 
 /// One command of the loop.
@@ -31,7 +38,7 @@ pub struct Command<S> {
     /// Its arguments, for `help` (`SQ1 SQ2`).
     pub args: &'static str,
     /// How many arguments it takes.
-    pub arity: usize,
+    pub arity: RangeInclusive<usize>,
     /// What it does, for `help`.
     pub help: &'static str,
     /// Its answer to the arguments.
@@ -39,12 +46,33 @@ pub struct Command<S> {
 }
 
 /// The commands, in the order `help` lists them.
-pub fn commands<R: Ruleset, B: Backend>() -> Vec<Command<Session<R, B>>> {
+pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>>> {
     vec![
+        Command {
+            name: "board",
+            args: "",
+            arity: 0..=0,
+            help: "the board again",
+            run: |s, _| show(&s.game),
+        },
+        Command {
+            name: "history",
+            args: "",
+            arity: 0..=0,
+            help: "the moves played, with what every measurement gave and meant",
+            run: |s, _| {
+                let moves = s.game.moves();
+                if moves.is_empty() {
+                    "no move played yet\n".into()
+                } else {
+                    move_table(&moves)
+                }
+            },
+        },
         Command {
             name: "moves",
             args: "",
-            arity: 0,
+            arity: 0..=0,
             help: "the legal moves, grouped by kind",
             run: |s, _| match game_over_text(&s.game) {
                 Some(over) => over,
@@ -55,44 +83,99 @@ pub fn commands<R: Ruleset, B: Backend>() -> Vec<Command<Session<R, B>>> {
             },
         },
         Command {
-            name: "board",
+            name: "undo",
             args: "",
-            arity: 0,
-            help: "the board again",
-            run: |s, _| show(&s.game),
+            arity: 0..=0,
+            help: "take back the last move exactly (state, board, circuit)",
+            run: |s, _| match s.game.undo() {
+                Ok(m) => format!("took back {}\n\n{}", m.text, show(&s.game)),
+                Err(e) => format!("error: {e}\n"),
+            },
         },
         Command {
             name: "probs",
             args: "",
-            arity: 0,
+            arity: 0..=0,
             help: "the probability of every occupied square",
             run: |s, _| probs(&s.game),
         },
         Command {
             name: "bell",
             args: "SQ1 SQ2",
-            arity: 2,
+            arity: 2..=2,
             help: "Bell-operator expectations O1..O8 and same/opposite for two squares",
             run: |s, a| bell(&s.game, a[0], a[1]),
         },
         Command {
+            name: "draw",
+            args: "[N]",
+            arity: 0..=1,
+            help: "the circuit of the last move, or of move N (0 = the set-up)",
+            run: |s, a| {
+                let n = match a.first() {
+                    Some(text) => match text.parse::<usize>() {
+                        Ok(n) => n,
+                        Err(_) => return format!("error: `draw` takes a move number, got `{text}`\n"),
+                    },
+                    None => s.game.moves().len(),
+                };
+                match move_circuit(&s.game, Some(n)) {
+                    Ok(circuit) => text_circuit::draw(&circuit),
+                    Err(e) => format!("error: {e:#}\n"),
+                }
+            },
+        },
+        Command {
+            name: "svg",
+            args: "FILE",
+            arity: 1..=1,
+            help: "write the board as an SVG picture (with links between correlated squares)",
+            run: |s, a| match std::fs::write(a[0], board_svg::draw(&s.game.board_view(true))) {
+                Ok(()) => format!("wrote {}\n", a[0]),
+                Err(e) => format!("error: cannot write {}: {e}\n", a[0]),
+            },
+        },
+        Command {
+            name: "load",
+            args: "FILE",
+            arity: 1..=1,
+            help: "continue a saved game: replay a game file (outcomes not written in are sampled)",
+            run: |s, a| match load(s, a[0]) {
+                Ok(()) => format!("loaded {}\n\n{}", a[0], show(&s.game)),
+                Err(e) => format!("error: {e:#}\n"),
+            },
+        },
+        Command {
+            name: "save",
+            args: "FILE",
+            arity: 1..=1,
+            help: "write the game (with every outcome) to a game file",
+            run: |s, a| {
+                let text = R::write_game(&[], &s.start, &s.game);
+                match std::fs::write(a[0], text) {
+                    Ok(()) => format!("saved to {}\n", a[0]),
+                    Err(e) => format!("error: cannot write {}: {e}\n", a[0]),
+                }
+            },
+        },
+        Command {
             name: "fen",
             args: "",
-            arity: 0,
+            arity: 0..=0,
             help: "the position as FEN (and the most likely board, when pieces are split)",
             run: |s, _| fen_text(&s.game),
         },
         Command {
             name: "record",
             args: "",
-            arity: 0,
+            arity: 0..=0,
             help: "the game so far, every outcome written in",
             run: |s, _| format!("{}\n", s.game.record()),
         },
         Command {
             name: "random",
             args: "",
-            arity: 0,
+            arity: 0..=0,
             help: "play a random legal move",
             run: |s, _| match play_random(&mut s.game, &mut s.pick, &mut s.dice) {
                 Ok(true) => match s.game.moves().last() {
@@ -104,19 +187,9 @@ pub fn commands<R: Ruleset, B: Backend>() -> Vec<Command<Session<R, B>>> {
             },
         },
         Command {
-            name: "undo",
-            args: "",
-            arity: 0,
-            help: "take back the last move exactly (state, board, circuit)",
-            run: |s, _| match s.game.undo() {
-                Ok(m) => format!("took back {}\n\n{}", m.text, show(&s.game)),
-                Err(e) => format!("error: {e}\n"),
-            },
-        },
-        Command {
             name: "claim",
             args: "",
-            arity: 0,
+            arity: 0..=0,
             help: "claim a draw (Quantum Chess: threefold repetition; every square is measured, then a draw if both kings survive)",
             run: |s, _| match s.game.claim(&mut s.dice) {
                 Some(Ok(what)) => format!("{what}\n\n{}", show(&s.game)),
@@ -124,20 +197,26 @@ pub fn commands<R: Ruleset, B: Backend>() -> Vec<Command<Session<R, B>>> {
                 None => "error: nothing to claim: draws are automatic in this ruleset\n".into(),
             },
         },
-        Command {
-            name: "save",
-            args: "FILE",
-            arity: 1,
-            help: "write the game (with every outcome) to a game file",
-            run: |s, a| {
-                let text = R::write_game(&[], &s.start, &s.game);
-                match std::fs::write(a[0], text) {
-                    Ok(()) => format!("saved to {}\n", a[0]),
-                    Err(e) => format!("error: cannot write {}: {e}\n", a[0]),
-                }
-            },
-        },
     ]
+}
+
+/// Replaces the session's game with the one game file `path` holds, replayed on a fresh
+/// simulator; on error the session keeps its game.
+fn load<R: Ruleset, B: Backend + Default>(
+    session: &mut Session<R, B>,
+    path: &str,
+) -> anyhow::Result<()> {
+    let (source, text) = crate::commands::run::read_input(std::path::Path::new(path))?;
+    let text =
+        R::read_game(&text, None).map_err(|e| anyhow::Error::new(e).context(source.clone()))?;
+    let loaded: Loaded<R> = Loaded {
+        source,
+        text,
+        random_plies: 0,
+    };
+    session.game = replay(&loaded, B::default(), session.seed)?;
+    session.start = loaded.text.start;
+    Ok(())
 }
 
 /// The text of `help`.
@@ -149,32 +228,91 @@ fn help<S>(table: &[Command<S>]) -> String {
         let call = format!("{} {}", c.name, c.args);
         out.push_str(&format!("  {call:<16} {}\n", c.help));
     }
-    out.push_str("  help             this text\n  quit             leave\n");
+    out.push_str("  help             this text\n  quit             leave (also `exit`, Ctrl-D)\n");
     out
 }
 
-/// Reads lines from standard input until end of input, `quit` or `exit`, answering each:
-/// blank lines are skipped, a command runs, any other single word is played as a move.
-pub fn run<R: Ruleset, B: Backend>(session: &mut Session<R, B>) -> anyhow::Result<()> {
-    let table = commands::<R, B>();
-    for line in std::io::stdin().lock().lines() {
-        let line = line.context("cannot read standard input")?;
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let reply = match words.as_slice() {
-            [] => continue,
-            ["quit"] | ["exit"] => break,
-            ["help"] => help(&table),
-            [name, args @ ..] => match table.iter().find(|c| c.name == *name) {
-                Some(c) if c.arity == args.len() => (c.run)(session, args),
-                Some(c) => format!("error: `{}` takes {} ({})\n", c.name, c.args, c.help),
-                None if args.is_empty() => match session.game.play_text(name, &mut session.dice) {
+/// The command names, for the answer to input that is neither a command nor a move.
+fn command_list<S>(table: &[Command<S>]) -> String {
+    let names: Vec<&str> = table
+        .iter()
+        .map(|c| c.name)
+        .chain(["help", "quit"])
+        .collect();
+    names.join(", ")
+}
+
+/// True when `word` starts like a move (a square: a file letter, then a rank digit), so that a
+/// notation error is the useful answer; any other word is taken for a mistyped command.
+fn looks_like_a_move(word: &str) -> bool {
+    let mut chars = word.chars();
+    matches!(
+        (chars.next(), chars.next()),
+        (Some('a'..='h'), Some('1'..='8'))
+    )
+}
+
+/// The prompt: whose move it is, or that the game is over.
+fn prompt<G: QuantumGame>(game: &G) -> String {
+    if QuantumGame::status(game).is_over() {
+        "game over> ".into()
+    } else {
+        format!("{}> ", game.side_to_move().name())
+    }
+}
+
+/// The answer to one input line; `None` for `quit`.
+fn answer<R: Ruleset, B: Backend + Default>(
+    session: &mut Session<R, B>,
+    table: &[Command<Session<R, B>>],
+    line: &str,
+) -> Option<String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    Some(match words.as_slice() {
+        [] => String::new(),
+        ["quit"] | ["exit"] => return None,
+        ["help"] => help(table),
+        [name, args @ ..] => match table.iter().find(|c| c.name == *name) {
+            Some(c) if c.arity.contains(&args.len()) => (c.run)(session, args),
+            Some(c) => format!(
+                "error: usage: {} ({})\n",
+                format!("{} {}", c.name, c.args).trim_end(),
+                c.help
+            ),
+            None if args.is_empty() && looks_like_a_move(name) => {
+                match session.game.play_text(name, &mut session.dice) {
                     Ok(m) => played(&session.game, &m),
                     Err(e) => format!("error: {name}: {e}\n"),
-                },
-                None => format!("error: unknown command `{line}` (type `help`)\n"),
-            },
+                }
+            }
+            None => format!(
+                "error: `{line}` is neither a move nor a command. Type a move (like e2e4) or one of: {}\n",
+                command_list(table)
+            ),
+        },
+    })
+}
+
+/// Reads lines until end of input, `quit` or `exit`, answering each: blank lines are skipped, a
+/// command runs, a word that looks like a move is played. Ctrl-C drops the line being typed.
+pub fn run<R: Ruleset, B: Backend + Default>(session: &mut Session<R, B>) -> anyhow::Result<()> {
+    let table = commands::<R, B>();
+    let mut editor = rustyline::DefaultEditor::new()?;
+    loop {
+        let line = match editor.readline(&prompt(&session.game)) {
+            Ok(line) => line,
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => break,
+            Err(e) => return Err(anyhow::Error::new(e).context("cannot read standard input")),
         };
-        write_stdout(&reply)?;
+        if !line.trim().is_empty() {
+            // History is a convenience: a line it cannot keep is still answered.
+            let _kept = editor.add_history_entry(line.as_str());
+        }
+        match answer(session, &table, &line) {
+            Some(reply) => write_stdout(&reply)?,
+            None => break,
+        }
     }
     Ok(())
 }
@@ -251,5 +389,6 @@ pub fn start<R: Ruleset, B: Backend>(
         dice: crate::game_input::rng(seed),
         pick: pick_rng(seed),
         start,
+        seed,
     })
 }

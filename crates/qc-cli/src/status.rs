@@ -1,6 +1,6 @@
 //! The game's state in words for the text outputs, the same for every command and ruleset.
 
-use qc_rules::QuantumGame;
+use qc_rules::{MoveView, QuantumGame};
 
 /// `Game over: White wins (king captured)` once the game has ended, `White to move` before.
 pub fn status_line<G: QuantumGame>(game: &G) -> String {
@@ -34,4 +34,22 @@ pub fn fen_text<G: QuantumGame>(game: &G) -> String {
         ),
         _ => format!("FEN: {fen}\n"),
     }
+}
+
+/// The moves played, one line each: number, the move with its outcomes, its kind and what
+/// happened (`  3. f3xe5.m0   jump   capture, measured, outcome 0 (P 0.5000): ...`).
+pub fn move_table(moves: &[MoveView]) -> String {
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            format!(
+                "  {:>3}. {:<18} {:<16} {}\n",
+                i + 1,
+                m.text,
+                m.kind,
+                m.detail
+            )
+        })
+        .collect()
 }

@@ -203,7 +203,7 @@ fn play_follows_a_piped_script() {
         "{text}"
     );
     assert!(
-        text.contains("error: unknown command `nonsense words`"),
+        text.contains("error: `nonsense words` is neither a move nor a command"),
         "{text}"
     );
     assert!(text.contains("error: b1b3:"), "{text}");

@@ -161,7 +161,10 @@ fn play_runs_a_piped_script_with_undo_and_errors() {
     assert!(text.contains("7k/8/8/8/8/8/8/K7 b - - 1 1 Re4e2"), "{text}");
     assert!(text.contains("took back e1^e4e2"), "{text}");
     assert!(text.contains("7k/8/8/8/8/8/8/K3R3 w - - 0 1"), "{text}");
-    assert!(text.contains("error: bogus"), "{text}");
+    assert!(
+        text.contains("error: `bogus` is neither a move nor a command"),
+        "{text}"
+    );
     assert!(text.contains("superposition: "), "{text}");
 }
 

@@ -45,19 +45,7 @@ pub fn run(args: &DrawArgs) -> anyhow::Result<()> {
             args.backend,
             args.seed,
             true,
-            |R, _loaded, game| {
-                let range = match args.move_number {
-                    None => 0..game.circuit().instructions().len(),
-                    Some(n) => match game.move_instructions(n) {
-                        Some(range) => range,
-                        None => bail!(
-                            "the game has {} move(s); there is no move {n}",
-                            game.moves().len()
-                        ),
-                    },
-                };
-                used_only(game.circuit(), &game.circuit().instructions()[range])
-            }
+            |R, _loaded, game| move_circuit(&game, args.move_number)?
         ),
     };
     match &args.svg {
@@ -65,6 +53,25 @@ pub fn run(args: &DrawArgs) -> anyhow::Result<()> {
             .with_context(|| format!("cannot write {}", path.display())),
         None => write_stdout(&text_circuit::draw(&circuit)),
     }
+}
+
+/// The circuit of move `n` of `game` (0 = the set-up), or of the whole game (`None`), with the
+/// game's qubit table and only the instructions drawn.
+pub fn move_circuit<G: QuantumGame>(game: &G, n: Option<usize>) -> anyhow::Result<Circuit> {
+    let range = match n {
+        None => 0..game.circuit().instructions().len(),
+        Some(n) => match game.move_instructions(n) {
+            Some(range) => range,
+            None => bail!(
+                "the game has {} move(s); there is no move {n}",
+                game.moves().len()
+            ),
+        },
+    };
+    Ok(used_only(
+        game.circuit(),
+        &game.circuit().instructions()[range],
+    ))
 }
 
 /// The game circuit's qubit table with only `instructions` (the drawing shows the used wires).

@@ -3,7 +3,7 @@
 use crate::backend_choice::BackendChoice;
 use crate::game_input::{rng, with_game, GameArgs, Loaded};
 use crate::output::{progress, write_stdout};
-use crate::status::{fen_text, status_line};
+use crate::status::{fen_text, move_table, status_line};
 use clap::Args;
 use qc_render::board_text;
 use qc_rules::{QuantumGame, Ruleset};
@@ -136,15 +136,7 @@ fn to_text<R: Ruleset, G: QuantumGame>(
     let moves = game.moves();
     if !moves.is_empty() {
         out.push_str("\nMoves:\n");
-        for (i, m) in moves.iter().enumerate() {
-            out.push_str(&format!(
-                "  {:>3}. {:<18} {:<16} {}\n",
-                i + 1,
-                m.text,
-                m.kind,
-                m.detail
-            ));
-        }
+        out.push_str(&move_table(&moves));
     }
     out.push('\n');
     out.push_str(&board_text::draw(&game.board_view(false)));

@@ -1,0 +1,94 @@
+//! `qchess play` driven through a pipe (rustyline reads plain lines when standard input is not
+//! a terminal): every command of the issue's list answers, unknown input names the commands, a
+//! saved game loads back into a new session, the same for both rulesets.
+
+mod common;
+
+use common::{ok_stdout, qchess_with_input, temp_dir};
+
+/// The commands a player can type, besides moves (issue 15).
+const COMMANDS: &[&str] = &[
+    "board", "history", "moves", "undo", "probs", "bell", "draw", "svg", "load", "save", "fen",
+    "help", "quit",
+];
+
+const KNIGHT_FEN: &str = "4k3/8/8/4p3/8/8/8/4K1N1 w - - 0 1";
+
+#[test]
+fn every_command_answers_and_unknown_input_names_them_all() {
+    let dir = temp_dir("play_commands");
+    let svg = dir.join("board.svg");
+    let script = format!(
+        "g1^f3h3\nhistory\ndraw 1\nsvg {}\nfoo\nhelp\nquit\nboard\n",
+        svg.display()
+    );
+    let out = ok_stdout(&qchess_with_input(&["play", "--fen", KNIGHT_FEN], &script));
+    // history: the move with its number.
+    assert!(out.contains("  1. g1^f3h3"), "{out}");
+    // draw 1: a split jump is sqrt-iSWAP(g1, f3) then iSWAP(g1, h3) (docs/rules.md).
+    let drawing: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("g1:"))
+        .take(5)
+        .collect();
+    assert!(
+        drawing[0].contains("[siswap]") && drawing[0].contains("[iswap]"),
+        "{drawing:?}"
+    );
+    assert!(drawing.iter().any(|l| l.starts_with("f3:")), "{drawing:?}");
+    assert!(drawing.iter().any(|l| l.starts_with("h3:")), "{drawing:?}");
+    // svg: a picture that parses, with the knight's two squares.
+    let text = std::fs::read_to_string(&svg).expect("svg written");
+    let doc = roxmltree::Document::parse(&text).expect("svg is XML");
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    // foo: not a parser error but the list of commands.
+    let unknown = out
+        .lines()
+        .find(|l| l.contains("`foo`"))
+        .expect("an answer to foo");
+    assert!(!unknown.contains("QCAN"), "{unknown}");
+    for command in COMMANDS {
+        assert!(unknown.contains(command), "`{command}` missing: {unknown}");
+        assert!(
+            out.lines().any(|l| l.starts_with(&format!("  {command} "))),
+            "help lacks `{command}`: {out}"
+        );
+    }
+    // quit ends the session: the `board` after it is not answered.
+    assert_eq!(out.matches("Legend:").count(), 2, "{out}");
+}
+
+#[test]
+fn a_saved_game_loads_into_a_new_session() {
+    for (rules, fen, moves) in [
+        ("cantwell", KNIGHT_FEN, "g1^f3h3\ne8d8\nf3xe5\n"),
+        ("niels", "7k/8/8/5P2/8/8/8/K7 w - - 0 1 rd4e6op", "f5e6\n"),
+    ] {
+        let dir = temp_dir(&format!("play_load_{rules}"));
+        let saved = dir.join("game.txt");
+        let first = ok_stdout(&qchess_with_input(
+            &["play", "--rules", rules, "--fen", fen, "--seed", "5"],
+            &format!("{moves}save {}\nrecord\nquit\n", saved.display()),
+        ));
+        let record = first.lines().last().expect("the record");
+        // A new session from the start position, another seed: load replays the file's
+        // outcomes, so the record is the same.
+        let second = ok_stdout(&qchess_with_input(
+            &["play", "--rules", rules, "--seed", "9"],
+            &format!("load {}\nrecord\nquit\n", saved.display()),
+        ));
+        assert!(
+            second.contains(&format!("loaded {}", saved.display())),
+            "{second}"
+        );
+        assert_eq!(second.lines().last(), Some(record), "{rules}: {second}");
+        let missing = ok_stdout(&qchess_with_input(
+            &["play", "--rules", rules],
+            "load /nonexistent/game\nfen\n",
+        ));
+        assert!(
+            missing.contains("error: cannot read /nonexistent/game"),
+            "{missing}"
+        );
+    }
+}
