@@ -6,6 +6,7 @@
 
 mod backend_choice;
 mod board_facts;
+mod circuit_input;
 mod commands;
 mod game_input;
 mod output;
@@ -76,8 +77,8 @@ enum Command {
     ///   qchess counts circuits/interference.qasm circuits/interference.counts.json --counts-format qiskit --mitigate postselect,symmetry,readout --calibration circuits/interference.calibration.json
     #[command(verbatim_doc_comment)]
     Counts(commands::counts::CountsArgs),
-    /// Simulate a circuit file (IR text, OpenQASM 2 or OpenQASM 3, told apart by the
-    /// `OPENQASM 2`/`OPENQASM 3` version line) and print the exact probabilities of its bits.
+    /// Simulate a circuit file (IR text, IR JSON as `compile --format json` writes it, OpenQASM 2
+    /// or OpenQASM 3, told apart by content) and print the exact probabilities of its bits.
     ///
     /// Bit strings are in Qiskit's order: the rightmost character is clbit 0.
     ///
@@ -109,7 +110,8 @@ enum Command {
     ///   qchess board --moves "b1^a3c3 g8^f6h6" --svg board.svg --links
     #[command(verbatim_doc_comment)]
     Board(commands::board::BoardArgs),
-    /// Draw the circuit of a game, of one move (--move N), or of an IR file (--circuit FILE):
+    /// Draw the circuit of a game, of one move (--move N), or of a circuit file (--circuit FILE:
+    /// IR text, IR JSON or OpenQASM 2/3):
     /// text on the terminal or SVG (--svg FILE). Wires are named by square or ancilla; filled
     /// dots are 1-controls, open dots 0-controls; "if c0=1" marks a conditioned instruction.
     ///

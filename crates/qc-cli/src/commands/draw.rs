@@ -2,6 +2,7 @@
 //! (text on the terminal, SVG to a file). Only the qubits the drawn instructions use get a wire.
 
 use crate::backend_choice::BackendChoice;
+use crate::circuit_input::read_circuit;
 use crate::game_input::{with_game, GameArgs};
 use crate::output::write_stdout;
 use anyhow::{bail, Context};
@@ -16,7 +17,8 @@ use std::path::PathBuf;
 pub struct DrawArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Draw an IR circuit file (`.qc`) instead of a game.
+    /// Draw a circuit file instead of a game: IR text, IR JSON or OpenQASM 2/3 (as `qchess run`
+    /// reads them).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "moves", "fen"])]
     pub circuit: Option<PathBuf>,
     /// Draw only this move of the game (1 = the first move; 0 = the set-up).
@@ -36,10 +38,7 @@ pub struct DrawArgs {
 /// Runs the command.
 pub fn run(args: &DrawArgs) -> anyhow::Result<()> {
     let circuit = match &args.circuit {
-        Some(path) => {
-            let (name, text) = crate::commands::run::read_input(path)?;
-            qc_ir::text::parse(&text).with_context(|| format!("cannot parse {name}"))?
-        }
+        Some(path) => read_circuit(path)?.1,
         None => with_game!(
             args.game,
             args.backend,

@@ -1,6 +1,7 @@
 //! `qchess run`: exact outcome probabilities of a circuit file (IR text, OpenQASM 2 or 3).
 
 use crate::backend_choice::{with_backend, BackendChoice};
+use crate::circuit_input::read_circuit;
 use crate::output::write_stdout;
 use anyhow::Context;
 use clap::Args;
@@ -12,8 +13,8 @@ use std::path::PathBuf;
 /// Arguments of `qchess run`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// The circuit: an IR text file (`.qc`), OpenQASM 2 or 3 (`.qasm`; told apart by the
-    /// `OPENQASM` version line), or `-` for standard input.
+    /// The circuit: IR text (`.qc`), IR JSON (`compile --format json`), OpenQASM 2 or 3
+    /// (`.qasm`; told apart by content), or `-` for standard input.
     pub circuit: PathBuf,
     /// The simulator.
     #[arg(long, value_enum, default_value_t = BackendChoice::Sparse)]
@@ -32,9 +33,7 @@ pub struct RunArgs {
 
 /// Runs the command.
 pub fn run(args: &RunArgs) -> anyhow::Result<()> {
-    let (name, text) = read_input(&args.circuit)?;
-    let circuit = parse_circuit(&text).with_context(|| format!("cannot parse {name}"))?;
-    qc_ir::verify(&circuit).with_context(|| format!("{name} is not a well-formed circuit"))?;
+    let (name, circuit) = read_circuit(&args.circuit)?;
     // Exact rewrites only (X-wrapped 0-controls read back, inverse pairs, identities): the
     // distribution is the same, with fewer passes over the state.
     let (circuit, _) = qc_ir::passes::optimize(&circuit);
@@ -60,41 +59,6 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
         }
     };
     write_stdout(&text)
-}
-
-/// What a circuit file is written in.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum CircuitFormat {
-    /// The IR text format.
-    Ir,
-    /// OpenQASM 2.
-    Qasm2,
-    /// OpenQASM 3.
-    Qasm3,
-}
-
-/// Tells the format by content: the first line that is not blank or a `//` comment starts
-/// with `OPENQASM 2` or `OPENQASM 3` for OpenQASM; anything else is IR text.
-pub fn detect_format(text: &str) -> CircuitFormat {
-    let first = text
-        .lines()
-        .map(|l| l.split("//").next().unwrap_or("").trim())
-        .find(|l| !l.is_empty())
-        .unwrap_or("");
-    match first.strip_prefix("OPENQASM").map(str::trim_start) {
-        Some(v) if v.starts_with('2') => CircuitFormat::Qasm2,
-        Some(v) if v.starts_with('3') => CircuitFormat::Qasm3,
-        _ => CircuitFormat::Ir,
-    }
-}
-
-/// Parses IR text or OpenQASM 2/3 (see [`detect_format`]); errors name the line and construct.
-pub fn parse_circuit(text: &str) -> anyhow::Result<qc_ir::Circuit> {
-    Ok(match detect_format(text) {
-        CircuitFormat::Ir => qc_ir::text::parse(text)?,
-        CircuitFormat::Qasm2 => qc_export::import_qasm2(text).context("OpenQASM 2")?,
-        CircuitFormat::Qasm3 => qc_export::import_qasm3(text).context("OpenQASM 3")?,
-    })
 }
 
 fn render<V: serde::Serialize>(
