@@ -35,6 +35,37 @@ pub enum ExportError {
         /// What is wrong.
         message: String,
     },
+    /// OpenQASM 2 was asked for a target that renames gates for its own OpenQASM 3 dialect.
+    #[error("target `{target}` has no OpenQASM 2 form: it renames gates ({}) for its own OpenQASM 3 dialect; use --format qasm3", .renamed.join(", "))]
+    NoQasm2 {
+        /// Target name.
+        target: String,
+        /// The gates it renames.
+        renamed: Vec<String>,
+    },
+    /// `--target NAME` names neither a bundled target nor a file in the backends directory.
+    #[error("unknown target `{name}`: {}the bundled targets are {}", .dir.as_ref().map(|d| format!("no {name}.toml in {}, and ", d.display())).unwrap_or_default(), .bundled.join(", "))]
+    UnknownTarget {
+        /// The name asked for.
+        name: String,
+        /// The backends directory searched (`--backends-dir`), if any.
+        dir: Option<std::path::PathBuf>,
+        /// The names of the bundled targets.
+        bundled: Vec<&'static str>,
+    },
+}
+
+impl ExportError {
+    /// A target error from parsing TOML text, renamed to the target `name` it was read for.
+    pub(crate) fn for_target(self, name: &str) -> ExportError {
+        match self {
+            ExportError::Target { message, .. } => ExportError::Target {
+                target: name.into(),
+                message,
+            },
+            other => other,
+        }
+    }
 }
 
 /// Why an OpenQASM text could not be imported.

@@ -26,16 +26,7 @@ pub fn export_qasm2(
     outcomes: &[Option<bool>],
     options: &ExportOptions,
 ) -> Result<Export, ExportError> {
-    let mut options = *options;
-    options.dialect = Dialect::Portable;
-    let mut program = match build_program(circuit, outcomes, &options) {
-        Ok(p) => p,
-        Err(ExportError::Unsupported { .. }) if options.form == Form::Dynamic => {
-            options.form = Form::Deferred;
-            build_program(circuit, outcomes, &options)?
-        }
-        Err(e) => return Err(e),
-    };
+    let (mut program, options) = build_qasm2_program(circuit, outcomes, options)?;
     let postselect = postselect_pattern(outcomes, program.num_clbits);
     program.header = header_lines(&program, &postselect, &options, "generic", "qasm2");
     let text = to_qasm2(&program);
@@ -45,6 +36,25 @@ pub fn export_qasm2(
         program,
         postselect,
     })
+}
+
+/// The program OpenQASM 2 writes for `circuit`, and the options it was built with: the portable
+/// dialect, in the deferred form when the dynamic form needs what OpenQASM 2 cannot say.
+pub(crate) fn build_qasm2_program(
+    circuit: &Circuit,
+    outcomes: &[Option<bool>],
+    options: &ExportOptions,
+) -> Result<(Program, ExportOptions), ExportError> {
+    let mut options = *options;
+    options.dialect = Dialect::Portable;
+    match build_program(circuit, outcomes, &options) {
+        Ok(p) => Ok((p, options)),
+        Err(ExportError::Unsupported { .. }) if options.form == Form::Dynamic => {
+            options.form = Form::Deferred;
+            Ok((build_program(circuit, outcomes, &options)?, options))
+        }
+        Err(e) => Err(e),
+    }
 }
 
 fn angle2(a: f64) -> String {

@@ -13,6 +13,7 @@ use crate::error::ExportError;
 use crate::export::{build_program, header_lines, postselect_pattern, Export};
 use crate::lower::named_call;
 use crate::program::{GateCall, Program, Stmt};
+use crate::qasm2::{build_qasm2_program, to_qasm2};
 use crate::{ExportOptions, Form};
 use qc_ir::gate_data::{qasm_gate, Home, LibraryGate, QasmForm};
 use qc_ir::{Circuit, Gate, Matrix};
@@ -135,6 +136,16 @@ fn controlled_name(gate: Gate) -> &'static str {
     named_call(gate, 1).map_or("", |(name, _)| name)
 }
 
+/// The hardware targets built into qchess: the repository's `backends/*.toml` at build time, as
+/// (name, TOML text). `--target NAME` finds them wherever the binary runs; a file
+/// `NAME.toml` in `--backends-dir` adds a target or overrides a bundled one.
+pub const BUNDLED_TARGETS: [(&str, &str); 4] = [
+    ("braket", include_str!("../../../backends/braket.toml")),
+    ("generic", include_str!("../../../backends/generic.toml")),
+    ("google", include_str!("../../../backends/google.toml")),
+    ("ibm", include_str!("../../../backends/ibm.toml")),
+];
+
 impl Target {
     /// Parses a target from TOML text and checks that its lowering is possible.
     pub fn from_toml(text: &str) -> Result<Target, ExportError> {
@@ -153,12 +164,29 @@ impl Target {
             target: name.into(),
             message: format!("cannot read {}: {e}", path.display()),
         })?;
-        Target::from_toml(&text).map_err(|e| match e {
-            ExportError::Target { message, .. } => ExportError::Target {
-                target: name.into(),
-                message,
-            },
-            other => other,
+        Target::from_toml(&text).map_err(|e| e.for_target(name))
+    }
+
+    /// The bundled target `name` (see [`BUNDLED_TARGETS`]), or `None` when there is none.
+    pub fn bundled(name: &str) -> Option<Result<Target, ExportError>> {
+        let (_, text) = BUNDLED_TARGETS.iter().find(|(n, _)| *n == name)?;
+        Some(Target::from_toml(text).map_err(|e| e.for_target(name)))
+    }
+
+    /// The target `--target name` means: `dir/<name>.toml` when `dir` is given and holds that
+    /// file (a user's own target, or an override of a bundled one), else the bundled target.
+    pub fn find(name: &str, dir: Option<&Path>) -> Result<Target, ExportError> {
+        if let Some(dir) = dir {
+            if dir.join(format!("{name}.toml")).is_file() {
+                return Target::load(dir, name);
+            }
+        }
+        Target::bundled(name).unwrap_or_else(|| {
+            Err(ExportError::UnknownTarget {
+                name: name.into(),
+                dir: dir.map(Path::to_path_buf),
+                bundled: BUNDLED_TARGETS.iter().map(|(n, _)| *n).collect(),
+            })
         })
     }
 
@@ -202,23 +230,9 @@ pub fn export_for_target(
     options: &ExportOptions,
     target: &Target,
 ) -> Result<Export, ExportError> {
-    let mut options = *options;
-    if !target.feed_forward {
-        options.form = Form::Deferred;
-    }
+    let options = target_options(options, target);
     let program = build_program(circuit, outcomes, &options)?;
-    if program.num_qubits > target.qubits {
-        return Err(ExportError::TooManyQubits {
-            target: target.name.clone(),
-            needed: program.num_qubits,
-            available: target.qubits,
-        });
-    }
-    let mut program = if target.lower {
-        lower_program(&program, target)?
-    } else {
-        program
-    };
+    let mut program = fit_to_target(program, target)?;
     let postselect = postselect_pattern(outcomes, program.num_clbits);
     program.header = header_lines(&program, &postselect, &options, &target.name, "qasm3");
     let text = program.to_qasm3(target.include_stdgates, !target.lower || target.definitions);
@@ -228,6 +242,60 @@ pub fn export_for_target(
         program,
         postselect,
     })
+}
+
+/// Exports `circuit` for `target` as OpenQASM 2: the program of [`export_for_target`] (same form,
+/// same native gates), written with `qelib1.inc` names and a definition for every other gate it
+/// calls. A target that renames gates writes its own OpenQASM 3 dialect (Braket's `cnot`), which
+/// has no OpenQASM 2 spelling: it is refused rather than silently written as something else.
+pub fn export_qasm2_for_target(
+    circuit: &Circuit,
+    outcomes: &[Option<bool>],
+    options: &ExportOptions,
+    target: &Target,
+) -> Result<Export, ExportError> {
+    if !target.rename.is_empty() {
+        return Err(ExportError::NoQasm2 {
+            target: target.name.clone(),
+            renamed: target.rename.keys().cloned().collect(),
+        });
+    }
+    let (program, options) =
+        build_qasm2_program(circuit, outcomes, &target_options(options, target))?;
+    let mut program = fit_to_target(program, target)?;
+    let postselect = postselect_pattern(outcomes, program.num_clbits);
+    program.header = header_lines(&program, &postselect, &options, &target.name, "qasm2");
+    Ok(Export {
+        summary: program.summary(),
+        text: to_qasm2(&program),
+        program,
+        postselect,
+    })
+}
+
+/// The export options on `target`: the deferred form when it has no feed-forward.
+fn target_options(options: &ExportOptions, target: &Target) -> ExportOptions {
+    let mut options = *options;
+    if !target.feed_forward {
+        options.form = Form::Deferred;
+    }
+    options
+}
+
+/// Refuses a program wider than `target`, and lowers it to the target's native gates.
+fn fit_to_target(program: Program, target: &Target) -> Result<Program, ExportError> {
+    if program.num_qubits > target.qubits {
+        return Err(ExportError::TooManyQubits {
+            target: target.name.clone(),
+            needed: program.num_qubits,
+            available: target.qubits,
+        });
+    }
+    if target.lower {
+        lower_program(&program, target)
+    } else {
+        Ok(program)
+    }
 }
 
 /// A primitive after expansion.

@@ -169,3 +169,56 @@ fn a_new_target_needs_only_toml_and_bad_ones_are_refused() {
     assert!(lowered.calls().all(|c| c.name == "u3" || c.name == "cx"));
     assert!(Target::from_toml("name = \"x\"\nqubits = 2\nfeed_forward = true\nnative = [\"cz\"]\nsingle_qubit = \"zsx\"\ntwo_qubit = \"cz\"\n").is_err());
 }
+
+#[test]
+fn every_target_file_is_bundled_with_its_text() {
+    let bundled: Vec<&str> = qc_export::BUNDLED_TARGETS.iter().map(|(n, _)| *n).collect();
+    let files: Vec<String> = targets().into_iter().map(|t| t.name).collect();
+    assert_eq!(bundled, files, "backends/*.toml and BUNDLED_TARGETS differ");
+    for (name, text) in qc_export::BUNDLED_TARGETS {
+        let file = std::fs::read_to_string(backends().join(format!("{name}.toml"))).expect("read");
+        assert_eq!(text, file, "{name}");
+        assert_eq!(Target::find(name, None), Target::load(&backends(), name));
+    }
+}
+
+#[test]
+fn openqasm_2_for_a_target_is_its_native_program_or_a_clear_refusal() {
+    for target in targets() {
+        for (name, c) in corpus() {
+            let what = format!("{} {name} (qasm2)", target.name);
+            let result =
+                qc_export::export_qasm2_for_target(&c, &[], &ExportOptions::default(), &target);
+            if !target.rename.is_empty() {
+                assert!(
+                    matches!(result, Err(ExportError::NoQasm2 { .. })),
+                    "{what}: {result:?}"
+                );
+                continue;
+            }
+            let e = result.unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert!(e.text.starts_with("OPENQASM 2.0;"), "{what}");
+            if target.lower {
+                let foreign: Vec<_> = e
+                    .program
+                    .calls()
+                    .filter(|g| !target.is_native(&g.name))
+                    .collect();
+                assert!(foreign.is_empty(), "{what}: not native: {foreign:?}");
+            }
+            if !target.feed_forward {
+                assert!(
+                    !e.text.contains("if ("),
+                    "{what}: feed-forward on a target without it"
+                );
+            }
+            let back = qc_export::import_qasm2(&e.text)
+                .unwrap_or_else(|err| panic!("{what}: {err}\n{}", e.text));
+            assert_same(
+                &dist(&c, c.num_clbits()),
+                &dist(&back, c.num_clbits()),
+                &what,
+            );
+        }
+    }
+}

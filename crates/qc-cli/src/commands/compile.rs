@@ -12,7 +12,7 @@ use qc_export::{
 };
 use qc_ir::Circuit;
 use qc_rules::QuantumGame;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Output formats.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -35,8 +35,8 @@ pub struct CompileArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Qasm3)]
     pub format: Format,
-    /// Hardware target: a file NAME.toml in the backends directory (generic, ibm, google,
-    /// braket, ...). OpenQASM 3 is lowered to its native gates; every format is refused when
+    /// Hardware target: a bundled one (generic, ibm, google, braket) or NAME.toml in
+    /// --backends-dir. OpenQASM 3 is lowered to its native gates; every format is refused when
     /// the game needs more qubits than the target has.
     #[arg(long, value_name = "NAME")]
     pub target: Option<String>,
@@ -57,7 +57,8 @@ pub struct CompileArgs {
     /// `map`) to this file.
     #[arg(long, value_name = "FILE")]
     pub map: Option<PathBuf>,
-    /// Where the target files are (default: the repository's backends/, else ./backends).
+    /// A folder of target files NAME.toml: adds targets, or overrides the bundled ones of the
+    /// same name (default: the bundled targets only).
     #[arg(long, value_name = "DIR")]
     pub backends_dir: Option<PathBuf>,
     /// Write to this file instead of standard output.
@@ -72,18 +73,13 @@ pub struct CompileArgs {
 }
 
 impl CompileArgs {
-    /// The hardware target named by `--target`, loaded from `--backends-dir`.
+    /// The hardware target named by `--target`: `--backends-dir`'s file of that name, else the
+    /// bundled target.
     pub fn target(&self) -> anyhow::Result<Option<Target>> {
         let Some(name) = &self.target else {
             return Ok(None);
         };
-        let dir = self
-            .backends_dir
-            .clone()
-            .unwrap_or_else(default_backends_dir);
-        Target::load(&dir, name)
-            .map(Some)
-            .with_context(|| format!("--target {name} (looked in {})", dir.display()))
+        Ok(Some(Target::find(name, self.backends_dir.as_deref())?))
     }
 
     /// The export options given on the command line.
@@ -108,17 +104,6 @@ impl CompileArgs {
                 .with_context(|| format!("cannot write {}", path.display())),
             None => write_stdout(&compiled.text),
         }
-    }
-}
-
-/// The backends directory used when `--backends-dir` is not given: the repository's
-/// `backends/` (known at build time), or `./backends` when the binary runs elsewhere.
-pub fn default_backends_dir() -> PathBuf {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../backends");
-    if repo.is_dir() {
-        repo
-    } else {
-        PathBuf::from("backends")
     }
 }
 
@@ -194,17 +179,11 @@ pub fn compile_circuit(
             (e.text, e.summary, e.program.map)
         }
         Format::Qasm2 => {
-            let e = annotated(qc_export::export_qasm2(circuit, outcomes, options)?);
-            if let Some(t) = target {
-                if e.summary.qubits > t.qubits {
-                    return Err(qc_export::ExportError::TooManyQubits {
-                        target: t.name.clone(),
-                        needed: e.summary.qubits,
-                        available: t.qubits,
-                    }
-                    .into());
-                }
+            let e = match target {
+                Some(t) => qc_export::export_qasm2_for_target(circuit, outcomes, options, t),
+                None => qc_export::export_qasm2(circuit, outcomes, options),
             }
+            .map(annotated)?;
             (e.text, e.summary, e.program.map)
         }
         Format::Ir | Format::Json => {
