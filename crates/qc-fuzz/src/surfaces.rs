@@ -4,7 +4,7 @@
 //! (for example an exported circuit that does not import back); a panic is caught and reported.
 //! End-to-end runs use a small memory limit so that a hostile circuit is refused quickly.
 
-use qc_ir::exec::exact_distribution;
+use qc_ir::exec::{exact_distribution_within, ExactLimits};
 use qc_ir::Circuit;
 use qc_rules::niels::{NielsGame, NielsMove, NielsPosition, NielsRecord, NielsRules};
 use qc_rules::{parse_move_list, Board, Game, GameRecord, QcanMove};
@@ -14,6 +14,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// The memory budget of each simulator in end-to-end runs.
 const FUZZ_MEMORY_BYTES: u128 = 64 << 20;
+/// The most amplitude updates of one exact distribution (about 3 s on the reference simulator,
+/// the slowest; the memory budget alone allows hours: 16 measurement branches of a 65,536-entry
+/// state through 2,000 gates took minutes there).
+const FUZZ_AMPLITUDE_UPDATES: u64 = 1 << 21;
 /// The most moves replayed from one game.
 const MAX_REPLAYED_MOVES: usize = 300;
 
@@ -206,9 +210,13 @@ fn run_circuit(input: &str) {
     let Some(circuit) = circuit(input) else {
         return;
     };
-    let _ = exact_distribution(&mut SparseSim::with_limit(limit()), &circuit);
-    let _ = exact_distribution(&mut DenseSim::with_limit(limit()), &circuit);
-    let _ = exact_distribution(&mut ReferenceSparse::with_limit(limit()), &circuit);
+    let limits = ExactLimits {
+        max_amplitude_updates: Some(FUZZ_AMPLITUDE_UPDATES),
+        ..ExactLimits::default()
+    };
+    let _ = exact_distribution_within(&mut SparseSim::with_limit(limit()), &circuit, limits);
+    let _ = exact_distribution_within(&mut DenseSim::with_limit(limit()), &circuit, limits);
+    let _ = exact_distribution_within(&mut ReferenceSparse::with_limit(limit()), &circuit, limits);
 }
 
 /// A circuit that exports must import back.

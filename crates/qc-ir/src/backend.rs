@@ -127,6 +127,13 @@ pub enum BackendError {
         /// The most branches explored.
         limit: usize,
     },
+    /// An exact distribution needs more work than its limit allows
+    /// ([`crate::exec::ExactLimits::max_amplitude_updates`]).
+    #[error("the exact distribution needs more than {limit} amplitude updates (the state's size summed over every instruction run, in every measurement branch); sample shots instead, or simplify the circuit")]
+    TooMuchWork {
+        /// The most amplitude updates allowed.
+        limit: u64,
+    },
     /// A snapshot from another backend or state was restored or compared.
     #[error("invalid snapshot: {0}")]
     InvalidSnapshot(&'static str),
@@ -193,6 +200,13 @@ pub trait Backend {
 
     /// Number of basis states with a nonzero amplitude.
     fn state_size(&self) -> usize;
+
+    /// Number of amplitudes the backend stores, which one gate may have to update; cheap to call
+    /// (the work bound of [`crate::exec::exact_distribution_within`] sums it per instruction).
+    /// By default [`Backend::state_size`].
+    fn amplitudes_held(&self) -> usize {
+        self.state_size()
+    }
 
     /// Saves the state.
     fn snapshot(&self) -> Self::Snapshot;

@@ -166,11 +166,43 @@ pub fn qiskit_key(bits: &[bool]) -> String {
         .collect()
 }
 
+/// Bounds on the work of [`exact_distribution_within`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ExactLimits {
+    /// The most measurement branches explored ([`MAX_BRANCHES`] by default).
+    pub max_branches: usize,
+    /// The most amplitude updates: [`Backend::amplitudes_held`] summed over every instruction
+    /// run, in every branch. It bounds the time (a few nanoseconds to a microsecond per update,
+    /// by backend); `None` (the default): no bound besides the branches and the backend's
+    /// memory limit.
+    pub max_amplitude_updates: Option<u64>,
+}
+
+impl Default for ExactLimits {
+    fn default() -> ExactLimits {
+        ExactLimits {
+            max_branches: MAX_BRANCHES,
+            max_amplitude_updates: None,
+        }
+    }
+}
+
 /// The exact distribution of the classical register after running `circuit` on `backend`
-/// (which should start in |0...0>). See the module docs for how measurements are handled.
+/// (which should start in |0...0>), with the default [`ExactLimits`]. See the module docs for
+/// how measurements are handled.
 pub fn exact_distribution<B: Backend>(
     backend: &mut B,
     circuit: &Circuit,
+) -> Result<Distribution, ExecError> {
+    exact_distribution_within(backend, circuit, ExactLimits::default())
+}
+
+/// [`exact_distribution`] within `limits`: more branches or amplitude updates than they allow
+/// stop the computation with [`BackendError::TooManyBranches`] or [`BackendError::TooMuchWork`].
+pub fn exact_distribution_within<B: Backend>(
+    backend: &mut B,
+    circuit: &Circuit,
+    limits: ExactLimits,
 ) -> Result<Distribution, ExecError> {
     let instructions = circuit.instructions();
     let deferrable = deferrable_measurements(instructions);
@@ -181,6 +213,8 @@ pub fn exact_distribution<B: Backend>(
         num_clbits: circuit.num_clbits(),
         out: &mut out,
         branches: 0,
+        work: 0,
+        limits,
     };
     explorer.explore(
         backend,
@@ -218,6 +252,9 @@ struct Explorer<'a> {
     out: &'a mut Distribution,
     /// Branches taken so far (each two-outcome measurement or reset adds one).
     branches: usize,
+    /// Amplitude updates so far (see [`ExactLimits::max_amplitude_updates`]).
+    work: u64,
+    limits: ExactLimits,
 }
 
 impl Explorer<'_> {
@@ -239,6 +276,12 @@ impl Explorer<'_> {
             if let Some(cond) = instr.condition {
                 if record.get(cond.clbit).unwrap_or(false) != cond.value {
                     continue;
+                }
+            }
+            self.work = self.work.saturating_add(backend.amplitudes_held() as u64);
+            if let Some(limit) = self.limits.max_amplitude_updates {
+                if self.work > limit {
+                    return Err(fail(index, BackendError::TooMuchWork { limit }));
                 }
             }
             let branch_qubit = match instr.op {
@@ -276,11 +319,11 @@ impl Explorer<'_> {
                 continue;
             }
             self.branches += outcomes.len() - 1;
-            if self.branches > MAX_BRANCHES {
+            if self.branches > self.limits.max_branches {
                 return Err(fail(
                     index,
                     BackendError::TooManyBranches {
-                        limit: MAX_BRANCHES,
+                        limit: self.limits.max_branches,
                     },
                 ));
             }

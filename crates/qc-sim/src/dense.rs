@@ -535,6 +535,10 @@ impl Backend for DenseSim {
             .count()
     }
 
+    fn amplitudes_held(&self) -> usize {
+        self.amps.len()
+    }
+
     fn snapshot(&self) -> DenseSnapshot {
         DenseSnapshot(self.clone())
     }

@@ -4,7 +4,9 @@
 //! and circuits whose mid-circuit measurements would need more branches than the limit.
 //! Expected values are worked out by hand in each test.
 
-use qc_ir::exec::{exact_distribution, Distribution, MAX_BRANCHES};
+use qc_ir::exec::{
+    exact_distribution, exact_distribution_within, Distribution, ExactLimits, MAX_BRANCHES,
+};
 use qc_ir::{BackendError, Circuit};
 use qc_sim::{DenseSim, ReferenceSparse, SparseSim};
 
@@ -102,4 +104,45 @@ fn too_many_branches_is_an_error() {
         matches!(err.source, BackendError::TooManyBranches { limit } if limit == MAX_BRANCHES),
         "{err}"
     );
+}
+
+/// Ten Hadamards (before each, the state holds 1, 2, 4, ..., 512 amplitudes: 1023 updates) then
+/// ten X gates on the 1024-amplitude state (10,240): 11,263 amplitude updates in all.
+fn eleven_thousand_updates() -> (Circuit, u64) {
+    let mut text = header(10, 0);
+    for q in 0..10 {
+        text.push_str(&format!("h q{q}\n"));
+    }
+    text.push_str(&"x q0\n".repeat(10));
+    (parse(&text), 1023 + 10 * 1024)
+}
+
+#[test]
+fn the_work_bound_stops_an_exact_distribution_at_the_instruction_that_passes_it() {
+    let (circuit, work) = eleven_thousand_updates();
+    let within = |limit: u64| ExactLimits {
+        max_amplitude_updates: Some(limit),
+        ..ExactLimits::default()
+    };
+    for backend in ["sparse", "reference"] {
+        let run = |limit| match backend {
+            "sparse" => {
+                exact_distribution_within(&mut SparseSim::default(), &circuit, within(limit))
+            }
+            _ => {
+                exact_distribution_within(&mut ReferenceSparse::default(), &circuit, within(limit))
+            }
+        };
+        run(work).unwrap_or_else(|e| panic!("{backend}: exactly the bound is allowed: {e}"));
+        let err = run(work - 1).expect_err("one update less is refused");
+        assert!(
+            matches!(err.source, BackendError::TooMuchWork { limit } if limit == work - 1),
+            "{backend}: {err}"
+        );
+        assert_eq!(err.index, 19, "{backend}: the last X passes the bound");
+        // Half the bound, 5,631 updates, is passed by the fifth X
+        // (1023 + 5 * 1024 = 6143 > 5631 >= 1023 + 4 * 1024 = 5119).
+        let err = run(work / 2).expect_err("half the work is refused");
+        assert_eq!(err.index, 14, "{backend}");
+    }
 }
