@@ -27,6 +27,7 @@ rm -rf "$OUT"
 mkdir -p "$OUT/circuits" "$OUT/games"
 (cd "$ROOT" && cargo run --quiet --release -p qc-export --example interop_corpus -- "$OUT/circuits")
 (cd "$ROOT" && cargo run --quiet --release -p qchess-tests --example game_corpus -- "$OUT/games")
+(cd "$ROOT" && cargo build --quiet --release -p qc-cli)  # hardware.py runs target/release/qchess
 echo "== sample circuits"
 "$VENV/bin/python" "$ROOT/tests/interop/check.py" "$OUT/circuits"
 echo "== games"
@@ -41,3 +42,8 @@ mkdir -p "$SNIP"
 "$VENV/bin/python" -W ignore "$ROOT/tests/interop/snippets/cirq_run.py" "$GAME.qasm2" "$SNIP/cirq.csv"
 "$VENV/bin/python" -W ignore "$ROOT/tests/interop/snippets/ibm_run.py" "$GAME.dynamic.qasm" "$SNIP/ibm.json" "$SNIP/calibration.json"
 echo "snippets: OK"
+# The hardware round trip (issue 11): bundled games through Aer, Braket and Cirq into `qchess
+# counts`, and on the noisy FakeFez model raw vs mitigated (mitigation must lower the distance);
+# about 2 minutes. tests/interop/figure.py draws docs/hardware-noise.png from its results.json.
+echo "== hardware round trip"
+"$VENV/bin/python" -W ignore "$ROOT/tests/interop/hardware.py" "$OUT/hardware"
