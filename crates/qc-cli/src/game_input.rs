@@ -156,7 +156,7 @@ pub fn replay<R: Ruleset, B: Backend>(
     backend: B,
     seed: u64,
 ) -> anyhow::Result<R::Game<B>> {
-    let mut game = R::new_game(&loaded.text.start, backend)
+    let mut game = R::game_for(&loaded.text, backend)
         .with_context(|| format!("{}: cannot set up the start position", loaded.source))?;
     let mut dice = rng(seed);
     for (index, m) in loaded.text.moves.iter().enumerate() {

@@ -186,3 +186,71 @@ fn a_claim_measures_every_square_forced_and_sampled() {
         assert_eq!(m.bitboard & bits(&["c3"]) != 0, !on_a3, "u = {u}");
     }
 }
+
+/// The fifty-move ending's measured board is written into the game file, so that a replay with
+/// any seed ends on the same board; without the tag, replays with other seeds differ.
+#[test]
+fn a_fifty_move_ending_replays_on_the_board_it_measured() {
+    use qc_rules::ruleset::FIFTY_MOVE_BOARD_TAG;
+    use qc_rules::{Cantwell, QuantumGame, Ruleset};
+    use rand::SeedableRng;
+    // The counter is at 98: the split and Black's reply make 100, and every square is measured
+    // with the knight on a3 (bit 16) or c3 (bit 18), each with probability 1/2.
+    let start = Cantwell::start(Some("4k3/8/8/8/8/8/8/1N2K3 w - - 98 50"), None).expect("fen");
+    let play = |seed: u64, game: &mut qc_rules::Game<qc_sim::SparseSim>, moves: &[&str]| {
+        let mut dice = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        for m in moves {
+            game.play_text(m, &mut dice).expect(m);
+        }
+    };
+    let knight = |game: &qc_rules::Game<qc_sim::SparseSim>| {
+        let m = game
+            .full_measurement()
+            .expect("the fifty-move rule measured the board");
+        assert_eq!(m.ending, qc_rules::Ending::FiftyMoves);
+        m.bitboard & (1 << 16 | 1 << 18)
+    };
+    let (mut seen, mut differs_without_tag) = (Vec::new(), false);
+    for seed in 0..12 {
+        let mut game = Cantwell::new_game(&start, qc_sim::SparseSim::new()).expect("start");
+        play(seed, &mut game, &["b1^a3c3", "e8d8"]);
+        let board = knight(&game);
+        seen.push(board);
+        let text = Cantwell::write_game(&[], &start, &game);
+        assert!(text.contains(FIFTY_MOVE_BOARD_TAG), "{text}");
+        let read = Cantwell::read_game(&text, None).expect("the written game reads");
+        let moves: Vec<&str> = read.moves.iter().map(|m| m.text.as_str()).collect();
+        let mut replay = Cantwell::game_for(&read, qc_sim::SparseSim::new()).expect("replay");
+        play(seed + 1000, &mut replay, &moves);
+        assert_eq!(knight(&replay), board, "seed {seed}: {text}");
+        assert_eq!(replay.status(), game.status());
+        let mut untagged = Cantwell::new_game(&start, qc_sim::SparseSim::new()).expect("start");
+        play(seed + 1000, &mut untagged, &moves);
+        differs_without_tag |= knight(&untagged) != board;
+    }
+    assert!(
+        seen.contains(&(1 << 16)) && seen.contains(&(1 << 18)),
+        "{seen:?}"
+    );
+    assert!(
+        differs_without_tag,
+        "some replay with another seed ends elsewhere without the tag"
+    );
+}
+
+#[test]
+fn a_malformed_fifty_move_board_tag_is_refused() {
+    use qc_rules::ruleset::CantwellError;
+    use qc_rules::{Cantwell, Ruleset};
+    for value in ["12", "0x", "0x10000000000000000", "0xzz"] {
+        let text = format!("[FiftyMoveBoard \"{value}\"]\n1. e2e4\n");
+        let read = Cantwell::read_game(&text, None).expect("reads");
+        let Err(err) = Cantwell::game_for(&read, qc_sim::SparseSim::new()) else {
+            panic!("{value}: accepted");
+        };
+        assert!(
+            matches!(err, CantwellError::BadTag { .. }),
+            "{value}: {err}"
+        );
+    }
+}

@@ -34,6 +34,29 @@ pub enum CantwellError {
     /// Rule options were given, but Quantum Chess has none.
     #[error("Quantum Chess has no rule options (got `{0}`)")]
     NoOptions(String),
+    /// A game file's tag whose value the replay needs is malformed.
+    #[error("the game file's tag [{name} \"{value}\"] is not {expected}")]
+    BadTag {
+        /// The tag's name.
+        name: &'static str,
+        /// Its value as written.
+        value: String,
+        /// What the value should be.
+        expected: &'static str,
+    },
+}
+
+/// The game-file tag that records the board a fifty-move ending measured (`0x` and the bitboard
+/// in hexadecimal, bit k = square k), so that a replay measures the same board.
+pub const FIFTY_MOVE_BOARD_TAG: &str = "FiftyMoveBoard";
+
+/// `0x` and 1 to 16 hexadecimal digits.
+fn parse_bitboard(text: &str) -> Option<u64> {
+    let digits = text.strip_prefix("0x")?;
+    if digits.is_empty() || digits.len() > 16 {
+        return None;
+    }
+    u64::from_str_radix(digits, 16).ok()
 }
 
 fn move_view(r: &MoveRecord) -> MoveView {
@@ -350,10 +373,38 @@ impl Ruleset for Cantwell {
         Ok(Game::new(start.clone(), backend)?)
     }
 
+    fn game_for<B: Backend>(text: &GameText<Board>, backend: B) -> Result<Game<B>, CantwellError> {
+        let mut game = Game::new(text.start.clone(), backend)?;
+        if let Some((_, value)) = text
+            .tags
+            .iter()
+            .find(|(name, _)| name == FIFTY_MOVE_BOARD_TAG)
+        {
+            let bitboard = parse_bitboard(value).ok_or_else(|| CantwellError::BadTag {
+                name: FIFTY_MOVE_BOARD_TAG,
+                value: value.clone(),
+                expected: "a bitboard in hexadecimal, 0x then 1 to 16 digits (bit k = square k)",
+            })?;
+            game.set_forced_board(Some(bitboard));
+        }
+        Ok(game)
+    }
+
     fn write_game<B: Backend>(tags: &[(String, String)], start: &Board, game: &Game<B>) -> String {
+        let ended = game
+            .full_measurement()
+            .filter(|m| m.ending == crate::Ending::FiftyMoves)
+            .map(|m| {
+                (
+                    FIFTY_MOVE_BOARD_TAG.to_string(),
+                    format!("{:#018x}", m.bitboard),
+                )
+            });
         let mut record = GameRecord {
             tags: tags
                 .iter()
+                .filter(|(name, _)| name != FIFTY_MOVE_BOARD_TAG)
+                .chain(ended.as_ref())
                 .map(|(name, value)| crate::gamefile::Tag {
                     name: name.clone(),
                     value: value.clone(),

@@ -15,7 +15,7 @@ mod cantwell;
 mod niels;
 pub mod view;
 
-pub use cantwell::{Cantwell, CantwellError};
+pub use cantwell::{Cantwell, CantwellError, FIFTY_MOVE_BOARD_TAG};
 pub use niels::{Niels, NielsStart};
 pub use view::{BoardView, MarkView, PairView, SquareView};
 
@@ -279,6 +279,16 @@ pub trait Ruleset {
 
     /// A new game from `start` on `backend` (which must be in |0...0>).
     fn new_game<B: Backend>(start: &Self::Start, backend: B) -> Result<Self::Game<B>, Self::Error>;
+
+    /// A new game to replay `text` on: [`Ruleset::new_game`] from its start, with what its tags
+    /// say about outcomes beyond the moves' own (Quantum Chess: the board a fifty-move ending
+    /// measured, so that the replay ends the same way). The caller then plays the moves.
+    fn game_for<B: Backend>(
+        text: &GameText<Self::Start>,
+        backend: B,
+    ) -> Result<Self::Game<B>, Self::Error> {
+        Self::new_game(&text.start, backend)
+    }
 
     /// The game as a game file that replays exactly: `tags`, the start position and rule
     /// options, then every move with its outcomes.
