@@ -1,11 +1,50 @@
-//! The importers' shared back end: registers, user gate definitions, and applying a (possibly
-//! modified, user-defined) gate call to the IR circuit being built.
+//! The importers' shared back end: registers, user gate definitions, and the expansion of a
+//! (possibly modified, user-defined) gate call into IR instructions.
+//!
+//! A call is expanded into a [`Body`]: IR instructions on the call's own operands (local qubits
+//! `0..n`) plus a global phase. Modifiers act on whole bodies: `inv @` reverses and inverts it,
+//! `ctrl @`/`negctrl @` add a control to every instruction and turn the global phase into a phase
+//! gate on a control (which is how `ctrl @ gphase(a)` becomes observable). A user gate definition
+//! is a unit ([`GateDef`]); [`Env::expand`] gives its body as IR for any parameter values, which
+//! is the hook for recognising definitions that equal a table gate.
 
 use crate::error::ImportError;
-use crate::expr::Expr;
-use qc_ir::gate_data::qasm_gate;
-use qc_ir::{Circuit, Clbit, Condition, Control, Gate, Instruction, Op, Qubit};
+use qc_ir::angle::AngleExpr;
+use qc_ir::gate_data::{qasm_gate, QasmForm};
+use qc_ir::{Circuit, Clbit, Condition, Control, Gate, Instruction, Op, Polarity, Qubit};
 use std::collections::HashMap;
+
+/// Registers larger than this are refused (a typo must not allocate gigabytes).
+pub const MAX_REGISTER: usize = 1 << 16;
+
+/// The most instructions one import may produce (nested user gates multiply).
+pub const MAX_INSTRUCTIONS: usize = 1 << 22;
+
+/// User gate definitions nest at most this deep.
+const MAX_GATE_NESTING: usize = 64;
+
+/// Where a construct starts in the source: a byte offset, turned into a line and column only
+/// when an error leaves the importer ([`ImportError::locate`]), so positions cost nothing on the
+/// way (counting lines for every token would make import quadratic).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pos {
+    /// Byte offset in the source (`None`: unknown).
+    pub offset: Option<usize>,
+}
+
+impl Pos {
+    /// The position of byte `offset`.
+    pub fn of_offset(offset: usize) -> Pos {
+        Pos {
+            offset: Some(offset),
+        }
+    }
+
+    /// An error at this position.
+    pub fn error(self, message: impl Into<String>) -> ImportError {
+        ImportError::at_offset(self.offset, message)
+    }
+}
 
 /// A gate modifier on a call.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,16 +60,16 @@ pub enum Mod {
 /// One call inside a gate body.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BodyCall {
-    /// Modifiers.
+    /// Modifiers, outermost first.
     pub mods: Vec<Mod>,
     /// Gate name.
     pub name: String,
     /// Angle expressions over the gate's parameters.
-    pub params: Vec<Expr>,
-    /// Qubit argument names.
-    pub args: Vec<String>,
-    /// Source line.
-    pub line: usize,
+    pub params: Vec<AngleExpr>,
+    /// Operands, as indices into the definition's qubit arguments.
+    pub args: Vec<usize>,
+    /// Source position.
+    pub pos: Pos,
 }
 
 /// A user gate definition.
@@ -38,10 +77,69 @@ pub struct BodyCall {
 pub struct GateDef {
     /// Parameter names.
     pub params: Vec<String>,
-    /// Qubit argument names.
-    pub qargs: Vec<String>,
+    /// Number of qubit arguments.
+    pub num_qubits: usize,
     /// Body.
     pub body: Vec<BodyCall>,
+}
+
+/// IR instructions on local qubits `0..n` plus a global phase.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Body {
+    /// The instructions.
+    pub instrs: Vec<Instruction>,
+    /// The global phase (observable only once the body is controlled).
+    pub phase: f64,
+}
+
+impl Body {
+    /// The inverse: reversed, each gate inverted, phase negated.
+    fn inverse(mut self) -> Body {
+        self.instrs.reverse();
+        for i in &mut self.instrs {
+            if let Op::Gate { gate, .. } = &mut i.op {
+                *gate = gate.inverse();
+            }
+        }
+        self.phase = -self.phase;
+        self
+    }
+
+    /// Renames local qubit `k` to `map[k]`.
+    fn remap(mut self, map: &[usize]) -> Body {
+        let q = |x: &mut Qubit| *x = Qubit(map[x.index()] as u32);
+        for i in &mut self.instrs {
+            if let Op::Gate {
+                targets, controls, ..
+            } = &mut i.op
+            {
+                targets.iter_mut().for_each(q);
+                controls.iter_mut().for_each(|c| q(&mut c.qubit));
+            }
+        }
+        self
+    }
+
+    /// Adds `control` to every instruction; the global phase becomes a phase gate on the control.
+    fn controlled(mut self, control: Control) -> Body {
+        for i in &mut self.instrs {
+            if let Op::Gate { controls, .. } = &mut i.op {
+                controls.push(control);
+            }
+        }
+        if self.phase != 0.0 {
+            let p = Instruction::gate(Gate::Phase(self.phase), &[control.qubit], &[]);
+            if control.on == Polarity::One {
+                self.instrs.push(p);
+            } else {
+                // A phase when the control is |0>: conjugate with X.
+                let x = Instruction::gate(Gate::X, &[control.qubit], &[]);
+                self.instrs.extend([x.clone(), p, x]);
+            }
+            self.phase = 0.0;
+        }
+        self
+    }
 }
 
 /// A register: name, first index, size.
@@ -68,35 +166,22 @@ pub struct Env {
     pub instrs: Vec<Instruction>,
 }
 
-/// An operand: a whole register or one element.
-pub fn lookup(
-    regs: &[Reg],
-    name: &str,
-    index: Option<usize>,
-    line: usize,
-    what: &str,
-) -> Result<Vec<usize>, ImportError> {
-    let reg = regs
-        .iter()
-        .find(|r| r.name == name)
-        .ok_or_else(|| ImportError::new(line, format!("undeclared {what} register `{name}`")))?;
-    match index {
-        None => Ok((reg.start..reg.start + reg.size).collect()),
-        Some(i) if i < reg.size => Ok(vec![reg.start + i]),
-        Some(i) => Err(ImportError::new(
-            line,
-            format!("index {i} is out of range for `{name}[{}]`", reg.size),
-        )),
-    }
+/// The table's OpenQASM form of a gate an importer knows without a definition (stdgates,
+/// qelib1, vendor aliases); the library's 0-controlled forms always need their definition.
+fn predefined(name: &str) -> Option<&'static QasmForm> {
+    qasm_gate(name).filter(|f| f.is_predefined() && !f.zero_control)
 }
 
-/// The IR form of a gate an importer knows without a definition (stdgates, qelib1, vendor
-/// aliases; from the gate table): the gate, how many leading operands are controls, and an extra
-/// phase on the first control (`cu`'s gamma).
+/// The IR form of a predefined gate (from the gate table): the gate, how many leading operands
+/// are controls, and an extra phase on the first control (`cu`'s gamma).
 fn builtin(name: &str, p: &[f64]) -> Option<(Gate, usize, f64)> {
-    let form = qasm_gate(name).filter(|f| f.is_predefined() && !f.zero_control)?;
-    let call = form.resolve(p)?;
+    let call = predefined(name)?.resolve(p)?;
     Some((call.gate, call.controls, call.control_phase))
+}
+
+/// Whether `name` is a built-in gate (any parameter count).
+pub fn is_builtin(name: &str) -> bool {
+    predefined(name).is_some()
 }
 
 impl Env {
@@ -110,6 +195,46 @@ impl Env {
         self.cregs.iter().map(|r| r.size).sum()
     }
 
+    /// Declares a register; refuses duplicates and sizes above [`MAX_REGISTER`].
+    pub fn declare(
+        &mut self,
+        quantum: bool,
+        name: &str,
+        size: usize,
+        pos: Pos,
+    ) -> Result<(), ImportError> {
+        if size > MAX_REGISTER {
+            return Err(pos.error(format!(
+                "register `{name}[{size}]` is larger than {MAX_REGISTER}"
+            )));
+        }
+        let total = if quantum {
+            self.num_qubits()
+        } else {
+            self.num_clbits()
+        };
+        if total + size > MAX_REGISTER {
+            return Err(pos.error(format!(
+                "more than {MAX_REGISTER} {} in total",
+                if quantum { "qubits" } else { "bits" }
+            )));
+        }
+        if self.qregs.iter().chain(&self.cregs).any(|r| r.name == name) {
+            return Err(pos.error(format!("register `{name}` is declared twice")));
+        }
+        let regs = if quantum {
+            &mut self.qregs
+        } else {
+            &mut self.cregs
+        };
+        regs.push(Reg {
+            name: name.to_string(),
+            start: total,
+            size,
+        });
+        Ok(())
+    }
+
     /// The finished circuit (plain qubits).
     pub fn finish(self) -> Circuit {
         let n = self.num_qubits() as u32;
@@ -119,7 +244,144 @@ impl Env {
         c
     }
 
-    /// Applies `name` with modifiers to `qubits` (controls of modifiers first).
+    /// The body of gate `name` (a built-in or a user definition) with modifiers, on local qubits
+    /// `0..n` (the control operands of the modifiers first).
+    pub fn expand(
+        &self,
+        mods: &[Mod],
+        name: &str,
+        params: &[f64],
+        num_operands: usize,
+        pos: Pos,
+        nesting: usize,
+    ) -> Result<Body, ImportError> {
+        if nesting > MAX_GATE_NESTING {
+            return Err(pos.error(format!(
+                "gate `{name}` nests user gates deeper than {MAX_GATE_NESTING}"
+            )));
+        }
+        let Some((first, rest)) = mods.split_first() else {
+            return self.expand_plain(name, params, num_operands, pos, nesting);
+        };
+        match first {
+            Mod::Inv => Ok(self
+                .expand(rest, name, params, num_operands, pos, nesting)?
+                .inverse()),
+            Mod::Ctrl(n) | Mod::NegCtrl(n) => {
+                let n = *n;
+                if n == 0 || n > num_operands {
+                    return Err(pos.error(format!(
+                        "`{name}`: not enough operands for its control modifiers"
+                    )));
+                }
+                let inner = self.expand(rest, name, params, num_operands - n, pos, nesting)?;
+                let map: Vec<usize> = (n..num_operands).collect();
+                let mut body = inner.remap(&map);
+                let on = if matches!(first, Mod::Ctrl(_)) {
+                    Polarity::One
+                } else {
+                    Polarity::Zero
+                };
+                for k in (0..n).rev() {
+                    body = body.controlled(Control {
+                        qubit: Qubit(k as u32),
+                        on,
+                    });
+                }
+                Ok(body)
+            }
+        }
+    }
+
+    fn expand_plain(
+        &self,
+        name: &str,
+        params: &[f64],
+        num_operands: usize,
+        pos: Pos,
+        nesting: usize,
+    ) -> Result<Body, ImportError> {
+        if let Some(def) = self.gates.get(name) {
+            if def.params.len() != params.len() || def.num_qubits != num_operands {
+                return Err(pos.error(format!(
+                    "gate `{name}` takes {} parameter(s) and {} qubit(s), got {} and {}",
+                    def.params.len(),
+                    def.num_qubits,
+                    params.len(),
+                    num_operands
+                )));
+            }
+            let var = |n: &str| def.params.iter().position(|p| p == n).map(|i| params[i]);
+            let mut body = Body::default();
+            for call in &def.body {
+                if let Some(k) =
+                    (0..call.args.len()).find(|&k| call.args[..k].contains(&call.args[k]))
+                {
+                    return Err(call.pos.error(format!(
+                        "operand {} of `{}` is used twice in one gate",
+                        k + 1,
+                        call.name
+                    )));
+                }
+                let p: Vec<f64> = call
+                    .params
+                    .iter()
+                    .map(|e| e.eval(&var).map_err(|m| call.pos.error(m.to_string())))
+                    .collect::<Result<_, _>>()?;
+                let inner = self
+                    .expand(
+                        &call.mods,
+                        &call.name,
+                        &p,
+                        call.args.len(),
+                        call.pos,
+                        nesting + 1,
+                    )?
+                    .remap(&call.args);
+                if body.instrs.len() + inner.instrs.len() > MAX_INSTRUCTIONS {
+                    return Err(pos.error(format!(
+                        "gate `{name}` expands to more than {MAX_INSTRUCTIONS} instructions"
+                    )));
+                }
+                body.instrs.extend(inner.instrs);
+                body.phase += inner.phase;
+            }
+            return Ok(body);
+        }
+        if name == "gphase" {
+            if num_operands != 0 {
+                return Err(pos.error("`gphase` takes no qubit operands"));
+            }
+            return Ok(Body {
+                instrs: Vec::new(),
+                phase: params.first().copied().unwrap_or(0.0),
+            });
+        }
+        let (gate, ncontrols, gamma) = builtin(name, params).ok_or_else(|| {
+            pos.error(format!(
+                "unknown gate `{name}` with {} parameter(s)",
+                params.len()
+            ))
+        })?;
+        if num_operands != ncontrols + gate.num_targets() {
+            return Err(pos.error(format!(
+                "gate `{name}` takes {} qubit(s), got {num_operands}",
+                ncontrols + gate.num_targets()
+            )));
+        }
+        let q = |k: usize| Qubit(k as u32);
+        let controls: Vec<Control> = (0..ncontrols).map(|k| Control::one(q(k))).collect();
+        let targets: Vec<Qubit> = (ncontrols..num_operands).map(q).collect();
+        let mut instrs = Vec::new();
+        if gamma != 0.0 {
+            instrs.push(Instruction::gate(Gate::Phase(gamma), &[q(0)], &[]));
+        }
+        instrs.push(Instruction::gate(gate, &targets, &controls));
+        Ok(Body { instrs, phase: 0.0 })
+    }
+
+    /// Applies a call to the circuit: `qubits` are the flat operands (controls of the modifiers
+    /// first). The global phase of an uncontrolled call is unobservable and dropped.
     #[allow(
         clippy::too_many_arguments,
         reason = "one call site per importer; a struct would only rename the arguments"
@@ -130,206 +392,122 @@ impl Env {
         name: &str,
         params: &[f64],
         qubits: &[usize],
-        outer: &[Control],
-        inverse: bool,
         cond: Option<Condition>,
-        line: usize,
-        depth: usize,
+        pos: Pos,
     ) -> Result<(), ImportError> {
-        if depth > 64 {
-            return Err(ImportError::new(
-                line,
-                format!("gate `{name}` is defined recursively"),
-            ));
-        }
-        let mut controls: Vec<Control> = outer.to_vec();
-        let mut inverse = inverse;
-        let mut at = 0usize;
-        for m in mods {
-            match m {
-                Mod::Ctrl(n) | Mod::NegCtrl(n) => {
-                    for _ in 0..*n {
-                        let q = *qubits.get(at).ok_or_else(|| {
-                            ImportError::new(
-                                line,
-                                format!("`{name}`: not enough operands for its control modifiers"),
-                            )
-                        })?;
-                        controls.push(if matches!(m, Mod::Ctrl(_)) {
-                            Control::one(Qubit(q as u32))
-                        } else {
-                            Control::zero(Qubit(q as u32))
-                        });
-                        at += 1;
-                    }
-                }
-                Mod::Inv => inverse = !inverse,
+        for (k, q) in qubits.iter().enumerate() {
+            if qubits[..k].contains(q) {
+                return Err(pos.error(format!("qubit {q} is used twice in one gate")));
             }
         }
-        let rest = &qubits[at..];
-        if let Some(def) = self.gates.get(name).cloned() {
-            if def.params.len() != params.len() || def.qargs.len() != rest.len() {
-                return Err(ImportError::new(
-                    line,
-                    format!(
-                        "gate `{name}` takes {} parameter(s) and {} qubit(s), got {} and {}",
-                        def.params.len(),
-                        def.qargs.len(),
-                        params.len(),
-                        rest.len()
-                    ),
-                ));
-            }
-            let vars: HashMap<String, f64> = def
-                .params
-                .iter()
-                .cloned()
-                .zip(params.iter().copied())
-                .collect();
-            let calls: Box<dyn Iterator<Item = &BodyCall>> = if inverse {
-                Box::new(def.body.iter().rev())
-            } else {
-                Box::new(def.body.iter())
-            };
-            for call in calls {
-                let p: Vec<f64> = call
-                    .params
-                    .iter()
-                    .map(|e| e.eval(&vars).map_err(|m| ImportError::new(call.line, m)))
-                    .collect::<Result<_, _>>()?;
-                let q: Vec<usize> = call
-                    .args
-                    .iter()
-                    .map(|a| {
-                        def.qargs
-                            .iter()
-                            .position(|x| x == a)
-                            .map(|i| rest[i])
-                            .ok_or_else(|| {
-                                ImportError::new(
-                                    call.line,
-                                    format!("`{a}` is not an argument of gate `{name}`"),
-                                )
-                            })
-                    })
-                    .collect::<Result<_, _>>()?;
-                self.apply(
-                    &call.mods,
-                    &call.name,
-                    &p,
-                    &q,
-                    &controls,
-                    inverse,
-                    cond,
-                    call.line,
-                    depth + 1,
-                )?;
-            }
-            return Ok(());
+        let body = self
+            .expand(mods, name, params, qubits.len(), pos, 0)?
+            .remap(qubits);
+        if self.instrs.len() + body.instrs.len() > MAX_INSTRUCTIONS {
+            return Err(pos.error(format!(
+                "the program has more than {MAX_INSTRUCTIONS} instructions"
+            )));
         }
-        if name == "gphase" {
-            if controls.is_empty() {
-                return Ok(()); // a global phase is unobservable
-            }
-            let a = params.first().copied().unwrap_or(0.0);
-            let a = if inverse { -a } else { a };
-            let target = controls.remove(0);
-            if target.on == qc_ir::Polarity::Zero {
-                return Err(ImportError::new(
-                    line,
-                    "`negctrl @ gphase` is not supported",
-                ));
-            }
-            self.push(
-                Gate::Phase(a),
-                &[target.qubit.0 as usize],
-                &controls,
-                cond,
-                line,
-            )?;
-            return Ok(());
+        for mut instr in body.instrs {
+            instr.condition = cond;
+            self.instrs.push(instr);
         }
-        let (gate, ncontrols, gamma) = builtin(name, params).ok_or_else(|| {
-            ImportError::new(
-                line,
-                format!("unknown gate `{name}` with {} parameter(s)", params.len()),
-            )
-        })?;
-        if rest.len() != ncontrols + gate.num_targets() {
-            return Err(ImportError::new(
-                line,
-                format!(
-                    "gate `{name}` takes {} qubit(s), got {}",
-                    ncontrols + gate.num_targets(),
-                    rest.len()
-                ),
-            ));
-        }
-        let gate = if inverse { gate.inverse() } else { gate };
-        for &q in &rest[..ncontrols] {
-            controls.push(Control::one(Qubit(q as u32)));
-        }
-        if gamma != 0.0 {
-            let g = if inverse { -gamma } else { gamma };
-            let first = rest[0];
-            let mut outer_ctrls: Vec<Control> = controls.clone();
-            outer_ctrls.retain(|c| c.qubit.0 as usize != first);
-            self.push(Gate::Phase(g), &[first], &outer_ctrls, cond, line)?;
-        }
-        self.push(gate, &rest[ncontrols..], &controls, cond, line)
-    }
-
-    fn push(
-        &mut self,
-        gate: Gate,
-        targets: &[usize],
-        controls: &[Control],
-        cond: Option<Condition>,
-        line: usize,
-    ) -> Result<(), ImportError> {
-        let t: Vec<Qubit> = targets.iter().map(|&q| Qubit(q as u32)).collect();
-        let mut seen: Vec<u32> = t.iter().map(|q| q.0).collect();
-        for c in controls {
-            if seen.contains(&c.qubit.0) {
-                return Err(ImportError::new(
-                    line,
-                    format!("qubit {} is used twice in one gate", c.qubit.0),
-                ));
-            }
-            seen.push(c.qubit.0);
-        }
-        if t.len() == 2 && t[0] == t[1] {
-            return Err(ImportError::new(
-                line,
-                "a two-qubit gate acts twice on the same qubit",
-            ));
-        }
-        let mut instr = Instruction::gate(gate, &t, controls);
-        instr.condition = cond;
-        self.instrs.push(instr);
         Ok(())
     }
 
-    /// Appends a measurement.
-    pub fn measure(&mut self, qubit: usize, clbit: usize, cond: Option<Condition>) {
-        self.instrs.push(Instruction {
-            op: Op::Measure {
-                qubit: Qubit(qubit as u32),
-                clbit: Clbit(clbit as u32),
-            },
-            condition: cond,
-            origin: None,
-        });
+    /// An operand: a whole register or one element, as flat indices.
+    pub fn lookup(
+        &self,
+        quantum: bool,
+        name: &str,
+        index: Option<usize>,
+        pos: Pos,
+    ) -> Result<Vec<usize>, ImportError> {
+        let (regs, what) = if quantum {
+            (&self.qregs, "qubit")
+        } else {
+            (&self.cregs, "bit")
+        };
+        let reg = regs
+            .iter()
+            .find(|r| r.name == name)
+            .ok_or_else(|| pos.error(format!("undeclared {what} register `{name}`")))?;
+        match index {
+            None => Ok((reg.start..reg.start + reg.size).collect()),
+            Some(i) if i < reg.size => Ok(vec![reg.start + i]),
+            Some(i) => Err(pos.error(format!(
+                "index {i} is out of range for `{name}[{}]`",
+                reg.size
+            ))),
+        }
     }
 
-    /// Appends a reset.
-    pub fn reset(&mut self, qubit: usize, cond: Option<Condition>) {
-        self.instrs.push(Instruction {
-            op: Op::Reset {
-                qubit: Qubit(qubit as u32),
-            },
-            condition: cond,
-            origin: None,
-        });
+    /// Applies a call to register operands, broadcasting over whole registers of equal size.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one call site per importer; a struct would only rename the arguments"
+    )]
+    pub fn apply_broadcast(
+        &mut self,
+        mods: &[Mod],
+        name: &str,
+        params: &[f64],
+        operands: &[Vec<usize>],
+        cond: Option<Condition>,
+        pos: Pos,
+    ) -> Result<(), ImportError> {
+        let width = operands.iter().map(Vec::len).max().unwrap_or(1);
+        if operands.iter().any(|l| l.len() != 1 && l.len() != width) {
+            return Err(pos.error(format!("`{name}`: register operands of different sizes")));
+        }
+        for k in 0..width {
+            let qs: Vec<usize> = operands
+                .iter()
+                .map(|l| if l.len() == 1 { l[0] } else { l[k] })
+                .collect();
+            self.apply(mods, name, params, &qs, cond, pos)?;
+        }
+        Ok(())
+    }
+
+    /// Appends measurements of `qubits` into `clbits` (equal lengths), under `cond`.
+    pub fn measure(
+        &mut self,
+        qubits: &[usize],
+        clbits: &[usize],
+        cond: Option<Condition>,
+        pos: Pos,
+    ) -> Result<(), ImportError> {
+        if qubits.len() != clbits.len() {
+            return Err(pos.error(format!(
+                "measure: {} qubit(s) into {} bit(s)",
+                qubits.len(),
+                clbits.len()
+            )));
+        }
+        for (&q, &c) in qubits.iter().zip(clbits) {
+            self.instrs.push(Instruction {
+                op: Op::Measure {
+                    qubit: Qubit(q as u32),
+                    clbit: Clbit(c as u32),
+                },
+                condition: cond,
+                origin: None,
+            });
+        }
+        Ok(())
+    }
+
+    /// Appends resets of `qubits`, under `cond`.
+    pub fn reset(&mut self, qubits: &[usize], cond: Option<Condition>) {
+        for &q in qubits {
+            self.instrs.push(Instruction {
+                op: Op::Reset {
+                    qubit: Qubit(q as u32),
+                },
+                condition: cond,
+                origin: None,
+            });
+        }
     }
 }

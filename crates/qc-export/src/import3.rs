@@ -1,552 +1,601 @@
-//! OpenQASM 3 import for the subset qchess emits plus ordinary stdgates programs: `qubit`/`bit`
-//! (and `qreg`/`creg`) declarations, `gate` definitions with parameters, `ctrl @`/`negctrl @`/`inv @`
-//! modifiers, `c[k] = measure q[j];` (and `measure q -> c;`), `reset`, `barrier` (ignored), `gphase`,
-//! and `if (c[k])` / `if (c[k] == true|false|0|1)` / `if (!c[k])` / `if (c == n)` on a one-bit
-//! register, with an optional `else`, around gates, measurements and resets. Anything else is an
-//! error naming the line and the construct.
+//! OpenQASM 3 import: a walk over the checked syntax graph (ASG) of `oq3_semantics`, as Qiskit's
+//! own Rust importer does.
+//!
+//! Supported: `qubit`/`bit` declarations (single or `[n]`), `include "stdgates.inc"`, `gate`
+//! definitions with parameters, `ctrl @`/`negctrl @`/`inv @` modifiers, `gphase`, `c = measure q;`
+//! (elements or whole registers), `reset`, `barrier` (ignored), and `if (c[k])` /
+//! `if (c[k] == true|false|0|1)` / `!=` on one bit, with an optional `else`, around gates,
+//! measurements and resets. Anything else is an error naming the construct, line and column.
+//! Angles are evaluated from the literal text the ASG keeps, in source order, so `3*pi/8` or
+//! `0.1` come back bit for bit. The input first passes [`crate::guard3`], which keeps every
+//! panicking path of `oq3_semantics` out of reach.
 
-use crate::env::{lookup, BodyCall, Env, GateDef, Mod, Reg};
+use crate::env::{BodyCall, Env, GateDef, Mod, Pos};
 use crate::error::ImportError;
-use crate::expr::parse_expr;
-use crate::lex::{lex, Tok};
+use oq3_semantics::asg::{self, Expr, GateModifier, Literal, Stmt, TExpr};
+use oq3_semantics::semantic_error::{SemanticError, SemanticErrorKind};
+use oq3_semantics::symbols::{SymbolIdResult, SymbolTable};
+use oq3_semantics::types::{ArrayDims, Type};
+use oq3_syntax::ast::{self as synast, AstNode, HasName};
+use oq3_syntax::SyntaxNode;
+use qc_ir::angle::{AngleExpr, BinOp};
 use qc_ir::{Circuit, Clbit, Condition};
-use std::collections::HashMap;
 
-/// Registers larger than this are refused (a typo must not allocate gigabytes).
-const MAX_REGISTER: usize = 1 << 16;
+/// Imports an OpenQASM 3 program into a circuit of plain qubits (registers flattened in
+/// declaration order) and bits.
+pub fn import_qasm3(src: &str) -> Result<Circuit, ImportError> {
+    read(src).map_err(|e| e.locate(src))
+}
 
-struct Parser {
-    toks: Vec<Tok>,
-    pos: usize,
+/// The gates `oq3_semantics` defines for `include "stdgates.inc";`.
+const STDGATES: &[&str] = &[
+    "x", "y", "z", "h", "s", "sdg", "t", "tdg", "sx", "id", "p", "rx", "ry", "rz", "phase", "u1",
+    "u2", "u3", "cx", "cy", "cz", "ch", "swap", "CX", "cp", "crx", "cry", "crz", "cphase", "cu",
+    "ccx", "cswap",
+];
+
+/// Amazon Braket's built-in gates that stdgates lacks or names differently (Braket programs use
+/// them without definitions); `iswap` is the qchess library's exact definition.
+const BRAKET_GATES: &[(&str, &str)] = &[
+    ("i", "gate i a { id a; }"),
+    ("si", "gate si a { sdg a; }"),
+    ("ti", "gate ti a { tdg a; }"),
+    ("v", "gate v a { sx a; }"),
+    ("vi", "gate vi a { inv @ sx a; }"),
+    ("phaseshift", "gate phaseshift(t) a { p(t) a; }"),
+    ("cnot", "gate cnot a, b { cx a, b; }"),
+    ("cphaseshift", "gate cphaseshift(t) a, b { cp(t) a, b; }"),
+    ("ccnot", "gate ccnot a, b, c { ccx a, b, c; }"),
+    (
+        "iswap",
+        "gate iswap a, b { s a; s b; h a; cx a, b; cx b, a; h b; }",
+    ),
+];
+
+/// The text `oq3_semantics` reads, where a prelude was inserted (offset, length), and how many
+/// statements the prelude adds. Programs for tools without includes (Braket) call the standard
+/// gates, and Braket's names for them, without declaring them; like the reader before it, the
+/// importer supplies `include "stdgates.inc";` and those names, unless the program includes or
+/// defines them itself.
+fn with_prelude(src: &str, file: &synast::SourceFile) -> (String, Option<(usize, usize)>, usize) {
+    let mut after_version = 0usize;
+    let mut defined = Vec::new();
+    for stmt in file.statements() {
+        match &stmt {
+            synast::Stmt::Include(_) => return (src.to_string(), None, 0),
+            synast::Stmt::VersionString(v) => after_version = v.syntax().text_range().end().into(),
+            synast::Stmt::Gate(g) => {
+                if let Some(n) = g.name() {
+                    defined.push(n.syntax().text().to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    if defined.iter().any(|n| STDGATES.contains(&n.as_str())) {
+        return (src.to_string(), None, 0);
+    }
+    let mut prelude = String::from(" include \"stdgates.inc\";");
+    let mut added = 0;
+    for (name, definition) in BRAKET_GATES {
+        if !defined.iter().any(|n| n == name) {
+            prelude.push(' ');
+            prelude.push_str(definition);
+            added += 1;
+        }
+    }
+    let mut text = String::with_capacity(src.len() + prelude.len());
+    text.push_str(&src[..after_version]);
+    text.push_str(&prelude);
+    text.push_str(&src[after_version..]);
+    (text, Some((after_version, prelude.len())), added)
+}
+
+fn read(src: &str) -> Result<Circuit, ImportError> {
+    let root = crate::guard3::check(src)?;
+    let file = synast::SourceFile::cast(root).ok_or_else(|| Pos::default().error("no program"))?;
+    let (text, inserted, prelude_statements) = with_prelude(src, &file);
+    let parsed = oq3_semantics::syntax_to_semantics::parse_source_string(
+        &text,
+        None,
+        None::<&[std::path::PathBuf]>,
+    );
+    if parsed.any_syntax_errors() {
+        // `guard3::check` ran the same parser and found none; kept for safety.
+        return Err(Pos::default().error("OpenQASM 3 syntax error"));
+    }
+    let context = parsed.take_context();
+    // `oq3_semantics` counts a modified call's operands against the bare gate (`ctrl @ x a, b;`
+    // is reported as a wrong qubit count); `Env::expand` checks counts with the modifiers.
+    let real = |e: &&SemanticError| !matches!(e.kind(), SemanticErrorKind::NumGateQubitsError);
+    if let Some(e) = context.errors().iter().find(real) {
+        let error = semantic_error(&text, e);
+        // Back to the user's text: offsets after the inserted include move back.
+        let offset = error.offset().map(|o| match inserted {
+            Some((at, len)) if o >= at + len => o - len,
+            Some((at, _)) if o >= at => at,
+            _ => o,
+        });
+        return Err(ImportError::at_offset(offset, error.message));
+    }
+    let mut walk = Walk {
+        table: context.symbol_table(),
+        env: Env::default(),
+    };
+    let syntax: Vec<SyntaxNode> = file
+        .statements()
+        .filter(|s| !matches!(s, synast::Stmt::VersionString(_) | synast::Stmt::Include(_)))
+        .map(|s| s.syntax().clone())
+        .collect();
+    let stmts = context.program().stmts();
+    let (prelude, program) = stmts.split_at(prelude_statements.min(stmts.len()));
+    walk.block(prelude, &[], None)?;
+    walk.block(program, &syntax, None)?;
+    Ok(walk.env.finish())
+}
+
+struct Walk<'a> {
+    table: &'a SymbolTable,
     env: Env,
 }
 
-/// Imports an OpenQASM 3 (or 2-style) program into a circuit of plain qubits (registers flattened
-/// in declaration order) and bits.
-pub fn import_qasm3(src: &str) -> Result<Circuit, ImportError> {
-    crate::nesting::check_nesting(src)?;
-    let mut p = Parser {
-        toks: lex(src)?,
-        pos: 0,
-        env: Env::default(),
-    };
-    while p.pos < p.toks.len() {
-        p.statement(None, false)?;
-    }
-    Ok(p.env.finish())
+/// A gate call's parts, from a top-level call or a call inside a gate body.
+struct Call<'c> {
+    mods: Vec<Mod>,
+    name: String,
+    params: Option<&'c [TExpr]>,
+    operands: &'c [TExpr],
 }
 
-impl Parser {
-    fn line(&self) -> usize {
-        self.toks
-            .get(self.pos)
-            .or(self.toks.last())
-            .map_or(0, |t| t.line)
-    }
-    fn peek(&self) -> &str {
-        self.toks.get(self.pos).map_or("", |t| t.text.as_str())
-    }
-    fn peek_at(&self, k: usize) -> &str {
-        self.toks.get(self.pos + k).map_or("", |t| t.text.as_str())
-    }
-    fn next(&mut self) -> Result<Tok, ImportError> {
-        let t = self
-            .toks
-            .get(self.pos)
-            .cloned()
-            .ok_or_else(|| ImportError::new(self.line(), "unexpected end of file"))?;
-        self.pos += 1;
-        Ok(t)
-    }
-    fn expect(&mut self, text: &str) -> Result<(), ImportError> {
-        let line = self.line();
-        let t = self.next()?;
-        if t.text != text {
-            return Err(ImportError::new(
-                line,
-                format!("expected `{text}`, found `{}`", t.text),
-            ));
-        }
-        Ok(())
-    }
-    fn ident(&mut self) -> Result<String, ImportError> {
-        let t = self.next()?;
-        if t.text.starts_with(|c: char| c.is_alphabetic() || c == '_') {
-            Ok(t.text)
-        } else {
-            Err(ImportError::new(
-                t.line,
-                format!("expected a name, found `{}`", t.text),
-            ))
-        }
-    }
-    fn integer(&mut self) -> Result<usize, ImportError> {
-        let t = self.next()?;
-        t.text.parse().map_err(|_| {
-            ImportError::new(t.line, format!("expected an integer, found `{}`", t.text))
+impl Walk<'_> {
+    fn pos(&self, node: Option<&SyntaxNode>) -> Pos {
+        node.map_or_else(Pos::default, |n| {
+            Pos::of_offset(n.text_range().start().into())
         })
     }
-    fn eat(&mut self, text: &str) -> bool {
-        if self.peek() == text {
-            self.pos += 1;
-            true
-        } else {
-            false
+
+    fn name(&self, id: &SymbolIdResult, pos: Pos) -> Result<&str, ImportError> {
+        match id {
+            Ok(id) => Ok(self.table[id].name()),
+            Err(e) => Err(pos.error(format!("unresolved name ({e:?})"))),
         }
     }
 
-    /// Tokens up to the matching `)` (the `(` already consumed), split at top-level commas.
-    fn paren_list(&mut self) -> Result<Vec<Vec<String>>, ImportError> {
-        let mut groups = vec![Vec::new()];
-        let mut depth = 0usize;
-        loop {
-            let t = self.next()?;
-            match t.text.as_str() {
-                ")" if depth == 0 => break,
-                "(" => depth += 1,
-                ")" => depth -= 1,
-                "," if depth == 0 => {
-                    groups.push(Vec::new());
+    fn symbol_type(&self, id: &SymbolIdResult, pos: Pos) -> Result<&Type, ImportError> {
+        use oq3_semantics::symbols::SymbolType;
+        match id {
+            Ok(id) => Ok(self.table[id].symbol_type()),
+            Err(e) => Err(pos.error(format!("unresolved name ({e:?})"))),
+        }
+    }
+
+    /// Statements of one block; `syntax` holds the matching syntax statements (for positions).
+    fn block(
+        &mut self,
+        stmts: &[Stmt],
+        syntax: &[SyntaxNode],
+        cond: Option<Condition>,
+    ) -> Result<(), ImportError> {
+        for (k, stmt) in stmts.iter().enumerate() {
+            let node = syntax.get(k);
+            self.statement(stmt, node, cond)?;
+        }
+        Ok(())
+    }
+
+    fn statement(
+        &mut self,
+        stmt: &Stmt,
+        node: Option<&SyntaxNode>,
+        cond: Option<Condition>,
+    ) -> Result<(), ImportError> {
+        let pos = self.pos(node);
+        let top = cond.is_none();
+        match stmt {
+            Stmt::DeclareQuantum(d) if top => {
+                let size = match self.symbol_type(d.name(), pos)? {
+                    Type::Qubit => 1,
+                    Type::QubitArray(ArrayDims::D1(n)) => *n,
+                    _ => return Err(pos.error("unsupported qubit declaration")),
+                };
+                let name = self.name(d.name(), pos)?.to_string();
+                self.env.declare(true, &name, size, pos)
+            }
+            Stmt::DeclareClassical(d) if top => {
+                let size = match self.symbol_type(d.name(), pos)? {
+                    Type::Bit(_) => 1,
+                    Type::BitArray(ArrayDims::D1(n), _) => *n,
+                    _ => return Err(pos.error("unsupported classical declaration")),
+                };
+                let name = self.name(d.name(), pos)?.to_string();
+                self.env.declare(false, &name, size, pos)
+            }
+            Stmt::GateDefinition(g) if top => self.gate_definition(g, node, pos),
+            Stmt::GateCall(c) => {
+                let call = self.call_parts(c, pos)?;
+                let params = call
+                    .params
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|e| {
+                        self.angle(e, &[], pos)?
+                            .value()
+                            .map_err(|m| pos.error(m.to_string()))
+                    })
+                    .collect::<Result<Vec<f64>, _>>()?;
+                let operands = call
+                    .operands
+                    .iter()
+                    .map(|e| self.operand(true, e, pos))
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.env
+                    .apply_broadcast(&call.mods, &call.name, &params, &operands, cond, pos)
+            }
+            // A global phase is unobservable (and `ctrl @ gphase` keeps no operands in the ASG).
+            Stmt::GPhaseCall(g) => self
+                .angle(g.arg(), &[], pos)?
+                .value()
+                .map(|_| ())
+                .map_err(|m| pos.error(m.to_string())),
+            Stmt::Assignment(a) => {
+                let Expr::MeasureExpression(m) = a.rvalue().expression() else {
+                    return Err(
+                        pos.error("unsupported classical assignment (only `c = measure q;`)")
+                    );
+                };
+                let qubits = self.operand(true, m.operand(), pos)?;
+                let bits = match a.lvalue() {
+                    asg::LValue::Identifier(id) => self.register(false, id, None, pos)?,
+                    asg::LValue::IndexedIdentifier(ii) => self.indexed(false, ii, pos)?,
+                };
+                self.env.measure(&qubits, &bits, cond, pos)
+            }
+            Stmt::Reset(r) => {
+                let qubits = self.operand(true, r.gate_operand(), pos)?;
+                self.env.reset(&qubits, cond);
+                Ok(())
+            }
+            Stmt::Barrier(_) => Ok(()),
+            Stmt::If(i) if top => {
+                let cond = self.condition(i.condition(), pos)?;
+                let if_node = node.and_then(|n| synast::IfStmt::cast(n.clone()));
+                let then_syntax = if_node
+                    .as_ref()
+                    .and_then(|n| n.then_branch())
+                    .map(|b| block_statements(&b))
+                    .unwrap_or_default();
+                self.block(i.then_branch().statements(), &then_syntax, Some(cond))?;
+                if let Some(e) = i.else_branch() {
+                    let else_syntax = if_node
+                        .as_ref()
+                        .and_then(|n| n.else_branch())
+                        .map(|b| block_statements(&b))
+                        .unwrap_or_default();
+                    let negated = Condition {
+                        clbit: cond.clbit,
+                        value: !cond.value,
+                    };
+                    self.block(e.statements(), &else_syntax, Some(negated))?;
+                }
+                Ok(())
+            }
+            Stmt::If(_) => Err(pos.error("nested `if` is not supported")),
+            Stmt::DeclareQuantum(_) | Stmt::DeclareClassical(_) | Stmt::GateDefinition(_) => {
+                Err(pos.error("declaration inside `if`"))
+            }
+            other => Err(pos.error(format!("unsupported statement `{}`", statement_kind(other)))),
+        }
+    }
+
+    fn call_parts<'c>(&self, c: &'c asg::GateCall, pos: Pos) -> Result<Call<'c>, ImportError> {
+        let mods = c
+            .modifiers()
+            .iter()
+            .map(|m| self.modifier(m, pos))
+            .collect::<Result<_, _>>()?;
+        Ok(Call {
+            mods,
+            name: self.name(c.name(), pos)?.to_string(),
+            params: c.params(),
+            operands: c.qubits(),
+        })
+    }
+
+    fn modifier(&self, m: &GateModifier, pos: Pos) -> Result<Mod, ImportError> {
+        let count = |e: &Option<TExpr>| -> Result<usize, ImportError> {
+            let Some(e) = e else { return Ok(1) };
+            match self.integer(e) {
+                Some(n) if n >= 1 => Ok(n),
+                _ => Err(pos.error("a control count must be a positive integer literal")),
+            }
+        };
+        match m {
+            GateModifier::Inv => Ok(Mod::Inv),
+            GateModifier::Ctrl(e) => Ok(Mod::Ctrl(count(e)?)),
+            GateModifier::NegCtrl(e) => Ok(Mod::NegCtrl(count(e)?)),
+            GateModifier::Pow(_) => Err(pos.error("the `pow @` modifier is not supported")),
+        }
+    }
+
+    /// A non-negative integer literal (through casts).
+    fn integer(&self, e: &TExpr) -> Option<usize> {
+        match e.expression() {
+            Expr::Literal(Literal::Int(i)) if *i.sign() => usize::try_from(*i.value()).ok(),
+            Expr::Cast(c) => self.integer(c.operand()),
+            _ => None,
+        }
+    }
+
+    /// An angle expression; `params` names the enclosing gate's parameters (symbolic).
+    fn angle(&self, e: &TExpr, params: &[String], pos: Pos) -> Result<AngleExpr, ImportError> {
+        Ok(match e.expression() {
+            Expr::Literal(Literal::Float(f)) => AngleExpr::Num(
+                f.value()
+                    .replace('_', "")
+                    .parse()
+                    .map_err(|_| pos.error(format!("bad number `{}`", f.value())))?,
+            ),
+            Expr::Literal(Literal::Int(i)) => {
+                let v = *i.value() as f64;
+                AngleExpr::Num(if *i.sign() { v } else { -v })
+            }
+            Expr::Identifier(id) => {
+                let name = self.name(id, pos)?;
+                match name {
+                    "pi" | "π" => AngleExpr::Num(std::f64::consts::PI),
+                    "tau" | "τ" => AngleExpr::Num(std::f64::consts::TAU),
+                    "euler" | "ℇ" => AngleExpr::Num(std::f64::consts::E),
+                    _ if params.iter().any(|p| p == name) => AngleExpr::Var(name.to_string()),
+                    _ => {
+                        return Err(
+                            pos.error(format!("`{name}` is not a constant or a gate parameter"))
+                        )
+                    }
+                }
+            }
+            Expr::UnaryExpr(u) if matches!(u.op(), asg::UnaryOp::Minus) => {
+                AngleExpr::Neg(Box::new(self.angle(u.operand(), params, pos)?))
+            }
+            Expr::BinaryExpr(b) => {
+                let op = match b.op() {
+                    asg::BinaryOp::ArithOp(asg::ArithOp::Add) => BinOp::Add,
+                    asg::BinaryOp::ArithOp(asg::ArithOp::Sub) => BinOp::Sub,
+                    asg::BinaryOp::ArithOp(asg::ArithOp::Mul) => BinOp::Mul,
+                    asg::BinaryOp::ArithOp(asg::ArithOp::Div) => BinOp::Div,
+                    _ => return Err(pos.error("unsupported operator in an angle")),
+                };
+                AngleExpr::Bin(
+                    op,
+                    Box::new(self.angle(b.left(), params, pos)?),
+                    Box::new(self.angle(b.right(), params, pos)?),
+                )
+            }
+            Expr::Cast(c) => self.angle(c.operand(), params, pos)?,
+            _ => return Err(pos.error("unsupported angle expression")),
+        })
+    }
+
+    /// The flat indices of a register or one element of it.
+    fn register(
+        &self,
+        quantum: bool,
+        id: &SymbolIdResult,
+        index: Option<usize>,
+        pos: Pos,
+    ) -> Result<Vec<usize>, ImportError> {
+        let name = self.name(id, pos)?;
+        self.env.lookup(quantum, name, index, pos)
+    }
+
+    fn indexed(
+        &self,
+        quantum: bool,
+        ii: &asg::IndexedIdentifier,
+        pos: Pos,
+    ) -> Result<Vec<usize>, ImportError> {
+        let index = match ii.indexes() {
+            [asg::IndexOperator::ExpressionList(list)] => match list.expressions.as_slice() {
+                [e] => self.integer(e),
+                _ => None,
+            },
+            _ => None,
+        }
+        .ok_or_else(|| pos.error("only one integer index is supported"))?;
+        self.register(quantum, ii.identifier(), Some(index), pos)
+    }
+
+    /// A gate or measurement operand: a register, a single qubit or bit, or one element.
+    fn operand(&self, quantum: bool, e: &TExpr, pos: Pos) -> Result<Vec<usize>, ImportError> {
+        match e.expression() {
+            Expr::GateOperand(asg::GateOperand::Identifier(id)) | Expr::Identifier(id) => {
+                self.register(quantum, id, None, pos)
+            }
+            Expr::GateOperand(asg::GateOperand::IndexedIdentifier(ii))
+            | Expr::IndexedIdentifier(ii) => self.indexed(quantum, ii, pos),
+            _ => Err(pos.error("unsupported operand")),
+        }
+    }
+
+    /// `c[k]`, `c[k] == v`, `c[k] != v` on one bit (v: true, false, 0, 1).
+    fn condition(&self, e: &TExpr, pos: Pos) -> Result<Condition, ImportError> {
+        let (bit_expr, value) = match e.expression() {
+            Expr::BinaryExpr(b) => {
+                let equal = match b.op() {
+                    asg::BinaryOp::CmpOp(asg::CmpOp::Eq) => true,
+                    asg::BinaryOp::CmpOp(asg::CmpOp::Neq) => false,
+                    _ => return Err(pos.error("unsupported condition operator")),
+                };
+                let v = constant_bool(b.right())
+                    .ok_or_else(|| pos.error("a condition compares with true, false, 0 or 1"))?;
+                (b.left(), v == equal)
+            }
+            _ => (e, true),
+        };
+        let mut bit_expr = bit_expr;
+        while let Expr::Cast(c) = bit_expr.expression() {
+            bit_expr = c.operand();
+        }
+        let bits = self.operand(false, bit_expr, pos)?;
+        if bits.len() != 1 {
+            return Err(pos.error(format!(
+                "condition on a {}-bit register (only single bits)",
+                bits.len()
+            )));
+        }
+        Ok(Condition {
+            clbit: Clbit(bits[0] as u32),
+            value,
+        })
+    }
+
+    fn gate_definition(
+        &mut self,
+        g: &asg::GateDefinition,
+        node: Option<&SyntaxNode>,
+        pos: Pos,
+    ) -> Result<(), ImportError> {
+        let name = self.name(g.name(), pos)?.to_string();
+        let params: Vec<String> = g
+            .params()
+            .unwrap_or_default()
+            .iter()
+            .map(|p| self.name(p, pos).map(str::to_string))
+            .collect::<Result<_, _>>()?;
+        let qargs = g.qubits();
+        let syntax = node
+            .and_then(|n| synast::Gate::cast(n.clone()))
+            .and_then(|g| g.body())
+            .map(|b| block_statements(&b))
+            .unwrap_or_default();
+        let mut body = Vec::new();
+        for (k, stmt) in g.block().statements().iter().enumerate() {
+            let cpos = self.pos(syntax.get(k)).or(pos);
+            let c = match stmt {
+                Stmt::GateCall(c) => c,
+                Stmt::GPhaseCall(p) => {
+                    body.push(BodyCall {
+                        mods: Vec::new(),
+                        name: "gphase".into(),
+                        params: vec![self.angle(p.arg(), &params, cpos)?],
+                        args: Vec::new(),
+                        pos: cpos,
+                    });
                     continue;
                 }
-                ";" | "{" => return Err(ImportError::new(t.line, "missing `)`")),
-                _ => {}
-            }
-            if let Some(g) = groups.last_mut() {
-                g.push(t.text);
-            }
-        }
-        if groups.len() == 1 && groups[0].is_empty() {
-            groups.clear();
-        }
-        Ok(groups)
-    }
-
-    fn operand(&mut self) -> Result<(String, Option<usize>), ImportError> {
-        let name = self.ident()?;
-        if self.eat("[") {
-            let i = self.integer()?;
-            self.expect("]")?;
-            Ok((name, Some(i)))
-        } else {
-            Ok((name, None))
-        }
-    }
-
-    fn statement(&mut self, cond: Option<Condition>, in_if: bool) -> Result<(), ImportError> {
-        let line = self.line();
-        let head = self.peek().to_string();
-        match head.as_str() {
-            "OPENQASM" => {
-                self.pos += 1;
-                let v = self.next()?;
-                if !v.text.starts_with('3') && !v.text.starts_with('2') {
-                    return Err(ImportError::new(
-                        line,
-                        format!("unsupported OpenQASM version `{}`", v.text),
-                    ));
+                Stmt::Barrier(_) => continue,
+                other => {
+                    return Err(cpos.error(format!(
+                        "unsupported statement `{}` inside gate `{name}`",
+                        statement_kind(other)
+                    )))
                 }
-                self.expect(";")
-            }
-            "include" => {
-                self.pos += 1;
-                let f = self.next()?;
-                if f.text != "\"stdgates.inc\"" && f.text != "\"qelib1.inc\"" {
-                    return Err(ImportError::new(
-                        line,
-                        format!(
-                            "unsupported include {} (only stdgates.inc and qelib1.inc are known)",
-                            f.text
-                        ),
-                    ));
-                }
-                self.expect(";")
-            }
-            "qubit" | "bit" | "qreg" | "creg" => self.declaration(in_if),
-            "gate" if !in_if => self.gate_definition(),
-            "measure" => {
-                self.pos += 1;
-                let (qn, qi) = self.operand()?;
-                self.expect("->")?;
-                let (cn, ci) = self.operand()?;
-                self.expect(";")?;
-                self.measure(&qn, qi, &cn, ci, cond, line)
-            }
-            "reset" => {
-                self.pos += 1;
-                let (qn, qi) = self.operand()?;
-                self.expect(";")?;
-                for q in lookup(&self.env.qregs, &qn, qi, line, "qubit")? {
-                    self.env.reset(q, cond);
-                }
-                Ok(())
-            }
-            "barrier" => {
-                while self.next()?.text != ";" {}
-                Ok(())
-            }
-            "if" if in_if => Err(ImportError::new(line, "nested `if` is not supported")),
-            "if" => self.if_statement(),
-            "{" | "}" | "else" => Err(ImportError::new(line, format!("unexpected `{head}`"))),
-            _ if self.peek_at(1) == "=" || (self.peek_at(1) == "[" && self.peek_at(4) == "=") => {
-                let (cn, ci) = self.operand()?;
-                self.expect("=")?;
-                if self.peek() != "measure" {
-                    return Err(ImportError::new(
-                        line,
-                        format!("unsupported classical assignment to `{cn}` (only `= measure`)"),
-                    ));
-                }
-                self.pos += 1;
-                let (qn, qi) = self.operand()?;
-                self.expect(";")?;
-                self.measure(&qn, qi, &cn, ci, cond, line)
-            }
-            "ctrl" | "negctrl" | "inv" | "pow" | "gphase" => self.gate_call(cond),
-            _ if self.env.gates.contains_key(&head) || is_gate_name(&head) => self.gate_call(cond),
-            _ => Err(ImportError::new(
-                line,
-                format!("unsupported construct `{head}`"),
-            )),
-        }
-    }
-
-    fn declaration(&mut self, in_if: bool) -> Result<(), ImportError> {
-        let line = self.line();
-        if in_if {
-            return Err(ImportError::new(line, "declaration inside `if`"));
-        }
-        let kw = self.next()?.text;
-        let (name, size) = match kw.as_str() {
-            "qreg" | "creg" => {
-                let name = self.ident()?;
-                self.expect("[")?;
-                let n = self.integer()?;
-                self.expect("]")?;
-                (name, n)
-            }
-            _ => {
-                let size = if self.eat("[") {
-                    let n = self.integer()?;
-                    self.expect("]")?;
-                    n
-                } else {
-                    1
-                };
-                (self.ident()?, size)
-            }
-        };
-        if self.peek() == "=" {
-            return Err(ImportError::new(
-                line,
-                format!("unsupported initializer on declaration of `{name}`"),
-            ));
-        }
-        if size > MAX_REGISTER {
-            return Err(ImportError::new(
-                line,
-                format!("register `{name}[{size}]` is larger than {MAX_REGISTER}"),
-            ));
-        }
-        self.expect(";")?;
-        let quantum = kw == "qubit" || kw == "qreg";
-        let regs = if quantum {
-            &mut self.env.qregs
-        } else {
-            &mut self.env.cregs
-        };
-        if regs.iter().any(|r| r.name == name) {
-            return Err(ImportError::new(
-                line,
-                format!("register `{name}` is declared twice"),
-            ));
-        }
-        let start = regs.iter().map(|r| r.size).sum();
-        regs.push(Reg { name, start, size });
-        Ok(())
-    }
-
-    fn measure(
-        &mut self,
-        qn: &str,
-        qi: Option<usize>,
-        cn: &str,
-        ci: Option<usize>,
-        cond: Option<Condition>,
-        line: usize,
-    ) -> Result<(), ImportError> {
-        let qs = lookup(&self.env.qregs, qn, qi, line, "qubit")?;
-        let cs = lookup(&self.env.cregs, cn, ci, line, "bit")?;
-        if qs.len() != cs.len() {
-            return Err(ImportError::new(
-                line,
-                format!("measure: {} qubit(s) into {} bit(s)", qs.len(), cs.len()),
-            ));
-        }
-        for (q, c) in qs.into_iter().zip(cs) {
-            self.env.measure(q, c, cond);
-        }
-        Ok(())
-    }
-
-    fn modifiers(&mut self) -> Result<Vec<Mod>, ImportError> {
-        let mut mods = Vec::new();
-        loop {
-            let line = self.line();
-            let kind = self.peek().to_string();
-            if !matches!(kind.as_str(), "ctrl" | "negctrl" | "inv" | "pow") {
-                return Ok(mods);
-            }
-            self.pos += 1;
-            let mut n = 1usize;
-            if self.eat("(") {
-                let groups = self.paren_list()?;
-                let text = groups.first().map(|g| g.join(" ")).unwrap_or_default();
-                if kind == "pow" {
-                    return Err(ImportError::new(
-                        line,
-                        "the `pow @` modifier is not supported",
-                    ));
-                }
-                n = text.trim().parse().map_err(|_| {
-                    ImportError::new(line, format!("`{kind}({text})`: expected an integer"))
-                })?;
-            } else if kind == "pow" {
-                return Err(ImportError::new(
-                    line,
-                    "the `pow @` modifier is not supported",
-                ));
-            }
-            self.expect("@")?;
-            mods.push(match kind.as_str() {
-                "ctrl" => Mod::Ctrl(n),
-                "negctrl" => Mod::NegCtrl(n),
-                _ => Mod::Inv,
-            });
-        }
-    }
-
-    /// `mods name(params) operands;` -> (mods, name, param token groups, operands, line).
-    #[allow(clippy::type_complexity, reason = "a private parse result")]
-    fn call_parts(
-        &mut self,
-    ) -> Result<
-        (
-            Vec<Mod>,
-            String,
-            Vec<Vec<String>>,
-            Vec<(String, Option<usize>)>,
-            usize,
-        ),
-        ImportError,
-    > {
-        let line = self.line();
-        let mods = self.modifiers()?;
-        let name = self.ident()?;
-        let params = if self.eat("(") {
-            self.paren_list()?
-        } else {
-            Vec::new()
-        };
-        let mut ops = Vec::new();
-        if self.peek() != ";" {
-            loop {
-                ops.push(self.operand()?);
-                if !self.eat(",") {
-                    break;
-                }
-            }
-        }
-        self.expect(";")?;
-        Ok((mods, name, params, ops, line))
-    }
-
-    fn gate_call(&mut self, cond: Option<Condition>) -> Result<(), ImportError> {
-        let (mods, name, params, ops, line) = self.call_parts()?;
-        let empty = HashMap::new();
-        let p: Vec<f64> = params
-            .iter()
-            .map(|g| {
-                parse_expr(g)
-                    .and_then(|e| e.eval(&empty))
-                    .map_err(|m| ImportError::new(line, m))
-            })
-            .collect::<Result<_, _>>()?;
-        let lists: Vec<Vec<usize>> = ops
-            .iter()
-            .map(|(n, i)| lookup(&self.env.qregs, n, *i, line, "qubit"))
-            .collect::<Result<_, _>>()?;
-        let width = lists.iter().map(Vec::len).max().unwrap_or(1);
-        if lists.iter().any(|l| l.len() != 1 && l.len() != width) {
-            return Err(ImportError::new(
-                line,
-                format!("`{name}`: register operands of different sizes"),
-            ));
-        }
-        for k in 0..width {
-            let qs: Vec<usize> = lists
+            };
+            let call = self.call_parts(c, cpos)?;
+            let args = call
+                .operands
                 .iter()
-                .map(|l| if l.len() == 1 { l[0] } else { l[k] })
-                .collect();
-            self.env
-                .apply(&mods, &name, &p, &qs, &[], false, cond, line, 0)?;
-        }
-        Ok(())
-    }
-
-    fn gate_definition(&mut self) -> Result<(), ImportError> {
-        let line = self.line();
-        self.expect("gate")?;
-        let name = self.ident()?;
-        let params: Vec<String> = if self.eat("(") {
-            self.paren_list()?.into_iter().map(|g| g.join("")).collect()
-        } else {
-            Vec::new()
-        };
-        let mut qargs = Vec::new();
-        while self.peek() != "{" {
-            qargs.push(self.ident()?);
-            if !self.eat(",") && self.peek() != "{" {
-                return Err(ImportError::new(
-                    line,
-                    format!("gate `{name}`: expected `,` or `{{` in the argument list"),
-                ));
-            }
-        }
-        self.expect("{")?;
-        let mut body = Vec::new();
-        while !self.eat("}") {
-            let (mods, cname, pgroups, ops, cline) = self.call_parts()?;
-            let params = pgroups
-                .iter()
-                .map(|g| parse_expr(g).map_err(|m| ImportError::new(cline, m)))
-                .collect::<Result<_, _>>()?;
-            let args = ops
-                .into_iter()
-                .map(|(n, i)| match i {
-                    None => Ok(n),
-                    Some(_) => Err(ImportError::new(
-                        cline,
-                        format!("indexed operand `{n}[..]` inside gate `{name}`"),
-                    )),
+                .map(|e| match e.expression() {
+                    Expr::GateOperand(asg::GateOperand::Identifier(Ok(id))) => {
+                        qargs.iter().position(|q| q.as_ref().ok() == Some(id))
+                    }
+                    _ => None,
                 })
+                .collect::<Option<Vec<usize>>>()
+                .ok_or_else(|| {
+                    cpos.error(format!(
+                        "operands inside gate `{name}` must be its qubit arguments"
+                    ))
+                })?;
+            let exprs = call
+                .params
+                .unwrap_or_default()
+                .iter()
+                .map(|e| self.angle(e, &params, cpos))
                 .collect::<Result<_, _>>()?;
             body.push(BodyCall {
-                mods,
-                name: cname,
-                params,
+                mods: call.mods,
+                name: call.name,
+                params: exprs,
                 args,
-                line: cline,
+                pos: cpos,
             });
         }
         self.env.gates.insert(
             name,
             GateDef {
                 params,
-                qargs,
+                num_qubits: qargs.len(),
                 body,
             },
         );
         Ok(())
     }
+}
 
-    fn condition(&mut self) -> Result<Condition, ImportError> {
-        let line = self.line();
-        self.expect("(")?;
-        let negate = self.eat("!");
-        let (name, index) = self.operand()?;
-        let bits = lookup(&self.env.cregs, &name, index, line, "bit")?;
-        if bits.len() != 1 {
-            return Err(ImportError::new(
-                line,
-                format!(
-                    "condition on the {}-bit register `{name}` (only single bits)",
-                    bits.len()
-                ),
-            ));
-        }
-        let mut value = true;
-        if self.eat("==") {
-            let v = self.next()?.text;
-            value = match v.as_str() {
-                "true" | "1" => true,
-                "false" | "0" => false,
-                _ => {
-                    return Err(ImportError::new(
-                        line,
-                        format!("unsupported comparison `== {v}`"),
-                    ))
-                }
-            };
-        } else if self.peek() != ")" {
-            return Err(ImportError::new(
-                line,
-                format!("unsupported condition operator `{}`", self.peek()),
-            ));
-        }
-        self.expect(")")?;
-        Ok(Condition {
-            clbit: Clbit(bits[0] as u32),
-            value: value != negate,
-        })
-    }
+trait OrPos {
+    fn or(self, other: Pos) -> Pos;
+}
 
-    fn block(&mut self, cond: Condition) -> Result<(), ImportError> {
-        if self.eat("{") {
-            while !self.eat("}") {
-                if self.pos >= self.toks.len() {
-                    return Err(ImportError::new(self.line(), "missing `}`"));
-                }
-                self.statement(Some(cond), true)?;
-            }
-            Ok(())
+impl OrPos for Pos {
+    /// This position, or `other` when unknown.
+    fn or(self, other: Pos) -> Pos {
+        if self.offset.is_none() {
+            other
         } else {
-            self.statement(Some(cond), true)
+            self
         }
-    }
-
-    fn if_statement(&mut self) -> Result<(), ImportError> {
-        self.expect("if")?;
-        let cond = self.condition()?;
-        self.block(cond)?;
-        if self.eat("else") {
-            self.block(Condition {
-                clbit: cond.clbit,
-                value: !cond.value,
-            })?;
-        }
-        Ok(())
     }
 }
 
-fn is_gate_name(name: &str) -> bool {
-    name.chars().next().is_some_and(|c| c.is_alphabetic())
-        && !matches!(
-            name,
-            "for"
-                | "while"
-                | "def"
-                | "input"
-                | "output"
-                | "let"
-                | "const"
-                | "box"
-                | "delay"
-                | "switch"
-                | "return"
-                | "break"
-                | "continue"
-                | "int"
-                | "uint"
-                | "float"
-                | "angle"
-                | "bool"
-                | "complex"
-                | "duration"
-                | "stretch"
-                | "extern"
-                | "defcal"
-                | "cal"
-                | "opaque"
-        )
+/// The statements of a block's syntax node, in order.
+fn block_statements(block: &synast::BlockExpr) -> Vec<SyntaxNode> {
+    block.statements().map(|s| s.syntax().clone()).collect()
+}
+
+/// `true`/`false`/`0`/`1` (through casts).
+fn constant_bool(e: &TExpr) -> Option<bool> {
+    match e.expression() {
+        Expr::Literal(Literal::Bool(b)) => Some(*b.value()),
+        Expr::Literal(Literal::Int(i)) if *i.sign() => match *i.value() {
+            0 => Some(false),
+            1 => Some(true),
+            _ => None,
+        },
+        Expr::Cast(c) => constant_bool(c.operand()),
+        _ => None,
+    }
+}
+
+fn statement_kind(stmt: &Stmt) -> String {
+    let debug = format!("{stmt:?}");
+    debug
+        .split(['(', ' ', '{'])
+        .next()
+        .unwrap_or("statement")
+        .to_string()
+}
+
+/// A semantic error of `oq3_semantics` in words, at its position, quoting the construct.
+fn semantic_error(src: &str, e: &SemanticError) -> ImportError {
+    use SemanticErrorKind::*;
+    let range = e.range();
+    let (start, end) = (usize::from(range.start()), usize::from(range.end()));
+    let quoted: String = src.get(start..end).unwrap_or("").chars().take(60).collect();
+    let what = match e.kind() {
+        UndefVarError => "undeclared name".to_string(),
+        UndefGateError => "unknown gate (is `include \"stdgates.inc\";` missing?)".to_string(),
+        RedeclarationError(name) => format!("`{name}` is declared twice"),
+        ConstIntegerError => "expected a constant integer".to_string(),
+        IncompatibleTypesError => "incompatible types".to_string(),
+        IncompatibleDimensionError => "incompatible dimensions".to_string(),
+        TooManyIndexes => "too many indices".to_string(),
+        CastError => "invalid conversion".to_string(),
+        MutateConstError => "assignment to a constant".to_string(),
+        NotInGlobalScopeError => "declaration outside the global scope".to_string(),
+        IncludeNotInGlobalScopeError => "`include` outside the global scope".to_string(),
+        ReturnInGlobalScopeError => "`return` outside a subroutine".to_string(),
+        NumGateParamsError => "wrong number of gate parameters".to_string(),
+        NumGateQubitsError => "wrong number of qubits".to_string(),
+    };
+    Pos::of_offset(start).error(format!("{what}: `{}`", quoted.trim()))
 }

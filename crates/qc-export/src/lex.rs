@@ -1,6 +1,8 @@
-//! The OpenQASM tokenizer: identifiers, numbers, strings, one- and two-character operators, with
-//! line numbers; `//` and `/* */` comments are skipped.
+//! The OpenQASM 2 tokenizer: identifiers, numbers, strings, one- and two-character operators,
+//! each with its byte offset; `//` and `/* */` comments are skipped. An unterminated comment or
+//! string is an error with its position.
 
+use crate::env::Pos;
 use crate::error::ImportError;
 
 /// One token.
@@ -8,87 +10,78 @@ use crate::error::ImportError;
 pub struct Tok {
     /// The token text.
     pub text: String,
-    /// Its 1-based line.
-    pub line: usize,
+    /// Byte offset of its first character.
+    pub offset: usize,
 }
 
-/// Splits OpenQASM text into tokens, dropping comments.
+/// Splits OpenQASM 2 text into tokens, dropping comments.
 pub fn lex(src: &str) -> Result<Vec<Tok>, ImportError> {
     let mut out = Vec::new();
-    let chars: Vec<char> = src.chars().collect();
-    let (mut i, mut line) = (0usize, 1usize);
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '\n' {
-            line += 1;
-            i += 1;
-        } else if c.is_whitespace() {
-            i += 1;
-        } else if c == '/' && chars.get(i + 1) == Some(&'/') {
-            while i < chars.len() && chars[i] != '\n' {
-                i += 1;
-            }
-        } else if c == '/' && chars.get(i + 1) == Some(&'*') {
-            i += 2;
-            while i < chars.len() && !(chars[i] == '*' && chars.get(i + 1) == Some(&'/')) {
-                if chars[i] == '\n' {
-                    line += 1;
-                }
-                i += 1;
-            }
-            i += 2;
-        } else if c == '"' {
-            let start = i;
-            i += 1;
-            while i < chars.len() && chars[i] != '"' {
-                i += 1;
-            }
-            i += 1;
-            out.push(Tok {
-                text: chars[start..i.min(chars.len())].iter().collect(),
-                line,
-            });
-        } else if c.is_alphabetic() || c == '_' || c == '$' {
-            let start = i;
-            while i < chars.len()
-                && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '$')
-            {
-                i += 1;
-            }
-            out.push(Tok {
-                text: chars[start..i].iter().collect(),
-                line,
-            });
-        } else if c.is_ascii_digit()
-            || (c == '.' && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit()))
-        {
-            let start = i;
-            while i < chars.len() {
-                let d = chars[i];
-                let exp_sign = (d == '+' || d == '-') && matches!(chars[i - 1], 'e' | 'E');
-                if d.is_ascii_digit() || d == '.' || d == 'e' || d == 'E' || exp_sign || d == '_' {
-                    i += 1;
-                } else {
-                    break;
-                }
-            }
-            out.push(Tok {
-                text: chars[start..i].iter().filter(|c| **c != '_').collect(),
-                line,
-            });
+    let bytes = src.as_bytes();
+    let mut chars = src.char_indices().peekable();
+    let take_while = |from: usize, ok: &dyn Fn(char) -> bool| {
+        src[from..]
+            .char_indices()
+            .find(|&(_, c)| !ok(c))
+            .map_or(src.len(), |(i, _)| from + i)
+    };
+    while let Some(&(i, c)) = chars.peek() {
+        let end = if c.is_whitespace() {
+            i + c.len_utf8()
+        } else if src[i..].starts_with("//") {
+            src[i..].find('\n').map_or(src.len(), |n| i + n)
+        } else if src[i..].starts_with("/*") {
+            let close = src[i + 2..]
+                .find("*/")
+                .ok_or_else(|| Pos::of_offset(i).error("unterminated `/*` comment"))?;
+            i + 2 + close + 2
         } else {
-            let two: String = chars[i..(i + 2).min(chars.len())].iter().collect();
-            if ["==", "!=", "->", "&&", "||", "<=", ">="].contains(&two.as_str()) {
-                out.push(Tok { text: two, line });
-                i += 2;
+            let end = if c == '"' {
+                let close = src[i + 1..]
+                    .find(['"', '\n'])
+                    .filter(|&n| bytes[i + 1 + n] == b'"')
+                    .ok_or_else(|| Pos::of_offset(i).error("unterminated string"))?;
+                i + 1 + close + 1
+            } else if c.is_alphabetic() || c == '_' {
+                take_while(i, &|c| c.is_alphanumeric() || c == '_')
+            } else if c.is_ascii_digit() || c == '.' {
+                number_end(src, i)
+            } else if ["==", "->"].iter().any(|op| src[i..].starts_with(op)) {
+                i + 2
             } else {
-                out.push(Tok {
-                    text: c.to_string(),
-                    line,
-                });
-                i += 1;
-            }
+                i + c.len_utf8()
+            };
+            out.push(Tok {
+                text: src[i..end].to_string(),
+                offset: i,
+            });
+            end
+        };
+        while chars.peek().is_some_and(|&(j, _)| j < end) {
+            chars.next();
         }
     }
     Ok(out)
+}
+
+/// The end of a number starting at `i`: digits, a point, an exponent with its sign.
+fn number_end(src: &str, i: usize) -> usize {
+    let b = src.as_bytes();
+    let mut j = i;
+    while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'.') {
+        j += 1;
+    }
+    if j < b.len() && (b[j] == b'e' || b[j] == b'E') {
+        let mut k = j + 1;
+        if k < b.len() && (b[k] == b'+' || b[k] == b'-') {
+            k += 1;
+        }
+        if k < b.len() && b[k].is_ascii_digit() {
+            j = k;
+            while j < b.len() && b[j].is_ascii_digit() {
+                j += 1;
+            }
+        }
+    }
+    j
 }

@@ -4,8 +4,9 @@
 //!   in the dynamic or deferred [`Form`], the portable or extended [`Dialect`], compact or full
 //!   [`Width`], with a [`Summary`] and a post-selection pattern ([`keep_probability`]).
 //! - [`target`]: hardware targets read from `backends/*.toml` and the lowering to their gates.
-//! - [`qasm2`]: OpenQASM 2 output and import (via the `qasm` crate).
-//! - [`import3`]: an OpenQASM 3 importer for the subset qchess emits and stdgates programs.
+//! - [`qasm2`]: OpenQASM 2 output; [`import2`]: OpenQASM 2 import (a small reader of its own).
+//! - [`import3`]: OpenQASM 3 import, a walk over `oq3_semantics`' checked syntax graph (after
+//!   [`guard3`] has kept every panicking path of it out of reach).
 
 pub mod board_map;
 pub mod counts;
@@ -14,15 +15,15 @@ pub mod deferred;
 pub mod env;
 pub mod error;
 pub mod export;
-pub mod expr;
 pub mod fold;
 pub mod gate_docs;
+pub mod guard3;
+pub mod import2;
 pub mod import3;
 pub mod lex;
 pub mod library;
 pub mod lower;
 pub mod measure;
-pub mod nesting;
 pub mod program;
 pub mod qasm2;
 pub mod samples;
@@ -31,10 +32,11 @@ pub mod target;
 pub use board_map::{parse_header, BoardFacts, BoardMap, Holds, MapError, ProgramHeader};
 pub use error::{ExportError, ImportError};
 pub use export::{build_program, export_qasm3, keep_probability, transform, Export};
+pub use import2::import_qasm2;
 pub use import3::import_qasm3;
 pub use measure::MeasureScope;
 pub use program::{two_qubit_depth, Program, Summary};
-pub use qasm2::{export_qasm2, import_qasm2};
+pub use qasm2::export_qasm2;
 pub use target::{export_for_target, export_qasm2_for_target, Target, BUNDLED_TARGETS};
 
 /// Mid-circuit measurement with feed-forward, or everything deferred to the end.

@@ -7,12 +7,9 @@
 //! `c`. The portable dialect is always used; a circuit that QASM 2 cannot express in the dynamic
 //! form (a conditioned measurement or reset) is written in the deferred form.
 //!
-//! Import: the `qasm` crate parses the text (after comments and the `include` line are removed,
-//! since `qasm::process` panics on a missing include file and its lexer panics on some inputs, which
-//! are caught); the circuit itself is then built by this crate's OpenQASM parser, which keeps
-//! decimal angles exact (the `qasm` crate stores them as `f32`).
+//! Import: [`crate::import2`].
 
-use crate::error::{ExportError, ImportError};
+use crate::error::ExportError;
 use crate::export::{build_program, header_lines, postselect_pattern, Export};
 use crate::program::{GateCall, Program, Stmt};
 use crate::{library, Dialect, ExportOptions, Form};
@@ -112,65 +109,4 @@ pub fn to_qasm2(p: &Program) -> String {
         }
     }
     out
-}
-
-/// Imports OpenQASM 2 (see the module docs). Registers are flattened in declaration order.
-pub fn import_qasm2(src: &str) -> Result<Circuit, ImportError> {
-    crate::nesting::check_nesting(src)?;
-    let cleaned: String = src
-        .lines()
-        .map(|l| {
-            let l = l.split("//").next().unwrap_or("");
-            if l.trim_start().starts_with("include") {
-                ""
-            } else {
-                l
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    // The qasm lexer panics on a lone `=`: report it here, with its line.
-    for (k, line) in cleaned.lines().enumerate() {
-        let stripped = line.replace("==", "");
-        if stripped.contains('=') {
-            return Err(ImportError::new(
-                k + 1,
-                "unexpected `=` (OpenQASM 2 only has `==` in `if`)",
-            ));
-        }
-    }
-    if !cleaned.trim_start().starts_with("OPENQASM 2") {
-        return Err(ImportError::new(
-            1,
-            "not an OpenQASM 2 program (expected `OPENQASM 2.0;`)",
-        ));
-    }
-    // Our own reader first: its errors name the line and the construct. The qasm crate (which
-    // reports no positions) then checks what is OpenQASM 2 syntax specifically.
-    let circuit = crate::import3::import_qasm3(src)?;
-    let parsed = std::panic::catch_unwind(|| {
-        let mut tokens = qasm::lex(&cleaned);
-        if tokens.is_empty() {
-            return Err("empty program".to_string());
-        }
-        qasm::parse(&mut tokens)
-            .map(|_| ())
-            .map_err(|e| format!("{e:?}"))
-    });
-    match parsed {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => {
-            return Err(ImportError::new(
-                0,
-                format!("OpenQASM 2 syntax error (qasm crate): {e}"),
-            ))
-        }
-        Err(_) => {
-            return Err(ImportError::new(
-                0,
-                "OpenQASM 2 syntax error (the qasm crate's lexer rejected the text)",
-            ))
-        }
-    }
-    Ok(circuit)
 }

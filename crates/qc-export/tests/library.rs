@@ -134,7 +134,7 @@ fn controlled_gates_of_any_polarity_are_exact() {
                     },
                 )
                 .expect("export");
-                let back = import_qasm3(&e.text).expect("import");
+                let back = import_qasm3(&e.text).unwrap_or_else(|err| panic!("{err}\n{}", e.text));
                 let got = back.unitary().expect("unitary");
                 let want = unitary_of(back.num_qubits() as u32, instr.clone());
                 for col in 0..(1usize << n) {

@@ -424,11 +424,19 @@ impl TextParser {
         if cur.eat("(") {
             let body_at = cur.pos;
             let body = cur.until_close_paren()?;
+            let mut piece_at = body_at;
             for piece in body.split(',') {
-                params.push(parse_angle(piece.trim()).map_err(|m| {
-                    cur.pos = body_at;
-                    cur.error(m)
+                params.push(parse_angle(piece).map_err(|e| {
+                    // Point at the offending character: the piece's start plus the error's offset.
+                    let offset: usize = piece
+                        .chars()
+                        .take(e.offset().unwrap_or(0))
+                        .map(char::len_utf8)
+                        .sum();
+                    cur.pos = piece_at + offset;
+                    cur.error(e.to_string())
                 })?);
+                piece_at += piece.len() + 1;
             }
         }
         let expected = kind.info().params;

@@ -1,0 +1,385 @@
+//! OpenQASM 2 import: a small reader of its own (OpenQASM 2's `qreg`/`creg`, `measure a -> b`
+//! and register-valued `if` are not OpenQASM 3, so `oq3_semantics` does not read it).
+//!
+//! Supported: `OPENQASM 2.0;`, `include "qelib1.inc";` (every gate of Qiskit's `qelib1.inc`:
+//! those with an IR form map to it exactly, `u0 rxx rzz` come from their definitions in
+//! [`QELIB1_EXTRAS`]; `rccx rc3x c3sqrtx` are not yet covered), `qreg`/`creg`, `gate` definitions, `measure`, `reset`,
+//! `barrier` (ignored) and `if (c == n)` on a one-bit register around one operation. Angles go
+//! through the workspace's one angle parser ([`qc_ir::angle`]), which keeps decimal angles
+//! exact and limits nesting. Integers are checked (no size above `usize` is ever parsed
+//! unchecked), and every error names the line and column.
+
+use crate::env::{BodyCall, Env, GateDef, Mod, Pos};
+use crate::error::ImportError;
+use crate::lex::{lex, Tok};
+use qc_ir::angle::AngleExpr;
+use qc_ir::{Circuit, Clbit, Condition};
+
+/// Definitions of the `qelib1.inc` gates that have no single IR gate, in OpenQASM 2. `rxx` and
+/// `rzz` are written phase-exactly (`exp(-i theta/2 XX)`, `exp(-i theta/2 ZZ)`). Not yet covered
+/// (an "unknown gate" error): `rccx`, `rc3x`, `c3sqrtx`.
+pub const QELIB1_EXTRAS: &str = "
+gate u0(gamma) q { id q; }
+gate rzz(theta) a, b { cx a, b; rz(theta) b; cx a, b; }
+gate rxx(theta) a, b { h a; h b; cx a, b; rz(theta) b; cx a, b; h a; h b; }
+";
+
+/// Imports an OpenQASM 2 program (see the module docs). Registers are flattened in declaration
+/// order.
+pub fn import_qasm2(src: &str) -> Result<Circuit, ImportError> {
+    read(src).map_err(|e| e.locate(src))
+}
+
+fn read(src: &str) -> Result<Circuit, ImportError> {
+    let mut reader = Reader::new(src)?;
+    if reader.peek() != "OPENQASM" {
+        return Err(reader
+            .pos()
+            .error("not an OpenQASM 2 program (expected `OPENQASM 2.0;`)"));
+    }
+    reader.program()?;
+    Ok(reader.env.finish())
+}
+
+struct Reader<'a> {
+    src: &'a str,
+    toks: Vec<Tok>,
+    at: usize,
+    env: Env,
+}
+
+impl<'a> Reader<'a> {
+    fn new(src: &'a str) -> Result<Reader<'a>, ImportError> {
+        Ok(Reader {
+            src,
+            toks: lex(src)?,
+            at: 0,
+            env: Env::default(),
+        })
+    }
+
+    fn program(&mut self) -> Result<(), ImportError> {
+        while self.at < self.toks.len() {
+            self.statement()?;
+        }
+        Ok(())
+    }
+
+    fn pos(&self) -> Pos {
+        // At the end of the text: just after the last token (where a `;` is missing).
+        let offset = match self.toks.get(self.at) {
+            Some(t) => t.offset,
+            None => self.toks.last().map_or(0, |t| t.offset + t.text.len()),
+        };
+        Pos::of_offset(offset)
+    }
+
+    fn peek(&self) -> &str {
+        self.toks.get(self.at).map_or("", |t| t.text.as_str())
+    }
+
+    fn next(&mut self) -> Result<&Tok, ImportError> {
+        let pos = self.pos();
+        let t = self
+            .toks
+            .get(self.at)
+            .ok_or_else(|| pos.error("unexpected end of file"))?;
+        self.at += 1;
+        Ok(t)
+    }
+
+    fn expect(&mut self, text: &str) -> Result<(), ImportError> {
+        let pos = self.pos();
+        let t = self.next()?;
+        if t.text != text {
+            return Err(pos.error(format!("expected `{text}`, found `{}`", t.text)));
+        }
+        Ok(())
+    }
+
+    fn eat(&mut self, text: &str) -> bool {
+        let found = self.peek() == text;
+        if found {
+            self.at += 1;
+        }
+        found
+    }
+
+    fn ident(&mut self) -> Result<String, ImportError> {
+        let pos = self.pos();
+        let t = self.next()?;
+        if t.text.starts_with(|c: char| c.is_alphabetic() || c == '_') {
+            Ok(t.text.clone())
+        } else {
+            Err(pos.error(format!("expected a name, found `{}`", t.text)))
+        }
+    }
+
+    fn integer(&mut self) -> Result<usize, ImportError> {
+        let pos = self.pos();
+        let t = self.next()?;
+        t.text.parse().map_err(|_| {
+            pos.error(format!(
+                "expected an integer of at most {}, found `{}`",
+                usize::MAX,
+                t.text
+            ))
+        })
+    }
+
+    /// `name` or `name[i]`.
+    fn operand(&mut self) -> Result<(String, Option<usize>), ImportError> {
+        let name = self.ident()?;
+        if self.eat("[") {
+            let i = self.integer()?;
+            self.expect("]")?;
+            Ok((name, Some(i)))
+        } else {
+            Ok((name, None))
+        }
+    }
+
+    fn operands(&mut self) -> Result<Vec<(String, Option<usize>)>, ImportError> {
+        let mut ops = vec![self.operand()?];
+        while self.eat(",") {
+            ops.push(self.operand()?);
+        }
+        Ok(ops)
+    }
+
+    /// Angle expressions up to the matching `)` (the `(` already read), split at top-level
+    /// commas; each is parsed from its source text by the shared angle parser.
+    fn angles(&mut self) -> Result<Vec<(AngleExpr, Pos)>, ImportError> {
+        let mut out = Vec::new();
+        let mut depth = 0usize;
+        let mut start = self.at;
+        loop {
+            let pos = self.pos();
+            let text = self.next()?.text.clone();
+            match text.as_str() {
+                "(" => depth += 1,
+                ")" if depth > 0 => depth -= 1,
+                ")" | "," if depth == 0 => {
+                    if text == ")" && start == self.at - 1 && out.is_empty() {
+                        return Ok(out); // `()`
+                    }
+                    out.push(self.angle(start, self.at - 1)?);
+                    if text == ")" {
+                        return Ok(out);
+                    }
+                    start = self.at;
+                }
+                ";" | "{" => return Err(pos.error("missing `)`")),
+                _ => {}
+            }
+        }
+    }
+
+    /// Parses tokens `from..to` as one angle expression.
+    fn angle(&self, from: usize, to: usize) -> Result<(AngleExpr, Pos), ImportError> {
+        let begin = self.toks.get(from).map_or(self.src.len(), |t| t.offset);
+        let end = self.toks.get(to).map_or(self.src.len(), |t| t.offset);
+        let text = &self.src[begin..end];
+        let pos = Pos::of_offset(begin);
+        let expr = AngleExpr::parse(text).map_err(|e| {
+            let offset: usize = text
+                .chars()
+                .take(e.offset().unwrap_or(0))
+                .map(char::len_utf8)
+                .sum();
+            Pos::of_offset(begin + offset).error(e.to_string())
+        })?;
+        Ok((expr, pos))
+    }
+
+    fn statement(&mut self) -> Result<(), ImportError> {
+        let pos = self.pos();
+        match self.peek() {
+            "OPENQASM" => {
+                self.at += 1;
+                let v = self.next()?.text.clone();
+                if !v.starts_with('2') {
+                    return Err(pos.error(format!("unsupported OpenQASM version `{v}`")));
+                }
+                self.expect(";")
+            }
+            "include" => {
+                self.at += 1;
+                let file = self.next()?.text.clone();
+                if file != "\"qelib1.inc\"" {
+                    return Err(pos.error(format!(
+                        "unsupported include {file} (only qelib1.inc is known)"
+                    )));
+                }
+                self.expect(";")?;
+                self.include_qelib1()
+            }
+            "qreg" | "creg" => {
+                let quantum = self.next()?.text == "qreg";
+                let name = self.ident()?;
+                self.expect("[")?;
+                let size = self.integer()?;
+                self.expect("]")?;
+                self.expect(";")?;
+                self.env.declare(quantum, &name, size, pos)
+            }
+            "gate" => self.gate_definition(),
+            "opaque" => Err(pos.error("`opaque` gates cannot be simulated")),
+            "if" => {
+                self.at += 1;
+                let cond = self.condition()?;
+                self.operation(Some(cond))
+            }
+            _ => self.operation(None),
+        }
+    }
+
+    fn include_qelib1(&mut self) -> Result<(), ImportError> {
+        let mut lib = Reader::new(QELIB1_EXTRAS)?;
+        lib.program()?;
+        self.env.gates.extend(lib.env.gates);
+        Ok(())
+    }
+
+    /// `(creg == n)` on a one-bit register.
+    fn condition(&mut self) -> Result<Condition, ImportError> {
+        let pos = self.pos();
+        self.expect("(")?;
+        let name = self.ident()?;
+        self.expect("==")?;
+        let value = self.integer()?;
+        self.expect(")")?;
+        let bits = self.env.lookup(false, &name, None, pos)?;
+        if bits.len() != 1 || value > 1 {
+            return Err(pos.error(format!(
+                "condition `{name} == {value}` on a {}-bit register (only one-bit registers)",
+                bits.len()
+            )));
+        }
+        Ok(Condition {
+            clbit: Clbit(bits[0] as u32),
+            value: value == 1,
+        })
+    }
+
+    /// A quantum operation: `measure`, `reset`, `barrier` or a gate call.
+    fn operation(&mut self, cond: Option<Condition>) -> Result<(), ImportError> {
+        let pos = self.pos();
+        match self.peek() {
+            "measure" => {
+                self.at += 1;
+                let (qn, qi) = self.operand()?;
+                self.expect("->")?;
+                let (cn, ci) = self.operand()?;
+                self.expect(";")?;
+                let qubits = self.env.lookup(true, &qn, qi, pos)?;
+                let bits = self.env.lookup(false, &cn, ci, pos)?;
+                self.env.measure(&qubits, &bits, cond, pos)
+            }
+            "reset" => {
+                self.at += 1;
+                let (qn, qi) = self.operand()?;
+                self.expect(";")?;
+                let qubits = self.env.lookup(true, &qn, qi, pos)?;
+                self.env.reset(&qubits, cond);
+                Ok(())
+            }
+            "barrier" => {
+                self.at += 1;
+                for (n, i) in self.operands()? {
+                    self.env.lookup(true, &n, i, pos)?;
+                }
+                self.expect(";")
+            }
+            _ => {
+                let name = self.ident()?;
+                let params = if self.eat("(") {
+                    self.angles()?
+                } else {
+                    Vec::new()
+                };
+                let values = params
+                    .iter()
+                    .map(|(e, p)| e.value().map_err(|m| p.error(m.to_string())))
+                    .collect::<Result<Vec<f64>, _>>()?;
+                let operands = self
+                    .operands()?
+                    .into_iter()
+                    .map(|(n, i)| self.env.lookup(true, &n, i, pos))
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.expect(";")?;
+                self.env
+                    .apply_broadcast(&[], &name, &values, &operands, cond, pos)
+            }
+        }
+    }
+
+    fn gate_definition(&mut self) -> Result<(), ImportError> {
+        self.expect("gate")?;
+        let name = self.ident()?;
+        let mut params = Vec::new();
+        if self.eat("(") && !self.eat(")") {
+            loop {
+                params.push(self.ident()?);
+                if self.eat(")") {
+                    break;
+                }
+                self.expect(",")?;
+            }
+        }
+        let mut qargs = vec![self.ident()?];
+        while self.eat(",") {
+            qargs.push(self.ident()?);
+        }
+        self.expect("{")?;
+        let mut body = Vec::new();
+        while !self.eat("}") {
+            let pos = self.pos();
+            let cname = self.ident()?;
+            let exprs = if self.eat("(") {
+                self.angles()?
+            } else {
+                Vec::new()
+            };
+            let mut args = Vec::new();
+            for (arg, index) in self.operands()? {
+                let k = qargs
+                    .iter()
+                    .position(|q| *q == arg)
+                    .filter(|_| index.is_none())
+                    .ok_or_else(|| {
+                        pos.error(format!("`{arg}` is not a qubit argument of gate `{name}`"))
+                    })?;
+                args.push(k);
+            }
+            self.expect(";")?;
+            if cname == "barrier" {
+                continue;
+            }
+            // Gates must be known before use, so a definition can never call itself.
+            if !self.env.gates.contains_key(&cname) && !crate::env::is_builtin(&cname) {
+                return Err(pos.error(format!("unknown gate `{cname}` in gate `{name}`")));
+            }
+            for (e, p) in &exprs {
+                e.eval(&|v| params.iter().any(|x| x == v).then_some(0.0))
+                    .map_err(|m| p.error(m.to_string()))?;
+            }
+            body.push(BodyCall {
+                mods: Vec::<Mod>::new(),
+                name: cname,
+                params: exprs.into_iter().map(|(e, _)| e).collect(),
+                args,
+                pos,
+            });
+        }
+        self.env.gates.insert(
+            name,
+            GateDef {
+                params,
+                num_qubits: qargs.len(),
+                body,
+            },
+        );
+        Ok(())
+    }
+}

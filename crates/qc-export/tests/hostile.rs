@@ -1,0 +1,205 @@
+//! Hostile input for the OpenQASM readers: truncated, binary, deep, huge numbers, unterminated
+//! comments, includes of other files, and the constructs `oq3_semantics` panics on. Every input
+//! must give a circuit or an `ImportError` with a line and column; a panic fails the test (the
+//! test harness turns it into a failure) and a stack overflow aborts it. The mutation test runs
+//! 3,000 rounds by default; `HOSTILE_ROUNDS=60000` runs a longer search.
+
+use qc_export::{import_qasm, import_qasm2, import_qasm3, ImportError};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const V3: &str = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\n";
+const V2: &str = "OPENQASM 2.0;\ninclude \"qelib1.inc\";\n";
+
+fn err3(body: &str) -> ImportError {
+    import_qasm3(&format!("{V3}{body}")).expect_err(body)
+}
+
+fn err2(body: &str) -> ImportError {
+    import_qasm2(&format!("{V2}{body}")).expect_err(body)
+}
+
+#[test]
+fn deep_nesting_is_refused_with_line_and_column() {
+    let n = 100_000;
+    let parens = format!("{}1{}", "(".repeat(n), ")".repeat(n));
+    let e = err3(&format!("qubit q;\nrz({parens}) q;\n"));
+    assert_eq!((e.line, e.message.contains("nested")), (4, true), "{e}");
+    assert!(e.column > 4, "{e}");
+    let e = err3(&format!("qubit q;\nrz({}1) q;\n", "-".repeat(n)));
+    assert_eq!(e.line, 4, "{e}");
+    let e = err3(&format!("qubit q;\nrz({}) q;\n", vec!["1"; n].join("+")));
+    assert_eq!(e.line, 4, "{e}");
+    let e = err3(&format!("{}\n", "{".repeat(n)));
+    assert_eq!(e.line, 3, "{e}");
+    let e = err2(&format!("qreg q[1];\nrz({parens}) q[0];\n"));
+    assert_eq!(e.line, 4, "{e}");
+    assert!(e.column > 4 && e.message.contains("deeper"), "{e}");
+    let e = err2(&format!("qreg q[1];\nrz({}1) q[0];\n", "-".repeat(n)));
+    assert_eq!(e.line, 4, "{e}");
+    let e = err2(&format!(
+        "qreg q[1];\nrz({}) q[0];\n",
+        vec!["1"; n].join("+")
+    ));
+    assert_eq!(e.line, 4, "{e}");
+}
+
+#[test]
+fn huge_numbers_are_refused() {
+    for body in [
+        "qubit[99999999999999999999999999999999999999999999] q;",
+        "qubit[4294967296] q;",
+        "qubit[4294967295] q;",
+        "qubit[2] q;\nx q[18446744073709551616];",
+        "qubit q;\nrz(1e999) q;",
+        "qubit q;\nrz(1/0) q;",
+        "qubit[2] q;\nctrl(99999999999) @ x q[0], q[1];",
+    ] {
+        let e = err3(body);
+        assert!(e.line >= 3, "{body}: {e}");
+    }
+    for body in [
+        "qreg q[99999999999999999999999999];",
+        "qreg q[2147483648];",
+        "creg c[18446744073709551616];",
+        "qreg q[2];\nx q[99999999999999999999];",
+        "qreg q[1];\nrz(1e999) q[0];",
+        "qreg q[1];\ncreg c[1];\nif (c==99999999999999999999) x q[0];",
+    ] {
+        let e = err2(body);
+        assert!(e.line >= 3, "{body}: {e}");
+    }
+}
+
+#[test]
+fn unterminated_comments_and_strings_are_errors() {
+    let e = err3("qubit q;\n/* never closed\nx q;\n");
+    assert_eq!((e.line, e.column), (4, 1), "{e}");
+    let e = err2("qreg q[1];\n  /* never closed\n");
+    assert_eq!((e.line, e.column), (4, 3), "{e}");
+    let e = import_qasm3("OPENQASM 3.0;\ninclude \"stdgates.inc;\n").expect_err("string");
+    assert_eq!((e.line, e.column), (2, 9), "{e}");
+}
+
+#[test]
+fn includes_of_other_files_are_refused_without_reading_them() {
+    // `oq3_source_file` would read (and panic on a missing) file: refused before it runs.
+    for file in ["/etc/passwd", "does-not-exist.inc", "qelib1.inc"] {
+        let e = import_qasm3(&format!("OPENQASM 3.0;\ninclude \"{file}\";\n")).expect_err(file);
+        assert_eq!((e.line, e.column), (2, 1), "{e}");
+    }
+    let e = import_qasm2("OPENQASM 2.0;\ninclude \"stdgates.inc\";\n").expect_err("2");
+    assert_eq!(e.line, 2, "{e}");
+}
+
+#[test]
+fn constructs_oq3_semantics_panics_on_are_errors() {
+    // Each of these makes oq3_semantics 0.7 panic when handed to it directly.
+    for body in [
+        "qubit q;\nbit c;\nc = measure q;\nif (!c) { x q; }",
+        "qubit q;\nrz(sin(0.5)) q;",
+        "qubit q;\nrz(5 % 2) q;",
+        "qubit q;\nrz(1 << 2) q;",
+        "qubit q;\nrz(-true) q;",
+        "qubit q;\nbit c;\nmeasure q -> c;",
+        "let a = 1;",
+        "int[8] x = 5;",
+        "array[int[8], 2] a;",
+        "qubit[2] q;\nx q[0:1];",
+        "uint n = 2;\nqubit[n] q;",
+        "cal { }",
+        "defcal x $0 { }",
+        "qubit q;\ndelay[10ns] q;",
+        "qubit q;\nrz(1im) q;",
+        "qubit q;\nbit c;\nc = measure q;\nif (c < 1) { x q; }",
+        "qubit q;\nbit c;\nc = measure q;\nif (c && c) { x q; }",
+        "qubit q;\nx $0;",
+        "qreg q[2];",
+        "def f() { }",
+        "for int i in [0:2] { }",
+        "while (true) { }",
+        "qubit q;\npow(2) @ x q;",
+        "#pragma foo\nqubit q;",
+        "@annotation\nqubit q;",
+        "input float t;",
+        "qubit q;\nrz(\"a\") q;",
+        "bit[2] c = \"01\";",
+        "qubit q;\nbox { x q; }",
+        "end;",
+        "qubit q;\n1 + 2;",
+    ] {
+        let e = err3(body);
+        assert!(e.line >= 3, "{body}: {e}");
+    }
+}
+
+/// Valid programs of both versions, to cut and mutate.
+fn seeds() -> Vec<String> {
+    vec![
+        include_str!("data/portable_move.qasm").to_string(),
+        include_str!("data/ff3.qasm").to_string(),
+        include_str!("data/ff4_ancilla.qasm").to_string(),
+        format!(
+            "{V3}gate g(a, b) x, y {{ ctrl @ rz(a/2 - -b) x, y; inv @ h x; gphase(-a); }}\n\
+             qubit[3] q;\nbit[2] c;\ng(pi/4, 0.1) q[0], q[1];\nnegctrl(2) @ x q[0], q[1], q[2];\n\
+             c[0] = measure q[0];\nif (c[0] == 1) {{ x q[1]; }} else {{ reset q[1]; }}\nc[1] = measure q[2];\n"
+        ),
+        format!(
+            "{V2}gate g(a) x, y {{ cx x, y; rz(a*2) y; }}\nqreg q[3];\ncreg c0[1];\ncreg c[2];\n\
+             g(pi/2) q[0], q[1];\nrzz(0.3) q[1], q[2];\nmeasure q[0] -> c0[0];\nif (c0==1) x q[1];\n\
+             measure q[1] -> c[0];\nbarrier q;\n"
+        ),
+    ]
+}
+
+#[test]
+fn truncated_programs_never_panic() {
+    for seed in seeds() {
+        for (cut, _) in seed.char_indices() {
+            let _ = import_qasm(&seed[..cut]);
+            let _ = import_qasm3(&seed[..cut]);
+            let _ = import_qasm2(&seed[..cut]);
+        }
+    }
+}
+
+#[test]
+fn mutated_and_binary_programs_never_panic() {
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let alphabet: Vec<char> = "()[]{};,.-+*/!~%<>=@$\"'#\n 0123456789eExqcrzhpiabgt\u{0}\u{ff}π"
+        .chars()
+        .collect();
+    let seeds = seeds();
+    let rounds = std::env::var("HOSTILE_ROUNDS").map_or(3000, |r| r.parse().unwrap_or(3000));
+    for round in 0..rounds {
+        let mut text: Vec<char> = seeds[round % seeds.len()].chars().collect();
+        for _ in 0..rng.gen_range(1..6) {
+            let at = rng.gen_range(0..=text.len());
+            match rng.gen_range(0..4) {
+                0 if at < text.len() => {
+                    let end = (at + rng.gen_range(1..8)).min(text.len());
+                    text.drain(at..end);
+                }
+                1 => text.insert(at, alphabet[rng.gen_range(0..alphabet.len())]),
+                2 if at < text.len() => {
+                    let end = (at + rng.gen_range(1..12)).min(text.len());
+                    let piece: Vec<char> = text[at..end].to_vec();
+                    for (k, c) in piece.into_iter().enumerate() {
+                        text.insert(end + k, c);
+                    }
+                }
+                _ => {
+                    let bytes: Vec<u8> = (0..rng.gen_range(1..16)).map(|_| rng.gen()).collect();
+                    let junk: Vec<char> = String::from_utf8_lossy(&bytes).chars().collect();
+                    for (k, c) in junk.into_iter().enumerate() {
+                        text.insert(at.min(text.len()) + k, c);
+                    }
+                }
+            }
+        }
+        let text: String = text.into_iter().collect();
+        let _ = import_qasm(&text);
+        let _ = import_qasm3(&text);
+        let _ = import_qasm2(&text);
+    }
+}
