@@ -168,7 +168,7 @@ pub struct Env {
 
 /// The table's OpenQASM form of a gate an importer knows without a definition (stdgates,
 /// qelib1, vendor aliases); the library's 0-controlled forms always need their definition.
-fn predefined(name: &str) -> Option<&'static QasmForm> {
+pub(crate) fn predefined(name: &str) -> Option<&'static QasmForm> {
     qasm_gate(name).filter(|f| f.is_predefined() && !f.zero_control)
 }
 

@@ -20,6 +20,8 @@ use oq3_syntax::ast::{self as synast, AstNode, HasName};
 use oq3_syntax::SyntaxNode;
 use qc_ir::angle::{AngleExpr, BinOp};
 use qc_ir::{Circuit, Clbit, Condition};
+use std::collections::{BTreeSet, HashSet};
+use std::sync::OnceLock;
 
 /// Imports an OpenQASM 3 program into a circuit of plain qubits (registers flattened in
 /// declaration order) and bits.
@@ -27,76 +29,131 @@ pub fn import_qasm3(src: &str) -> Result<Circuit, ImportError> {
     read(src).map_err(|e| e.locate(src))
 }
 
-/// The gates `oq3_semantics` defines for `include "stdgates.inc";`.
-const STDGATES: &[&str] = &[
-    "x", "y", "z", "h", "s", "sdg", "t", "tdg", "sx", "id", "p", "rx", "ry", "rz", "phase", "u1",
-    "u2", "u3", "cx", "cy", "cz", "ch", "swap", "CX", "cp", "crx", "cry", "crz", "cphase", "cu",
-    "ccx", "cswap",
-];
+/// The gate names `oq3_semantics` knows without a definition in the program: its builtin `U` and
+/// what it defines for `include "stdgates.inc";`. Asked of `oq3_semantics` itself (once), so no
+/// list of names is kept here.
+fn oq3_stdgates() -> &'static HashSet<String> {
+    static NAMES: OnceLock<HashSet<String>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let parsed = oq3_semantics::syntax_to_semantics::parse_source_string(
+            "OPENQASM 3.0;\ninclude \"stdgates.inc\";\n",
+            None,
+            None::<&[std::path::PathBuf]>,
+        );
+        let context = parsed.take_context();
+        let mut names: HashSet<String> = context
+            .symbol_table()
+            .gates()
+            .map(|(name, ..)| name.to_string())
+            .collect();
+        names.insert("U".to_string());
+        names
+    })
+}
 
-/// Amazon Braket's built-in gates that stdgates lacks or names differently (Braket programs use
-/// them without definitions); `iswap` is the qchess library's exact definition.
-const BRAKET_GATES: &[(&str, &str)] = &[
-    ("i", "gate i a { id a; }"),
-    ("si", "gate si a { sdg a; }"),
-    ("ti", "gate ti a { tdg a; }"),
-    ("v", "gate v a { sx a; }"),
-    ("vi", "gate vi a { inv @ sx a; }"),
-    ("phaseshift", "gate phaseshift(t) a { p(t) a; }"),
-    ("cnot", "gate cnot a, b { cx a, b; }"),
-    ("cphaseshift", "gate cphaseshift(t) a, b { cp(t) a, b; }"),
-    ("ccnot", "gate ccnot a, b, c { ccx a, b, c; }"),
-    (
-        "iswap",
-        "gate iswap a, b { s a; s b; h a; cx a, b; cx b, a; h b; }",
-    ),
-];
+/// A declaration-only definition of a gate the importer knows from the gate table (qelib1 names
+/// such as `cu3`, vendor spellings such as Braket's `cnot`, library gates such as `iswap`), so
+/// that `oq3_semantics` accepts a call with the table's parameter and qubit counts. Its (empty)
+/// body is never read: the walk skips these definitions and [`Env::expand`] resolves the name
+/// through the table.
+fn declaration(name: &str) -> Option<String> {
+    let form = crate::env::predefined(name)?;
+    let params: Vec<String> = (0..form.num_params()).map(|k| format!("p{k}")).collect();
+    let qubits: Vec<String> = (0..form.num_qubits()).map(|k| format!("q{k}")).collect();
+    let params = if params.is_empty() {
+        String::new()
+    } else {
+        format!("({})", params.join(", "))
+    };
+    Some(format!(" gate {name}{params} {} {{ }}", qubits.join(", ")))
+}
 
-/// The text `oq3_semantics` reads, where a prelude was inserted (offset, length), and how many
-/// statements the prelude adds. Programs for tools without includes (Braket) call the standard
-/// gates, and Braket's names for them, without declaring them; like the reader before it, the
-/// importer supplies `include "stdgates.inc";` and those names, unless the program includes or
-/// defines them itself.
-fn with_prelude(src: &str, file: &synast::SourceFile) -> (String, Option<(usize, usize)>, usize) {
+/// What the importer adds to a program before `oq3_semantics` reads it.
+struct Prelude {
+    /// The text `oq3_semantics` reads.
+    text: String,
+    /// Where the prelude was inserted in the user's text, and its length.
+    inserted: Option<(usize, usize)>,
+    /// Statements the prelude adds to the program (the walk skips them).
+    statements: usize,
+    /// `stdgates.inc` is in effect (included by the program or by the prelude).
+    stdgates: bool,
+}
+
+/// Programs for tools without includes (Braket) call the standard gates, and their own names for
+/// them, without declaring them. Like the reader before it, the importer supplies
+/// `include "stdgates.inc";` unless the program includes it or defines a standard name itself,
+/// and declares every gate the program calls that the gate table knows but `oq3_semantics` does
+/// not (and the program does not define).
+fn with_prelude(src: &str, file: &synast::SourceFile) -> Prelude {
     let mut after_version = 0usize;
-    let mut defined = Vec::new();
+    let mut has_include = false;
+    let mut defined = HashSet::new();
     for stmt in file.statements() {
         match &stmt {
-            synast::Stmt::Include(_) => return (src.to_string(), None, 0),
+            synast::Stmt::Include(_) => has_include = true,
             synast::Stmt::VersionString(v) => after_version = v.syntax().text_range().end().into(),
             synast::Stmt::Gate(g) => {
                 if let Some(n) = g.name() {
-                    defined.push(n.syntax().text().to_string());
+                    defined.insert(n.syntax().text().to_string());
                 }
             }
             _ => {}
         }
     }
-    if defined.iter().any(|n| STDGATES.contains(&n.as_str())) {
-        return (src.to_string(), None, 0);
+    let known = oq3_stdgates();
+    let add_include = !has_include && !defined.iter().any(|n| known.contains(n));
+    let stdgates = has_include || add_include;
+    let called: BTreeSet<String> = file
+        .syntax()
+        .descendants()
+        .filter_map(synast::GateCallExpr::cast)
+        // The called name is the call's `IDENTIFIER` child (not a `NAME` as in definitions).
+        .filter_map(|c| c.syntax().children().find_map(synast::Identifier::cast))
+        .map(|id| id.syntax().text().to_string())
+        .collect();
+    let mut prelude = String::new();
+    if add_include {
+        prelude.push_str(" include \"stdgates.inc\";");
     }
-    let mut prelude = String::from(" include \"stdgates.inc\";");
-    let mut added = 0;
-    for (name, definition) in BRAKET_GATES {
-        if !defined.iter().any(|n| n == name) {
-            prelude.push(' ');
-            prelude.push_str(definition);
-            added += 1;
+    let mut statements = 0;
+    for name in &called {
+        if defined.contains(name) || name == "U" || (stdgates && known.contains(name)) {
+            continue;
         }
+        if let Some(declaration) = declaration(name) {
+            prelude.push_str(&declaration);
+            statements += 1;
+        }
+    }
+    if prelude.is_empty() {
+        return Prelude {
+            text: src.to_string(),
+            inserted: None,
+            statements: 0,
+            stdgates,
+        };
     }
     let mut text = String::with_capacity(src.len() + prelude.len());
     text.push_str(&src[..after_version]);
     text.push_str(&prelude);
     text.push_str(&src[after_version..]);
-    (text, Some((after_version, prelude.len())), added)
+    Prelude {
+        text,
+        inserted: Some((after_version, prelude.len())),
+        statements,
+        stdgates,
+    }
 }
 
 fn read(src: &str) -> Result<Circuit, ImportError> {
     let root = crate::guard3::check(src)?;
     let file = synast::SourceFile::cast(root).ok_or_else(|| Pos::default().error("no program"))?;
-    let (text, inserted, prelude_statements) = with_prelude(src, &file);
+    let prelude = with_prelude(src, &file);
+    let text = &prelude.text;
+    let inserted = prelude.inserted;
     let parsed = oq3_semantics::syntax_to_semantics::parse_source_string(
-        &text,
+        text,
         None,
         None::<&[std::path::PathBuf]>,
     );
@@ -109,7 +166,7 @@ fn read(src: &str) -> Result<Circuit, ImportError> {
     // is reported as a wrong qubit count); `Env::expand` checks counts with the modifiers.
     let real = |e: &&SemanticError| !matches!(e.kind(), SemanticErrorKind::NumGateQubitsError);
     if let Some(e) = context.errors().iter().find(real) {
-        let error = semantic_error(&text, e);
+        let error = semantic_error(text, e, prelude.stdgates);
         // Back to the user's text: offsets after the inserted include move back.
         let offset = error.offset().map(|o| match inserted {
             Some((at, len)) if o >= at + len => o - len,
@@ -128,8 +185,8 @@ fn read(src: &str) -> Result<Circuit, ImportError> {
         .map(|s| s.syntax().clone())
         .collect();
     let stmts = context.program().stmts();
-    let (prelude, program) = stmts.split_at(prelude_statements.min(stmts.len()));
-    walk.block(prelude, &[], None)?;
+    // The prelude's declarations are skipped: the table resolves those names.
+    let program = &stmts[prelude.statements.min(stmts.len())..];
     walk.block(program, &syntax, None)?;
     Ok(walk.env.finish())
 }
@@ -576,14 +633,19 @@ fn statement_kind(stmt: &Stmt) -> String {
 }
 
 /// A semantic error of `oq3_semantics` in words, at its position, quoting the construct.
-fn semantic_error(src: &str, e: &SemanticError) -> ImportError {
+fn semantic_error(src: &str, e: &SemanticError, stdgates: bool) -> ImportError {
     use SemanticErrorKind::*;
     let range = e.range();
     let (start, end) = (usize::from(range.start()), usize::from(range.end()));
     let quoted: String = src.get(start..end).unwrap_or("").chars().take(60).collect();
     let what = match e.kind() {
         UndefVarError => "undeclared name".to_string(),
-        UndefGateError => "unknown gate (is `include \"stdgates.inc\";` missing?)".to_string(),
+        UndefGateError if stdgates => "unknown gate".to_string(),
+        UndefGateError => {
+            "unknown gate (the program defines a standard gate, so `stdgates.inc` is not \
+             included for it)"
+                .to_string()
+        }
         RedeclarationError(name) => format!("`{name}` is declared twice"),
         ConstIntegerError => "expected a constant integer".to_string(),
         IncompatibleTypesError => "incompatible types".to_string(),

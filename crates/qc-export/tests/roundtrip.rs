@@ -260,7 +260,7 @@ fn show_sample() {
 }
 
 #[test]
-fn qasm2_round_trips_and_parses_with_the_qasm_crate() {
+fn qasm2_round_trips_through_the_reader() {
     for (name, c) in corpus() {
         let want = dist(&c, c.num_clbits());
         for form in [Form::Dynamic, Form::Deferred] {
