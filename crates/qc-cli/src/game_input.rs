@@ -8,7 +8,7 @@ use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use qc_ir::Backend;
 use qc_rules::{GameText, QuantumGame, Ruleset};
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 use std::path::PathBuf;
 
 /// The options every game-reading command shares.
@@ -101,10 +101,8 @@ pub struct Loaded<R: Ruleset> {
 }
 
 /// The RNG every command uses for sampled outcomes, so that a seed means the same game
-/// everywhere.
-pub fn rng(seed: u64) -> rand_chacha::ChaCha8Rng {
-    rand_chacha::ChaCha8Rng::seed_from_u64(seed)
-}
+/// everywhere (the Python package uses the same one).
+pub use qc_front::rng;
 
 /// The RNG `--random-plies` picks moves with: a stream apart from the outcomes', so that
 /// picking a move does not shift the outcomes.

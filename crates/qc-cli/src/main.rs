@@ -5,7 +5,6 @@
 //! ends the program quietly with code 0.
 
 mod backend_choice;
-mod board_facts;
 mod circuit_input;
 mod commands;
 mod game_input;

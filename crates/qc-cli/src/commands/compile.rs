@@ -117,7 +117,7 @@ pub fn run(args: &CompileArgs) -> anyhow::Result<()> {
         true,
         |R, loaded, game| {
             let outcomes = game.outcomes();
-            let facts = crate::board_facts::board_facts(&game, game.backend());
+            let facts = qc_front::board_facts(&game, game.backend());
             let compiled = compile_circuit(
                 game.circuit(),
                 &outcomes,

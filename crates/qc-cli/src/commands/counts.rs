@@ -4,9 +4,8 @@
 use crate::output::write_stdout;
 use anyhow::Context;
 use clap::Args;
-use qc_export::counts::{
-    estimate_board, exact_board, parse_counts, BoardEstimate, Calibration, CountsFormat, Mitigation,
-};
+use qc_export::counts::{BoardEstimate, CountsFormat, Mitigation};
+use qc_front::CountsRequest;
 use qc_render::board_text;
 use qc_rules::ruleset::SquareView;
 use qc_rules::{BoardView, Color};
@@ -43,29 +42,25 @@ fn read(path: &Path) -> anyhow::Result<String> {
 
 /// Runs the command.
 pub fn run(args: &CountsArgs) -> anyhow::Result<()> {
+    use qc_front::CountsStepError as Step;
     let program = read(&args.program)?;
-    let header = qc_export::parse_header(&program)
-        .with_context(|| format!("{}: cannot read the board map", args.program.display()))?;
-    let map = &header.map;
-    let counts = parse_counts(&read(&args.counts)?, args.counts_format, map.clbits)
-        .with_context(|| format!("{}", args.counts.display()))?;
-    let calibration = match &args.calibration {
-        Some(path) => {
-            Some(Calibration::parse(&read(path)?).with_context(|| format!("{}", path.display()))?)
-        }
-        None => None,
+    let counts = read(&args.counts)?;
+    let calibration = args.calibration.as_deref().map(read).transpose()?;
+    let request = CountsRequest {
+        format: args.counts_format,
+        mitigation: args.mitigate,
+        calibration: calibration.as_deref(),
+        exact: args.exact,
     };
-    let mut estimate = estimate_board(map, &counts, &args.mitigate, calibration.as_ref())
-        .with_context(|| format!("{}", args.counts.display()))?;
-    if args.exact {
-        let circuit = qc_export::import_qasm(&program)
-            .with_context(|| format!("{}: cannot import", args.program.display()))?;
-        let dist = qc_ir::exec::exact_distribution(&mut qc_sim::SparseSim::new(), &circuit)
-            .with_context(|| format!("{}: cannot simulate", args.program.display()))?;
-        let exact =
-            exact_board(map, &dist).with_context(|| format!("{}", args.program.display()))?;
-        estimate.compare(map, &counts, &args.mitigate, &exact);
-    }
+    let estimate = qc_front::board_from_counts(&program, &counts, &request).map_err(|e| {
+        // Name the file the error is about.
+        let file = match &e {
+            Step::Map(_) | Step::Import(_) | Step::Simulate(_) | Step::Exact(_) => &args.program,
+            Step::Counts(_) => &args.counts,
+            Step::Calibration(_) => args.calibration.as_ref().unwrap_or(&args.counts),
+        };
+        anyhow::Error::new(e).context(file.display().to_string())
+    })?;
     if args.json {
         write_stdout(&(serde_json::to_string_pretty(&estimate)? + "\n"))
     } else {

@@ -1,0 +1,130 @@
+//! A game circuit compiled to a program text: OpenQASM 3 or 2 (through `qc_export`, with the
+//! recorded outcomes for post-selection and the board map in the header) or the IR.
+
+use qc_export::{BoardFacts, BoardMap, Export, ExportError, ExportOptions, Summary, Target};
+use qc_ir::Circuit;
+use std::path::{Path, PathBuf};
+
+/// Output formats.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// OpenQASM 3.
+    Qasm3,
+    /// OpenQASM 2 with qelib1.inc gates.
+    Qasm2,
+    /// The IR text format.
+    Ir,
+    /// The IR as JSON.
+    Json,
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    /// `qasm3`, `qasm2`, `ir` or `json`.
+    fn from_str(s: &str) -> Result<Format, String> {
+        match s {
+            "qasm3" => Ok(Format::Qasm3),
+            "qasm2" => Ok(Format::Qasm2),
+            "ir" => Ok(Format::Ir),
+            "json" => Ok(Format::Json),
+            other => Err(format!(
+                "unknown format `{other}` (expected one of: qasm3, qasm2, ir, json)"
+            )),
+        }
+    }
+}
+
+/// A compiled game: the text to write and the summary of the OpenQASM program it becomes.
+pub struct Compiled {
+    /// The output text.
+    pub text: String,
+    /// Figures of the exported program (for IR formats: of its OpenQASM 3 export).
+    pub summary: Summary,
+    /// What every bit of the OpenQASM program means.
+    pub map: BoardMap,
+}
+
+/// Why a game could not be compiled.
+#[derive(Debug, thiserror::Error)]
+pub enum CompileError {
+    /// The exporter refused the circuit or the target.
+    #[error(transparent)]
+    Export(#[from] ExportError),
+    /// The circuit could not be written as JSON.
+    #[error("cannot write the circuit as JSON")]
+    Json(#[from] serde_json::Error),
+}
+
+/// Compiles a game circuit with its recorded outcomes (indexed by clbit) to `format`. The summary
+/// always describes the OpenQASM program (for the IR formats: the OpenQASM 3 export with the same
+/// options), and a target's qubit count is enforced for every format. `facts` (pieces, captured
+/// colours, conserved quantities) go into the map when given.
+pub fn compile_circuit(
+    circuit: &Circuit,
+    outcomes: &[Option<bool>],
+    format: Format,
+    options: &ExportOptions,
+    target: Option<&Target>,
+    facts: Option<&BoardFacts>,
+) -> Result<Compiled, CompileError> {
+    let annotated = |mut e: Export| -> Export {
+        if let Some(f) = facts {
+            e.annotate(f);
+        }
+        e
+    };
+    let qasm3 = |o: &ExportOptions| -> Result<Export, ExportError> {
+        match target {
+            Some(t) => qc_export::export_for_target(circuit, outcomes, o, t),
+            None => qc_export::export_qasm3(circuit, outcomes, o),
+        }
+        .map(annotated)
+    };
+    let (text, summary, map) = match format {
+        Format::Qasm3 => {
+            let e = qasm3(options)?;
+            (e.text, e.summary, e.program.map)
+        }
+        Format::Qasm2 => {
+            let e = annotated(qc_export::export_qasm2(circuit, outcomes, options)?);
+            if let Some(t) = target {
+                if e.summary.qubits > t.qubits {
+                    return Err(ExportError::TooManyQubits {
+                        target: t.name.clone(),
+                        needed: e.summary.qubits,
+                        available: t.qubits,
+                    }
+                    .into());
+                }
+            }
+            (e.text, e.summary, e.program.map)
+        }
+        Format::Ir | Format::Json => {
+            let e = qasm3(options)?;
+            let text = match format {
+                Format::Ir => qc_ir::text::print(circuit),
+                _ => serde_json::to_string_pretty(circuit)? + "\n",
+            };
+            (text, e.summary, e.program.map)
+        }
+    };
+    Ok(Compiled { text, summary, map })
+}
+
+/// The backends directory used when none is given: the repository's `backends/` (known at
+/// build time), or `./backends` when the program runs elsewhere.
+pub fn default_backends_dir() -> PathBuf {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../backends");
+    if repo.is_dir() {
+        repo
+    } else {
+        PathBuf::from("backends")
+    }
+}
+
+/// The hardware target `name`: the file `NAME.toml` in `dir` (default:
+/// [`default_backends_dir`]).
+pub fn find_target(name: &str, dir: Option<&Path>) -> Result<Target, ExportError> {
+    let dir = dir.map_or_else(default_backends_dir, Path::to_path_buf);
+    Target::load(&dir, name)
+}

@@ -1,0 +1,22 @@
+//! What every front end (the `qchess` command line, the Python package `qchess`) shares on top
+//! of the libraries, written once so that both give the same results: the facts a game hands
+//! the exporter for its board map, compiling a game to a program text, a device's counts back into
+//! a board, and the random source behind a seed.
+//!
+//! Depends on qc-ir, qc-rules, qc-sim and qc-export; the front ends depend on it.
+
+pub mod board_facts;
+pub mod compile;
+pub mod counts;
+
+pub use board_facts::board_facts;
+pub use compile::{compile_circuit, find_target, CompileError, Compiled, Format};
+pub use counts::{board_from_counts, CountsRequest, CountsStepError};
+
+use rand::SeedableRng;
+
+/// The random source behind a seed, for the outcomes of moves written without them: the same
+/// seed gives the same game in the command line (`--seed`) and in Python (`Game(seed=...)`).
+pub fn rng(seed: u64) -> rand_chacha::ChaCha8Rng {
+    rand_chacha::ChaCha8Rng::seed_from_u64(seed)
+}

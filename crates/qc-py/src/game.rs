@@ -1,0 +1,460 @@
+//! `qchess.Game`: a game of either ruleset on any simulator, with the methods a notebook needs
+//! (play, undo, the board and its probabilities, pictures, the state as NumPy arrays, OpenQASM).
+
+use crate::engine::{new_engine, with_engine, BackendName, Engine};
+use crate::errors::{raise, ExportError, NotationError, OptionError, RulesetError};
+use crate::move_record::{extras_dict, Move};
+use num_complex::Complex64;
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2};
+use pyo3::exceptions::{PyImportError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use qc_export::{ExportOptions, Target};
+use qc_ir::{Backend, Square};
+use qc_render::{board_svg, board_text};
+use qc_rules::{Color, QuantumGame, Ruleset};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
+
+/// A game of Quantum Chess (Cantwell's rules, QCAN moves) or Niel's Chess, played on one of
+/// qchess's simulators with exact probabilities.
+///
+/// Args:
+///     fen: the start position in the ruleset's FEN (default: the standard start).
+///     rules: ``"cantwell"`` (Quantum Chess) or ``"niels"`` (Niel's Chess).
+///     backend: the simulator: ``"sparse"`` (default), ``"dense"`` or ``"reference"``.
+///     seed: seed for the outcomes of moves played without one (default: a random seed); the
+///         same seed gives the same game as the command line's ``--seed``.
+///     variant: Niel's Chess rule options (``"full"``, ``"hadamard"``, ``"full+hadamard"``,
+///         ...); Quantum Chess has none.
+///
+/// Example:
+///     >>> g = qchess.Game()
+///     >>> g.play("b1^a3c3")
+///     >>> g.probabilities()["a3"]
+///     0.5
+#[pyclass(module = "qchess", unsendable)]
+pub struct Game {
+    engine: Engine,
+    rules: &'static str,
+    backend_name: String,
+    seed: u64,
+    rng: ChaCha8Rng,
+}
+
+/// The square called `text`, or a `NotationError`.
+fn square(text: &str) -> PyResult<Square> {
+    Square::parse(text)
+        .ok_or_else(|| NotationError::new_err(format!("bad square `{text}` (expected e.g. e4)")))
+}
+
+/// `white` or `black`.
+fn colour_name(colour: Color) -> &'static str {
+    match colour {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+impl Game {
+    /// The move text with `outcome` written in, as the ruleset writes recorded outcomes:
+    /// `.m0`/`.m1` (Quantum Chess), `[e6]` or `[e6,d5]` (Niel's Chess).
+    fn with_outcome(&self, mv: &str, outcome: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        let Some(outcome) = outcome.filter(|o| !o.is_none()) else {
+            return Ok(mv.to_string());
+        };
+        if self.rules == qc_rules::Cantwell::NAME {
+            match outcome.extract::<u8>() {
+                Ok(bit @ (0 | 1)) => Ok(format!("{mv}.m{bit}")),
+                _ => Err(PyTypeError::new_err(format!(
+                    "outcome must be 0 or 1 for a Quantum Chess move (got {outcome})"
+                ))),
+            }
+        } else if let Ok(one) = outcome.extract::<String>() {
+            Ok(format!("{mv}[{one}]"))
+        } else {
+            let squares: Vec<String> = outcome.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "outcome must be a square or a list of squares for a Niel's Chess move (got {outcome})"
+                ))
+            })?;
+            Ok(format!("{mv}[{}]", squares.join(",")))
+        }
+    }
+}
+
+#[pymethods]
+impl Game {
+    #[new]
+    #[pyo3(signature = (fen=None, rules="cantwell", backend="sparse", seed=None, variant=None))]
+    fn new(
+        fen: Option<&str>,
+        rules: &str,
+        backend: &str,
+        seed: Option<u64>,
+        variant: Option<&str>,
+    ) -> PyResult<Game> {
+        let backend_choice = BackendName::parse(backend)?;
+        let engine = new_engine(rules, backend_choice, fen, variant)?;
+        let rules = with_engine!(&engine, |R, _start, _game| R::NAME);
+        let seed = seed.unwrap_or_else(rand::random);
+        Ok(Game {
+            engine,
+            rules,
+            backend_name: backend.to_string(),
+            seed,
+            rng: qc_front::rng(seed),
+        })
+    }
+
+    /// The ruleset: ``"cantwell"`` or ``"niels"``.
+    #[getter]
+    fn rules(&self) -> &'static str {
+        self.rules
+    }
+
+    /// The simulator: ``"sparse"``, ``"dense"`` or ``"reference"``.
+    #[getter]
+    fn backend(&self) -> &str {
+        &self.backend_name
+    }
+
+    /// The seed of the outcomes sampled so far.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Plays a move in the ruleset's notation (``"b1^a3c3"``, ``"a3xb5"``; Niel's ``"f5xe6"``).
+    ///
+    /// Args:
+    ///     move: the move; an outcome may be written in (``"a3xb5.m1"``, ``"f5xe6[e6]"``).
+    ///     outcome: forces the outcome of the move's measurement: 0 or 1 (Quantum Chess), the
+    ///         square(s) the rolls give (Niel's Chess). Default: sampled from the seed.
+    ///
+    /// Returns:
+    ///     Move: what was played, with its outcome written in.
+    ///
+    /// Raises:
+    ///     NotationError: the move does not parse. IllegalMove: the rules refuse it (nothing
+    ///     changes).
+    #[pyo3(signature = (r#move, outcome=None))]
+    fn play(
+        &mut self,
+        py: Python<'_>,
+        r#move: &str,
+        outcome: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Move> {
+        let text = self.with_outcome(r#move, outcome)?;
+        let rng = &mut self.rng;
+        let view = with_engine!(&mut self.engine, |R, _start, game| {
+            QuantumGame::play_text(game, &text, rng).map_err(|e| e.to_py(None))?
+        });
+        Move::new(py, &view)
+    }
+
+    /// Takes back the last move exactly (state, circuit, position) and returns it.
+    ///
+    /// Raises:
+    ///     IllegalMove: no move to take back.
+    fn undo(&mut self, py: Python<'_>) -> PyResult<Move> {
+        let view = with_engine!(&mut self.engine, |R, _start, game| QuantumGame::undo(game)
+            .map_err(|e| e.to_py(None))?);
+        Move::new(py, &view)
+    }
+
+    /// The legal moves of the side to move (none once the game is over).
+    ///
+    /// Args:
+    ///     kinds: return ``(move, kind)`` pairs (kind: ``jump``, ``split_slide``, ...).
+    #[pyo3(signature = (kinds=false))]
+    fn legal_moves<'py>(&self, py: Python<'py>, kinds: bool) -> PyResult<Bound<'py, PyAny>> {
+        let moves = with_engine!(&self.engine, |R, _start, game| QuantumGame::legal_moves(
+            game
+        ));
+        if kinds {
+            let pairs: Vec<(String, &str)> = moves.into_iter().map(|m| (m.text, m.kind)).collect();
+            Ok(pairs.into_pyobject(py)?.into_any())
+        } else {
+            let texts: Vec<String> = moves.into_iter().map(|m| m.text).collect();
+            Ok(texts.into_pyobject(py)?.into_any())
+        }
+    }
+
+    /// The moves played so far.
+    fn moves(&self, py: Python<'_>) -> PyResult<Vec<Move>> {
+        let views = with_engine!(&self.engine, |R, _start, game| QuantumGame::moves(game));
+        views.iter().map(|v| Move::new(py, v)).collect()
+    }
+
+    /// Whether the game goes on: ``"ongoing"``, ``"white_wins"``, ``"black_wins"``, ``"draw"``,
+    /// ``"stalemate"``, ``"draw_fifty_moves"``, ``"draw_repetition"`` or
+    /// ``"draw_insufficient_material"``.
+    #[getter]
+    fn status(&self) -> &'static str {
+        with_engine!(&self.engine, |R, _start, game| QuantumGame::status(game)
+            .name())
+    }
+
+    /// The side to move: ``"white"`` or ``"black"``.
+    #[getter]
+    fn side_to_move(&self) -> &'static str {
+        colour_name(with_engine!(&self.engine, |R, _start, game| {
+            QuantumGame::side_to_move(game)
+        }))
+    }
+
+    /// The probability that each square holds its piece (squares that may hold one; the
+    /// others are empty for certain).
+    fn probabilities(&self) -> BTreeMap<String, f64> {
+        let view = with_engine!(&self.engine, |R, _start, game| QuantumGame::board_view(
+            game, false
+        ));
+        view.board_squares()
+            .filter_map(|sq| view.get(sq).map(|s| (sq.to_string(), s.probability)))
+            .collect()
+    }
+
+    /// The piece that may stand on each square (FEN letter), for the squares
+    /// ``probabilities()`` names.
+    fn pieces(&self) -> BTreeMap<String, char> {
+        let view = with_engine!(&self.engine, |R, _start, game| QuantumGame::board_view(
+            game, false
+        ));
+        view.board_squares()
+            .filter_map(|sq| view.get(sq).map(|s| (sq.to_string(), s.piece)))
+            .collect()
+    }
+
+    /// The exact probability of each full-board measurement, named by its pieces and squares
+    /// (``"Ke1 Na3 ..."``). ``None`` for Niel's Chess, whose squares have no qubits.
+    fn board_distribution(&self) -> Option<BTreeMap<String, f64>> {
+        with_engine!(&self.engine, |R, _start, game| {
+            QuantumGame::board_distribution(game)
+        })
+        .map(|d| d.into_iter().collect())
+    }
+
+    /// The Bell-operator expectations ``<O1>..<O8>`` of two squares and their (same, opposite)
+    /// correlation, as ``(expectations, same, opposite)``; ``None`` for Niel's Chess.
+    fn bell(&self, square1: &str, square2: &str) -> PyResult<Option<(Vec<f64>, f64, f64)>> {
+        let (a, b) = (square(square1)?, square(square2)?);
+        Ok(
+            with_engine!(&self.engine, |R, _start, game| QuantumGame::bell(
+                game, a, b
+            ))
+            .map(|(o, (same, opposite))| (o.to_vec(), same, opposite)),
+        )
+    }
+
+    /// The current position in the ruleset's FEN.
+    fn fen(&self) -> String {
+        with_engine!(&self.engine, |R, _start, game| QuantumGame::fen(game))
+    }
+
+    /// The game as a game file (``.qcg``/``.qng`` text) that replays exactly: the start
+    /// position, the rule options and every move with its outcomes.
+    fn record(&self) -> String {
+        with_engine!(&self.engine, |R, start, game| R::write_game(
+            &[],
+            start,
+            game
+        ))
+    }
+
+    /// The ruleset's extra facts (Quantum Chess: the draw rules' counters; Niel's Chess: the
+    /// rule options, check), as the command line's JSON output gives them.
+    fn extras<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let extras = with_engine!(&self.engine, |R, _start, game| QuantumGame::extras(game));
+        extras_dict(py, &extras)
+    }
+
+    /// The board as SVG: pieces with a ring whose arc is the probability (the picture
+    /// ``qchess board --svg`` draws).
+    ///
+    /// Args:
+    ///     links: also draw lines between strongly correlated squares.
+    #[pyo3(signature = (links=false))]
+    fn svg(&self, links: bool) -> String {
+        board_svg::draw(&with_engine!(&self.engine, |R, _start, game| game.board_view(links)))
+    }
+
+    /// The board in SVG for Jupyter, which shows a game inline.
+    fn _repr_svg_(&self) -> String {
+        self.svg(false)
+    }
+
+    /// The board as text, with probabilities in percent (as ``qchess board`` prints it).
+    fn text(&self) -> String {
+        let (view, status) = with_engine!(&self.engine, |R, _start, game| (
+            QuantumGame::board_view(game, false),
+            QuantumGame::status(game).name()
+        ));
+        format!(
+            "{}Status: {status}   {} to move\n",
+            board_text::draw(&view),
+            board_text::side(view.side_to_move)
+        )
+    }
+
+    fn __str__(&self) -> String {
+        self.text()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "qchess.Game(fen={:?}, rules={:?}, backend={:?}, seed={})",
+            self.fen(),
+            self.rules,
+            self.backend_name,
+            self.seed
+        )
+    }
+
+    /// The number of basis states with a nonzero amplitude.
+    fn state_size(&self) -> usize {
+        with_engine!(&self.engine, |R, _start, game| QuantumGame::state_size(
+            game
+        ))
+    }
+
+    /// The names of the game circuit's qubits, indexed like the columns of ``state()``:
+    /// squares (``"e4"``), then ancillas (``"path0"``, ``"cap1"``, ...).
+    fn qubits(&self) -> Vec<String> {
+        with_engine!(&self.engine, |R, _start, game| QuantumGame::circuit(game)
+            .qubit_names())
+    }
+
+    /// The quantum state as NumPy arrays ``(basis, amplitudes)``: ``basis`` has one row of
+    /// 0/1 (``uint8``) per basis state with a nonzero amplitude and one column per qubit
+    /// (named by ``qubits()``); ``amplitudes`` (``complex128``) has one entry per row. The
+    /// squared magnitudes add up to 1.
+    #[allow(
+        clippy::type_complexity,
+        reason = "a NumPy pair, as the stub spells it"
+    )]
+    fn state<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<Complex64>>)> {
+        let (width, states) = with_engine!(&self.engine, |R, _start, game| (
+            QuantumGame::circuit(game).num_qubits(),
+            game.backend().basis_states()
+        ));
+        let mut basis = Array2::<u8>::zeros((states.len(), width));
+        let mut amplitudes = Vec::with_capacity(states.len());
+        for (row, (ones, amplitude)) in states.iter().enumerate() {
+            for qubit in ones {
+                if let Some(cell) = basis.get_mut((row, qubit.index())) {
+                    *cell = 1;
+                }
+            }
+            amplitudes.push(*amplitude);
+        }
+        Ok((basis.into_pyarray(py), PyArray1::from_vec(py, amplitudes)))
+    }
+
+    /// The whole game as one circuit, in OpenQASM 3 or 2 (what ``qchess compile`` writes),
+    /// carrying the recorded outcomes for post-selection and the board map in its header.
+    ///
+    /// Args:
+    ///     format: ``"qasm3"``, ``"qasm2"``, ``"ir"`` (qchess's circuit text) or ``"json"``.
+    ///     form: ``"dynamic"`` (mid-circuit measurement and ``if``) or ``"deferred"``.
+    ///     target: a hardware target (``"generic"``, ``"ibm"``, ``"google"``, ``"braket"``):
+    ///         lowered to its native gates, refused when it has too few qubits.
+    ///     measure: what the program measures at the end: ``"board"``, ``"squares"``, ``"none"``.
+    ///     dialect: ``"portable"`` or ``"extended"`` (Qiskit: ``ctrl @`` modifiers, ``reset``).
+    ///     width: ``"compact"`` (squares that take part) or ``"full"`` (all 64).
+    ///     backends_dir: a folder of target files ``NAME.toml``.
+    ///
+    /// Raises:
+    ///     OptionError: an unknown format, form, target, ... ExportError: the game cannot be
+    ///     compiled as asked.
+    #[pyo3(signature = (format="qasm3", form="dynamic", target=None, measure="board", dialect="portable", width="compact", backends_dir=None))]
+    #[allow(clippy::too_many_arguments, reason = "Python keyword arguments")]
+    fn compile(
+        &self,
+        format: &str,
+        form: &str,
+        target: Option<&str>,
+        measure: &str,
+        dialect: &str,
+        width: &str,
+        backends_dir: Option<std::path::PathBuf>,
+    ) -> PyResult<String> {
+        let options = ExportOptions {
+            form: option(form)?,
+            dialect: option(dialect)?,
+            width: option(width)?,
+            measure: option(measure)?,
+        };
+        let target = target
+            .map(|name| load_target(name, backends_dir.as_deref()))
+            .transpose()?;
+        with_engine!(&self.engine, |R, _start, game| {
+            let facts = qc_front::board_facts(game, game.backend());
+            qc_front::compile_circuit(
+                QuantumGame::circuit(game),
+                &QuantumGame::outcomes(game),
+                option(format)?,
+                &options,
+                target.as_ref(),
+                Some(&facts),
+            )
+            .map(|compiled| compiled.text)
+            .map_err(|e| raise::<ExportError>("cannot compile", &e))
+        })
+    }
+
+    /// The game as a Qiskit ``QuantumCircuit`` (OpenQASM 3 through Qiskit's importer), with
+    /// the board measured at the end.
+    ///
+    /// Args:
+    ///     form: ``"dynamic"`` or ``"deferred"``.
+    ///
+    /// Raises:
+    ///     ImportError: Qiskit or ``qiskit-qasm3-import`` is not installed.
+    #[pyo3(signature = (form="dynamic"))]
+    fn to_qiskit<'py>(&self, py: Python<'py>, form: &str) -> PyResult<Bound<'py, PyAny>> {
+        let qasm3 = import(py, "qiskit.qasm3", "qiskit")?;
+        import(py, "qiskit_qasm3_import", "qiskit-qasm3-import")?;
+        let text = self.compile("qasm3", form, None, "board", "portable", "compact", None)?;
+        qasm3.call_method1("loads", (text,))
+    }
+
+    /// The game as a Cirq ``Circuit`` (OpenQASM 2 through Cirq's importer), with the board
+    /// measured at the end.
+    ///
+    /// Args:
+    ///     form: ``"deferred"`` (default) or ``"dynamic"``.
+    ///
+    /// Raises:
+    ///     ImportError: ``cirq-core`` is not installed.
+    #[pyo3(signature = (form="deferred"))]
+    fn to_cirq<'py>(&self, py: Python<'py>, form: &str) -> PyResult<Bound<'py, PyAny>> {
+        let importer = import(py, "cirq.contrib.qasm_import", "cirq-core")?;
+        let text = self.compile("qasm2", form, None, "board", "portable", "compact", None)?;
+        importer.call_method1("circuit_from_qasm", (text,))
+    }
+}
+
+/// An option spelled as the command line spells it, or an `OptionError`.
+fn option<T: std::str::FromStr<Err = String>>(text: &str) -> PyResult<T> {
+    text.parse().map_err(OptionError::new_err)
+}
+
+/// The hardware target `name`.
+fn load_target(name: &str, dir: Option<&std::path::Path>) -> PyResult<Target> {
+    qc_front::find_target(name, dir)
+        .map_err(|e| raise::<OptionError>(&format!("target {name}"), &e))
+}
+
+/// Imports `module`, or raises an ImportError that names the package to install.
+fn import<'py>(py: Python<'py>, module: &str, package: &str) -> PyResult<Bound<'py, PyModule>> {
+    py.import(module).map_err(|e| {
+        PyImportError::new_err(format!(
+            "{module} is needed: install the package `{package}` (pip install {package}): {e}"
+        ))
+    })
+}

@@ -1,0 +1,29 @@
+//! The Python package `qchess`: Quantum Chess games (Cantwell's rules and Niel's Chess) played on
+//! qchess's simulators, drawn as SVG, compiled to OpenQASM, and device counts read back into a
+//! board, from Python at Rust speed.
+//!
+//! Everything is written once against the ruleset interface (`qc_rules::QuantumGame`); the
+//! errors of the libraries become Python exceptions with the command line's messages (see
+//! [`errors`]), and no panic crosses into Python (PyO3 turns one into an exception; the code
+//! avoids them: no `unwrap` on user input). `docs/python.md` is the user's guide.
+
+mod engine;
+mod errors;
+mod game;
+mod move_record;
+mod programs;
+
+use pyo3::prelude::*;
+
+/// The Python module `qchess`.
+#[pymodule]
+fn qchess(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<game::Game>()?;
+    m.add_class::<move_record::Move>()?;
+    m.add_class::<programs::BoardEstimate>()?;
+    m.add_function(wrap_pyfunction!(programs::run, m)?)?;
+    m.add_function(wrap_pyfunction!(programs::counts, m)?)?;
+    errors::register(m)?;
+    Ok(())
+}
