@@ -1,0 +1,212 @@
+"""Quantum Chess as real quantum circuits, from Python.
+
+Play Quantum Chess (Cantwell's rules) or Niel's Chess on qchess's exact simulators, draw the
+board, read the quantum state as NumPy arrays, compile a game to OpenQASM (or a Qiskit/Cirq
+circuit) and read a device's counts back into a board. See docs/python.md.
+"""
+
+from typing import Dict, List, Literal, Optional, Tuple, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+class QchessError(Exception):
+    """Base class of every error qchess raises."""
+
+class NotationError(QchessError):
+    """A move, a position (FEN), a square or a game file that does not parse."""
+
+class IllegalMove(QchessError):
+    """A move the rules refuse in the current position (or an undo with no move to take back)."""
+
+class OptionError(QchessError):
+    """An unknown ruleset, backend, format, form, target, rule option or mitigation."""
+
+class ExportError(QchessError):
+    """A game that cannot be compiled as asked (e.g. more qubits than the target has)."""
+
+class ProgramError(QchessError):
+    """An OpenQASM program that cannot be read or simulated."""
+
+class CountsError(QchessError):
+    """Device counts that do not fit the program, or a program without a board map."""
+
+class SimulationError(QchessError):
+    """A simulator failure (e.g. its memory limit), reported instead of a crash."""
+
+class Move:
+    """A move as played: its text with every outcome written in (so it replays exactly), its
+    kind, what happened in words, and the ruleset's own fields."""
+
+    text: str
+    """The move with its outcomes written in, e.g. ``b1^a3c3`` or ``a3xb5.m1``."""
+    kind: str
+    """``jump``, ``slide``, ``split_jump``, ... (Quantum Chess); ``move``, ``capture``, ... (Niel's)."""
+    detail: str
+    """What happened, in words (the command line's column)."""
+    instructions: Tuple[int, int]
+    """The instructions it added, as ``(start, end)`` indices of the game circuit."""
+    extras: Dict[str, object]
+    """The ruleset's own fields (as in the command line's JSON output)."""
+    @property
+    def type(self) -> str:
+        """The move's type (the same as ``kind``)."""
+    @property
+    def outcome(self) -> Union[int, str, None]:
+        """0 or 1 for a measured Quantum Chess move; the rolled squares for Niel's Chess; None
+        when nothing was sampled."""
+    @property
+    def outcome_probability(self) -> Optional[float]:
+        """The probability the outcome had just before the measurement (None: nothing measured)."""
+    @property
+    def variant(self) -> Optional[str]:
+        """Quantum Chess: ``basic``, ``capture``, ``excluded``, ..."""
+    @property
+    def measured(self) -> Optional[bool]:
+        """Quantum Chess: whether a measurement was made."""
+    @property
+    def applied(self) -> Optional[bool]:
+        """Quantum Chess: whether the move took effect (no measurement, or outcome 1)."""
+
+class Game:
+    """A game of Quantum Chess (Cantwell's rules, QCAN moves) or Niel's Chess, played on one
+    of qchess's simulators with exact probabilities.
+
+    Args:
+        fen: the start position in the ruleset's FEN (default: the standard start).
+        rules: ``"cantwell"`` (Quantum Chess) or ``"niels"`` (Niel's Chess).
+        backend: ``"sparse"`` (default), ``"dense"`` or ``"reference"``.
+        seed: seed for the outcomes of moves played without one (default: random); the same
+            seed gives the same game as the command line's ``--seed``.
+        variant: Niel's Chess rule options (``"full"``, ``"hadamard"``, ``"full+hadamard"``, ...).
+    """
+
+    def __init__(
+        self,
+        fen: Optional[str] = None,
+        rules: Literal["cantwell", "niels"] = "cantwell",
+        backend: Literal["sparse", "dense", "reference"] = "sparse",
+        seed: Optional[int] = None,
+        variant: Optional[str] = None,
+    ) -> None: ...
+    @property
+    def rules(self) -> str:
+        """``"cantwell"`` or ``"niels"``."""
+    @property
+    def backend(self) -> str:
+        """``"sparse"``, ``"dense"`` or ``"reference"``."""
+    @property
+    def seed(self) -> int:
+        """The seed of the outcomes sampled."""
+    @property
+    def status(self) -> str:
+        """``ongoing``, ``white_wins``, ``black_wins``, ``draw``, ``stalemate``,
+        ``draw_fifty_moves``, ``draw_repetition`` or ``draw_insufficient_material``."""
+    @property
+    def side_to_move(self) -> Literal["white", "black"]:
+        """The side to move."""
+    def play(self, move: str, outcome: Union[int, str, List[str], None] = None) -> Move:
+        """Plays a move in the ruleset's notation; ``outcome`` forces its measurement's outcome
+        (0/1 for Quantum Chess, the rolled square(s) for Niel's Chess).
+
+        Raises NotationError (does not parse) or IllegalMove (refused; nothing changes)."""
+    def undo(self) -> Move:
+        """Takes back the last move exactly; raises IllegalMove when there is none."""
+    @overload
+    def legal_moves(self, kinds: Literal[False] = False) -> List[str]: ...
+    @overload
+    def legal_moves(self, kinds: Literal[True]) -> List[Tuple[str, str]]: ...
+    def moves(self) -> List[Move]:
+        """The moves played so far."""
+    def probabilities(self) -> Dict[str, float]:
+        """Square -> probability that it holds its piece (squares that may hold one)."""
+    def pieces(self) -> Dict[str, str]:
+        """Square -> the piece (FEN letter) that may stand there."""
+    def board_distribution(self) -> Optional[Dict[str, float]]:
+        """Full-board measurement (``"Ke1 Na3 ..."``) -> exact probability; None for Niel's Chess."""
+    def bell(self, square1: str, square2: str) -> Optional[Tuple[List[float], float, float]]:
+        """Bell expectations ``<O1>..<O8>`` and the (same, opposite) correlation of two
+        squares; None for Niel's Chess."""
+    def fen(self) -> str:
+        """The current position in the ruleset's FEN."""
+    def record(self) -> str:
+        """The game file text that replays the game exactly."""
+    def extras(self) -> Dict[str, object]:
+        """The ruleset's extra facts (as the command line's JSON output gives them)."""
+    def svg(self, links: bool = False) -> str:
+        """The board as SVG (pieces with probability rings); ``links``: lines between
+        strongly correlated squares."""
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for Jupyter."""
+    def text(self) -> str:
+        """The board as text, probabilities in percent."""
+    def state_size(self) -> int:
+        """The number of basis states with a nonzero amplitude."""
+    def qubits(self) -> List[str]:
+        """The names of the circuit's qubits, the columns of ``state()``."""
+    def state(self) -> Tuple[npt.NDArray[np.uint8], npt.NDArray[np.complex128]]:
+        """``(basis, amplitudes)``: one 0/1 row per basis state with a nonzero amplitude (one
+        column per qubit), and its amplitude; the squared magnitudes add up to 1."""
+    def compile(
+        self,
+        format: Literal["qasm3", "qasm2", "ir", "json"] = "qasm3",
+        form: Literal["dynamic", "deferred"] = "dynamic",
+        target: Optional[str] = None,
+        measure: Literal["board", "squares", "none"] = "board",
+        dialect: Literal["portable", "extended"] = "portable",
+        width: Literal["compact", "full"] = "compact",
+        backends_dir: Optional[str] = None,
+    ) -> str:
+        """The whole game as one program (what ``qchess compile`` writes), with the recorded
+        outcomes for post-selection and the board map in its header.
+
+        Raises OptionError (unknown option) or ExportError (cannot compile as asked)."""
+    def to_qiskit(self, form: Literal["dynamic", "deferred"] = "dynamic") -> object:
+        """The game as a ``qiskit.QuantumCircuit`` with the board measured at the end.
+
+        Raises ImportError naming the package when Qiskit or qiskit-qasm3-import is missing."""
+    def to_cirq(self, form: Literal["dynamic", "deferred"] = "deferred") -> object:
+        """The game as a ``cirq.Circuit`` (through OpenQASM 2) with the board measured at the end.
+
+        Raises ImportError naming the package when cirq-core is missing."""
+
+class BoardEstimate:
+    """The board estimated from a device's counts (``qchess.counts``)."""
+
+    @property
+    def shots(self) -> int:
+        """Shots read."""
+    @property
+    def kept(self) -> int:
+        """Shots kept by the mitigations."""
+    @property
+    def discarded(self) -> Dict[str, int]:
+        """Shots discarded, by reason."""
+    @property
+    def tvd(self) -> Optional[float]:
+        """Total variation distance to the exact board (``exact=True``)."""
+    def probabilities(self) -> Dict[str, float]:
+        """Square -> estimated probability that it is occupied."""
+    def stderr(self) -> Dict[str, float]:
+        """Square -> standard error of its probability."""
+    def pieces(self) -> Dict[str, Optional[str]]:
+        """Square -> its piece (FEN letter), when the map knows it."""
+    def exact(self) -> Optional[Dict[str, float]]:
+        """Square -> exact probability (``exact=True``)."""
+
+def run(program: str, backend: Literal["sparse", "dense", "reference"] = "sparse") -> Dict[str, float]:
+    """The exact probability of every outcome of an OpenQASM 2 or 3 program: bit string
+    (Qiskit's order, ``c[0]`` rightmost) -> probability, as ``qchess run`` gives it."""
+
+def counts(
+    program: str,
+    counts: Union[Dict[str, int], str],
+    mitigate: str = "postselect,symmetry",
+    calibration: Optional[str] = None,
+    counts_format: Optional[Literal["qiskit", "braket", "csv"]] = None,
+    exact: bool = False,
+) -> BoardEstimate:
+    """The board from a device's counts of a program ``Game.compile`` wrote (the same code as
+    ``qchess counts``). Raises CountsError when the counts do not fit the program."""

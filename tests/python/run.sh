@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The Python package's checks (issue 17): installs crates/qc-py into a virtual environment the
+# way the README says (`pip install ./crates/qc-py`), runs the pytest suite (tests/python) and
+# executes docs/notebooks/quickstart.ipynb with nbclient. Reuses the interop venv (Qiskit, Aer,
+# Cirq; tests/interop/run.sh makes it) when present, so CI installs those once.
+# Usage: tests/python/run.sh
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+VENV="${QCHESS_INTEROP_VENV:-$ROOT/.venv-interop}"
+PY="${PYTHON:-python3}"
+
+if [ ! -x "$VENV/bin/python" ]; then
+  "$PY" -m venv "$VENV"
+fi
+if ! "$VENV/bin/python" -c "import qiskit, qiskit_aer, qiskit_qasm3_import, cirq" 2>/dev/null; then
+  "$VENV/bin/python" -m pip install --quiet --upgrade pip
+  "$VENV/bin/python" -m pip install --quiet -r "$ROOT/tests/interop/requirements.txt"
+fi
+if ! "$VENV/bin/python" -c "import pytest, nbclient, nbformat, ipykernel" 2>/dev/null; then
+  "$VENV/bin/python" -m pip install --quiet -r "$ROOT/tests/python/requirements.txt"
+fi
+echo "== pip install ./crates/qc-py"
+(cd "$ROOT" && "$VENV/bin/python" -m pip install --quiet --force-reinstall --no-deps ./crates/qc-py)
+echo "== the README's one-liner"
+out="$(cd /tmp && "$VENV/bin/python" -c "import qchess; g = qchess.Game(); g.play('b1^a3c3'); print(g.probabilities()['a3'])")"
+if [ "$out" != "0.5" ]; then
+  echo "expected 0.5, got: $out" >&2
+  exit 1
+fi
+echo "0.5"
+echo "== pytest tests/python"
+"$VENV/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/tests/python"
+echo "== docs/notebooks/quickstart.ipynb (nbclient)"
+"$VENV/bin/python" "$ROOT/tests/python/run_notebook.py" "$ROOT/docs/notebooks/quickstart.ipynb"

@@ -1,0 +1,198 @@
+"""The Python package against independent truth: the paper's worked examples computed by hand,
+the rules of captures with measurement, undo, both rulesets, the errors, and the state's
+shape and norm. Run by tests/python/run.sh (which installs the package)."""
+
+import math
+import pathlib
+
+import numpy as np
+import pytest
+
+import qchess
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+S = 1 / math.sqrt(2)
+
+
+def test_done_when_one_liner():
+    g = qchess.Game()
+    g.play("b1^a3c3")
+    assert g.probabilities()["a3"] == pytest.approx(0.5, abs=1e-12)
+    assert g.probabilities()["c3"] == pytest.approx(0.5, abs=1e-12)
+    assert "b1" not in g.probabilities()
+
+
+@pytest.mark.parametrize("backend", ["sparse", "dense", "reference"])
+def test_interference_example_matches_the_hand_computed_amplitudes(backend):
+    # Cantwell 2019, sec. 11.2 (circuits/interference.qcg): a lone king splits twice; the two
+    # paths back to a1 interfere constructively, those to b2 destructively.
+    g = qchess.Game(fen="7k/8/8/8/8/8/8/K7 w - - 0 1", backend=backend)
+    for mv in ["a1^a2b1", "h8g8", "a2^a1b2", "g8h8", "b1^a1b2"]:
+        g.play(mv)
+    p = g.probabilities()
+    assert p["a1"] == pytest.approx((0.5 + S / 2) ** 2, abs=1e-12)
+    assert p["b1"] == pytest.approx(0.25, abs=1e-12)
+    assert p["b2"] == pytest.approx((0.5 - S / 2) ** 2, abs=1e-12)
+    assert "a2" not in p
+    # The full-board distribution has one term per position of the white king.
+    dist = g.board_distribution()
+    assert dist["Ka1 kh8"] == pytest.approx(p["a1"], abs=1e-12)
+    assert sum(dist.values()) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_a_capture_with_measurement_and_undo():
+    # A knight split over a3/c3 captures on b5 from a3: the capture measures whether the knight
+    # is on a3 (probability 1/2). Outcome 1: it was, and it takes the pawn; outcome 0: it was on
+    # c3, and the pawn stays.
+    g = qchess.Game(seed=7)
+    g.play("b1^a3c3")
+    g.play("b7b5")
+    start = g.fen()
+    taken = g.play("a3xb5", outcome=1)
+    assert (taken.text, taken.measured, taken.outcome, taken.applied) == ("a3xb5.m1", True, 1, True)
+    assert taken.variant == "capture"
+    p = g.probabilities()
+    assert p["b5"] == 1.0 and g.pieces()["b5"] == "N"
+    assert "a3" not in p and "c3" not in p
+    assert g.side_to_move == "black"
+
+    undone = g.undo()
+    assert undone.text == "a3xb5.m1"
+    assert g.fen() == start
+    assert g.probabilities()["a3"] == pytest.approx(0.5)
+
+    missed = g.play("a3xb5", outcome=0)
+    assert (missed.outcome, missed.applied) == (0, False)
+    p = g.probabilities()
+    assert p["c3"] == 1.0 and p["b5"] == 1.0 and g.pieces()["b5"] == "p"
+    assert g.record().split() == ["1.", "b1^a3c3", "b7b5", "2.", "a3xb5.m0"]
+
+
+def test_sampled_outcomes_follow_the_seed_and_replay():
+    def play(seed):
+        g = qchess.Game(seed=seed)
+        for mv in ["b1^a3c3", "b7b5", "a3xb5"]:
+            g.play(mv)
+        return g
+
+    outcomes = {play(seed).moves()[-1].outcome for seed in range(16)}
+    assert outcomes == {0, 1}  # both happen (probability 2^-15 of failing by chance)
+    g = play(5)
+    again = qchess.Game()
+    for m in g.moves():
+        again.play(m.text)
+    assert again.fen() == g.fen() and again.probabilities() == g.probabilities()
+
+
+def test_the_state_as_numpy_arrays():
+    g = qchess.Game(fen="7k/8/8/8/8/8/8/K7 w - - 0 1")
+    for mv in ["a1^a2b1", "h8g8", "a2^a1b2"]:
+        g.play(mv)
+    basis, amplitudes = g.state()
+    assert basis.dtype == np.uint8 and amplitudes.dtype == np.complex128
+    assert basis.shape == (g.state_size(), len(g.qubits())) == (3, len(g.qubits()))
+    assert amplitudes.shape == (3,)
+    assert np.sum(np.abs(amplitudes) ** 2) == pytest.approx(1.0, abs=1e-12)
+    names = g.qubits()
+    # The probability of a square is the weight of the basis states where its qubit is 1.
+    for square, p in g.probabilities().items():
+        column = basis[:, names.index(square)]
+        assert np.sum(np.abs(amplitudes[column == 1]) ** 2) == pytest.approx(p, abs=1e-12)
+    # Each basis state holds exactly the two kings.
+    squares = [i for i, n in enumerate(names) if len(n) == 2]
+    assert set(basis[:, squares].sum(axis=1)) == {2}
+
+
+def test_bell_pair_correlation():
+    # Cantwell 2019, sec. 11.1, eqs. 45-46 (circuits/bell_psi_plus.qcg): (b1, a1) hold Psi+;
+    # the paper's Bell operators give O1 = 1, O2 = 0, O3 = O4 = 1/2, O5..O8 = 0, and the two
+    # squares are always opposite.
+    g = qchess.Game(fen="7k/8/8/8/8/8/8/K7 w - - 0 1")
+    for mv in ["a1^a2b1", "h8g8", "b1a1", "g8h8", "a2b1"]:
+        g.play(mv)
+    expectations, same, opposite = g.bell("b1", "a1")
+    assert expectations == pytest.approx([1, 0, 0.5, 0.5, 0, 0, 0, 0], abs=1e-12)
+    assert (same, opposite) == pytest.approx((0, 1), abs=1e-12)
+    assert g.probabilities() == pytest.approx({"a1": 0.5, "b1": 0.5, "h8": 1.0})
+
+
+def test_niels_chess():
+    g = qchess.Game(rules="niels", seed=1)
+    assert g.rules == "niels" and g.status == "ongoing" and g.side_to_move == "white"
+    moves = g.legal_moves()
+    assert "b1c3" in moves
+    assert ("b1c3", "move") in g.legal_moves(kinds=True)
+    split = next(m for m in moves if "^" in m and not m.endswith(":op"))
+    played = g.play(split)
+    assert played.kind == "superposition"
+    p = g.probabilities()
+    a, b = split[3:5], split[5:7]
+    assert p[a] + p[b] == pytest.approx(1.0)
+    assert g.board_distribution() is None and g.bell(a, b) is None
+    basis, amplitudes = g.state()
+    assert np.sum(np.abs(amplitudes) ** 2) == pytest.approx(1.0, abs=1e-12)
+    g.undo()
+    assert g.fen() == qchess.Game(rules="niels").fen()
+    assert "<svg" in g._repr_svg_()
+
+
+def test_errors_are_exceptions_with_the_cli_messages():
+    g = qchess.Game()
+    with pytest.raises(qchess.NotationError, match="bad QCAN move `zz`"):
+        g.play("zz")
+    with pytest.raises(qchess.IllegalMove, match="no piece on e4"):
+        g.play("e4e5")
+    with pytest.raises(qchess.IllegalMove, match="no move to undo"):
+        g.undo()
+    with pytest.raises(qchess.NotationError):
+        qchess.Game(fen="not a fen")
+    with pytest.raises(qchess.OptionError, match="unknown rules `chess`"):
+        qchess.Game(rules="chess")
+    with pytest.raises(qchess.OptionError, match="unknown backend"):
+        qchess.Game(backend="gpu")
+    with pytest.raises(qchess.OptionError, match="no rule options"):
+        qchess.Game(variant="full")
+    with pytest.raises(qchess.OptionError, match="unknown format"):
+        g.compile(format="qasm4")
+    with pytest.raises(qchess.NotationError, match="bad square `z9`"):
+        g.bell("z9", "a1")
+    with pytest.raises(TypeError):
+        g.play("b1^a3c3", outcome=2)
+    # Every error is a QchessError, and a refused move changes nothing.
+    with pytest.raises(qchess.QchessError):
+        g.play("a1a8")
+    assert g.fen() == qchess.Game().fen() and g.moves() == []
+
+
+def test_compile_and_run_agree_with_the_game():
+    g = qchess.Game(fen="7k/8/8/8/8/8/8/K7 w - - 0 1")
+    for mv in ["a1^a2b1", "h8g8", "a2^a1b2", "g8h8", "b1^a1b2"]:
+        g.play(mv)
+    program = g.compile(measure="squares")
+    assert program.startswith("OPENQASM 3.0;")
+    dist = qchess.run(program)
+    assert sum(dist.values()) == pytest.approx(1.0)
+    assert sorted(dist.values()) == pytest.approx(sorted([0.7285533905932737, 0.25, 0.0214466094067262]))
+    assert "qreg" in g.compile(format="qasm2")
+    with pytest.raises(qchess.ProgramError):
+        qchess.run("OPENQASM 3.0; qubit q; frobnicate q;")
+
+
+def test_counts_reads_the_bundled_device_counts_like_the_cli():
+    program = (ROOT / "circuits/interference.qasm").read_text()
+    counts = (ROOT / "circuits/interference.counts.json").read_text()
+    board = qchess.counts(program, counts, counts_format="qiskit", exact=True)
+    assert board.shots == 1000
+    exact = board.exact()
+    assert exact["a1"] == pytest.approx((0.5 + S / 2) ** 2)
+    for square, p in board.probabilities().items():
+        assert abs(p - exact[square]) <= 4 * board.stderr()[square] + 1e-9
+    # A dict (Qiskit's get_counts()) reads the same.
+    import json
+
+    as_dict = qchess.counts(program, json.loads(counts))
+    assert as_dict.probabilities() == qchess.counts(program, counts, counts_format="qiskit").probabilities()
+    with pytest.raises(qchess.CountsError):
+        qchess.counts(program, {"0": 5})
+    with pytest.raises(qchess.OptionError):
+        qchess.counts(program, counts, mitigate="magic")
