@@ -105,6 +105,9 @@ class Game:
         """``ongoing``, ``white_wins``, ``black_wins``, ``draw``, ``stalemate``,
         ``draw_fifty_moves``, ``draw_repetition`` or ``draw_insufficient_material``."""
     @property
+    def status_text(self) -> str:
+        """The status in words, as the command line writes it (``"game on"``, ...)."""
+    @property
     def side_to_move(self) -> Literal["white", "black"]:
         """The side to move."""
     def play(self, move: str, outcome: Union[int, str, List[str], None] = None) -> Move:

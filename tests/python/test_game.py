@@ -51,6 +51,7 @@ def test_a_capture_with_measurement_and_undo():
     taken = g.play("a3xb5", outcome=1)
     assert (taken.text, taken.measured, taken.outcome, taken.applied) == ("a3xb5.m1", True, 1, True)
     assert taken.variant == "capture"
+    assert taken.outcome_probability == pytest.approx(0.5, abs=1e-12)
     p = g.probabilities()
     assert p["b5"] == 1.0 and g.pieces()["b5"] == "N"
     assert "a3" not in p and "c3" not in p
@@ -63,6 +64,7 @@ def test_a_capture_with_measurement_and_undo():
 
     missed = g.play("a3xb5", outcome=0)
     assert (missed.outcome, missed.applied) == (0, False)
+    assert missed.outcome_probability == pytest.approx(0.5, abs=1e-12)
     p = g.probabilities()
     assert p["c3"] == 1.0 and p["b5"] == 1.0 and g.pieces()["b5"] == "p"
     assert g.record().split() == ["1.", "b1^a3c3", "b7b5", "2.", "a3xb5.m0"]

@@ -197,6 +197,14 @@ impl Game {
             .name())
     }
 
+    /// The status in words, as the command line writes it (``"game on"``, ``"White wins (king
+    /// captured)"``, ...).
+    #[getter]
+    fn status_text(&self) -> String {
+        with_engine!(&self.engine, |R, _start, game| QuantumGame::status(game)
+            .to_string())
+    }
+
     /// The side to move: ``"white"`` or ``"black"``.
     #[getter]
     fn side_to_move(&self) -> &'static str {
@@ -287,15 +295,9 @@ impl Game {
 
     /// The board as text, with probabilities in percent (as ``qchess board`` prints it).
     fn text(&self) -> String {
-        let (view, status) = with_engine!(&self.engine, |R, _start, game| (
-            QuantumGame::board_view(game, false),
-            QuantumGame::status(game).name()
-        ));
-        format!(
-            "{}Status: {status}   {} to move\n",
-            board_text::draw(&view),
-            board_text::side(view.side_to_move)
-        )
+        board_text::draw(&with_engine!(&self.engine, |R, _start, game| {
+            QuantumGame::board_view(game, false)
+        }))
     }
 
     fn __str__(&self) -> String {
