@@ -3,7 +3,6 @@
 
 use qc_export::{BoardFacts, BoardMap, Export, ExportError, ExportOptions, Summary, Target};
 use qc_ir::Circuit;
-use std::path::{Path, PathBuf};
 
 /// Output formats.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -86,17 +85,11 @@ pub fn compile_circuit(
             (e.text, e.summary, e.program.map)
         }
         Format::Qasm2 => {
-            let e = annotated(qc_export::export_qasm2(circuit, outcomes, options)?);
-            if let Some(t) = target {
-                if e.summary.qubits > t.qubits {
-                    return Err(ExportError::TooManyQubits {
-                        target: t.name.clone(),
-                        needed: e.summary.qubits,
-                        available: t.qubits,
-                    }
-                    .into());
-                }
+            let e = match target {
+                Some(t) => qc_export::export_qasm2_for_target(circuit, outcomes, options, t),
+                None => qc_export::export_qasm2(circuit, outcomes, options),
             }
+            .map(annotated)?;
             (e.text, e.summary, e.program.map)
         }
         Format::Ir | Format::Json => {
@@ -109,22 +102,4 @@ pub fn compile_circuit(
         }
     };
     Ok(Compiled { text, summary, map })
-}
-
-/// The backends directory used when none is given: the repository's `backends/` (known at
-/// build time), or `./backends` when the program runs elsewhere.
-pub fn default_backends_dir() -> PathBuf {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../backends");
-    if repo.is_dir() {
-        repo
-    } else {
-        PathBuf::from("backends")
-    }
-}
-
-/// The hardware target `name`: the file `NAME.toml` in `dir` (default:
-/// [`default_backends_dir`]).
-pub fn find_target(name: &str, dir: Option<&Path>) -> Result<Target, ExportError> {
-    let dir = dir.map_or_else(default_backends_dir, Path::to_path_buf);
-    Target::load(&dir, name)
 }

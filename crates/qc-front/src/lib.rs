@@ -10,7 +10,7 @@ pub mod compile;
 pub mod counts;
 
 pub use board_facts::board_facts;
-pub use compile::{compile_circuit, find_target, CompileError, Compiled, Format};
+pub use compile::{compile_circuit, CompileError, Compiled, Format};
 pub use counts::{board_from_counts, CountsRequest, CountsStepError};
 
 use rand::SeedableRng;

@@ -368,7 +368,8 @@ impl Game {
     ///     measure: what the program measures at the end: ``"board"``, ``"squares"``, ``"none"``.
     ///     dialect: ``"portable"`` or ``"extended"`` (Qiskit: ``ctrl @`` modifiers, ``reset``).
     ///     width: ``"compact"`` (squares that take part) or ``"full"`` (all 64).
-    ///     backends_dir: a folder of target files ``NAME.toml``.
+    ///     backends_dir: a folder of target files ``NAME.toml`` that add to (or override) the
+    ///         bundled targets.
     ///
     /// Raises:
     ///     OptionError: an unknown format, form, target, ... ExportError: the game cannot be
@@ -448,7 +449,7 @@ fn option<T: std::str::FromStr<Err = String>>(text: &str) -> PyResult<T> {
 
 /// The hardware target `name`.
 fn load_target(name: &str, dir: Option<&std::path::Path>) -> PyResult<Target> {
-    qc_front::find_target(name, dir)
+    Target::find(name, dir)
         .map_err(|e| raise::<OptionError>(&format!("target {name}"), &e))
 }
 

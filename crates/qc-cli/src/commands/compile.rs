@@ -6,10 +6,8 @@ use crate::game_input::{with_game, GameArgs};
 use crate::output::{write_stderr, write_stdout};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use qc_export::{
-    BoardFacts, BoardMap, Dialect, Export, ExportOptions, Form, MeasureScope, Summary, Target,
-    Width,
-};
+use qc_export::{Dialect, ExportOptions, Form, MeasureScope, Summary, Target, Width};
+use qc_front::Compiled;
 use qc_ir::Circuit;
 use qc_rules::QuantumGame;
 use std::path::PathBuf;
@@ -25,6 +23,17 @@ pub enum Format {
     Ir,
     /// The IR as JSON.
     Json,
+}
+
+impl From<Format> for qc_front::Format {
+    fn from(format: Format) -> qc_front::Format {
+        match format {
+            Format::Qasm3 => qc_front::Format::Qasm3,
+            Format::Qasm2 => qc_front::Format::Qasm2,
+            Format::Ir => qc_front::Format::Ir,
+            Format::Json => qc_front::Format::Json,
+        }
+    }
 }
 
 /// Arguments of `qchess compile`.
@@ -118,10 +127,10 @@ pub fn run(args: &CompileArgs) -> anyhow::Result<()> {
         |R, loaded, game| {
             let outcomes = game.outcomes();
             let facts = qc_front::board_facts(&game, game.backend());
-            let compiled = compile_circuit(
+            let compiled = qc_front::compile_circuit(
                 game.circuit(),
                 &outcomes,
-                args.format,
+                args.format.into(),
                 &args.options(),
                 target.as_ref(),
                 Some(&facts),
@@ -136,66 +145,6 @@ pub fn run(args: &CompileArgs) -> anyhow::Result<()> {
             args.write(&compiled)
         }
     )
-}
-
-/// A compiled game: the text to write and the summary of the OpenQASM program it becomes.
-pub struct Compiled {
-    /// The output text.
-    pub text: String,
-    /// Figures of the exported program (for IR formats: of its OpenQASM 3 export).
-    pub summary: Summary,
-    /// What every bit of the OpenQASM program means.
-    pub map: BoardMap,
-}
-
-/// Compiles a game circuit with its recorded outcomes (indexed by clbit) to `format`. The summary
-/// always describes the OpenQASM program (for the IR formats: the OpenQASM 3 export with the same
-/// options), and a target's qubit count is enforced for every format. `facts` (pieces, captured
-/// colours, conserved quantities) go into the map when given.
-pub fn compile_circuit(
-    circuit: &Circuit,
-    outcomes: &[Option<bool>],
-    format: Format,
-    options: &ExportOptions,
-    target: Option<&Target>,
-    facts: Option<&BoardFacts>,
-) -> anyhow::Result<Compiled> {
-    let annotated = |mut e: Export| -> Export {
-        if let Some(f) = facts {
-            e.annotate(f);
-        }
-        e
-    };
-    let qasm3 = |o: &ExportOptions| -> Result<Export, qc_export::ExportError> {
-        match target {
-            Some(t) => qc_export::export_for_target(circuit, outcomes, o, t),
-            None => qc_export::export_qasm3(circuit, outcomes, o),
-        }
-        .map(annotated)
-    };
-    let (text, summary, map) = match format {
-        Format::Qasm3 => {
-            let e = qasm3(options)?;
-            (e.text, e.summary, e.program.map)
-        }
-        Format::Qasm2 => {
-            let e = match target {
-                Some(t) => qc_export::export_qasm2_for_target(circuit, outcomes, options, t),
-                None => qc_export::export_qasm2(circuit, outcomes, options),
-            }
-            .map(annotated)?;
-            (e.text, e.summary, e.program.map)
-        }
-        Format::Ir | Format::Json => {
-            let e = qasm3(options)?;
-            let text = match format {
-                Format::Ir => qc_ir::text::print(circuit),
-                _ => serde_json::to_string_pretty(circuit)? + "\n",
-            };
-            (text, e.summary, e.program.map)
-        }
-    };
-    Ok(Compiled { text, summary, map })
 }
 
 /// The summary printed on standard error: qubits, clbits, gate counts by kind, two-qubit depth,
