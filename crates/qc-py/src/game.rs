@@ -31,7 +31,7 @@ use std::collections::BTreeMap;
 ///
 /// Example:
 ///     >>> g = qchess.Game()
-///     >>> g.play("b1^a3c3")
+///     >>> move = g.play("b1^a3c3")
 ///     >>> g.probabilities()["a3"]
 ///     0.5
 #[pyclass(module = "qchess", unsendable)]
