@@ -120,7 +120,8 @@ impl RulesetError for NielsError {
             NielsError::Illegal { .. }
             | NielsError::BadOutcome { .. }
             | NielsError::OutcomeCount { .. }
-            | NielsError::NothingToUndo => IllegalMove::new_err(text),
+            | NielsError::NothingToUndo
+            | NielsError::UndoBeyondBudget { .. } => IllegalMove::new_err(text),
             NielsError::Backend { .. } | NielsError::Internal(_) => SimulationError::new_err(text),
         }
     }

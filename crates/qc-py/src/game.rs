@@ -449,8 +449,7 @@ fn option<T: std::str::FromStr<Err = String>>(text: &str) -> PyResult<T> {
 
 /// The hardware target `name`.
 fn load_target(name: &str, dir: Option<&std::path::Path>) -> PyResult<Target> {
-    Target::find(name, dir)
-        .map_err(|e| raise::<OptionError>(&format!("target {name}"), &e))
+    Target::find(name, dir).map_err(|e| raise::<OptionError>(&format!("target {name}"), &e))
 }
 
 /// Imports `module`, or raises an ImportError that names the package to install.
