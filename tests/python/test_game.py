@@ -176,6 +176,12 @@ def test_compile_and_run_agree_with_the_game():
     assert sum(dist.values()) == pytest.approx(1.0)
     assert sorted(dist.values()) == pytest.approx(sorted([0.7285533905932737, 0.25, 0.0214466094067262]))
     assert "qreg" in g.compile(format="qasm2")
+    # A bundled hardware target: the same distribution from its native gates.
+    native = g.compile(measure="squares", target="ibm", form="deferred")
+    assert '"target":"ibm"' in native
+    assert sorted(qchess.run(native).values()) == pytest.approx(sorted(dist.values()))
+    with pytest.raises(qchess.OptionError, match="nowhere"):
+        g.compile(target="nowhere")
     with pytest.raises(qchess.ProgramError):
         qchess.run("OPENQASM 3.0; qubit q; frobnicate q;")
 
