@@ -105,7 +105,9 @@ impl RulesetError for CantwellError {
     fn to_py(&self, context: Option<&str>) -> PyErr {
         let text = with_context(context, self);
         match self {
-            CantwellError::Notation(_) => NotationError::new_err(text),
+            CantwellError::Notation(_) | CantwellError::BadTag { .. } => {
+                NotationError::new_err(text)
+            }
             CantwellError::Move(_) => IllegalMove::new_err(text),
             CantwellError::NoOptions(_) => OptionError::new_err(text),
         }
