@@ -34,8 +34,8 @@ pub struct RunArgs {
 /// Runs the command.
 pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     let (name, circuit) = read_circuit(&args.circuit)?;
-    // Exact rewrites only (X-wrapped 0-controls read back, inverse pairs, identities): the
-    // distribution is the same, with fewer passes over the state.
+    // Rewrites that keep the distribution (inlined gate bodies recognised as their table gate,
+    // X-wrapped 0-controls read back, inverse pairs, identities): fewer passes over the state.
     let (circuit, _) = qc_ir::passes::optimize(&circuit);
     let dist = with_backend!(args.backend, |backend| {
         let mut sim = backend;

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""End to end: `qchess run` on portable OpenQASM 3 against Qulacs, qsim (qsimcirq) and Qiskit Aer.
+
+Run by hand from the repository root (late, on a quiet machine):
+
+    python3 crates/qc-sim/benches/compare_run.py [--n 20,22,24] [--measured 8] [--timeout 300]
+
+It needs `cargo build --release -p qc-cli -p qc-sim --example perf` and a venv with qulacs, qsimcirq,
+qiskit and qiskit-aer ($QCHESS_BENCH_VENV, default .venv-bench in the repository root). For each n it
+writes the seeded 200-gate benchmark circuit twice: as portable OpenQASM 3 (`perf qasm`, exactly what
+`qchess compile` writes: library gate bodies, X-wrapped 0-controls) for qchess, and as JSON for the
+others, which build it natively (Qulacs: dense matrices with controls; qsim: cirq gates; Aer: qiskit
+gates). Every tool then computes the exact distribution of the first `--measured` qubits from |0..0>.
+The rows are measured side by side in one run, one process at a time, 2 threads each; "whole" is
+the wall time of the process (interpreter start and imports included), "sim" the simulation and
+distribution as the tool itself times it. Each tool also prints p(0..0) of the measured qubits,
+which must agree across tools (a check that all ran the same circuit).
+Output: a Markdown table on stdout and the raw JSON lines in benches/results_run.json.
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+VENV = os.environ.get("QCHESS_BENCH_VENV", os.path.join(ROOT, ".venv-bench"))
+PERF = os.path.join(ROOT, "target", "release", "examples", "perf")
+QCHESS = os.path.join(ROOT, "target", "release", "qchess")
+THREADS = "2"
+
+
+# --- workers: run inside the venv, one simulator per process -----------------------------------
+
+def worker_qulacs(path, n, m):
+    import numpy as np
+    from qulacs import QuantumState
+    from qulacs.gate import DenseMatrix
+
+    s2 = 1 / np.sqrt(2)
+    mats = {
+        "iswap": np.array([[1, 0, 0, 0], [0, 0, 1j, 0], [0, 1j, 0, 0], [0, 0, 0, 1]]),
+        "sqiswap": np.array([[1, 0, 0, 0], [0, s2, 1j * s2, 0], [0, 1j * s2, s2, 0], [0, 0, 0, 1]]),
+        "x": np.array([[0, 1], [1, 0]]),
+    }
+    start = time.perf_counter()
+    state = QuantumState(n)
+    state.set_zero_state()
+    for op in json.load(open(path)):
+        g = DenseMatrix(op["targets"], mats[op["gate"]])
+        for q, v in op["controls"]:
+            g.add_control_qubit(q, v)
+        g.update_quantum_state(state)
+    # Qulacs: qubit k is bit k of the index (little-endian), like ours.
+    probs = np.abs(state.get_vector()) ** 2
+    dist = probs.reshape(2 ** (n - m), 2 ** m).sum(axis=0)
+    secs = time.perf_counter() - start
+    print(json.dumps({"tool": "qulacs", "sim": secs, "p0": float(dist[0])}))
+
+
+def worker_qsim(path, n, m):
+    import numpy as np
+    import cirq
+    import qsimcirq
+
+    qs = cirq.LineQubit.range(n)
+    base = {"iswap": cirq.ISWAP, "sqiswap": cirq.ISWAP ** 0.5, "x": cirq.X}
+    ops = []
+    for op in json.load(open(path)):
+        g = base[op["gate"]]
+        ctrl = op["controls"]
+        if ctrl:
+            g = g.controlled(num_controls=len(ctrl), control_values=[v for _, v in ctrl])
+        ops.append(g.on(*[qs[q] for q, _ in ctrl], *[qs[t] for t in op["targets"]]))
+    circuit = cirq.Circuit(ops)
+    sim = qsimcirq.QSimSimulator(qsim_options={"t": int(THREADS)})
+    start = time.perf_counter()
+    result = sim.simulate(circuit, qubit_order=qs)
+    probs = np.abs(result.final_state_vector) ** 2
+    # Cirq: qubit 0 is the most significant bit.
+    dist = probs.reshape(2 ** m, 2 ** (n - m)).sum(axis=1)
+    secs = time.perf_counter() - start
+    print(json.dumps({"tool": "qsim", "sim": secs, "p0": float(dist[0])}))
+
+
+def worker_aer(path, n, m):
+    import numpy as np
+    from qiskit import QuantumCircuit, transpile
+    from qiskit.circuit.library import UnitaryGate, iSwapGate, XGate
+    from qiskit_aer import AerSimulator
+
+    s2 = 1 / np.sqrt(2)
+    sq = UnitaryGate(np.array([[1, 0, 0, 0], [0, s2, 1j * s2, 0], [0, 1j * s2, s2, 0], [0, 0, 0, 1]]))
+    qc = QuantumCircuit(n)
+    for op in json.load(open(path)):
+        b = {"iswap": iSwapGate(), "sqiswap": sq, "x": XGate()}[op["gate"]]
+        ctrl = [q for q, _ in op["controls"]]
+        if ctrl:
+            state = sum(v << k for k, (_, v) in enumerate(op["controls"]))
+            qc.append(b.control(len(ctrl), ctrl_state=state), ctrl + op["targets"])
+        else:
+            qc.append(b, op["targets"])
+    qc.save_probabilities(list(range(m)))
+    sim = AerSimulator(method="statevector", precision="double", max_parallel_threads=int(THREADS))
+    start = time.perf_counter()
+    result = sim.run(transpile(qc, sim, optimization_level=0), shots=1).result()
+    dist = result.data(0)["probabilities"]
+    secs = time.perf_counter() - start
+    print(json.dumps({"tool": "aer", "sim": secs, "p0": float(dist[0])}))
+
+
+# --- driver ---------------------------------------------------------------------------------
+
+def timed(cmd, timeout):
+    env = dict(os.environ, RAYON_NUM_THREADS=THREADS, OMP_NUM_THREADS=THREADS)
+    start = time.monotonic()
+    try:
+        out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"error": f"timeout after {timeout} s"}
+    whole = time.monotonic() - start
+    if out.returncode != 0:
+        return {"error": (out.stderr or out.stdout)[-300:]}
+    return {"whole": whole, "stdout": out.stdout}
+
+
+def qchess_row(qasm, m, timeout, precision):
+    cmd = [QCHESS, "run", "--backend", "dense", "--json", qasm]
+    if precision != "double":
+        cmd += ["--precision", precision]
+    r = timed(cmd, timeout)
+    if "error" in r:
+        return r
+    probs = json.loads(r["stdout"])["probabilities"]
+    stages = timed([PERF, "stages", qasm], timeout)
+    sim = None
+    if "stdout" in stages:
+        lines = [l for l in stages["stdout"].splitlines() if l.startswith("{")]
+        if lines:
+            sim = json.loads(lines[-1]).get("exact_distribution")
+    return {"whole": r["whole"], "sim": sim, "p0": probs.get("0" * m, 0.0)}
+
+
+def main():
+    args = sys.argv[1:]
+    ns = [int(x) for x in (args[args.index("--n") + 1] if "--n" in args else "20,22,24").split(",")]
+    m = int(args[args.index("--measured") + 1]) if "--measured" in args else 8
+    timeout = int(args[args.index("--timeout") + 1]) if "--timeout" in args else 300
+    if args and args[0] == "--worker":
+        tool, path, n, m = args[1], args[2], int(args[3]), int(args[4])
+        {"qulacs": worker_qulacs, "qsim": worker_qsim, "aer": worker_aer}[tool](path, n, m)
+        return
+    py = os.path.join(VENV, "bin", "python")
+    rows = []
+    with open("/proc/loadavg") as f:
+        print(f"load average at start: {f.read().split()[:3]}")
+    for n in ns:
+        qasm, js = f"/tmp/qchess-run-{n}.qasm", f"/tmp/qchess-run-{n}.json"
+        with open(qasm, "w") as f:
+            f.write(subprocess.check_output([PERF, "qasm", str(n), "1", str(m)], text=True))
+        with open(js, "w") as f:
+            f.write(subprocess.check_output([PERF, "circuit", str(n), "1"], text=True))
+        row = {"n": n, "measured": m, "qchess": qchess_row(qasm, m, timeout, "double")}
+        for tool in ["qulacs", "qsim", "aer"]:
+            r = timed([py, __file__, "--worker", tool, js, str(n), str(m)], timeout)
+            if "stdout" in r:
+                lines = [l for l in r["stdout"].splitlines() if l.startswith("{")]
+                r = dict(json.loads(lines[-1]), whole=r["whole"]) if lines else {"error": "no output"}
+            row[tool] = r
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    with open(os.path.join(HERE, "results_run.json"), "w") as f:
+        json.dump(rows, f, indent=1)
+
+    def fmt(r, key):
+        v = r.get(key)
+        return "–" if v is None else f"{v:.3g}"
+
+    def ratio(a, b):
+        return "–" if a.get("whole") is None or b.get("whole") is None else f"{a['whole'] / b['whole']:.2f}"
+
+    print("\n| n | qchess whole / sim (s) | Qulacs whole / sim | qsim whole / sim | Aer whole / sim | qchess / Qulacs | qchess / qsim | qchess / Aer | p(0..0) qchess, Qulacs, qsim, Aer |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        q = row["qchess"]
+        cells = [f"{fmt(row[t], 'whole')} / {fmt(row[t], 'sim')}" for t in ["qchess", "qulacs", "qsim", "aer"]]
+        p0 = ", ".join(fmt(row[t], "p0") for t in ["qchess", "qulacs", "qsim", "aer"])
+        print(f"| {row['n']} | " + " | ".join(cells) +
+              f" | {ratio(q, row['qulacs'])} | {ratio(q, row['qsim'])} | {ratio(q, row['aer'])} | {p0} |")
+
+
+if __name__ == "__main__":
+    main()
