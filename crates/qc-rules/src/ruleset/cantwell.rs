@@ -188,6 +188,7 @@ impl<B: Backend> QuantumGame for Game<B> {
 
     fn board_view(&self, links: bool) -> BoardView {
         let mut view = BoardView::new(8, 8, self.board().side_to_move);
+        view.status = QuantumGame::status(self);
         let probs = self.probabilities();
         for sq in Square::ALL {
             if let Some(piece) = self.board().piece(sq) {
@@ -210,7 +211,7 @@ impl<B: Backend> QuantumGame for Game<B> {
                 for &b in &quantum[i + 1..] {
                     let r = self.correlation(a, b);
                     if r.abs() >= LINK_THRESHOLD {
-                        view.links.push((a, b, r.abs()));
+                        view.links.push((a, b, r.clamp(-1.0, 1.0)));
                     }
                 }
             }

@@ -186,6 +186,7 @@ impl<B: Backend> QuantumGame for NielsGame<B> {
         // Pairs are always drawn joined; `links` adds nothing (correlations are the pairs).
         let pos = self.position();
         let mut view = BoardView::new(pos.width, pos.height, pos.side_to_move);
+        view.status = QuantumGame::status(self);
         for square in pos.squares() {
             view.squares[square.index()] = match pos.cell(square) {
                 Cell::Empty => None,

@@ -3,6 +3,7 @@
 //! the pairs of squares one piece is split between, and lines between correlated squares. The
 //! renderers (text and SVG, in the command line) draw this and nothing else.
 
+use super::Status;
 use crate::piece::Color;
 use qc_ir::Square;
 use serde::Serialize;
@@ -63,14 +64,18 @@ pub struct BoardView {
     pub squares: Vec<Option<SquareView>>,
     /// Pieces split between two squares (drawn joined by a line).
     pub pairs: Vec<PairView>,
-    /// Lines between squares with a strong correlation, with a strength in 0..=1.
+    /// Lines between squares with a strong correlation: the Pearson correlation of their
+    /// occupancies, in -1..=1 (positive: occupied together; negative: anti-correlated, one or the
+    /// other, as the two halves of a split piece).
     pub links: Vec<(Square, Square, f64)>,
     /// The side to move.
     pub side_to_move: Color,
+    /// Whether the game goes on, and how it ended.
+    pub status: Status,
 }
 
 impl BoardView {
-    /// An empty `width` x `height` board.
+    /// An empty `width` x `height` board, the game going on.
     pub fn new(width: u8, height: u8, side_to_move: Color) -> BoardView {
         BoardView {
             width,
@@ -79,6 +84,7 @@ impl BoardView {
             pairs: Vec::new(),
             links: Vec::new(),
             side_to_move,
+            status: Status::Ongoing,
         }
     }
 
