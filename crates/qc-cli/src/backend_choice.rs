@@ -15,23 +15,21 @@ pub enum BackendChoice {
     Reference,
 }
 
-/// Runs `$body` with `$backend` bound to a fresh simulator of the chosen kind.
+impl From<BackendChoice> for qc_front::BackendKind {
+    fn from(choice: BackendChoice) -> Self {
+        match choice {
+            BackendChoice::Sparse => qc_front::BackendKind::Sparse,
+            BackendChoice::Dense => qc_front::BackendKind::Dense,
+            BackendChoice::Reference => qc_front::BackendKind::Reference,
+        }
+    }
+}
+
+/// Runs `$body` with `$backend` bound to a fresh simulator of the chosen kind (the front ends'
+/// shared `qc_front::with_backend!`, taking the CLI's `BackendChoice`).
 macro_rules! with_backend {
     ($choice:expr, |$backend:ident| $body:expr) => {
-        match $choice {
-            $crate::backend_choice::BackendChoice::Sparse => {
-                let $backend = qc_sim::SparseSim::new();
-                $body
-            }
-            $crate::backend_choice::BackendChoice::Dense => {
-                let $backend = qc_sim::DenseSim::new();
-                $body
-            }
-            $crate::backend_choice::BackendChoice::Reference => {
-                let $backend = qc_sim::ReferenceSparse::new();
-                $body
-            }
-        }
+        qc_front::with_backend!(qc_front::BackendKind::from($choice), |$backend| $body)
     };
 }
 

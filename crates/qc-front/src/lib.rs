@@ -1,17 +1,23 @@
 //! What every front end (the `qchess` command line, the Python package `qchess`) shares on top
 //! of the libraries, written once so that both give the same results: the facts a game hands
 //! the exporter for its board map, compiling a game to a program text, a device's counts back into
-//! a board, and the random source behind a seed.
+//! a board, the random source behind a seed, and the choice of simulator.
 //!
 //! Depends on qc-ir, qc-rules, qc-sim and qc-export; the front ends depend on it.
 
+pub mod backend;
 pub mod board_facts;
 pub mod compile;
 pub mod counts;
 
+pub use backend::{BackendKind, UnknownBackend};
 pub use board_facts::board_facts;
+
 pub use compile::{compile_circuit, CompileError, Compiled, Format};
 pub use counts::{board_from_counts, CountsRequest, CountsStepError};
+/// The simulators [`with_backend!`] constructs, re-exported so that the macro works in any crate.
+#[doc(hidden)]
+pub use qc_sim as sim;
 
 use rand::SeedableRng;
 

@@ -7,6 +7,7 @@
 
 use crate::errors::{OptionError, RulesetError};
 use pyo3::prelude::*;
+use qc_front::BackendKind;
 use qc_rules::{Cantwell, Niels, Ruleset};
 use qc_sim::{DenseSim, ReferenceSparse, SparseSim};
 
@@ -87,56 +88,12 @@ pub(crate) use with_engine;
 
 /// The rulesets, as `Game(rules=...)` names them.
 pub const RULES: [&str; 2] = [Cantwell::NAME, Niels::NAME];
-/// The simulators, as `Game(backend=...)` and `qchess.run(backend=...)` name them.
-pub const BACKENDS: [&str; 3] = ["sparse", "dense", "reference"];
-
-/// A simulator chosen by name.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum BackendName {
-    /// `SparseSim`.
-    Sparse,
-    /// `DenseSim`.
-    Dense,
-    /// `ReferenceSparse`.
-    Reference,
+/// The simulator called `name` (as `Game(backend=...)` and `qchess.run(backend=...)` name it),
+/// or an `OptionError` listing the names.
+pub fn parse_backend(name: &str) -> PyResult<BackendKind> {
+    name.parse()
+        .map_err(|e: qc_front::UnknownBackend| OptionError::new_err(e.to_string()))
 }
-
-impl BackendName {
-    /// The simulator called `name`, or an `OptionError` listing the names.
-    pub fn parse(name: &str) -> PyResult<BackendName> {
-        match name {
-            "sparse" => Ok(BackendName::Sparse),
-            "dense" => Ok(BackendName::Dense),
-            "reference" => Ok(BackendName::Reference),
-            other => Err(OptionError::new_err(format!(
-                "unknown backend `{other}` (expected one of: {})",
-                BACKENDS.join(", ")
-            ))),
-        }
-    }
-}
-
-/// Runs `$body` with `$backend` bound to a fresh simulator of the kind `$name` (a
-/// [`BackendName`]).
-macro_rules! with_backend {
-    ($name:expr, |$backend:ident| $body:expr) => {
-        match $name {
-            $crate::engine::BackendName::Sparse => {
-                let $backend = qc_sim::SparseSim::new();
-                $body
-            }
-            $crate::engine::BackendName::Dense => {
-                let $backend = qc_sim::DenseSim::new();
-                $body
-            }
-            $crate::engine::BackendName::Reference => {
-                let $backend = qc_sim::ReferenceSparse::new();
-                $body
-            }
-        }
-    };
-}
-pub(crate) use with_backend;
 
 /// A new game of ruleset `R` on `backend` from `fen` (default: the standard start) with rule
 /// `options`, and its start position.
@@ -158,11 +115,11 @@ where
 /// Sets up a game of the ruleset and simulator named.
 pub fn new_engine(
     rules: &str,
-    backend: BackendName,
+    backend: BackendKind,
     fen: Option<&str>,
     options: Option<&str>,
 ) -> PyResult<Engine> {
-    use BackendName::{Dense, Reference, Sparse};
+    use BackendKind::{Dense, Reference, Sparse};
     let (f, o) = (fen, options);
     match (rules, backend) {
         ("cantwell", Sparse) => {

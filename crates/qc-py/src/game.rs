@@ -1,7 +1,7 @@
 //! `qchess.Game`: a game of either ruleset on any simulator, with the methods a notebook needs
 //! (play, undo, the board and its probabilities, pictures, the state as NumPy arrays, OpenQASM).
 
-use crate::engine::{new_engine, with_engine, BackendName, Engine};
+use crate::engine::{new_engine, parse_backend, with_engine, Engine};
 use crate::errors::{raise, ExportError, NotationError, OptionError, RulesetError};
 use crate::move_record::{extras_dict, Move};
 use num_complex::Complex64;
@@ -95,7 +95,7 @@ impl Game {
         seed: Option<u64>,
         variant: Option<&str>,
     ) -> PyResult<Game> {
-        let backend_choice = BackendName::parse(backend)?;
+        let backend_choice = parse_backend(backend)?;
         let engine = new_engine(rules, backend_choice, fen, variant)?;
         let rules = with_engine!(&engine, |R, _start, _game| R::NAME);
         let seed = seed.unwrap_or_else(rand::random);

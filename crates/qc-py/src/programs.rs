@@ -2,7 +2,7 @@
 //! program, as `qchess run` prints it) and `qchess.counts` (a device's counts back into a board,
 //! as `qchess counts` does).
 
-use crate::engine::{with_backend, BackendName};
+use crate::engine::parse_backend;
 use crate::errors::{raise, CountsError, OptionError, ProgramError, SimulationError};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -26,11 +26,11 @@ use std::collections::BTreeMap;
 #[pyfunction]
 #[pyo3(signature = (program, backend="sparse"))]
 pub fn run(program: &str, backend: &str) -> PyResult<BTreeMap<String, f64>> {
-    let choice = BackendName::parse(backend)?;
+    let choice = parse_backend(backend)?;
     let circuit =
         qc_export::import_qasm(program).map_err(|e| raise::<ProgramError>("cannot import", &e))?;
     qc_ir::verify(&circuit).map_err(|e| raise::<ProgramError>("not a well-formed circuit", &e))?;
-    let dist = with_backend!(choice, |backend| {
+    let dist = qc_front::with_backend!(choice, |backend| {
         let mut sim = backend;
         qc_ir::exec::exact_distribution(&mut sim, &circuit)
             .map_err(|e| raise::<SimulationError>("cannot simulate", &e))?
