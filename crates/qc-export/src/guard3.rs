@@ -154,6 +154,18 @@ pub fn check_syntax(root: &SyntaxNode) -> Result<(), ImportError> {
                 if !ok {
                     return Err(pos().error("a gate call inside an expression"));
                 }
+                // The semantic pass unwraps the called gate's name (a mangled statement such as
+                // `1.5 q;` parses as a gate call without one).
+                if node.kind() == GATE_CALL_EXPR && !node.children().any(|c| c.kind() == IDENTIFIER)
+                {
+                    return Err(pos().error("a gate call without a gate name"));
+                }
+            }
+            // ... and the parameter list of a call (`h() q;` parses as one without a list).
+            ARG_LIST => {
+                if !node.children().any(|c| c.kind() == EXPRESSION_LIST) {
+                    return Err(pos().error("an empty parameter list `()`"));
+                }
             }
             // Blocks belong to gate definitions and `if`; the semantic pass panics on others.
             BLOCK_EXPR => {
@@ -180,7 +192,6 @@ pub fn check_syntax(root: &SyntaxNode) -> Result<(), ImportError> {
             | CTRL_MODIFIER
             | NEG_CTRL_MODIFIER
             | MODIFIER
-            | ARG_LIST
             | EXPRESSION_LIST
             | QUBIT_LIST
             | GATE_OPERAND

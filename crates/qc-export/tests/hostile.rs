@@ -45,6 +45,17 @@ fn deep_nesting_is_refused_with_line_and_column() {
 }
 
 #[test]
+fn a_gate_call_the_parser_left_without_its_name_is_refused() {
+    // Found by the fuzz harness: `measure` before a gate call parses as a call without a gate
+    // name, on which oq3_semantics unwraps (a panic) unless the guard refuses it first.
+    let e = err3("qubit q;\nmeasure rx(pi) q;\n");
+    assert_eq!((e.line, e.column), (4, 1), "{e}");
+    assert!(e.message.contains("without a gate name"), "{e}");
+    let e = err3("gate g a { measure rx(pi) a; }\nqubit q;\ng q;\n");
+    assert_eq!((e.line, e.column), (3, 12), "{e}");
+}
+
+#[test]
 fn huge_numbers_are_refused() {
     for body in [
         "qubit[99999999999999999999999999999999999999999999] q;",
