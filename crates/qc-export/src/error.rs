@@ -71,7 +71,7 @@ impl ExportError {
 /// Why an OpenQASM text could not be imported: where (1-based line and column; 0 when unknown)
 /// and what was wrong, naming the construct.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
-#[error("line {line}, column {column}: {message}")]
+#[error("{}{message}", position(*.line, *.column))]
 pub struct ImportError {
     /// 1-based line of the offending construct (0 when unknown).
     pub line: usize,
@@ -112,5 +112,15 @@ impl ImportError {
             self.column = before[line_start..].chars().count() + 1;
         }
         self
+    }
+}
+
+/// `line L, column C: ` for an [`ImportError`] whose position is known, nothing when it is not
+/// (line 0), so that no message names a position that does not exist.
+fn position(line: usize, column: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!("line {line}, column {column}: ")
     }
 }

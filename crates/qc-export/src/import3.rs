@@ -26,7 +26,16 @@ use std::sync::OnceLock;
 /// Imports an OpenQASM 3 program into a circuit of plain qubits (registers flattened in
 /// declaration order) and bits.
 pub fn import_qasm3(src: &str) -> Result<Circuit, ImportError> {
-    read(src).map_err(|e| e.locate(src))
+    // `guard3` refuses what is known to make oq3_parser/oq3_semantics panic, with a position;
+    // `contain` turns any panic left (their asserts on grammar they do not expect) into an error.
+    crate::contain::contain(|| read(src))
+        .unwrap_or_else(|message| {
+            Err(Pos::default().error(format!(
+                "cannot read this program: the OpenQASM 3 parser stopped on an internal check \
+                 (`{message}`) without saying where; look for a keyword or symbol out of place"
+            )))
+        })
+        .map_err(|e| e.locate(src))
 }
 
 /// The gate names `oq3_semantics` knows without a definition in the program: its builtin `U` and

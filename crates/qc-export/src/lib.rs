@@ -9,6 +9,7 @@
 //!   [`guard3`] has kept every panicking path of it out of reach).
 
 pub mod board_map;
+mod contain;
 pub mod counts;
 pub mod decompose;
 pub mod deferred;
