@@ -10,18 +10,12 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 VENV="${QCHESS_INTEROP_VENV:-$ROOT/.venv-interop}"
 OUT="${1:-$ROOT/target/interop}"
-PY="${PYTHON:-python3}"
-
-if [ ! -x "$VENV/bin/python" ]; then
-  "$PY" -m venv "$VENV"
-fi
 # tests/interop/requirements.txt: Qiskit + Aer + the OpenQASM 3 importer, qiskit-ibm-runtime (the
 # fake devices and their calibration data), the Braket SDK (local simulator), cirq-core, matplotlib.
 # A fresh install took 3 minutes on 2 shared cores (qiskit 25 s, runtime 16 s, braket 70 s, cirq 66 s).
-if ! "$VENV/bin/python" -c "import qiskit, qiskit_aer, qiskit_qasm3_import, qiskit_ibm_runtime, braket.devices, cirq, matplotlib" 2>/dev/null; then
-  "$VENV/bin/python" -m pip install --quiet --upgrade pip
-  "$VENV/bin/python" -m pip install --quiet -r "$ROOT/tests/interop/requirements.txt"
-fi
+source "$ROOT/tests/interop/venv.sh"
+ensure_requirements "$VENV" "$ROOT/tests/interop/requirements.txt" \
+  "qiskit, qiskit_aer, qiskit_qasm3_import, qiskit_ibm_runtime, braket.devices, cirq, matplotlib"
 
 rm -rf "$OUT"
 mkdir -p "$OUT/circuits" "$OUT/games"

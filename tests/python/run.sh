@@ -7,18 +7,10 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 VENV="${QCHESS_INTEROP_VENV:-$ROOT/.venv-interop}"
-PY="${PYTHON:-python3}"
-
-if [ ! -x "$VENV/bin/python" ]; then
-  "$PY" -m venv "$VENV"
-fi
-if ! "$VENV/bin/python" -c "import qiskit, qiskit_aer, qiskit_qasm3_import, cirq" 2>/dev/null; then
-  "$VENV/bin/python" -m pip install --quiet --upgrade pip
-  "$VENV/bin/python" -m pip install --quiet -r "$ROOT/tests/interop/requirements.txt"
-fi
-if ! "$VENV/bin/python" -c "import pytest, nbclient, nbformat, ipykernel" 2>/dev/null; then
-  "$VENV/bin/python" -m pip install --quiet -r "$ROOT/tests/python/requirements.txt"
-fi
+source "$ROOT/tests/interop/venv.sh"
+ensure_requirements "$VENV" "$ROOT/tests/interop/requirements.txt" \
+  "qiskit, qiskit_aer, qiskit_qasm3_import, qiskit_ibm_runtime, braket.devices, cirq, matplotlib"
+ensure_requirements "$VENV" "$ROOT/tests/python/requirements.txt" "pytest, nbclient, nbformat, ipykernel"
 echo "== pip install ./crates/qc-py"
 (cd "$ROOT" && "$VENV/bin/python" -m pip install --quiet --force-reinstall --no-deps ./crates/qc-py)
 echo "== the README's one-liner"
