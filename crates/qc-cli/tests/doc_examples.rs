@@ -104,21 +104,6 @@ fn help_examples(subcommand: &str, help: &str) -> Vec<Example> {
     examples
 }
 
-/// The subcommands `qchess --help` lists.
-fn subcommands() -> Vec<String> {
-    let help = common::ok_stdout(&common::qchess(&["--help"]));
-    help.lines()
-        .skip_while(|l| l.trim() != "Commands:")
-        .skip(1)
-        .take_while(|l| !l.trim().is_empty())
-        // A command's line is indented by two spaces; wrapped descriptions by more.
-        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
-        .filter_map(|l| l.split_whitespace().next())
-        .filter(|name| *name != "help")
-        .map(str::to_string)
-        .collect()
-}
-
 /// A fresh scratch folder holding links to the bundled circuits and backends.
 fn scratch(label: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
@@ -225,7 +210,7 @@ fn every_quoted_file_matches_the_repository() {
 fn every_help_example_runs() {
     let mut failures = Vec::new();
     let mut count = 0;
-    for sub in subcommands() {
+    for sub in common::subcommands() {
         let help = common::ok_stdout(&common::qchess(&[sub.as_str(), "--help"]));
         let examples = help_examples(&sub, &help);
         count += examples.len();
