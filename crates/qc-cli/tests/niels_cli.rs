@@ -1,4 +1,4 @@
-//! End-to-end tests of `qchess --rules niels`: simulate (text and JSON against hand-computed
+//! End-to-end tests of `qchess COMMAND --rules niels`: simulate (text and JSON against hand-computed
 //! dice probabilities), moves, play with a piped script, compile to OpenQASM 3 that imports back
 //! with the same exact distribution as the game circuit, board SVG that parses, and the example
 //! games in `circuits/niels/` replaying exactly.
