@@ -35,6 +35,21 @@ mkdir -p "$SNIP"
 "$VENV/bin/python" -W ignore "$ROOT/tests/interop/snippets/braket_run.py" "$GAME.braket.qasm" "$SNIP/braket.json"
 "$VENV/bin/python" -W ignore "$ROOT/tests/interop/snippets/cirq_run.py" "$GAME.qasm2" "$SNIP/cirq.csv"
 "$VENV/bin/python" -W ignore "$ROOT/tests/interop/snippets/ibm_run.py" "$GAME.dynamic.qasm" "$SNIP/ibm.json" "$SNIP/calibration.json"
+# The bundled full game is 58 qubits wide: aer_run.py takes its matrix-product-state branch. Its
+# counts, read back by `qchess counts`, must match the exact board (total variation distance; the
+# ~250 shots post-selection keeps leave a statistical distance of about 0.03-0.05).
+"$VENV/bin/python" -W ignore "$ROOT/tests/interop/snippets/aer_run.py" "$ROOT/circuits/full_game.qasm" "$SNIP/full_game.json"
+"$ROOT/target/release/qchess" counts "$ROOT/circuits/full_game.qasm" "$SNIP/full_game.json" --counts-format qiskit --exact --json >"$SNIP/full_game.board.json"
+"$VENV/bin/python" - "$SNIP/full_game.board.json" <<'PY'
+import json, sys
+board = json.load(open(sys.argv[1]))
+kept, shots, tvd = board["kept"], board["shots"], board["tvd"]
+# post-selection keeps a shot with probability 1/16 (the four recorded outcomes); 5 sigma
+expected, sigma = shots / 16, (shots * (1 / 16) * (15 / 16)) ** 0.5
+if abs(kept - expected) > 5 * sigma or tvd > 0.15:
+    sys.exit(f"full_game on Aer (matrix product state): kept {kept} of {shots} (expected {expected:.0f}), tvd {tvd:.3f}")
+print(f"full_game on Aer (matrix product state): kept {kept}/{shots}, tvd {tvd:.3f}")
+PY
 echo "snippets: OK"
 # The hardware round trip (issue 11): bundled games through Aer, Braket and Cirq into `qchess
 # counts`, and on the noisy FakeFez model raw vs mitigated (mitigation must lower the distance);
