@@ -2,8 +2,8 @@
 //! and register-valued `if` are not OpenQASM 3, so `oq3_semantics` does not read it).
 //!
 //! Supported: `OPENQASM 2.0;`, `include "qelib1.inc";` (every gate of Qiskit's `qelib1.inc`:
-//! those with an IR form map to it exactly, `u0 rxx rzz` come from their definitions in
-//! [`QELIB1_EXTRAS`]; `rccx rc3x c3sqrtx` are not yet covered), `qreg`/`creg`, `gate` definitions, `measure`, `reset`,
+//! those with an IR form map to it exactly, `u0 rxx rzz rccx rc3x c3sqrtx` come from their
+//! definitions in [`QELIB1_EXTRAS`]), `qreg`/`creg`, `gate` definitions, `measure`, `reset`,
 //! `barrier` (ignored) and `if (c == n)` on a one-bit register around one operation. Angles go
 //! through the workspace's one angle parser ([`qc_ir::angle`]), which keeps decimal angles
 //! exact and limits nesting. Integers are checked (no size above `usize` is ever parsed
@@ -16,12 +16,29 @@ use qc_ir::angle::AngleExpr;
 use qc_ir::{Circuit, Clbit, Condition};
 
 /// Definitions of the `qelib1.inc` gates that have no single IR gate, in OpenQASM 2. `rxx` and
-/// `rzz` are written phase-exactly (`exp(-i theta/2 XX)`, `exp(-i theta/2 ZZ)`). Not yet covered
-/// (an "unknown gate" error): `rccx`, `rc3x`, `c3sqrtx`.
+/// `rzz` are written phase-exactly (`exp(-i theta/2 XX)`, `exp(-i theta/2 ZZ)`); the
+/// relative-phase Toffolis `rccx` and `rc3x` and the 3-controlled square root of X `c3sqrtx` are
+/// qelib1.inc's own definitions (their relative phases are part of the gate, so they are not
+/// replaced by the controlled gates they resemble).
 pub const QELIB1_EXTRAS: &str = "
 gate u0(gamma) q { id q; }
 gate rzz(theta) a, b { cx a, b; rz(theta) b; cx a, b; }
 gate rxx(theta) a, b { h a; h b; cx a, b; rz(theta) b; cx a, b; h a; h b; }
+gate rccx a, b, c {
+  u2(0, pi) c; u1(pi/4) c; cx b, c; u1(-pi/4) c; cx a, c; u1(pi/4) c; cx b, c; u1(-pi/4) c;
+  u2(0, pi) c;
+}
+gate rc3x a, b, c, d {
+  u2(0, pi) d; u1(pi/4) d; cx c, d; u1(-pi/4) d; u2(0, pi) d; cx a, d; u1(pi/4) d; cx b, d;
+  u1(-pi/4) d; cx a, d; u1(pi/4) d; cx b, d; u1(-pi/4) d; u2(0, pi) d; u1(pi/4) d; cx c, d;
+  u1(-pi/4) d; u2(0, pi) d;
+}
+gate c3sqrtx a, b, c, d {
+  h d; cu1(pi/8) a, d; h d; cx a, b; h d; cu1(-pi/8) b, d; h d; cx a, b;
+  h d; cu1(pi/8) b, d; h d; cx b, c; h d; cu1(-pi/8) c, d; h d; cx a, c;
+  h d; cu1(pi/8) c, d; h d; cx b, c; h d; cu1(-pi/8) c, d; h d; cx a, c;
+  h d; cu1(pi/8) c, d; h d;
+}
 ";
 
 /// Imports an OpenQASM 2 program (see the module docs). Registers are flattened in declaration
