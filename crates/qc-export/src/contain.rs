@@ -28,18 +28,27 @@ fn install_hook() {
     });
 }
 
+/// A panic caught by [`contain`]: its message (`a panic without a message` when the payload
+/// was not text).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub(crate) struct Panicked {
+    /// The panic's message.
+    pub message: String,
+}
+
 /// Runs `f`; a panic inside it becomes `Err` with the panic's message, and nothing is printed.
-pub(crate) fn contain<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+pub(crate) fn contain<T>(f: impl FnOnce() -> T) -> Result<T, Panicked> {
     install_hook();
     let was = CONTAINED.with(|c| c.replace(true));
     let result = panic::catch_unwind(AssertUnwindSafe(f));
     CONTAINED.with(|c| c.set(was));
-    result.map_err(|payload| {
-        payload
+    result.map_err(|payload| Panicked {
+        message: payload
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
             .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic without a message".to_string())
+            .unwrap_or_else(|| "a panic without a message".to_string()),
     })
 }
 
@@ -50,14 +59,17 @@ mod tests {
     #[test]
     fn a_panic_becomes_its_message_and_a_value_passes_through() {
         assert_eq!(contain(|| 7), Ok(7));
-        let message = contain(|| -> u8 { panic!("boom {}", 1) }).unwrap_err();
-        assert_eq!(message, "boom 1");
+        let caught = contain(|| -> u8 { panic!("boom {}", 1) }).unwrap_err();
+        assert_eq!(caught.message, "boom 1");
         // The flag is cleared afterwards: a nested call leaves the outer one contained.
         let outer = contain(|| {
             let inner = contain(|| -> u8 { panic!("inner") });
-            assert_eq!(inner, Err("inner".to_string()));
+            assert_eq!(inner.map_err(|p| p.message), Err("inner".to_string()));
             panic!("outer")
         });
-        assert_eq!(outer, Err::<(), _>("outer".to_string()));
+        assert_eq!(
+            outer.map_err(|p| p.message),
+            Err::<(), _>("outer".to_string())
+        );
     }
 }

@@ -6,16 +6,17 @@ use thiserror::Error;
 #[derive(Debug, Error, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum ExportError {
-    /// The circuit does not pass `qc_ir::verify`.
-    #[error("the circuit is not valid: {0}")]
-    Invalid(String),
+    /// The circuit does not pass `qc_ir::verify`: every finding, each with its instruction and
+    /// the move it came from.
+    #[error("cannot export: {0}")]
+    Invalid(#[from] qc_ir::VerifyErrors),
     /// An instruction cannot be written in the chosen form/dialect.
     #[error("instruction {index} cannot be exported: {reason}")]
     Unsupported {
         /// Index of the instruction in the circuit.
         index: usize,
         /// What is not expressible.
-        reason: String,
+        reason: Unsupported,
     },
     /// The program needs more qubits than the target has.
     #[error("target `{target}` has {available} qubits but this program needs {needed}")]
@@ -27,13 +28,13 @@ pub enum ExportError {
         /// Qubits the target has.
         available: usize,
     },
-    /// A target file is malformed or names a gate the lowering does not know.
-    #[error("target `{target}`: {message}")]
+    /// A target file is malformed, or a call cannot be lowered to the target's gates.
+    #[error("target `{target}`: {problem}")]
     Target {
         /// Target name or file.
         target: String,
         /// What is wrong.
-        message: String,
+        problem: TargetProblem,
     },
     /// OpenQASM 2 was asked for a target that renames gates for its own OpenQASM 3 dialect.
     #[error("target `{target}` has no OpenQASM 2 form: it renames gates ({}) for its own OpenQASM 3 dialect; use --format qasm3", .renamed.join(", "))]
@@ -55,17 +56,113 @@ pub enum ExportError {
     },
 }
 
+/// Why one instruction has no OpenQASM form ([`ExportError::Unsupported`]).
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Unsupported {
+    /// The qubit was left out of the register (a compact width that missed it).
+    #[error("qubit {0} has no register slot")]
+    NoRegisterSlot(qc_ir::Qubit),
+    /// `if (c) measure` is not written in the dynamic form.
+    #[error("a conditioned measurement has no OpenQASM form here; use the deferred form")]
+    ConditionedMeasure,
+    /// `if (c) reset` is not written in the dynamic form.
+    #[error("a conditioned reset has no OpenQASM form here; use the deferred form")]
+    ConditionedReset,
+}
+
+/// What is wrong with a target file or with lowering a program to it ([`ExportError::Target`]).
+#[derive(Debug, Error, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum TargetProblem {
+    /// The file is not valid TOML or does not have a target's fields (the error names the line
+    /// and column and shows the line).
+    #[error("{error}")]
+    Toml {
+        /// The TOML reader's error, with its span.
+        error: toml::de::Error,
+    },
+    /// The file could not be read.
+    #[error("cannot read {}: {message}", .path.display())]
+    Read {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The kind of I/O failure.
+        kind: std::io::ErrorKind,
+        /// The operating system's message.
+        message: String,
+    },
+    /// The target's own lowering would write a gate it does not list as native.
+    #[error("the lowering writes `{gate}` but it is not in `native`")]
+    NotNative {
+        /// The OpenQASM name of the gate.
+        gate: &'static str,
+    },
+    /// A call with `ctrl @`/`inv @`/`pow @` modifiers (the extended dialect) reached the lowering.
+    #[error("gate modifiers cannot be lowered; export in the portable dialect")]
+    Modifiers,
+    /// A call could not be expanded into the target's gates.
+    #[error("cannot expand `{gate}`: {why}")]
+    Expand {
+        /// The called gate's name.
+        gate: String,
+        /// Why not.
+        why: ExpandProblem,
+    },
+}
+
+/// Why a call could not be expanded into a target's gates ([`TargetProblem::Expand`]).
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ExpandProblem {
+    /// No record in the gate table has this OpenQASM name.
+    #[error("not in the gate table")]
+    UnknownGate,
+    /// The call has the wrong number of angles.
+    #[error("it takes {0} angle(s)")]
+    Angles(usize),
+    /// The call has the wrong number of qubits.
+    #[error("it takes {0} qubit(s)")]
+    Qubits(usize),
+    /// The lowering has no decomposition for this shape of gate.
+    #[error("no decomposition for a {targets}-qubit gate `{gate}` with {controls} controls")]
+    NoDecomposition {
+        /// The gate's IR name.
+        gate: &'static str,
+        /// Its number of targets.
+        targets: usize,
+        /// Its number of controls.
+        controls: usize,
+    },
+}
+
 impl ExportError {
     /// A target error from parsing TOML text, renamed to the target `name` it was read for.
     pub(crate) fn for_target(self, name: &str) -> ExportError {
         match self {
-            ExportError::Target { message, .. } => ExportError::Target {
+            ExportError::Target { problem, .. } => ExportError::Target {
                 target: name.into(),
-                message,
+                problem,
             },
             other => other,
         }
     }
+}
+
+/// A word that names none of the choices of an option (`--form sideways`): which option, the
+/// word, and the choices (the `FromStr` error of every option type of this crate and of
+/// `qc_front::Format`).
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error("unknown {what} `{given}` (expected {}{})", if *.list { "a comma-separated list of: " } else { "one of: " }, .expected.join(", "))]
+pub struct UnknownChoice {
+    /// What the option chooses (`form`, `counts format`, ...).
+    pub what: &'static str,
+    /// The word given.
+    pub given: String,
+    /// The words accepted.
+    pub expected: &'static [&'static str],
+    /// True when the option takes a comma-separated list of the choices.
+    pub list: bool,
 }
 
 /// Why an OpenQASM text could not be imported: where (1-based line and column; 0 when unknown)

@@ -71,7 +71,7 @@ fn transform_known(
     circuit: &Circuit,
     options: &ExportOptions,
 ) -> Result<(Circuit, Vec<Option<bool>>), ExportError> {
-    qc_ir::verify(circuit).map_err(|e| ExportError::Invalid(e.to_string()))?;
+    qc_ir::verify(circuit)?;
     let c = match options.form {
         Form::Dynamic => circuit.clone(),
         Form::Deferred => defer_measurements(circuit),

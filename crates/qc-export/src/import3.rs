@@ -29,10 +29,10 @@ pub fn import_qasm3(src: &str) -> Result<Circuit, ImportError> {
     // `guard3` refuses what is known to make oq3_parser/oq3_semantics panic, with a position;
     // `contain` turns any panic left (their asserts on grammar they do not expect) into an error.
     crate::contain::contain(|| read(src))
-        .unwrap_or_else(|message| {
+        .unwrap_or_else(|panic| {
             Err(Pos::default().error(format!(
                 "cannot read this program: the OpenQASM 3 parser stopped on an internal check \
-                 (`{message}`) without saying where; look for a keyword or symbol out of place"
+                 (`{panic}`) without saying where; look for a keyword or symbol out of place"
             )))
         })
         .map_err(|e| e.locate(src))

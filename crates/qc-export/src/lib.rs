@@ -31,7 +31,9 @@ pub mod samples;
 pub mod target;
 
 pub use board_map::{parse_header, BoardFacts, BoardMap, Holds, MapError, ProgramHeader};
-pub use error::{ExportError, ImportError};
+pub use error::{
+    ExpandProblem, ExportError, ImportError, TargetProblem, UnknownChoice, Unsupported,
+};
 pub use export::{build_program, export_qasm3, keep_probability, transform, Export};
 pub use import2::import_qasm2;
 pub use import3::import_qasm3;
@@ -84,15 +86,22 @@ pub struct ExportOptions {
     pub measure: MeasureScope,
 }
 
+/// `FromStr` for an option type from its command-line words; an unknown word is an
+/// [`UnknownChoice`] naming the option and every word it takes.
 macro_rules! from_str {
     ($ty:ty, $what:literal, $($text:literal => $value:expr),+) => {
         impl std::str::FromStr for $ty {
-            type Err = String;
+            type Err = UnknownChoice;
             /// Parses the command-line spelling.
-            fn from_str(s: &str) -> Result<Self, String> {
+            fn from_str(s: &str) -> Result<Self, UnknownChoice> {
                 match s {
                     $($text => Ok($value),)+
-                    other => Err(format!(concat!("unknown ", $what, " `{}` (expected one of: {})"), other, [$($text),+].join(", "))),
+                    other => Err(UnknownChoice {
+                        what: $what,
+                        given: other.to_string(),
+                        expected: &[$($text),+],
+                        list: false,
+                    }),
                 }
             }
         }
@@ -103,6 +112,7 @@ from_str!(Form, "form", "dynamic" => Form::Dynamic, "deferred" => Form::Deferred
 from_str!(Dialect, "dialect", "portable" => Dialect::Portable, "extended" => Dialect::Extended);
 from_str!(Width, "width", "compact" => Width::Compact, "full" => Width::Full);
 from_str!(MeasureScope, "measurement", "board" => MeasureScope::Board, "squares" => MeasureScope::Squares, "none" => MeasureScope::None);
+from_str!(counts::CountsFormat, "counts format", "qiskit" => counts::CountsFormat::Qiskit, "braket" => counts::CountsFormat::Braket, "csv" => counts::CountsFormat::Csv);
 
 /// The probability that a shot is kept under post-selection, computed exactly by running
 /// `circuit` on `backend` (which must start in |0...0>).

@@ -11,7 +11,7 @@
 //! conditioned `x`.
 
 use crate::decompose::u_params;
-use crate::error::ExportError;
+use crate::error::{ExportError, Unsupported};
 use crate::program::{GateCall, Modifier, Stmt};
 use crate::Dialect;
 use qc_ir::gate_data::Controlled;
@@ -54,9 +54,9 @@ impl Lowerer {
             .get(qubit.index())
             .copied()
             .flatten()
-            .ok_or_else(|| ExportError::Unsupported {
+            .ok_or(ExportError::Unsupported {
                 index,
-                reason: format!("qubit {qubit} has no register slot"),
+                reason: Unsupported::NoRegisterSlot(qubit),
             })
     }
 
@@ -96,7 +96,7 @@ impl Lowerer {
                 if instr.condition.is_some() {
                     return Err(ExportError::Unsupported {
                         index,
-                        reason: "a conditioned measurement has no OpenQASM form here; use the deferred form".into(),
+                        reason: Unsupported::ConditionedMeasure,
                     });
                 }
                 out.push(Stmt::Measure {
@@ -108,9 +108,7 @@ impl Lowerer {
                 if instr.condition.is_some() {
                     return Err(ExportError::Unsupported {
                         index,
-                        reason:
-                            "a conditioned reset has no OpenQASM form here; use the deferred form"
-                                .into(),
+                        reason: Unsupported::ConditionedReset,
                     });
                 }
                 let q = self.q(index, *qubit)?;

@@ -9,7 +9,7 @@
 //! program up to a global phase (per `if` branch, so still unobservable).
 
 use crate::decompose::{controlled_abc, is_identity_up_to_phase, normalize, zsx, zyz, AbcStep};
-use crate::error::ExportError;
+use crate::error::{ExpandProblem, ExportError, TargetProblem};
 use crate::export::{build_program, header_lines, postselect_pattern, Export};
 use crate::lower::named_call;
 use crate::program::{GateCall, Program, Stmt};
@@ -149,9 +149,9 @@ pub const BUNDLED_TARGETS: [(&str, &str); 4] = [
 impl Target {
     /// Parses a target from TOML text and checks that its lowering is possible.
     pub fn from_toml(text: &str) -> Result<Target, ExportError> {
-        let t: Target = toml::from_str(text).map_err(|e| ExportError::Target {
+        let t: Target = toml::from_str(text).map_err(|error| ExportError::Target {
             target: "<toml>".into(),
-            message: e.to_string(),
+            problem: TargetProblem::Toml { error },
         })?;
         t.check()?;
         Ok(t)
@@ -162,7 +162,11 @@ impl Target {
         let path = dir.join(format!("{name}.toml"));
         let text = std::fs::read_to_string(&path).map_err(|e| ExportError::Target {
             target: name.into(),
-            message: format!("cannot read {}: {e}", path.display()),
+            problem: TargetProblem::Read {
+                kind: e.kind(),
+                message: e.to_string(),
+                path: path.clone(),
+            },
         })?;
         Target::from_toml(&text).map_err(|e| e.for_target(name))
     }
@@ -190,10 +194,10 @@ impl Target {
         })
     }
 
-    fn err(&self, message: String) -> ExportError {
+    fn err(&self, problem: TargetProblem) -> ExportError {
         ExportError::Target {
             target: self.name.clone(),
-            message,
+            problem,
         }
     }
 
@@ -208,9 +212,7 @@ impl Target {
             .map(|g| g.info().qasm_name());
         for g in single.chain([self.two_qubit.name()]) {
             if !self.is_native(g) {
-                return Err(self.err(format!(
-                    "the lowering writes `{g}` but it is not in `native`"
-                )));
+                return Err(self.err(TargetProblem::NotNative { gate: g }));
             }
         }
         Ok(())
@@ -453,22 +455,25 @@ fn entangle(c: usize, t: usize, target: &Target) -> Vec<Prim> {
 /// Expands one call into single-qubit matrices, CNOTs and native calls.
 fn expand(call: &GateCall, target: &Target) -> Result<Vec<Prim>, ExportError> {
     if !call.modifiers.is_empty() {
-        return Err(
-            target.err("gate modifiers cannot be lowered; export in the portable dialect".into())
-        );
+        return Err(target.err(TargetProblem::Modifiers));
     }
     // Native multi-qubit gates pass through; single-qubit ones join the merged runs.
     if target.is_native(&call.name) && call.qubits.len() > 1 {
         return Ok(vec![Prim::Native(call.clone())]);
     }
     // The call's meaning, from the gate table: a library body or a standard gate with controls.
-    let err = |m: String| target.err(format!("cannot expand `{}`: {m}", call.name));
-    let form = qasm_gate(&call.name).ok_or_else(|| err("not in the gate table".into()))?;
+    let err = |why: ExpandProblem| {
+        target.err(TargetProblem::Expand {
+            gate: call.name.clone(),
+            why,
+        })
+    };
+    let form = qasm_gate(&call.name).ok_or_else(|| err(ExpandProblem::UnknownGate))?;
     let resolved = form
         .resolve(&call.params)
-        .ok_or_else(|| err(format!("it takes {} angle(s)", form.num_params())))?;
+        .ok_or_else(|| err(ExpandProblem::Angles(form.num_params())))?;
     if call.qubits.len() != form.num_qubits() {
-        return Err(err(format!("it takes {} qubit(s)", form.num_qubits())));
+        return Err(err(ExpandProblem::Qubits(form.num_qubits())));
     }
     let mut out = Vec::new();
     match form.home {
@@ -489,7 +494,7 @@ fn expand(call: &GateCall, target: &Target) -> Result<Vec<Prim>, ExportError> {
 }
 
 /// A library body on `operands`, expanded step by step.
-fn steps(def: &LibraryGate, operands: &[usize], out: &mut Vec<Prim>) -> Result<(), String> {
+fn steps(def: &LibraryGate, operands: &[usize], out: &mut Vec<Prim>) -> Result<(), ExpandProblem> {
     for step in def.body {
         let t: Vec<usize> = step.targets.iter().map(|&k| operands[k]).collect();
         let c: Vec<usize> = step.controls.iter().map(|&k| operands[k]).collect();
@@ -498,7 +503,7 @@ fn steps(def: &LibraryGate, operands: &[usize], out: &mut Vec<Prim>) -> Result<(
     Ok(())
 }
 
-fn prims(gate: Gate, t: &[usize], c: &[usize], out: &mut Vec<Prim>) -> Result<(), String> {
+fn prims(gate: Gate, t: &[usize], c: &[usize], out: &mut Vec<Prim>) -> Result<(), ExpandProblem> {
     match (gate.num_targets(), c.len()) {
         (1, 0) => out.push(Prim::One(t[0], gate.matrix())),
         (1, 1) if gate == Gate::X => out.push(Prim::Cx(c[0], t[0])),
@@ -532,11 +537,12 @@ fn prims(gate: Gate, t: &[usize], c: &[usize], out: &mut Vec<Prim>) -> Result<()
                 steps(def, &operands, out)?;
             }
         }
-        (k, n) => {
-            return Err(format!(
-                "no decomposition for a {k}-qubit gate `{}` with {n} controls",
-                gate.name()
-            ))
+        (targets, controls) => {
+            return Err(ExpandProblem::NoDecomposition {
+                gate: gate.name(),
+                targets,
+                controls,
+            })
         }
     }
     Ok(())

@@ -42,7 +42,7 @@ fn braket_keys_are_read_leftmost_first() {
     // Qiskit was asked for, but the file is Braket's.
     assert!(matches!(
         parse_counts(text, Some(CountsFormat::Qiskit), 3),
-        Err(CountsError::WrongFormat { .. })
+        Err(CountsError::BraketFileAsQiskit)
     ));
 }
 

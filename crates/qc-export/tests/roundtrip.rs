@@ -384,7 +384,19 @@ fn options_parse_from_their_command_line_spelling() {
     assert_eq!("extended".parse::<Dialect>(), Ok(Dialect::Extended));
     assert_eq!("full".parse::<Width>(), Ok(Width::Full));
     let err = "sideways".parse::<Form>().expect_err("bad form");
-    assert!(err.contains("sideways") && err.contains("dynamic"), "{err}");
+    assert_eq!((err.what, err.given.as_str()), ("form", "sideways"));
+    assert_eq!(err.expected, ["dynamic", "deferred"]);
+    assert_eq!(
+        err.to_string(),
+        "unknown form `sideways` (expected one of: dynamic, deferred)"
+    );
+    let err = "postselect,readout,bogus"
+        .parse::<qc_export::counts::Mitigation>()
+        .expect_err("bad mitigation");
+    assert_eq!(
+        err.to_string(),
+        "unknown mitigation `bogus` (expected a comma-separated list of: postselect, symmetry, readout, none)"
+    );
 }
 
 #[test]
@@ -490,4 +502,30 @@ fn conditioned_measurement_and_reset_need_the_deferred_form() {
         &dist(&qc_export::import_qasm2(&q2.text).expect("import"), 4),
         &q2.text,
     );
+}
+
+#[test]
+fn an_invalid_circuit_is_refused_with_the_verifiers_findings() {
+    // A gate conditioned on a bit no measurement wrote: the verifier's finding (instruction 1,
+    // clbit 0 read before written) must reach the caller whole, not flattened into text.
+    let mut c = Circuit::with_plain_qubits(1, 1);
+    c.push(Instruction::gate(Gate::H, &[Qubit(0)], &[]));
+    c.push(
+        Instruction::gate(Gate::X, &[Qubit(0)], &[]).with_condition(Condition {
+            clbit: Clbit(0),
+            value: true,
+        }),
+    );
+    let err = export_qasm3(&c, &[], &ExportOptions::default()).expect_err("invalid circuit");
+    let qc_export::ExportError::Invalid(findings) = &err else {
+        panic!("expected Invalid, got {err:?}");
+    };
+    assert_eq!(findings.0.len(), 1, "{err}");
+    assert_eq!(findings.0[0].index, 1);
+    assert_eq!(
+        findings.0[0].kind,
+        qc_ir::VerifyErrorKind::ClbitReadBeforeWrite(Clbit(0))
+    );
+    assert!(err.to_string().starts_with("cannot export: "), "{err}");
+    assert!(err.to_string().contains("instruction 1"), "{err}");
 }

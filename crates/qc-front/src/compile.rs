@@ -1,7 +1,9 @@
 //! A game circuit compiled to a program text: OpenQASM 3 or 2 (through `qc_export`, with the
 //! recorded outcomes for post-selection and the board map in the header) or the IR.
 
-use qc_export::{BoardFacts, BoardMap, Export, ExportError, ExportOptions, Summary, Target};
+use qc_export::{
+    BoardFacts, BoardMap, Export, ExportError, ExportOptions, Summary, Target, UnknownChoice,
+};
 use qc_ir::Circuit;
 
 /// Output formats.
@@ -18,17 +20,20 @@ pub enum Format {
 }
 
 impl std::str::FromStr for Format {
-    type Err = String;
+    type Err = UnknownChoice;
     /// `qasm3`, `qasm2`, `ir` or `json`.
-    fn from_str(s: &str) -> Result<Format, String> {
+    fn from_str(s: &str) -> Result<Format, UnknownChoice> {
         match s {
             "qasm3" => Ok(Format::Qasm3),
             "qasm2" => Ok(Format::Qasm2),
             "ir" => Ok(Format::Ir),
             "json" => Ok(Format::Json),
-            other => Err(format!(
-                "unknown format `{other}` (expected one of: qasm3, qasm2, ir, json)"
-            )),
+            other => Err(UnknownChoice {
+                what: "format",
+                given: other.to_string(),
+                expected: &["qasm3", "qasm2", "ir", "json"],
+                list: false,
+            }),
         }
     }
 }

@@ -443,8 +443,12 @@ impl Game {
 }
 
 /// An option spelled as the command line spells it, or an `OptionError`.
-fn option<T: std::str::FromStr<Err = String>>(text: &str) -> PyResult<T> {
-    text.parse().map_err(OptionError::new_err)
+fn option<T: std::str::FromStr>(text: &str) -> PyResult<T>
+where
+    T::Err: std::fmt::Display,
+{
+    text.parse()
+        .map_err(|e: T::Err| OptionError::new_err(e.to_string()))
 }
 
 /// The hardware target `name`.

@@ -66,11 +66,12 @@ pub fn counts(
     counts_format: Option<&str>,
     exact: bool,
 ) -> PyResult<BoardEstimate> {
-    let mitigation: Mitigation = mitigate.parse().map_err(OptionError::new_err)?;
+    let option_error = |e: qc_export::UnknownChoice| OptionError::new_err(e.to_string());
+    let mitigation: Mitigation = mitigate.parse().map_err(option_error)?;
     let mut format: Option<CountsFormat> = counts_format
         .map(str::parse)
         .transpose()
-        .map_err(OptionError::new_err)?;
+        .map_err(option_error)?;
     let text = if let Ok(text) = counts.extract::<String>() {
         text
     } else if let Ok(dict) = counts.cast::<PyDict>() {

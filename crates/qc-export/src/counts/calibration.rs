@@ -20,6 +20,34 @@ pub struct ReadoutError {
     pub p0_given_1: f64,
 }
 
+/// Why a calibration file cannot be used ([`CountsError::Calibration`]).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CalibrationProblem {
+    /// An error rate outside [0, 1].
+    #[error("qubit {qubit}: {field} = {value} is not a probability")]
+    NotAProbability {
+        /// The qubit of the entry.
+        qubit: usize,
+        /// `p1_given_0` or `p0_given_1`.
+        field: &'static str,
+        /// The value written.
+        value: f64,
+    },
+    /// `p1_given_0 + p0_given_1 >= 1`: the correction cannot be inverted.
+    #[error("qubit {qubit}: p1_given_0 + p0_given_1 >= 1, the read-out carries no information")]
+    NoInformation {
+        /// The qubit of the entry.
+        qubit: usize,
+    },
+    /// Two entries for one qubit.
+    #[error("qubit {qubit} is listed twice")]
+    ListedTwice {
+        /// The qubit.
+        qubit: usize,
+    },
+}
+
 /// A readout calibration (the `--calibration` file).
 #[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
 pub struct Calibration {
@@ -41,23 +69,24 @@ impl Calibration {
         for e in &c.qubits {
             for (name, p) in [("p1_given_0", e.p1_given_0), ("p0_given_1", e.p0_given_1)] {
                 if !(0.0..=1.0).contains(&p) {
-                    return Err(CountsError::Calibration(format!(
-                        "qubit {}: {name} = {p} is not a probability",
-                        e.qubit
-                    )));
+                    return Err(CountsError::Calibration(
+                        CalibrationProblem::NotAProbability {
+                            qubit: e.qubit,
+                            field: name,
+                            value: p,
+                        },
+                    ));
                 }
             }
             if e.p1_given_0 + e.p0_given_1 >= 1.0 {
-                return Err(CountsError::Calibration(format!(
-                    "qubit {}: p1_given_0 + p0_given_1 >= 1, the read-out carries no information",
-                    e.qubit
-                )));
+                return Err(CountsError::Calibration(
+                    CalibrationProblem::NoInformation { qubit: e.qubit },
+                ));
             }
             if seen.insert(e.qubit, ()).is_some() {
-                return Err(CountsError::Calibration(format!(
-                    "qubit {} is listed twice",
-                    e.qubit
-                )));
+                return Err(CountsError::Calibration(CalibrationProblem::ListedTwice {
+                    qubit: e.qubit,
+                }));
             }
         }
         Ok(c)

@@ -8,12 +8,13 @@ mod calibration;
 mod estimate;
 mod parse;
 
-pub use calibration::{Calibration, ReadoutError};
+pub use calibration::{Calibration, CalibrationProblem, ReadoutError};
 pub use estimate::{
     estimate_board, exact_board, total_variation, BoardEstimate, ExactBoard, SquareEstimate,
 };
 pub use parse::{parse_counts, KeyProblem};
 
+use crate::UnknownChoice;
 use std::collections::BTreeMap;
 
 /// Shots per outcome of a program's bits.
@@ -35,21 +36,6 @@ pub enum CountsFormat {
     Braket,
     /// CSV lines `bits,count` (optional header `bits,count`), bits in Qiskit order.
     Csv,
-}
-
-impl std::str::FromStr for CountsFormat {
-    type Err = String;
-    /// Parses the command-line spelling.
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "qiskit" => Ok(CountsFormat::Qiskit),
-            "braket" => Ok(CountsFormat::Braket),
-            "csv" => Ok(CountsFormat::Csv),
-            other => Err(format!(
-                "unknown counts format `{other}` (expected one of: qiskit, braket, csv)"
-            )),
-        }
-    }
 }
 
 impl std::fmt::Display for CountsFormat {
@@ -85,9 +71,9 @@ impl Default for Mitigation {
 }
 
 impl std::str::FromStr for Mitigation {
-    type Err = String;
+    type Err = UnknownChoice;
     /// A comma-separated list of `postselect`, `symmetry`, `readout`; `none` for no mitigation.
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, UnknownChoice> {
         let mut m = Mitigation {
             postselect: false,
             symmetry: false,
@@ -100,9 +86,12 @@ impl std::str::FromStr for Mitigation {
                 "readout" => m.readout = true,
                 "none" => {}
                 other => {
-                    return Err(format!(
-                        "unknown mitigation `{other}` (expected a comma-separated list of: postselect, symmetry, readout; or none)"
-                    ))
+                    return Err(UnknownChoice {
+                        what: "mitigation",
+                        given: other.to_string(),
+                        expected: &["postselect", "symmetry", "readout", "none"],
+                        list: true,
+                    })
                 }
             }
         }
@@ -147,12 +136,10 @@ pub enum CountsError {
         value: String,
     },
     /// A CSV line that is not `bits,count`.
-    #[error("line {line}: {message}")]
+    #[error("line {line}: expected `bits,count`")]
     CsvLine {
         /// 1-based line.
         line: usize,
-        /// What is wrong.
-        message: String,
     },
     /// The counts add up to zero shots.
     #[error("the counts hold zero shots")]
@@ -163,14 +150,10 @@ pub enum CountsError {
     /// Qiskit and Braket order cannot be told apart.
     #[error("cannot tell Qiskit order (c[0] rightmost) from Braket order (c[0] leftmost): pass --counts-format qiskit or --counts-format braket")]
     Ambiguous,
-    /// The file contradicts the format asked for.
-    #[error("--counts-format {given}: {reason}")]
-    WrongFormat {
-        /// The format asked for.
-        given: CountsFormat,
-        /// What contradicts it.
-        reason: String,
-    },
+    /// `--counts-format qiskit` for a file that wraps its counts in Braket's
+    /// `measurement_counts`.
+    #[error("--counts-format qiskit: the file has Braket's `measurement_counts`")]
+    BraketFileAsQiskit,
     /// The counts' width differs from the program's.
     #[error("the counts have {found} bit(s) per shot, but the program has {expected}")]
     WidthMismatch {
@@ -198,9 +181,9 @@ pub enum CountsError {
         /// The bit it writes.
         bit: usize,
     },
-    /// A calibration that cannot be read or inverted.
+    /// A calibration that cannot be used.
     #[error("calibration: {0}")]
-    Calibration(String),
+    Calibration(CalibrationProblem),
     /// The exact distribution gives the recorded outcomes probability 0.
     #[error("the exact distribution of the program never produces the recorded outcomes")]
     ImpossibleOutcomes,

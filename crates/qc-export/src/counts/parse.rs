@@ -49,12 +49,7 @@ fn parse_json(
     };
     let wrapped = object.remove("measurement_counts");
     let (format, object) = match (format, wrapped) {
-        (Some(CountsFormat::Qiskit), Some(_)) => {
-            return Err(CountsError::WrongFormat {
-                given: CountsFormat::Qiskit,
-                reason: "the file has Braket's `measurement_counts`".into(),
-            })
-        }
+        (Some(CountsFormat::Qiskit), Some(_)) => return Err(CountsError::BraketFileAsQiskit),
         (_, Some(serde_json::Value::Object(inner))) => (CountsFormat::Braket, inner),
         (_, Some(_)) => return Err(CountsError::NotAnObject),
         (Some(f), None) => (f, object),
@@ -161,10 +156,7 @@ fn parse_csv(text: &str, width: usize) -> Result<Counts, CountsError> {
             continue;
         }
         let Some((key, count)) = content.split_once(',') else {
-            return Err(CountsError::CsvLine {
-                line,
-                message: "expected `bits,count`".into(),
-            });
+            return Err(CountsError::CsvLine { line });
         };
         let (key, count) = (key.trim(), count.trim());
         if counts.is_empty() && key == "bits" && count == "count" {
