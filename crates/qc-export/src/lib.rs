@@ -5,10 +5,13 @@
 //!   [`Width`], with a [`Summary`] and a post-selection pattern ([`keep_probability`]).
 //! - [`target`]: hardware targets read from `backends/*.toml` and the lowering to their gates.
 //! - [`qasm2`]: OpenQASM 2 output; [`import2`]: OpenQASM 2 import (a small reader of its own).
+//! - [`circuit_format`]: which format a circuit text is in ([`detect_format`]) and one reader for
+//!   them all ([`parse_circuit`]).
 //! - [`import3`]: OpenQASM 3 import, a walk over `oq3_semantics`' checked syntax graph (after
 //!   [`guard3`] has kept every panicking path of it out of reach).
 
 pub mod board_map;
+pub mod circuit_format;
 mod contain;
 pub mod counts;
 pub mod decompose;
@@ -31,6 +34,9 @@ pub mod samples;
 pub mod target;
 
 pub use board_map::{parse_header, BoardFacts, BoardMap, Holds, MapError, ProgramHeader};
+pub use circuit_format::{
+    detect_format, import_qasm, parse_circuit, parse_circuit_as, CircuitError, CircuitFormat,
+};
 pub use error::{
     ExpandProblem, ExportError, ImportError, TargetProblem, UnknownChoice, Unsupported,
 };
@@ -175,18 +181,4 @@ pub fn keep_probability_forced<B: qc_ir::Backend>(
         })?;
     }
     Ok(keep)
-}
-
-/// Imports OpenQASM 2 or 3, chosen by the `OPENQASM` version line (3 when there is none).
-pub fn import_qasm(src: &str) -> Result<qc_ir::Circuit, ImportError> {
-    let version = src
-        .lines()
-        .map(|l| l.split("//").next().unwrap_or("").trim())
-        .find(|l| !l.is_empty())
-        .and_then(|l| l.strip_prefix("OPENQASM"))
-        .map(str::trim);
-    match version {
-        Some(v) if v.starts_with('2') => import_qasm2(src),
-        _ => import_qasm3(src),
-    }
 }

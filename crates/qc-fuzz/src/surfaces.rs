@@ -195,13 +195,10 @@ fn niels_replay(input: &str) {
     }
 }
 
-/// IR text, or OpenQASM when the text says so; only verified circuits.
+/// A circuit in any format `qchess run` reads (IR text or JSON, OpenQASM 2 or 3, told apart
+/// by `qc_export::detect_format`); only verified circuits.
 fn circuit(input: &str) -> Option<Circuit> {
-    let circuit = if input.trim_start().starts_with("OPENQASM") {
-        qc_export::import_qasm(input).ok()?
-    } else {
-        qc_ir::text::parse(input).ok()?
-    };
+    let circuit = qc_export::parse_circuit(input).ok()?;
     qc_ir::verify(&circuit).ok()?;
     Some(circuit)
 }

@@ -1,0 +1,138 @@
+//! Which format a circuit text is written in, told by content, in one place for every reader
+//! (the CLI's `run` and `draw --circuit`, the Python package, the fuzz harness): IR text and IR
+//! JSON (what `compile --format ir|json` writes) and OpenQASM 2 and 3 (`compile --format
+//! qasm2|qasm3`, and what other tools write).
+
+use crate::{import_qasm2, import_qasm3, ImportError};
+use qc_ir::text::MAX_CLBITS;
+use qc_ir::Circuit;
+use thiserror::Error;
+
+/// What a circuit text is written in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CircuitFormat {
+    /// The IR text format.
+    Ir,
+    /// The IR as JSON (`compile --format json`).
+    Json,
+    /// OpenQASM 2.
+    Qasm2,
+    /// OpenQASM 3.
+    Qasm3,
+}
+
+impl CircuitFormat {
+    /// What the text says it is, when it says so: a `{` first is JSON; a first line (not blank,
+    /// not a `//` comment) `OPENQASM 2...` is OpenQASM 2 and any other `OPENQASM` line is
+    /// OpenQASM 3 (whose reader names a version it does not know). `None` for anything else.
+    pub fn declared(text: &str) -> Option<CircuitFormat> {
+        if text.trim_start().starts_with('{') {
+            return Some(CircuitFormat::Json);
+        }
+        let first = text
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or("").trim())
+            .find(|l| !l.is_empty())?;
+        let version = first.strip_prefix("OPENQASM")?.trim_start();
+        Some(if version.starts_with('2') {
+            CircuitFormat::Qasm2
+        } else {
+            CircuitFormat::Qasm3
+        })
+    }
+}
+
+/// The format of a circuit file: what it declares ([`CircuitFormat::declared`]), else IR text
+/// (whose `qcir 1` header is optional, so it has no sign of its own).
+pub fn detect_format(text: &str) -> CircuitFormat {
+    CircuitFormat::declared(text).unwrap_or(CircuitFormat::Ir)
+}
+
+/// Why a circuit text could not be read: the format it was read as and that reader's error
+/// (with its line and column).
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum CircuitError {
+    /// The IR text reader's error.
+    #[error("{0}")]
+    Ir(qc_ir::IrError),
+    /// Not valid IR JSON (the error has its line and column).
+    #[error("IR JSON: {0}")]
+    Json(serde_json::Error),
+    /// IR JSON that declares more classical bits than a circuit may have (checked before the
+    /// verifier allocates the register).
+    #[error("IR JSON: `num_clbits` {num_clbits} is more than the {max} classical bits a circuit may have")]
+    TooManyClbits {
+        /// The number declared.
+        num_clbits: usize,
+        /// The cap ([`MAX_CLBITS`], as for the text format).
+        max: u32,
+    },
+    /// The OpenQASM 2 reader's error.
+    #[error("OpenQASM 2: {0}")]
+    Qasm2(ImportError),
+    /// The OpenQASM 3 reader's error.
+    #[error("OpenQASM 3: {0}")]
+    Qasm3(ImportError),
+}
+
+/// Parses a circuit in the format [`detect_format`] tells. The circuit is not verified.
+pub fn parse_circuit(text: &str) -> Result<Circuit, CircuitError> {
+    parse_circuit_as(detect_format(text), text)
+}
+
+/// Parses a circuit written in `format`. The circuit is not verified.
+pub fn parse_circuit_as(format: CircuitFormat, text: &str) -> Result<Circuit, CircuitError> {
+    match format {
+        CircuitFormat::Ir => qc_ir::text::parse(text).map_err(CircuitError::Ir),
+        CircuitFormat::Json => {
+            let circuit: Circuit = serde_json::from_str(text).map_err(CircuitError::Json)?;
+            // The verifier allocates the classical register whole: check its size first, with
+            // the same cap as the text format.
+            if circuit.num_clbits() > MAX_CLBITS as usize {
+                return Err(CircuitError::TooManyClbits {
+                    num_clbits: circuit.num_clbits(),
+                    max: MAX_CLBITS,
+                });
+            }
+            Ok(circuit)
+        }
+        CircuitFormat::Qasm2 => import_qasm2(text).map_err(CircuitError::Qasm2),
+        CircuitFormat::Qasm3 => import_qasm3(text).map_err(CircuitError::Qasm3),
+    }
+}
+
+/// Imports OpenQASM 2 or 3, chosen by the `OPENQASM` version line (3 when there is none: the
+/// line is optional in OpenQASM 3).
+pub fn import_qasm(src: &str) -> Result<Circuit, ImportError> {
+    match CircuitFormat::declared(src) {
+        Some(CircuitFormat::Qasm2) => import_qasm2(src),
+        _ => import_qasm3(src),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{detect_format, CircuitFormat};
+
+    #[test]
+    fn the_format_is_told_by_content() {
+        let cases = [
+            ("  {\"qubits\": []}", CircuitFormat::Json),
+            (
+                "// a comment\n\nOPENQASM 2.0;\nqreg q[1];",
+                CircuitFormat::Qasm2,
+            ),
+            ("OPENQASM 3.0;\nqubit q;", CircuitFormat::Qasm3),
+            ("OPENQASM 3;", CircuitFormat::Qasm3),
+            ("OPENQASM 4.0;", CircuitFormat::Qasm3),
+            ("qcir 1\nqubits a1\nh a1\n", CircuitFormat::Ir),
+            ("qubits a1\n", CircuitFormat::Ir),
+            ("", CircuitFormat::Ir),
+        ];
+        for (text, format) in cases {
+            assert_eq!(detect_format(text), format, "{text:?}");
+        }
+        assert_eq!(CircuitFormat::declared("qubits a1\n"), None);
+    }
+}
