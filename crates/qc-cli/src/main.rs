@@ -95,7 +95,7 @@ enum Command {
     Moves(commands::moves::MovesArgs),
     /// Play interactively: shows the board after every move; accepts moves in the ruleset's
     /// notation and the commands board, history, moves, undo, probs, bell SQ1 SQ2, draw [N],
-    /// svg FILE, load FILE, save FILE, fen, record, random, claim, help, quit. On a terminal:
+    /// svg FILE, load FILE, save [FILE], fen, record, random, claim, help, quit. On a terminal:
     /// a prompt, line editing and history (arrows); a script piped into standard input works too.
     ///
     /// Example:

@@ -16,6 +16,7 @@ use qc_render::{board_svg, board_text, text_circuit};
 use qc_rules::{MoveView, QuantumGame, Ruleset};
 use rustyline::error::ReadlineError;
 use std::ops::RangeInclusive;
+use std::path::{Path, PathBuf};
 
 /// A game being played interactively.
 pub struct Session<R: Ruleset, B: Backend> {
@@ -29,6 +30,9 @@ pub struct Session<R: Ruleset, B: Backend> {
     pub start: R::Start,
     /// The seed, for the outcomes of a game `load` reads.
     pub seed: u64,
+    /// The game file the game was read from, loaded from or last saved to: where `save` without
+    /// a file name writes.
+    pub file: Option<PathBuf>,
 }
 
 /// One command of the loop.
@@ -141,22 +145,19 @@ pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>
             arity: 1..=1,
             help: "continue a saved game: replay a game file (outcomes not written in are sampled)",
             run: |s, a| match load(s, a[0]) {
-                Ok(()) => format!("loaded {}\n\n{}", a[0], show(&s.game)),
+                Ok(()) => {
+                    s.file = Some(PathBuf::from(a[0]));
+                    format!("loaded {}\n\n{}", a[0], show(&s.game))
+                }
                 Err(e) => format!("error: {e:#}\n"),
             },
         },
         Command {
             name: "save",
-            args: "FILE",
-            arity: 1..=1,
-            help: "write the game (with every outcome) to a game file",
-            run: |s, a| {
-                let text = R::write_game(&[], &s.start, &s.game);
-                match std::fs::write(a[0], text) {
-                    Ok(()) => format!("saved to {}\n", a[0]),
-                    Err(e) => format!("error: cannot write {}: {e}\n", a[0]),
-                }
-            },
+            args: "[FILE]",
+            arity: 0..=1,
+            help: "write the game (with every outcome) to a game file; without FILE, to the game's file or a new one",
+            run: |s, a| save(s, a.first().copied()),
         },
         Command {
             name: "fen",
@@ -217,6 +218,49 @@ fn load<R: Ruleset, B: Backend + Default>(
     session.game = replay(&loaded, B::default(), session.seed)?;
     session.start = loaded.text.start;
     Ok(())
+}
+
+/// Writes the game to `name`, or without one to the session's file, or else to a new file
+/// [`fresh_game_file`] names; says where. The file written becomes the session's file.
+fn save<R: Ruleset, B: Backend>(session: &mut Session<R, B>, name: Option<&str>) -> String {
+    let (path, why) = match (name, &session.file) {
+        (Some(name), _) => (PathBuf::from(name), ""),
+        (None, Some(file)) => (file.clone(), " (the game's file)"),
+        (None, None) => match fresh_game_file(Path::new(""), R::GAME_FILE_EXTENSION) {
+            Some(path) => (path, " (a new file: `save FILE` names one)"),
+            None => {
+                return format!(
+                    "error: game.{0} to game-{MAX_FRESH_FILES}.{0} all exist: name the file, `save FILE`\n",
+                    R::GAME_FILE_EXTENSION
+                )
+            }
+        },
+    };
+    let text = R::write_game(&[], &session.start, &session.game);
+    match std::fs::write(&path, text) {
+        Ok(()) => {
+            let shown = format!("saved to {}{why}\n", path.display());
+            session.file = Some(path);
+            shown
+        }
+        Err(e) => format!("error: cannot write {}: {e}\n", path.display()),
+    }
+}
+
+/// How many names [`fresh_game_file`] tries.
+const MAX_FRESH_FILES: usize = 99;
+
+/// The first of `game.EXT`, `game-2.EXT`, ... `game-99.EXT` in `dir` (`""`: the current
+/// directory) that does not exist, so that `save` without a name never overwrites a file it did
+/// not write.
+fn fresh_game_file(dir: &Path, extension: &str) -> Option<PathBuf> {
+    (1..=MAX_FRESH_FILES)
+        .map(|k| match k {
+            1 => format!("game.{extension}"),
+            k => format!("game-{k}.{extension}"),
+        })
+        .map(|name| dir.join(name))
+        .find(|path| !path.exists())
 }
 
 /// The text of `help`.
@@ -375,6 +419,7 @@ pub fn start<R: Ruleset, B: Backend>(
     game: R::Game<B>,
     start: R::Start,
     seed: u64,
+    file: Option<PathBuf>,
 ) -> anyhow::Result<Session<R, B>> {
     let options = R::options_name(&start)
         .map(|o| format!(" ({o})"))
@@ -390,5 +435,6 @@ pub fn start<R: Ruleset, B: Backend>(
         pick: pick_rng(seed),
         start,
         seed,
+        file,
     })
 }

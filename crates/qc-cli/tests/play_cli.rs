@@ -92,3 +92,86 @@ fn a_saved_game_loads_into_a_new_session() {
         );
     }
 }
+
+/// Runs `qchess play args` in `dir` with `script` on standard input; its standard output.
+fn play_in(dir: &std::path::Path, args: &[&str], script: &str) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qchess"))
+        .arg("play")
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("qchess runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("the script is written");
+    ok_stdout(&child.wait_with_output().expect("qchess finishes"))
+}
+
+#[test]
+fn save_without_a_name_writes_a_new_file_or_the_games_own_and_says_where() {
+    for (rules, ext, fen, moves) in [
+        ("cantwell", "qcg", KNIGHT_FEN, "g1^f3h3\ne8d8\n"),
+        (
+            "niels",
+            "qng",
+            "7k/8/8/5P2/8/8/8/K7 w - - 0 1 rd4e6op",
+            "f5e6\n",
+        ),
+    ] {
+        let dir = temp_dir(&format!("play_save_default_{rules}"));
+        let _ = std::fs::remove_file(dir.join(format!("game.{ext}")));
+        let _ = std::fs::remove_file(dir.join(format!("game-2.{ext}")));
+        // A file already there is never overwritten: the first free name is taken.
+        std::fs::write(dir.join(format!("game.{ext}")), "someone's file").expect("write");
+        let args = ["--rules", rules, "--fen", fen, "--seed", "3"];
+        let out = play_in(&dir, &args, &format!("{moves}save\nrecord\nsave\nquit\n"));
+        let new_file = format!("game-2.{ext}");
+        assert!(
+            out.contains(&format!("saved to {new_file} (a new file")),
+            "{rules}: {out}"
+        );
+        // The second `save` writes the same file again: it is now the game's file.
+        assert!(
+            out.contains(&format!("saved to {new_file} (the game's file)")),
+            "{rules}: {out}"
+        );
+        let kept = std::fs::read_to_string(dir.join(format!("game.{ext}"))).expect("read");
+        assert_eq!(kept, "someone's file");
+        // The file holds the game: loaded into a new session, it gives the same record.
+        let record = out
+            .lines()
+            .find(|l| l.starts_with("1."))
+            .expect("the record line");
+        let again = play_in(
+            &dir,
+            &["--rules", rules],
+            &format!("load {new_file}\nrecord\n"),
+        );
+        assert!(again.lines().any(|l| l == record), "{rules}: {again}");
+
+        // Started from a game file, `save` writes the game back to it.
+        let out = play_in(
+            &dir,
+            &["--rules", rules, &new_file],
+            "random\nrecord\nsave\n",
+        );
+        assert!(
+            out.contains(&format!("saved to {new_file} (the game's file)")),
+            "{rules}: {out}"
+        );
+        let record = out.lines().rfind(|l| l.starts_with("1."));
+        let again = play_in(
+            &dir,
+            &["--rules", rules],
+            &format!("load {new_file}\nrecord\n"),
+        );
+        assert_eq!(again.lines().rfind(|l| l.starts_with("1.")), record);
+    }
+}

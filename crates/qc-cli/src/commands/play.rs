@@ -30,7 +30,10 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         args.seed,
         false,
         |R, loaded, game| {
-            let mut session = repl::start::<R, _>(game, loaded.text.start.clone(), args.seed)?;
+            // `save` without a name writes back to the game file play started from.
+            let file = args.game.game.clone().filter(|p| p.as_os_str() != "-");
+            let mut session =
+                repl::start::<R, _>(game, loaded.text.start.clone(), args.seed, file)?;
             repl::run(&mut session)
         }
     )

@@ -321,6 +321,7 @@ fn describe_board(board: &Board, bitboard: u64) -> String {
 
 impl Ruleset for Cantwell {
     const NAME: &'static str = "cantwell";
+    const GAME_FILE_EXTENSION: &'static str = "qcg";
     type Start = Board;
     type Game<B: Backend> = Game<B>;
     type Error = CantwellError;

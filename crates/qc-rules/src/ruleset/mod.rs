@@ -260,6 +260,8 @@ pub struct GameText<S> {
 pub trait Ruleset {
     /// The name as `--rules` spells it.
     const NAME: &'static str;
+    /// The extension of its game files, without the dot (`qcg`).
+    const GAME_FILE_EXTENSION: &'static str;
     /// A start position with the rule options in force.
     type Start: Clone;
     /// A game of this ruleset on backend `B`.

@@ -256,6 +256,7 @@ impl<B: Backend> QuantumGame for NielsGame<B> {
 
 impl Ruleset for Niels {
     const NAME: &'static str = "niels";
+    const GAME_FILE_EXTENSION: &'static str = "qng";
     type Start = NielsPosition;
     type Game<B: Backend> = NielsGame<B>;
     type Error = NielsError;
