@@ -111,11 +111,17 @@ enum Command {
     Board(commands::board::BoardArgs),
     /// Draw the circuit of a game, of one move (--move N), or of a circuit file (--circuit FILE:
     /// IR text, IR JSON or OpenQASM 2/3):
-    /// text on the terminal or SVG (--svg FILE). Wires are named by square or ancilla; filled
-    /// dots are 1-controls, open dots 0-controls; "if c0=1" marks a conditioned instruction.
+    /// text on the terminal or SVG (--svg FILE). Each move is drawn apart and labelled with its
+    /// number (the N of --move) and notation, e.g. "3. a3c3^b1". Wires are named by square,
+    /// ancilla, or (Niel's Chess) the pair they stand for ("R d4/e6": piece, red and blue square);
+    /// a whole game leaves out the set-up wires of squares no move touches (--all-wires draws
+    /// them). Filled dots are 1-controls, open dots 0-controls; "if c0=1" marks a conditioned
+    /// instruction; angles read as multiples of pi where they are (ry(pi/2)).
     ///
     /// Examples:
+    ///   qchess draw --moves "b1^a3c3 g8f6 a3c3^b1"
     ///   qchess draw --moves "b1^a3c3 g8f6 a3c3^b1" --move 3
+    ///   qchess draw --rules niels circuits/niels/entangled_group.qng --svg pairs.svg
     ///   qchess draw --circuit circuits/split_and_measure.qc --svg split.svg
     #[command(verbatim_doc_comment)]
     Draw(commands::draw::DrawArgs),

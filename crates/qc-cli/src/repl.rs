@@ -6,7 +6,7 @@
 //! the session's history (up and down arrows); from a pipe or a file plain lines, no prompt, so a
 //! piped script gives the same output as before.
 
-use crate::commands::draw::move_circuit;
+use crate::commands::draw::game_drawing;
 use crate::commands::moves::grouped_moves;
 use crate::game_input::{pick_rng, play_random, replay, Loaded};
 use crate::output::write_stdout;
@@ -123,8 +123,8 @@ pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>
                     },
                     None => s.game.moves().len(),
                 };
-                match move_circuit(&s.game, Some(n)) {
-                    Ok(circuit) => text_circuit::draw(&circuit),
+                match game_drawing(&s.game, Some(n), false) {
+                    Ok((circuit, notes)) => text_circuit::draw_annotated(&circuit, &notes),
                     Err(e) => format!("error: {e:#}\n"),
                 }
             },

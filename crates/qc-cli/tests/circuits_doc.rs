@@ -44,8 +44,9 @@ For every move type and variant, one small position that exercises it (the move-
 `docs/ir.md`), the `qchess draw` diagram, and its size. Square qubits are named by square;
 `path0`, `meas0`, `cap0`... are ancillas (path OR, measurement, captured piece). In the diagrams a
 filled dot is a 1-control, an open dot a 0-control, `if c0=1` marks an instruction conditioned on
-the move's measurement, and `|0>` / `<0|` mark an ancilla's allocation and release. Reproduce any
-of them with the command shown under it.
+the move's measurement, `|0>` / `<0|` mark an ancilla's allocation and release, and the line above
+a diagram names the move (its number, as `--move` takes it, and its QCAN). Reproduce any of them
+with the command shown under it.
 
 Figures count the featured move's instructions only (the set-up `x` gates of the position and
 the preparatory moves are not included):

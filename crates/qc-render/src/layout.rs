@@ -2,10 +2,48 @@
 //!
 //! Each instruction spans the wires from its lowest to its highest qubit (the vertical line of a
 //! controlled gate crosses the wires between), so it goes in the first column after every column
-//! already used on that span. The same layout feeds the text and SVG renderers, so both pictures
-//! agree.
+//! already used on that span. A labelled section (a game's move) starts after every column of
+//! the sections before it, so moves never share a column. The same layout feeds the text and SVG
+//! renderers, so both pictures agree.
 
-use qc_ir::{Circuit, Op};
+use super::labels::gate_label;
+use qc_ir::{Circuit, Op, Qubit};
+use qc_rules::WireLabel;
+use std::collections::BTreeSet;
+use std::ops::Range;
+
+/// What a drawing shows besides the instructions: labelled sections (a game's set-up and
+/// moves), what ancilla wires stand for, and wires left out. Instruction indices refer to the
+/// drawn circuit's instruction list.
+#[derive(Clone, Debug, Default)]
+pub struct Annotations {
+    /// Labelled runs of instructions, in order; each runs to the next one's start.
+    pub sections: Vec<Section>,
+    /// What an ancilla stands for from its `alloc` on (Niel's pairs).
+    pub wire_labels: Vec<WireLabel>,
+    /// Qubits not drawn, with every instruction that touches only them.
+    pub hidden: BTreeSet<Qubit>,
+    /// A line printed under the drawing (e.g. which wires were left out).
+    pub note: Option<String>,
+}
+
+/// A labelled run of instructions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// Index of its first instruction.
+    pub start: usize,
+    /// Its label, e.g. `3. a3c3^b1` or `set-up`.
+    pub label: String,
+}
+
+/// Where a section landed: its label and its columns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SectionSpan {
+    /// The label.
+    pub label: String,
+    /// Its columns (an empty section still gets one, so its label has room).
+    pub columns: Range<usize>,
+}
 
 /// What to draw on one wire in one column.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,8 +58,9 @@ pub enum Mark {
     Measure(String),
     /// Reset to |0>.
     Reset,
-    /// Start of an ancilla's life.
-    Alloc,
+    /// Start of an ancilla's life, with what it stands for when the wire stands for several
+    /// things over the drawing (otherwise the wire's name says it).
+    Alloc(Option<String>),
     /// End of an ancilla's life.
     Free,
     /// A vertical line crossing this wire.
@@ -50,17 +89,96 @@ pub struct Layout {
     pub placed: Vec<Placed>,
     /// Number of columns.
     pub columns: usize,
+    /// The sections, in order, over consecutive columns.
+    pub sections: Vec<SectionSpan>,
+    /// The line to print under the drawing.
+    pub note: Option<String>,
 }
 
-/// Lays out `circuit`; only qubits that some instruction uses get a wire, in qubit order.
+/// Names each drawn qubit's wire: what it stands for when one label covers it over the whole
+/// drawing, else the circuit's name (`anc0`, `b1`); the `alloc` marks of a wire that stands for
+/// several things carry their labels.
+fn wire_names(circuit: &Circuit, notes: &Annotations) -> Vec<String> {
+    let mut names = circuit.qubit_names();
+    for (q, name) in names.iter_mut().enumerate() {
+        let labels: BTreeSet<&str> = notes
+            .wire_labels
+            .iter()
+            .filter(|l| l.qubit.index() == q)
+            .map(|l| l.label.as_str())
+            .collect();
+        if let (1, Some(only)) = (labels.len(), labels.first()) {
+            *name = (*only).to_string();
+        }
+    }
+    names
+}
+
+/// The label an `alloc` at instruction `index` carries: its wire label when the wire has
+/// more than one over the drawing.
+fn alloc_label(notes: &Annotations, index: usize, qubit: Qubit) -> Option<String> {
+    let on_wire = notes.wire_labels.iter().filter(|l| l.qubit == qubit);
+    let distinct: BTreeSet<&str> = on_wire.clone().map(|l| l.label.as_str()).collect();
+    if distinct.len() < 2 {
+        return None;
+    }
+    on_wire
+        .filter(|l| l.instruction == index)
+        .map(|l| l.label.clone())
+        .next()
+}
+
+/// The marks of one instruction, by qubit.
+fn marks_of(op: &Op, notes: &Annotations, index: usize) -> Vec<(usize, Mark)> {
+    match op {
+        Op::Gate {
+            gate,
+            targets,
+            controls,
+        } => {
+            let label = gate_label(gate);
+            let mut m: Vec<(usize, Mark)> = targets
+                .iter()
+                .map(|t| (t.index(), Mark::Box(label.clone())))
+                .collect();
+            m.extend(controls.iter().map(|c| {
+                (
+                    c.qubit.index(),
+                    if c.on.value() {
+                        Mark::ControlOne
+                    } else {
+                        Mark::ControlZero
+                    },
+                )
+            }));
+            m
+        }
+        Op::Measure { qubit, clbit } => vec![(qubit.index(), Mark::Measure(clbit.to_string()))],
+        Op::Reset { qubit } => vec![(qubit.index(), Mark::Reset)],
+        Op::Alloc { qubit } => vec![(
+            qubit.index(),
+            Mark::Alloc(alloc_label(notes, index, *qubit)),
+        )],
+        Op::Free { qubit } => vec![(qubit.index(), Mark::Free)],
+    }
+}
+
+/// Lays out `circuit` without annotations.
 pub fn layout(circuit: &Circuit) -> Layout {
-    let names = circuit.qubit_names();
+    layout_annotated(circuit, &Annotations::default())
+}
+
+/// Lays out `circuit`: only qubits that some instruction uses get a wire, in qubit order,
+/// except the hidden ones; sections start on fresh columns.
+pub fn layout_annotated(circuit: &Circuit, notes: &Annotations) -> Layout {
+    let names = wire_names(circuit, notes);
     let mut row_of = vec![None; names.len()];
     let mut wires = Vec::new();
     let mut used: Vec<usize> = circuit
         .instructions()
         .iter()
         .flat_map(|i| i.op.qubits())
+        .filter(|q| !notes.hidden.contains(q))
         .map(|q| q.index())
         .filter(|&i| i < names.len())
         .collect();
@@ -73,36 +191,13 @@ pub fn layout(circuit: &Circuit) -> Layout {
     let mut next_free = vec![0usize; wires.len()];
     let mut placed = Vec::new();
     let mut columns = 0;
-    for instr in circuit.instructions() {
-        let marks: Vec<(usize, Mark)> = match &instr.op {
-            Op::Gate {
-                gate,
-                targets,
-                controls,
-            } => {
-                let label = gate.to_string();
-                let mut m: Vec<(usize, Mark)> = targets
-                    .iter()
-                    .map(|t| (t.index(), Mark::Box(label.clone())))
-                    .collect();
-                m.extend(controls.iter().map(|c| {
-                    (
-                        c.qubit.index(),
-                        if c.on.value() {
-                            Mark::ControlOne
-                        } else {
-                            Mark::ControlZero
-                        },
-                    )
-                }));
-                m
-            }
-            Op::Measure { qubit, clbit } => vec![(qubit.index(), Mark::Measure(clbit.to_string()))],
-            Op::Reset { qubit } => vec![(qubit.index(), Mark::Reset)],
-            Op::Alloc { qubit } => vec![(qubit.index(), Mark::Alloc)],
-            Op::Free { qubit } => vec![(qubit.index(), Mark::Free)],
-        };
-        let mut marks: Vec<(usize, Mark)> = marks
+    let mut spans: Vec<SectionSpan> = Vec::new();
+    let mut sections = notes.sections.iter().peekable();
+    for (index, instr) in circuit.instructions().iter().enumerate() {
+        while let Some(section) = sections.next_if(|s| s.start <= index) {
+            open_section(&mut spans, &mut columns, &mut next_free, &section.label);
+        }
+        let mut marks: Vec<(usize, Mark)> = marks_of(&instr.op, notes, index)
             .into_iter()
             .filter_map(|(q, m)| row_of.get(q).copied().flatten().map(|w| (w, m)))
             .collect();
@@ -131,9 +226,42 @@ pub fn layout(circuit: &Circuit) -> Layout {
             condition,
         });
     }
+    // Sections starting at or after the end (moves that emitted nothing) still show.
+    for section in sections {
+        open_section(&mut spans, &mut columns, &mut next_free, &section.label);
+    }
+    close_section(&mut spans, &mut columns);
     Layout {
         wires,
         placed,
         columns,
+        sections: spans,
+        note: notes.note.clone(),
+    }
+}
+
+/// Ends the open section (an empty one gets a column of its own) and starts the next one after
+/// every column used so far.
+fn open_section(
+    spans: &mut Vec<SectionSpan>,
+    columns: &mut usize,
+    next_free: &mut [usize],
+    label: &str,
+) {
+    close_section(spans, columns);
+    next_free.fill(*columns);
+    spans.push(SectionSpan {
+        label: label.to_string(),
+        columns: *columns..*columns,
+    });
+}
+
+/// Ends the open section at the current column count.
+fn close_section(spans: &mut [SectionSpan], columns: &mut usize) {
+    if let Some(last) = spans.last_mut() {
+        if *columns == last.columns.start {
+            *columns += 1;
+        }
+        last.columns.end = *columns;
     }
 }

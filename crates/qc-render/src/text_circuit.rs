@@ -1,6 +1,7 @@
 //! Circuit diagrams as text, one row per wire and a spacer row between wires for vertical lines.
+//! Sections (a game's moves) are separated by a dotted column `┊` and labelled on a header row.
 
-use super::layout::{layout, Mark};
+use super::layout::{layout_annotated, Annotations, Layout, Mark};
 use qc_ir::Circuit;
 
 fn label(mark: &Mark) -> String {
@@ -10,7 +11,8 @@ fn label(mark: &Mark) -> String {
         Mark::ControlZero => "○".into(),
         Mark::Measure(bit) => format!("[M→{bit}]"),
         Mark::Reset => "[|0>]".into(),
-        Mark::Alloc => "|0>".into(),
+        Mark::Alloc(None) => "|0>".into(),
+        Mark::Alloc(Some(what)) => format!("|0> {what}"),
         Mark::Free => "<0|".into(),
         Mark::Cross => "│".into(),
     }
@@ -20,9 +22,36 @@ fn width(text: &str) -> usize {
     text.chars().count()
 }
 
+/// The separator between sections, on wire, spacer and header rows.
+const SEPARATOR: char = '┊';
+
 /// Draws `circuit` as text. Conditions are written under the instruction's lowest wire.
 pub fn draw(circuit: &Circuit) -> String {
-    let lay = layout(circuit);
+    draw_annotated(circuit, &Annotations::default())
+}
+
+/// Draws `circuit` with its sections labelled, named wires and hidden wires left out.
+pub fn draw_annotated(circuit: &Circuit, notes: &Annotations) -> String {
+    let lay = layout_annotated(circuit, notes);
+    let mut out = render(&lay);
+    if let Some(note) = &lay.note {
+        out.push_str(note);
+        out.push('\n');
+    }
+    out
+}
+
+/// Text of one cell placed so that its middle character sits on the column's middle (where
+/// the vertical lines run), filled with `fill`.
+fn centred(text: &str, column_width: usize, fill: &str) -> String {
+    let w = width(text);
+    let middle = (column_width - 1) / 2;
+    let left = middle.saturating_sub(w.saturating_sub(1) / 2);
+    let right = column_width.saturating_sub(w + left);
+    format!("{}{text}{}", fill.repeat(left), fill.repeat(right))
+}
+
+fn render(lay: &Layout) -> String {
     let rows = lay.wires.len();
     if rows == 0 {
         return "(empty circuit)\n".into();
@@ -44,43 +73,72 @@ pub fn draw(circuit: &Circuit) -> String {
             }
         }
     }
-    let col_width: Vec<usize> = (0..lay.columns)
+    // Odd widths, so that every cell has a middle character for the vertical lines.
+    let mut col_width: Vec<usize> = (0..lay.columns)
         .map(|c| {
-            (0..rows)
+            let widest = (0..rows)
                 .map(|r| width(&cells[r][c]).max(width(&spacers[r][c])))
                 .max()
                 .unwrap_or(1)
-                .max(1)
-                + 2
+                .max(1);
+            (widest + 2) | 1
         })
         .collect();
+    // A section as wide as its label (and the space before it); the last column takes the rest.
+    for span in &lay.sections {
+        let have: usize = col_width[span.columns.clone()].iter().sum();
+        let need = width(&span.label) + 2;
+        if need > have {
+            if let Some(last) = col_width.get_mut(span.columns.end - 1) {
+                *last += need - have;
+            }
+        }
+    }
+    let separator_before = |c: usize| lay.sections.iter().skip(1).any(|s| s.columns.start == c);
     let name_width = lay.wires.iter().map(|n| width(n)).max().unwrap_or(1);
     let mut out = String::new();
+    if !lay.sections.is_empty() {
+        let mut header = " ".repeat(name_width + 3);
+        for c in 0..lay.columns {
+            if separator_before(c) {
+                header.push(SEPARATOR);
+            }
+            match lay.sections.iter().find(|s| s.columns.contains(&c)) {
+                Some(s) if s.columns.start == c => {
+                    let span_width: usize = col_width[s.columns.clone()].iter().sum();
+                    header.push(' ');
+                    header.push_str(&s.label);
+                    header.push_str(&" ".repeat(span_width.saturating_sub(1 + width(&s.label))));
+                }
+                Some(_) => {}
+                None => header.push_str(&" ".repeat(col_width[c])),
+            }
+        }
+        out.push_str(header.trim_end());
+        out.push('\n');
+    }
     for r in 0..rows {
         let mut line = format!("{:>name_width$}: ─", lay.wires[r]);
-        let mut below = format!("{:>name_width$}    ", "");
+        let mut below = " ".repeat(name_width + 3);
         for c in 0..lay.columns {
-            let w = col_width[c];
-            let cell = &cells[r][c];
-            let pad = w - width(cell);
-            let (left, right) = (pad / 2, pad - pad / 2);
-            line.push_str(&"─".repeat(left));
-            line.push_str(cell);
-            line.push_str(&"─".repeat(right));
+            if separator_before(c) {
+                line.push(SEPARATOR);
+                below.push(SEPARATOR);
+            }
+            line.push_str(&centred(&cells[r][c], col_width[c], "─"));
             let spacer = &spacers[r][c];
-            let pad = w - width(spacer);
-            let (left, right) = if spacer == "│" {
-                (pad / 2, pad - pad / 2)
+            if spacer == "│" {
+                below.push_str(&centred(spacer, col_width[c], " "));
             } else {
-                (1, pad.saturating_sub(1))
-            };
-            below.push_str(&" ".repeat(left));
-            below.push_str(spacer);
-            below.push_str(&" ".repeat(right));
+                below.push(' ');
+                below.push_str(spacer);
+                below.push_str(&" ".repeat(col_width[c].saturating_sub(width(spacer) + 1)));
+            }
         }
         out.push_str(line.trim_end());
         out.push('\n');
-        if r + 1 < rows || !below.trim().is_empty() {
+        let has_text = below.chars().any(|ch| ch != ' ' && ch != SEPARATOR);
+        if r + 1 < rows || has_text {
             out.push_str(below.trim_end());
             out.push('\n');
         }

@@ -44,5 +44,5 @@ pub use piece::{Color, Piece, PieceKind};
 pub use qcan::{parse_move_list, MoveShape, QcanMove, VariantMark};
 pub use ruleset::{
     BoardView, Cantwell, DrawReason, GameText, LegalMove, MoveView, Niels, QuantumGame, Ruleset,
-    Status, WinReason, WrittenMove,
+    Status, WinReason, WireLabel, WrittenMove,
 };

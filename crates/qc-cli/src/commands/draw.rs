@@ -1,5 +1,8 @@
 //! `qchess draw`: the circuit of a game, of one of its moves, or of an IR file, as a diagram
-//! (text on the terminal, SVG to a file). Only the qubits the drawn instructions use get a wire.
+//! (text on the terminal, SVG to a file). Only the qubits the drawn instructions use get a wire;
+//! a game's moves are labelled with their number and notation, Niel's wires are named by the
+//! pair they stand for, and in a whole game the set-up wires of squares no move touches are
+//! left out unless `--all-wires` asks for them.
 
 use crate::backend_choice::BackendChoice;
 use crate::circuit_input::read_circuit;
@@ -7,9 +10,12 @@ use crate::game_input::{with_game, GameArgs};
 use crate::output::write_stdout;
 use anyhow::{bail, Context};
 use clap::Args;
-use qc_ir::{Circuit, Instruction};
+use qc_ir::{Circuit, Instruction, Qubit};
+use qc_render::layout::{Annotations, Section};
 use qc_render::{svg_circuit, text_circuit};
-use qc_rules::QuantumGame;
+use qc_rules::{QuantumGame, WireLabel};
+use std::collections::BTreeSet;
+use std::ops::Range;
 use std::path::PathBuf;
 
 /// Arguments of `qchess draw`.
@@ -24,6 +30,10 @@ pub struct DrawArgs {
     /// Draw only this move of the game (1 = the first move; 0 = the set-up).
     #[arg(long = "move", value_name = "N")]
     pub move_number: Option<usize>,
+    /// Draw every set-up wire, also those of squares no move touches (left out by default when
+    /// drawing a whole game).
+    #[arg(long)]
+    pub all_wires: bool,
     /// Write an SVG picture to this file instead of drawing text.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
@@ -37,40 +47,110 @@ pub struct DrawArgs {
 
 /// Runs the command.
 pub fn run(args: &DrawArgs) -> anyhow::Result<()> {
-    let circuit = match &args.circuit {
-        Some(path) => read_circuit(path)?.1,
+    let (circuit, notes) = match &args.circuit {
+        Some(path) => (read_circuit(path)?.1, Annotations::default()),
         None => with_game!(
             args.game,
             args.backend,
             args.seed,
             true,
-            |R, _loaded, game| move_circuit(&game, args.move_number)?
+            |R, _loaded, game| game_drawing(&game, args.move_number, args.all_wires)?
         ),
     };
     match &args.svg {
-        Some(path) => std::fs::write(path, svg_circuit::draw(&circuit))
+        Some(path) => std::fs::write(path, svg_circuit::draw_annotated(&circuit, &notes))
             .with_context(|| format!("cannot write {}", path.display())),
-        None => write_stdout(&text_circuit::draw(&circuit)),
+        None => write_stdout(&text_circuit::draw_annotated(&circuit, &notes)),
     }
 }
 
-/// The circuit of move `n` of `game` (0 = the set-up), or of the whole game (`None`), with the
-/// game's qubit table and only the instructions drawn.
-pub fn move_circuit<G: QuantumGame>(game: &G, n: Option<usize>) -> anyhow::Result<Circuit> {
-    let range = match n {
-        None => 0..game.circuit().instructions().len(),
+/// The label of move `n` (1 = the first move, the number `--move` takes): `3. a3c3^b1`;
+/// move 0 is the set-up.
+fn move_label(n: usize, text: &str) -> String {
+    if n == 0 {
+        "set-up".into()
+    } else {
+        format!("{n}. {text}")
+    }
+}
+
+/// The circuit of move `n` of `game` (0 = the set-up), or of the whole game (`None`), with its
+/// drawing annotations: every move labelled, the pairs' wires of Niel's Chess named, and for a
+/// whole game without `all_wires` the set-up wires no move touches left out.
+pub fn game_drawing<G: QuantumGame>(
+    game: &G,
+    n: Option<usize>,
+    all_wires: bool,
+) -> anyhow::Result<(Circuit, Annotations)> {
+    let moves = game.moves();
+    let setup = game.move_instructions(0).unwrap_or(0..0);
+    let mut sections: Vec<(Range<usize>, String)> = Vec::new();
+    match n {
+        None => {
+            if !setup.is_empty() {
+                sections.push((setup.clone(), move_label(0, "")));
+            }
+            for (k, m) in moves.iter().enumerate() {
+                sections.push((m.instructions.clone(), move_label(k + 1, &m.text)));
+            }
+        }
         Some(n) => match game.move_instructions(n) {
-            Some(range) => range,
-            None => bail!(
-                "the game has {} move(s); there is no move {n}",
-                game.moves().len()
-            ),
+            Some(range) => {
+                let text = n
+                    .checked_sub(1)
+                    .and_then(|k| moves.get(k))
+                    .map(|m| m.text.as_str());
+                sections.push((range, move_label(n, text.unwrap_or(""))));
+            }
+            None => bail!("the game has {} move(s); there is no move {n}", moves.len()),
         },
+    }
+    let range = match (sections.first(), sections.last()) {
+        (Some(first), Some(last)) => first.0.start..last.0.end,
+        _ => 0..0,
     };
-    Ok(used_only(
+    let circuit = used_only(
         game.circuit(),
-        &game.circuit().instructions()[range],
-    ))
+        &game.circuit().instructions()[range.clone()],
+    );
+    let mut notes = Annotations {
+        sections: sections
+            .iter()
+            .map(|(r, label)| Section {
+                start: r.start - range.start,
+                label: label.clone(),
+            })
+            .collect(),
+        wire_labels: game
+            .wire_labels()
+            .into_iter()
+            .filter(|l| range.contains(&l.instruction))
+            .map(|l| WireLabel {
+                instruction: l.instruction - range.start,
+                ..l
+            })
+            .collect(),
+        ..Annotations::default()
+    };
+    if n.is_none() && !all_wires {
+        let instructions = game.circuit().instructions();
+        let moved: BTreeSet<Qubit> = instructions[setup.end..]
+            .iter()
+            .flat_map(|i| i.op.qubits())
+            .collect();
+        notes.hidden = instructions[setup]
+            .iter()
+            .flat_map(|i| i.op.qubits())
+            .filter(|q| !moved.contains(q))
+            .collect();
+        if !notes.hidden.is_empty() {
+            notes.note = Some(format!(
+                "({} set-up wire(s) that no move touches are not drawn; --all-wires draws them)",
+                notes.hidden.len()
+            ));
+        }
+    }
+    Ok((circuit, notes))
 }
 
 /// The game circuit's qubit table with only `instructions` (the drawing shows the used wires).

@@ -11,6 +11,7 @@ use super::error::NielsError;
 use super::legal::GameStatus;
 use super::moves::{format_played, parse_played, NielsMove};
 use super::position::{NielsPosition, Pair, PairId};
+use crate::ruleset::WireLabel;
 use crate::undo::{btree_map_bytes, UndoHistory};
 use qc_ir::exec::apply_instruction;
 use qc_ir::{
@@ -68,6 +69,8 @@ struct Quantum<B: Backend> {
     blue_probabilities: Vec<f64>,
     roll_outcomes: Vec<RollOutcome>,
     ply: usize,
+    /// What each allocated qubit stands for (a pair, a tunnelling), for circuit drawings.
+    wire_labels: Vec<WireLabel>,
 }
 
 /// The quantum half of a move being played: the game's circuit and backend, and the uniform
@@ -92,6 +95,12 @@ struct Saved<B: Backend> {
 /// θ with Ry(θ)|0> having P(|1>) = p.
 fn ry_angle(p_one: f64) -> f64 {
     2.0 * p_one.clamp(0.0, 1.0).sqrt().asin()
+}
+
+/// What a pair's qubit stands for in drawings: the piece's FEN letter, then its red and blue
+/// squares (`R d4/e6`; |0> = red, |1> = blue).
+fn pair_label(pair: &Pair) -> String {
+    format!("{} {}/{}", pair.piece.fen_char(), pair.red, pair.blue)
 }
 
 /// The qubit value of a pair's event square (|1> = blue).
@@ -119,6 +128,17 @@ impl<B: Backend> Quantum<B> {
             self.executed += 1;
         }
         Ok(last)
+    }
+
+    /// Allocates an ancilla and records what it stands for.
+    fn alloc_labelled(&mut self, label: String) -> Qubit {
+        let qubit = self.builder.alloc_ancilla(AncillaKind::Other);
+        self.wire_labels.push(WireLabel {
+            instruction: self.builder.len() - 1,
+            qubit,
+            label,
+        });
+        qubit
     }
 
     fn qubit(&self, pair: PairId) -> Result<Qubit, NielsError> {
@@ -157,7 +177,7 @@ impl<B: Backend> Quantum<B> {
         } else {
             1.0 - p_event
         };
-        let q = self.builder.alloc_ancilla(AncillaKind::Other);
+        let q = self.alloc_labelled(pair_label(pair));
         self.builder.gate(Gate::Ry(ry_angle(p_blue)), &[q], &[]);
         if pos.rules.hadamard && !pair.is_equal() {
             // Equal superposition with phase: (|red> - |blue>)/sqrt 2.
@@ -177,7 +197,7 @@ impl<B: Backend> Quantum<B> {
             return Err(NielsError::Internal("joined pair missing".into()));
         };
         let tq = self.qubit(target)?;
-        let q = self.builder.alloc_ancilla(AncillaKind::Other);
+        let q = self.alloc_labelled(pair_label(pair));
         self.builder.cx(
             &[qc_ir::Control {
                 qubit: tq,
@@ -301,7 +321,7 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
     fn tunnel(&mut self, _: &NielsPosition, from: Square, to: Square) -> Result<bool, NielsError> {
         let quantum = &mut *self.quantum;
         let choice = quantum.choice(from, to, self.uniform)?;
-        let q = quantum.builder.alloc_ancilla(AncillaKind::Other);
+        let q = quantum.alloc_labelled(format!("tunnel {from}-{to}"));
         quantum.builder.gate(
             Gate::Ry(ry_angle(super::apply::TUNNEL_PROBABILITY)),
             &[q],
@@ -357,6 +377,7 @@ impl<B: Backend> NielsGame<B> {
             blue_probabilities: Vec::new(),
             roll_outcomes: Vec::new(),
             ply: 0,
+            wire_labels: Vec::new(),
         };
         quantum
             .builder
@@ -431,6 +452,12 @@ impl<B: Backend> NielsGame<B> {
     /// The moves played so far.
     pub fn history(&self) -> &[PlayedMove] {
         &self.history
+    }
+
+    /// What each `alloc` of [`NielsGame::circuit`] stands for: a pair (`R d4/e6`, red then
+    /// blue square) or a tunnelling (`tunnel e2-e4`).
+    pub fn wire_labels(&self) -> &[WireLabel] {
+        &self.quantum.wire_labels
     }
 
     /// The whole game as one circuit (collapses are mid-circuit measurements).
@@ -638,6 +665,8 @@ impl<B: Backend> NielsGame<B> {
         q.forced.clear();
         q.blue_probabilities.clear();
         q.roll_outcomes.clear();
+        let kept = q.builder.len();
+        q.wire_labels.retain(|l| l.instruction < kept);
         self.position = saved.position;
     }
 

@@ -17,7 +17,7 @@ pub mod view;
 
 pub use cantwell::{Cantwell, CantwellError, FIFTY_MOVE_BOARD_TAG};
 pub use niels::{Niels, NielsStart};
-pub use view::{BoardView, MarkView, PairView, SquareView};
+pub use view::{BoardView, MarkView, PairView, SquareView, WireLabel};
 
 use crate::piece::Color;
 use qc_ir::{Backend, Circuit, Square};
@@ -182,6 +182,12 @@ pub trait QuantumGame {
             ),
             n => moves.get(n - 1).map(|m| m.instructions.clone()),
         }
+    }
+
+    /// What the ancilla wires of [`QuantumGame::circuit`] stand for, where the ruleset gives
+    /// them a meaning (Niel's Chess: one wire per pair); empty by default.
+    fn wire_labels(&self) -> Vec<WireLabel> {
+        Vec::new()
     }
 
     /// The moves played as text, with move numbers and every outcome written in.

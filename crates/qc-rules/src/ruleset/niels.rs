@@ -3,7 +3,7 @@
 
 use super::{
     BoardView, DrawReason, GameText, LegalMove, MarkView, MoveView, PairView, QuantumGame, Ruleset,
-    SquareView, Status, WinReason, WrittenMove,
+    SquareView, Status, WinReason, WireLabel, WrittenMove,
 };
 use crate::niels::{
     Cell, GameStatus, NielsError, NielsGame, NielsPosition, NielsRecord, NielsRules, PlayedMove,
@@ -172,6 +172,10 @@ impl<B: Backend> QuantumGame for NielsGame<B> {
 
     fn moves(&self) -> Vec<MoveView> {
         self.history().iter().map(move_view).collect()
+    }
+
+    fn wire_labels(&self) -> Vec<WireLabel> {
+        NielsGame::wire_labels(self).to_vec()
     }
 
     fn record(&self) -> String {

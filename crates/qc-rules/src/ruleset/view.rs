@@ -100,3 +100,16 @@ impl BoardView {
         })
     }
 }
+
+/// What an ancilla wire of a game's circuit stands for, from its `alloc` on (a Niel's pair's
+/// "which square" qubit: `R d4/e6`), so that circuit drawings name the wire by its meaning.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WireLabel {
+    /// Index of the `alloc` instruction in the game circuit's instruction list.
+    pub instruction: usize,
+    /// The qubit allocated there.
+    pub qubit: qc_ir::Qubit,
+    /// What it stands for, e.g. `R d4/e6` (the piece's FEN letter, then its red and blue
+    /// squares) or `tunnel e2-e4`.
+    pub label: String,
+}

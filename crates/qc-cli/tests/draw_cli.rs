@@ -1,0 +1,90 @@
+//! `qchess draw` of games: moves labelled with their number and notation, set-up wires of
+//! untouched squares left out unless `--all-wires`, Niel's wires named by their pairs.
+
+mod common;
+
+use common::{ok_stdout, qchess, temp_dir};
+
+const GAME: &str = "b1^a3c3 g8f6 a3c3^b1";
+
+/// The wire names of a text drawing, top to bottom.
+fn wire_names(drawing: &str) -> Vec<String> {
+    drawing
+        .lines()
+        .filter_map(|l| l.split_once(": ─").map(|(name, _)| name.trim().to_string()))
+        .collect()
+}
+
+#[test]
+fn a_whole_game_is_drawn_move_by_move_without_untouched_set_up_wires() {
+    let out = ok_stdout(&qchess(&["draw", "--moves", GAME]));
+    let header = out.lines().next().unwrap();
+    for label in ["set-up", "1. b1^a3c3", "2. g8f6", "3. a3c3^b1"] {
+        assert!(header.contains(label), "{out}");
+    }
+    // The moves touch b1, a3, c3 (the knight's split and merge) and g8, f6; the other 30 pieces
+    // of the start position stay put and their wires are left out.
+    let mut names = wire_names(&out);
+    names.sort();
+    assert_eq!(names, ["a3", "b1", "c3", "f6", "g8"], "{out}");
+    assert!(out.contains("30 set-up wire(s)"), "{out}");
+
+    let all = ok_stdout(&qchess(&["draw", "--moves", GAME, "--all-wires"]));
+    let names = wire_names(&all);
+    // 32 pieces at the start, plus the three empty squares the moves use.
+    assert_eq!(names.len(), 35, "{all}");
+    assert!(names.iter().any(|n| n == "a2") && names.iter().any(|n| n == "e8"));
+    assert!(!all.contains("not drawn"), "{all}");
+}
+
+#[test]
+fn one_move_is_labelled_with_the_number_move_takes() {
+    let out = ok_stdout(&qchess(&["draw", "--moves", GAME, "--move", "3"]));
+    assert_eq!(out.lines().next().unwrap().trim(), "3. a3c3^b1", "{out}");
+    let out = ok_stdout(&qchess(&["draw", "--moves", GAME, "--move", "0"]));
+    assert_eq!(out.lines().next().unwrap().trim(), "set-up", "{out}");
+    // The set-up alone draws every piece's wire.
+    assert_eq!(wire_names(&out).len(), 32, "{out}");
+}
+
+#[test]
+fn niels_wires_are_named_by_their_pairs() {
+    // The rook starts as the pair e4/f4 (FEN `Re4f4`); the knight's entanglement move
+    // `f6&f6d5@e4` makes the pair f6/d5 and the bishop's `e2&c4e2@d5` the pair c4/e2.
+    let out = ok_stdout(&qchess(&[
+        "draw",
+        "--rules",
+        "niels",
+        "circuits/niels/entangled_group.qng",
+    ]));
+    assert_eq!(wire_names(&out), ["R e4/f4", "n f6/d5", "B c4/e2"], "{out}");
+    assert!(!out.contains("anc"), "{out}");
+    // The rook's equal pair is prepared with Ry(pi/2), computed as 2 asin(sqrt(1/2)).
+    assert!(out.contains("[ry(pi/2)]"), "{out}");
+    assert!(out.lines().next().unwrap().contains("4. f4f6[f6]"), "{out}");
+
+    let dir = temp_dir("draw_niels_svg");
+    let svg_path = dir.join("pairs.svg");
+    let svg_arg = svg_path.to_str().unwrap();
+    ok_stdout(&qchess(&[
+        "draw",
+        "--rules",
+        "niels",
+        "circuits/niels/entangled_group.qng",
+        "--svg",
+        svg_arg,
+    ]));
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
+    let wires: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("wire"))
+        .filter_map(|n| n.text())
+        .collect();
+    assert_eq!(wires, ["R e4/f4", "n f6/d5", "B c4/e2"]);
+    let sections = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("section"))
+        .count();
+    assert_eq!(sections, 5, "set-up and four plies: {svg}");
+}
