@@ -15,7 +15,7 @@ const DENOMINATORS: [i64; 8] = [1, 2, 3, 4, 6, 8, 12, 16];
 
 /// How far (in radians, relative to the angle's size when above 1) an angle may be from
 /// `k*pi/d` and still print as it: a few bits of rounding, far below any decimal a person
-/// would type (0.7854 is 7e-6 away from pi/4 and prints as a decimal).
+/// would type (0.785 is 4e-4 away from pi/4 and prints as a decimal).
 const TOLERANCE: f64 = 1e-9;
 
 /// An angle as a drawing shows it: `pi/2`, `-3*pi/4`, `0`, or a decimal such as `1.231`.
@@ -105,7 +105,8 @@ mod tests {
             (2.0 * (1.0f64 / 3.0).sqrt().asin(), "1.231"),
             (0.5, "0.5"),
             (-0.3, "-0.3"),
-            (0.7854, "0.7854"),
+            // A typed decimal near pi/4 stays a decimal.
+            (0.785, "0.785"),
             (1.0, "1"),
             (1e-7, "1.00e-7"),
             (-2.5e-5, "-2.50e-5"),
