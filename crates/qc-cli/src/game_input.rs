@@ -71,10 +71,23 @@ macro_rules! with_rules {
 }
 
 /// Loads the game `$args` (a `GameArgs`) gives and plays it on the simulator `$backend` (a
-/// `BackendChoice`) with `$seed`; runs `$body` with `$loaded` (a `Loaded<R>`) and `$game` (an
+/// `BackendChoice`, or a pair `(BackendChoice, PrecisionChoice)`) with `$seed`; runs `$body` with `$loaded` (a `Loaded<R>`) and `$game` (an
 /// `R::Game<B>`) bound, and the type `$rules` bound to the ruleset. `$required`: whether a game
 /// must be given (otherwise: the start position, no moves).
 macro_rules! with_game {
+    // With a precision for the dense simulator: `(backend, precision)`, checked first.
+    ($args:expr, ($backend:expr, $precision:expr), $seed:expr, $required:expr,
+     |$rules:ident, $loaded:ident, $game:ident| $body:expr) => {{
+        $crate::backend_choice::check_precision($backend, $precision)?;
+        $crate::game_input::with_rules!($args.rules.rules, |$rules| {
+            let $loaded = $crate::game_input::load::<$rules>(&$args, $required)?;
+            $crate::backend_choice::with_backend!($backend, $precision, |backend| {
+                #[allow(unused_mut, reason = "only play mutates the game")]
+                let mut $game = $crate::game_input::replay::<$rules, _>(&$loaded, backend, $seed)?;
+                $body
+            })
+        })
+    }};
     ($args:expr, $backend:expr, $seed:expr, $required:expr,
      |$rules:ident, $loaded:ident, $game:ident| $body:expr) => {
         $crate::game_input::with_rules!($args.rules.rules, |$rules| {

@@ -166,3 +166,106 @@ fn run_gives_the_same_distribution_on_every_backend() {
         }
     }
 }
+
+/// `qchess run ... --json` probabilities as (bits, p).
+fn run_probabilities(args: &[&str]) -> std::collections::BTreeMap<String, f64> {
+    let value = ok_json(&qchess(args));
+    value["probabilities"]
+        .as_object()
+        .expect("probabilities")
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_f64().expect("a number")))
+        .collect()
+}
+
+#[test]
+fn single_precision_agrees_with_double_and_really_rounds_in_f32() {
+    // The reference for both: the sparse simulator (exact in f64, an independent engine).
+    for file in ["circuits/full_game.qasm", "circuits/tour.qasm"] {
+        let exact = run_probabilities(&["run", file, "--json"]);
+        let double = run_probabilities(&["run", file, "--backend", "dense", "--json"]);
+        let single = run_probabilities(&[
+            "run",
+            file,
+            "--backend",
+            "dense",
+            "--precision",
+            "single",
+            "--json",
+        ]);
+        assert_eq!(
+            single.keys().collect::<Vec<_>>(),
+            exact.keys().collect::<Vec<_>>()
+        );
+        let off = |got: &std::collections::BTreeMap<String, f64>| {
+            got.iter()
+                .map(|(k, p)| (p - exact[k]).abs())
+                .fold(0.0, f64::max)
+        };
+        assert!(
+            off(&double) < 1e-12,
+            "{file}: double off by {}",
+            off(&double)
+        );
+        assert!(
+            off(&single) < 1e-6,
+            "{file}: single off by {}",
+            off(&single)
+        );
+        // Had `--precision single` run in double, it would match to 1e-12 as well.
+        assert!(off(&single) > 1e-12, "{file}: single is as exact as double");
+    }
+}
+
+#[test]
+fn single_precision_needs_the_dense_simulator() {
+    for backend in ["sparse", "reference"] {
+        let out = qchess(&[
+            "run",
+            "circuits/tour.qasm",
+            "--backend",
+            backend,
+            "--precision",
+            "single",
+        ]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("precision `single` needs the dense simulator"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn simulate_in_single_precision_gives_the_same_game() {
+    let json = |extra: &[&str]| {
+        let mut args = vec!["simulate", "circuits/full_game.qcg", "--json"];
+        args.extend_from_slice(extra);
+        ok_json(&qchess(&args))
+    };
+    let exact = json(&[]);
+    let single = json(&["--backend", "dense", "--precision", "single"]);
+    for key in ["state_size", "status", "final_fen", "game"] {
+        assert_eq!(single[key], exact[key], "{key}");
+    }
+    let squares = exact["squares"].as_object().expect("squares");
+    assert_eq!(
+        single["squares"].as_object().expect("squares").len(),
+        squares.len()
+    );
+    for (square, value) in squares {
+        let p = value["probability"].as_f64().expect("p");
+        let q = single["squares"][square]["probability"]
+            .as_f64()
+            .expect("p");
+        assert!((p - q).abs() < 1e-6, "{square}: {p} vs {q}");
+    }
+    let bad = qchess(&[
+        "simulate",
+        "circuits/full_game.qcg",
+        "--precision",
+        "single",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -65,10 +65,49 @@ impl FromStr for BackendKind {
     }
 }
 
+/// `--precision single` (or any precision but double) given with a simulator other than dense:
+/// only the dense simulator has complex64 kernels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("precision `{precision}` needs the dense simulator (got `{backend}`)")]
+pub struct PrecisionNeedsDense {
+    /// The simulator chosen.
+    pub backend: BackendKind,
+    /// The precision asked for.
+    pub precision: qc_sim::Precision,
+}
+
+/// Checks that `precision` is available on `backend` (double everywhere, single on dense only).
+///
+/// # Errors
+/// [`PrecisionNeedsDense`] for single precision on the sparse or reference simulator.
+pub fn check_precision(
+    backend: BackendKind,
+    precision: qc_sim::Precision,
+) -> Result<(), PrecisionNeedsDense> {
+    if precision == qc_sim::Precision::Double || backend == BackendKind::Dense {
+        Ok(())
+    } else {
+        Err(PrecisionNeedsDense { backend, precision })
+    }
+}
+
 /// Runs `$body` with `$backend` bound to a fresh simulator of the kind `$kind` (a
-/// [`BackendKind`]); the body is compiled once per simulator.
+/// [`BackendKind`]); the body is compiled once per simulator. With a precision (a
+/// `qc_sim::Precision`) between the two, the dense simulator runs in that precision (complex64
+/// for single; the body is then also compiled for `DenseSim<f32>`); the other simulators ignore
+/// it, so check it first with [`check_precision`].
 #[macro_export]
 macro_rules! with_backend {
+    ($kind:expr, $precision:expr, |$backend:ident| $body:expr) => {
+        match ($kind, $precision) {
+            ($crate::BackendKind::Dense, $crate::sim::Precision::Single) => {
+                let $backend =
+                    $crate::sim::DenseSim::<f32>::zero_state($crate::sim::MemoryLimit::default());
+                $body
+            }
+            (kind, _) => $crate::with_backend!(kind, |$backend| $body),
+        }
+    };
     ($kind:expr, |$backend:ident| $body:expr) => {
         match $kind {
             $crate::BackendKind::Sparse => {
@@ -113,7 +152,30 @@ mod tests {
             .map(|kind| crate::with_backend!(kind, |backend| type_name_of(&backend)))
             .collect();
         assert!(names[0].ends_with("SparseSim"), "{names:?}");
-        assert!(names[1].ends_with("DenseSim"), "{names:?}");
+        assert!(names[1].ends_with("dense::DenseSim"), "{names:?}");
         assert!(names[2].ends_with("ReferenceSparse"), "{names:?}");
+        let single = crate::with_backend!(BackendKind::Dense, qc_sim::Precision::Single, |b| {
+            type_name_of(&b)
+        });
+        assert!(single.ends_with("DenseSim<f32>"), "{single}");
+        let double = crate::with_backend!(BackendKind::Dense, qc_sim::Precision::Double, |b| {
+            type_name_of(&b)
+        });
+        assert!(double.ends_with("dense::DenseSim"), "{double}");
+    }
+
+    #[test]
+    fn single_precision_is_refused_off_the_dense_simulator() {
+        use qc_sim::Precision;
+        for kind in BackendKind::ALL {
+            assert_eq!(check_precision(kind, Precision::Double), Ok(()));
+            let single = check_precision(kind, Precision::Single);
+            assert_eq!(single.is_ok(), kind == BackendKind::Dense, "{kind}");
+        }
+        let err = check_precision(BackendKind::Sparse, Precision::Single).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "precision `single` needs the dense simulator (got `sparse`)"
+        );
     }
 }

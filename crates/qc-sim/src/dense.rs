@@ -1,4 +1,5 @@
-//! The dense simulator: a complex128 state vector over the qubits in superposition.
+//! The dense simulator: a state vector over the qubits in superposition, in complex128
+//! (`DenseSim`, i.e. `DenseSim<f64>`) or complex64 (`DenseSim<f32>`, see [`crate::precision`]).
 //!
 //! A qubit joins the vector (as its new most significant bit) only when a gate could make it
 //! non-classical; until then it is a classical bit, and monomial gates on classical targets
@@ -12,10 +13,10 @@
 
 use crate::kernels;
 use crate::memory::{try_reserve, MemoryLimit};
+use crate::precision::Real;
 use crate::table::SmallGate;
-use qc_ir::{
-    Backend, BackendError, Complex64, Control, Gate, MeasureChoice, Qubit, IMPOSSIBLE_PROBABILITY,
-};
+use num_complex::Complex;
+use qc_ir::{Backend, BackendError, Complex64, Control, Gate, MeasureChoice, Qubit};
 use rayon::prelude::*;
 
 /// Largest number of qubits in the vector (2^40 amplitudes is far beyond any memory limit).
@@ -26,8 +27,16 @@ pub const DEFAULT_DENSE_PARALLEL_THRESHOLD: usize = 1 << 14;
 
 const ONE: Complex64 = Complex64::new(1.0, 0.0);
 const ZERO: Complex64 = Complex64::new(0.0, 0.0);
-/// `AMPLITUDE_EPSILON^2`: comparing `|a|^2` with it avoids a square root per amplitude.
-const EPSILON_SQUARED: f64 = qc_ir::AMPLITUDE_EPSILON * qc_ir::AMPLITUDE_EPSILON;
+
+/// 1 in the amplitudes' precision.
+fn one<F: Real>() -> Complex<F> {
+    Complex::new(F::one(), F::zero())
+}
+
+/// 0 in the amplitudes' precision.
+fn zero<F: Real>() -> Complex<F> {
+    Complex::default()
+}
 
 /// Where a qubit lives in the dense simulator.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -36,13 +45,14 @@ enum Place {
     Dense(u8),
 }
 
-/// The dense simulator. Starts in |0...0> with no qubit in the vector.
+/// The dense simulator. Starts in |0...0> with no qubit in the vector. `F` is the real type of
+/// the amplitudes: `f64` (complex128, the default) or `f32` (complex64).
 #[derive(Clone, Debug)]
-pub struct DenseSim {
+pub struct DenseSim<F: Real = f64> {
     places: Vec<Place>,
     /// Bit i of an amplitude index is qubit `order[i]`.
     order: Vec<Qubit>,
-    amps: Vec<Complex64>,
+    amps: Vec<Complex<F>>,
     /// Global phase from gates applied to classical qubits, kept apart so they cost no sweep.
     phase: Complex64,
     limit: MemoryLimit,
@@ -58,20 +68,37 @@ impl Default for DenseSim {
 
 /// Snapshot of a [`DenseSim`].
 #[derive(Clone, Debug)]
-pub struct DenseSnapshot(DenseSim);
+pub struct DenseSnapshot<F: Real = f64>(DenseSim<F>);
 
-impl DenseSim {
-    /// The all-zero state with the default memory limit.
+impl DenseSim<f64> {
+    /// The all-zero state in complex128 with the default memory limit.
     pub fn new() -> DenseSim {
         DenseSim::with_limit(MemoryLimit::default())
     }
 
-    /// The all-zero state with the given memory limit.
+    /// The all-zero state in complex128 with the given memory limit.
     pub fn with_limit(limit: MemoryLimit) -> DenseSim {
+        DenseSim::zero_state(limit)
+    }
+
+    /// |0...0> in complex128 with qubits `0..n` already in the vector; see
+    /// [`DenseSim::zero_state_dense`].
+    ///
+    /// # Errors
+    /// Over the memory limit or [`MAX_DENSE_QUBITS`].
+    pub fn with_dense_qubits(n: u32, limit: MemoryLimit) -> Result<DenseSim, BackendError> {
+        DenseSim::zero_state_dense(n, limit)
+    }
+}
+
+impl<F: Real> DenseSim<F> {
+    /// The all-zero state in precision `F` with the given memory limit
+    /// (`DenseSim::<f32>::zero_state(limit)` for complex64).
+    pub fn zero_state(limit: MemoryLimit) -> DenseSim<F> {
         DenseSim {
             places: Vec::new(),
             order: Vec::new(),
-            amps: vec![ONE],
+            amps: vec![one()],
             phase: ONE,
             limit,
             parallel_threshold: DEFAULT_DENSE_PARALLEL_THRESHOLD,
@@ -79,18 +106,18 @@ impl DenseSim {
         }
     }
 
-    /// |0...0> with qubits `0..n` already in the vector (2^n amplitudes), as a full state-vector
-    /// simulator starts; used by benchmarks to compare like with like.
+    /// |0...0> in precision `F` with qubits `0..n` already in the vector (2^n amplitudes), as a
+    /// full state-vector simulator starts; used by benchmarks to compare like with like.
     ///
     /// # Errors
     /// Over the memory limit or [`MAX_DENSE_QUBITS`].
-    pub fn with_dense_qubits(n: u32, limit: MemoryLimit) -> Result<DenseSim, BackendError> {
-        let mut sim = DenseSim::with_limit(limit);
+    pub fn zero_state_dense(n: u32, limit: MemoryLimit) -> Result<DenseSim<F>, BackendError> {
+        let mut sim = DenseSim::zero_state(limit);
         let len = sim.checked_len(n as usize)?;
         let mut amps = Vec::new();
         try_reserve(&mut amps, len, "dense state vector", limit)?;
-        amps.resize(len, ZERO);
-        amps[0] = ONE;
+        amps.resize(len, zero());
+        amps[0] = one();
         sim.amps = amps;
         for q in 0..n {
             sim.set_place(Qubit(q), Place::Dense(q as u8));
@@ -117,7 +144,7 @@ impl DenseSim {
 
     /// Bytes per amplitude.
     pub const fn bytes_per_amplitude() -> usize {
-        std::mem::size_of::<Complex64>()
+        std::mem::size_of::<Complex<F>>()
     }
 
     /// Bytes the vector holds.
@@ -131,7 +158,7 @@ impl DenseSim {
     }
 
     /// The raw amplitudes (bit i of the index = the i-th dense qubit), without the global phase.
-    pub fn raw_amplitudes(&self) -> &[Complex64] {
+    pub fn raw_amplitudes(&self) -> &[Complex<F>] {
         &self.amps
     }
 
@@ -177,11 +204,11 @@ impl DenseSim {
         let old = self.amps.len();
         let len = self.checked_len(self.order.len() + 1)?;
         try_reserve(&mut self.amps, len - old, "dense state vector", self.limit)?;
-        self.amps.resize(len, ZERO);
+        self.amps.resize(len, zero());
         if value {
             let (low, high) = self.amps.split_at_mut(old);
             high.copy_from_slice(low);
-            low.fill(ZERO);
+            low.fill(zero());
         }
         let pos = self.order.len() as u8;
         self.order.push(q);
@@ -199,7 +226,7 @@ impl DenseSim {
             .amps
             .iter()
             .enumerate()
-            .filter(|(_, a)| a.norm_sqr() >= EPSILON_SQUARED)
+            .filter(|(_, a)| F::norm_sqr_f64(**a) >= F::IMPOSSIBLE_PROBABILITY)
             .fold((0usize, usize::MAX), |(or, and), (i, _)| (or | i, and & i));
         for pos in (0..self.order.len()).rev() {
             let bit = 1usize << pos;
@@ -219,6 +246,7 @@ impl DenseSim {
         let low_mask = (1usize << p) - 1;
         let pick = usize::from(value) << p;
         let src = |i: usize| ((i >> p) << (p + 1)) | (i & low_mask) | pick;
+        let scale = F::from_f64(scale);
         // In place, ascending: source index >= destination index, and every source read lies
         // above every destination already written.
         for i in 0..half {
@@ -235,19 +263,27 @@ impl DenseSim {
 
     /// `P(bit = 1)`, from separate sums over both halves so that an outcome whose amplitudes are
     /// all exactly zero gets probability exactly zero (not `1 - (1 - 2e-16)`).
-    /// The summed weights `(P(bit = 0), P(bit = 1))`, each summed on its own.
+    /// The summed weights `(P(bit = 0), P(bit = 1))`, each summed on its own (in `f64`); a weight
+    /// below [`Real::IMPOSSIBLE_PROBABILITY`] of the total is rounding noise and reads as 0.
     fn weights_of_bit(&self, pos: u8) -> (f64, f64) {
+        let (p0, p1) = self.summed_weights_of_bit(pos);
+        let noise = F::IMPOSSIBLE_PROBABILITY * (p0 + p1);
+        let clean = |p: f64| if p < noise { 0.0 } else { p };
+        (clean(p0), clean(p1))
+    }
+
+    fn summed_weights_of_bit(&self, pos: u8) -> (f64, f64) {
         let mask = 1usize << pos;
         let chunk = crate::par::REDUCE_CHUNK;
-        let partial = |(c, block): (usize, &[Complex64])| {
+        let partial = |(c, block): (usize, &[Complex<F>])| {
             block
                 .iter()
                 .enumerate()
                 .fold((0.0f64, 0.0f64), |(p0, p1), (j, a)| {
                     if (c * chunk + j) & mask != 0 {
-                        (p0, p1 + a.norm_sqr())
+                        (p0, p1 + F::norm_sqr_f64(*a))
                     } else {
-                        (p0 + a.norm_sqr(), p1)
+                        (p0 + F::norm_sqr_f64(*a), p1)
                     }
                 })
         };
@@ -326,7 +362,14 @@ impl DenseSim {
                 let mut fixed = positions.clone();
                 fixed.sort_unstable();
                 let parallel = self.parallel();
-                kernels::phase(&mut self.amps, &fixed, *value, 0, factor, parallel);
+                kernels::phase(
+                    &mut self.amps,
+                    &fixed,
+                    *value,
+                    0,
+                    F::complex(factor),
+                    parallel,
+                );
             }
         }
         true
@@ -338,24 +381,26 @@ impl DenseSim {
         fixed.sort_unstable();
         let parallel = self.parallel();
         let amps = &mut self.amps;
+        // Decisions on the exact (f64) table; the kernels get the entries in precision `F`.
         let m = &table.m;
+        let c = |z: Complex64| F::complex(z);
         if table.k == 1 {
             let o = 1usize << tpos[0];
             if m[1] == ZERO && m[2] == ZERO {
                 for (offset, f) in [(0, m[0]), (o, m[3])] {
                     if f != ONE {
-                        kernels::phase(amps, &fixed, cval, offset, f, parallel);
+                        kernels::phase(amps, &fixed, cval, offset, c(f), parallel);
                     }
                 }
             } else if m[0] == ZERO && m[3] == ZERO {
-                kernels::swap_phase(amps, &fixed, cval, (0, o), (m[1], m[2]), parallel);
+                kernels::swap_phase(amps, &fixed, cval, (0, o), (c(m[1]), c(m[2])), parallel);
             } else {
                 kernels::pair(
                     amps,
                     &fixed,
                     cval,
                     (0, o),
-                    [m[0], m[1], m[2], m[3]],
+                    [c(m[0]), c(m[1]), c(m[2]), c(m[3])],
                     parallel,
                 );
             }
@@ -372,12 +417,14 @@ impl DenseSim {
             // SWAP and the iSWAP family act on |01>, |10> only.
             let (m11, m12, m21, m22) = (m[5], m[6], m[9], m[10]);
             if m11 == ZERO && m22 == ZERO {
-                kernels::swap_phase(amps, &fixed, cval, (b, a), (m12, m21), parallel);
+                kernels::swap_phase(amps, &fixed, cval, (b, a), (c(m12), c(m21)), parallel);
             } else {
-                kernels::pair(amps, &fixed, cval, (b, a), [m11, m12, m21, m22], parallel);
+                let block = [c(m11), c(m12), c(m21), c(m22)];
+                kernels::pair(amps, &fixed, cval, (b, a), block, parallel);
             }
         } else {
-            kernels::matrix(amps, &fixed, cval, &offsets, &m[..16], parallel);
+            let full: [Complex<F>; 16] = std::array::from_fn(|i| c(m[i]));
+            kernels::matrix(amps, &fixed, cval, &offsets, &full, parallel);
         }
     }
 
@@ -404,7 +451,8 @@ impl DenseSim {
             })
             .collect();
         let parallel = self.parallel();
-        kernels::matrix(&mut self.amps, &fixed, 0, &offsets, m, parallel);
+        let m: Vec<Complex<F>> = m.iter().map(|&z| F::complex(z)).collect();
+        kernels::matrix(&mut self.amps, &fixed, 0, &offsets, &m, parallel);
     }
 
     fn index_of(&self, ones: &[Qubit]) -> Option<usize> {
@@ -425,8 +473,8 @@ impl DenseSim {
     }
 }
 
-impl Backend for DenseSim {
-    type Snapshot = DenseSnapshot;
+impl<F: Real> Backend for DenseSim<F> {
+    type Snapshot = DenseSnapshot<F>;
 
     fn name(&self) -> &'static str {
         "dense"
@@ -510,7 +558,7 @@ impl Backend for DenseSim {
             .amps
             .iter()
             .enumerate()
-            .filter(|(_, a)| a.norm() >= qc_ir::AMPLITUDE_EPSILON)
+            .filter(|(_, a)| F::norm_sqr_f64(**a) >= F::IMPOSSIBLE_PROBABILITY)
             .map(|(index, &a)| {
                 let mut ones = classical.clone();
                 ones.extend(
@@ -521,7 +569,7 @@ impl Backend for DenseSim {
                         .map(|(_, q)| *q),
                 );
                 ones.sort();
-                (ones, a * self.phase)
+                (ones, F::widen(a) * self.phase)
             })
             .collect();
         result.sort_by(|a, b| a.0.cmp(&b.0));
@@ -531,7 +579,7 @@ impl Backend for DenseSim {
     fn state_size(&self) -> usize {
         self.amps
             .iter()
-            .filter(|a| a.norm() >= qc_ir::AMPLITUDE_EPSILON)
+            .filter(|a| F::norm_sqr_f64(**a) >= F::IMPOSSIBLE_PROBABILITY)
             .count()
     }
 
@@ -539,15 +587,15 @@ impl Backend for DenseSim {
         self.amps.len()
     }
 
-    fn snapshot(&self) -> DenseSnapshot {
+    fn snapshot(&self) -> DenseSnapshot<F> {
         DenseSnapshot(self.clone())
     }
 
-    fn restore(&mut self, snapshot: &DenseSnapshot) {
+    fn restore(&mut self, snapshot: &DenseSnapshot<F>) {
         *self = snapshot.0.clone();
     }
 
-    fn snapshot_bytes(snapshot: &DenseSnapshot) -> usize {
+    fn snapshot_bytes(snapshot: &DenseSnapshot<F>) -> usize {
         snapshot.0.memory_bytes()
     }
 
@@ -555,14 +603,14 @@ impl Backend for DenseSim {
         Some(self.limit.limit_bytes())
     }
 
-    fn fidelity(&self, snapshot: &DenseSnapshot) -> f64 {
+    fn fidelity(&self, snapshot: &DenseSnapshot<F>) -> f64 {
         let other = &snapshot.0;
         if self.order == other.order && self.places == other.places {
             let overlap: Complex64 = other
                 .amps
                 .iter()
                 .zip(&self.amps)
-                .map(|(a, b)| a.conj() * b)
+                .map(|(a, b)| F::widen(*a).conj() * F::widen(*b))
                 .sum();
             return overlap.norm_sqr();
         }
@@ -600,7 +648,7 @@ impl Backend for DenseSim {
         let mut dist: Vec<(u128, f64)> = sums
             .into_iter()
             .enumerate()
-            .filter(|(_, p)| *p >= IMPOSSIBLE_PROBABILITY)
+            .filter(|(_, p)| *p >= F::IMPOSSIBLE_PROBABILITY)
             .map(|(packed, p)| {
                 let pattern = from_index
                     .iter()
@@ -620,6 +668,6 @@ impl Backend for DenseSim {
         wanted.sort();
         wanted.dedup();
         self.index_of(&wanted)
-            .map_or(ZERO, |i| self.amps[i] * self.phase)
+            .map_or(ZERO, |i| F::widen(self.amps[i]) * self.phase)
     }
 }

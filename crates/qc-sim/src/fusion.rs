@@ -74,7 +74,7 @@ fn multiply(a: &[Complex64], b: &[Complex64], d: usize) -> Vec<Complex64> {
     out
 }
 
-impl DenseSim {
+impl<F: crate::precision::Real> DenseSim<F> {
     fn flush(&mut self, block: &mut Block<'_>) -> Result<(), BackendError> {
         match block.gates.len() {
             0 => {}

@@ -5,8 +5,12 @@
 //! bit `p0` leaves runs of `2^p0` consecutive indices, which the inner loop walks linearly. Work
 //! items touch disjoint amplitudes, so they run on rayon without locks; each amplitude is computed
 //! by the same arithmetic whatever the split, hence bit-identical results on any thread count.
+//!
+//! Every kernel is generic over the amplitudes' real type ([`Real`]: `f64` or `f32`); the same
+//! code serves both precisions.
 
-use qc_ir::Complex64;
+use crate::precision::Real;
+use num_complex::Complex;
 use rayon::prelude::*;
 
 /// Groups per parallel work item (large, so each item streams a good stretch of memory).
@@ -14,21 +18,21 @@ const GROUPS_PER_ITEM: usize = 1 << 14;
 
 /// A raw pointer to the amplitudes, shared by work items that touch disjoint indices.
 #[derive(Copy, Clone)]
-pub struct Amps(*mut Complex64);
+pub struct Amps<F>(*mut Complex<F>);
 
 // SAFETY: `for_each_group` hands each index of a group to exactly one work item, so no two
 // threads access the same amplitude.
-unsafe impl Send for Amps {}
+unsafe impl<F: Send> Send for Amps<F> {}
 // SAFETY: as above.
-unsafe impl Sync for Amps {}
+unsafe impl<F: Sync> Sync for Amps<F> {}
 
-impl Amps {
+impl<F: Real> Amps<F> {
     /// Reads amplitude `i`.
     ///
     /// # Safety
     /// `i` is in bounds and no other thread touches it.
     #[inline(always)]
-    pub unsafe fn get(self, i: usize) -> Complex64 {
+    pub unsafe fn get(self, i: usize) -> Complex<F> {
         // SAFETY: the caller's contract.
         unsafe { *self.0.add(i) }
     }
@@ -38,7 +42,7 @@ impl Amps {
     /// # Safety
     /// `i` is in bounds and no other thread touches it.
     #[inline(always)]
-    pub unsafe fn set(self, i: usize, v: Complex64) {
+    pub unsafe fn set(self, i: usize, v: Complex<F>) {
         // SAFETY: the caller's contract.
         unsafe { *self.0.add(i) = v }
     }
@@ -60,9 +64,14 @@ fn deposit(mut g: usize, fixed: &[u8]) -> usize {
 ///
 /// # Panics
 /// If `fixed` is not ascending or reaches beyond the vector (a programming error).
-pub fn for_each_group<F>(amps: &mut [Complex64], fixed: &[u8], base: usize, parallel: bool, f: F)
-where
-    F: Fn(Amps, usize) + Sync,
+pub fn for_each_group<F: Real, K>(
+    amps: &mut [Complex<F>],
+    fixed: &[u8],
+    base: usize,
+    parallel: bool,
+    f: K,
+) where
+    K: Fn(Amps<F>, usize) + Sync,
 {
     assert!(
         fixed.windows(2).all(|w| w[0] < w[1]),
@@ -99,12 +108,12 @@ where
 }
 
 /// A 2x2 matrix on the amplitude pair `(i + o0, i + o1)` of every group.
-pub fn pair(
-    amps: &mut [Complex64],
+pub fn pair<F: Real>(
+    amps: &mut [Complex<F>],
     fixed: &[u8],
     base: usize,
     (o0, o1): (usize, usize),
-    m: [Complex64; 4],
+    m: [Complex<F>; 4],
     parallel: bool,
 ) {
     for_each_group(amps, fixed, base, parallel, |a, i| {
@@ -119,12 +128,12 @@ pub fn pair(
 }
 
 /// Swap of the pair with phases: `(x, y) -> (py * y, px * x)` (X, iSWAP block, SWAP block).
-pub fn swap_phase(
-    amps: &mut [Complex64],
+pub fn swap_phase<F: Real>(
+    amps: &mut [Complex<F>],
     fixed: &[u8],
     base: usize,
     (o0, o1): (usize, usize),
-    (p_to0, p_to1): (Complex64, Complex64),
+    (p_to0, p_to1): (Complex<F>, Complex<F>),
     parallel: bool,
 ) {
     for_each_group(amps, fixed, base, parallel, |a, i| {
@@ -139,12 +148,12 @@ pub fn swap_phase(
 }
 
 /// Multiplies amplitude `i + o` of every group by `phase`.
-pub fn phase(
-    amps: &mut [Complex64],
+pub fn phase<F: Real>(
+    amps: &mut [Complex<F>],
     fixed: &[u8],
     base: usize,
     o: usize,
-    phase: Complex64,
+    phase: Complex<F>,
     parallel: bool,
 ) {
     for_each_group(amps, fixed, base, parallel, |a, i| {
@@ -154,25 +163,25 @@ pub fn phase(
 }
 
 /// A general `d x d` matrix (d = offsets.len() <= 32) on `i + offsets[c]` of every group.
-pub fn matrix(
-    amps: &mut [Complex64],
+pub fn matrix<F: Real>(
+    amps: &mut [Complex<F>],
     fixed: &[u8],
     base: usize,
     offsets: &[usize],
-    m: &[Complex64],
+    m: &[Complex<F>],
     parallel: bool,
 ) {
     let d = offsets.len();
     assert!(d <= 32 && m.len() == d * d, "matrix kernel: bad dimensions");
     for_each_group(amps, fixed, base, parallel, |a, i| {
-        let mut v = [Complex64::new(0.0, 0.0); 32];
+        let mut v = [Complex::<F>::default(); 32];
         for (c, &o) in offsets.iter().enumerate() {
             // SAFETY: as in `pair`.
             v[c] = unsafe { a.get(i + o) };
         }
         for (r, &o) in offsets.iter().enumerate() {
             let row = &m[r * d..(r + 1) * d];
-            let mut acc = Complex64::new(0.0, 0.0);
+            let mut acc = Complex::<F>::default();
             for c in 0..d {
                 acc += row[c] * v[c];
             }
@@ -189,7 +198,7 @@ mod tests {
     #[test]
     fn groups_cover_exactly_the_selected_indices() {
         // 5 qubits, fixed bits 1 and 3 with base selecting bit 3 = 1, bit 1 = 0.
-        let mut amps = vec![Complex64::new(0.0, 0.0); 32];
+        let mut amps = vec![Complex::<f64>::default(); 32];
         let seen = std::sync::Mutex::new(Vec::new());
         for_each_group(&mut amps, &[1, 3], 1 << 3, false, |_, i| {
             seen.lock().unwrap().push(i)

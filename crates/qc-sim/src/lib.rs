@@ -5,8 +5,9 @@
 //! * [`SparseSim`]: the fast sparse simulator and the default engine for games: a vector of
 //!   (bitstring, amplitude) entries over the qubits in superposition; monomial gates in one
 //!   in-place pass, parallel and deterministic, with a memory limit.
-//! * [`DenseSim`]: a complex128 state vector over the qubits in superposition, with kernels for
-//!   controlled gates of either polarity, and gate fusion for whole circuits.
+//! * [`DenseSim`]: a state vector over the qubits in superposition, complex128 (`DenseSim`) or
+//!   complex64 (`DenseSim<f32>`, [`Precision::Single`]), with kernels for controlled gates of
+//!   either polarity, and gate fusion for whole circuits.
 //! * [`ReferenceSparse`]: the reference sparse simulator, a map from basis bitstring to amplitude
 //!   over the qubits that are in superposition. Simple and exact; the oracle the fast simulators
 //!   are tested against.
@@ -18,6 +19,7 @@ pub mod kernels;
 pub mod marginal;
 pub mod memory;
 pub mod par;
+pub mod precision;
 pub mod reference;
 pub mod slots;
 pub mod sparse;
@@ -26,5 +28,6 @@ mod table;
 pub use dense::{DenseSim, DenseSnapshot, DEFAULT_DENSE_PARALLEL_THRESHOLD, MAX_DENSE_QUBITS};
 pub use fusion::{DEFAULT_FUSE_MAX, FUSE_LIMIT};
 pub use memory::{physical_memory_bytes, MemoryLimit, DEFAULT_MEMORY_FRACTION};
+pub use precision::{Precision, Real, UnknownPrecision};
 pub use reference::ReferenceSparse;
 pub use sparse::{BranchPaths, SparseSim, DEFAULT_PARALLEL_THRESHOLD};

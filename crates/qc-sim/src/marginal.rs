@@ -7,7 +7,8 @@
 //! the simulation itself at 2^20 amplitudes). Chunks have a fixed length, and partial sums are
 //! added in chunk order, so the result is the same bit for bit on any number of threads.
 
-use qc_ir::Complex64;
+use crate::precision::Real;
+use num_complex::Complex;
 use rayon::prelude::*;
 
 /// Amplitudes per chunk of the parallel sum.
@@ -53,17 +54,18 @@ impl BitGather {
 }
 
 /// `out[pattern]` = the sum of `|a|^2` over the amplitudes whose index has `pattern` at
-/// `positions` (bit `j` of `pattern` is position `positions[j]`). At most 31 positions.
-pub fn dense_marginal(amps: &[Complex64], positions: &[u8], parallel: bool) -> Vec<f64> {
+/// `positions` (bit `j` of `pattern` is position `positions[j]`). At most 31 positions. Sums are
+/// kept in `f64` whatever the amplitudes' precision.
+pub fn dense_marginal<F: Real>(amps: &[Complex<F>], positions: &[u8], parallel: bool) -> Vec<f64> {
     assert!(
         positions.len() < 32,
         "a marginal over more than 31 positions"
     );
     let gather = BitGather::new(positions);
     let len = 1usize << positions.len();
-    let sum_into = |out: &mut [f64], chunk: &[Complex64], first: usize| {
+    let sum_into = |out: &mut [f64], chunk: &[Complex<F>], first: usize| {
         for (offset, a) in chunk.iter().enumerate() {
-            out[gather.gather(first + offset)] += a.norm_sqr();
+            out[gather.gather(first + offset)] += F::norm_sqr_f64(*a);
         }
     };
     if !parallel || positions.len() > PARALLEL_MAX_BITS || amps.len() <= CHUNK {
@@ -94,6 +96,7 @@ pub fn dense_marginal(amps: &[Complex64], positions: &[u8], parallel: bool) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
+    use qc_ir::Complex64;
 
     /// The definition, one bit at a time.
     fn by_definition(amps: &[Complex64], positions: &[u8]) -> Vec<f64> {
