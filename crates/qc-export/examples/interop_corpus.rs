@@ -6,14 +6,17 @@
 //! Usage: `cargo run -p qc-export --example interop_corpus -- OUT_DIR`
 
 mod interop_niels;
+/// The test fixtures (kept out of the library's API), shared with the tests.
+#[path = "../tests/common/samples.rs"]
+mod samples;
 
-use qc_export::samples::{corpus, random_circuit};
 use qc_export::{
     export_for_target, export_qasm2, export_qasm3, Dialect, ExportOptions, Form, Target,
 };
 use qc_ir::exec::{exact_distribution, qiskit_key};
 use qc_ir::Circuit;
 use qc_sim::ReferenceSparse;
+use samples::{corpus, random_circuit};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

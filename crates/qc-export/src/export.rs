@@ -1,19 +1,18 @@
 //! The export pipeline: circuit + recorded outcomes + options -> [`Program`] -> OpenQASM 3 text.
 //!
-//! Steps: verify; deferred form if asked ([`crate::deferred`]); classical folding for the compact
-//! width ([`crate::fold`]); register assignment (qubits in IR order, then scratch qubits); lowering
-//! ([`crate::lower`]); labels and the machine-readable header.
+//! Steps: verify; deferred form if asked ([`qc_ir::passes::deferred`]); classical folding for
+//! the compact width ([`qc_ir::passes::fold`]); register assignment (qubits in IR order, then
+//! scratch qubits); lowering ([`crate::lower`]); labels and the machine-readable header.
 
 use crate::board_map::{
     BoardFacts, BoardMap, FixedBit, MeasuredBit, ProgramHeader, RecordedBit, ZeroBit,
 };
-use crate::deferred::defer_measurements;
 use crate::error::ExportError;
-use crate::fold::fold_classical_known;
 use crate::lower::Lowerer;
 use crate::measure::{measure_board, AddedBit};
 use crate::program::{Program, Summary};
 use crate::{Dialect, ExportOptions, Form, Width};
+use qc_ir::passes::{defer_measurements, fold_classical_known};
 use qc_ir::{AncillaKind, Circuit, Op, QubitRole};
 
 /// The result of an export.

@@ -1,7 +1,9 @@
 //! `keep_probability_forced` (one forced run) against `keep_probability_exact` (every branch)
 //! and a hand-computed value.
 
-use qc_export::samples::{corpus, random_circuit};
+mod common;
+
+use common::{corpus, random_circuit};
 use qc_export::{keep_probability_exact, keep_probability_forced};
 use qc_ir::exec::exact_distribution;
 use qc_ir::{CircuitBuilder, Gate, Op};

@@ -342,21 +342,21 @@ fn spec_samples_import_with_the_documented_results() {
 #[test]
 fn folding_and_deferral_preserve_the_distribution_on_random_circuits() {
     for seed in 1..=40u64 {
-        let c = qc_export::samples::random_circuit(seed, 5, 24);
+        let c = common::random_circuit(seed, 5, 24);
         let want = dist(&c, c.num_clbits());
-        let folded = qc_export::fold::fold_classical(&c);
+        let folded = qc_ir::passes::fold_classical(&c);
         assert_same(
             &want,
             &dist(&folded, c.num_clbits()),
             &format!("fold seed {seed}"),
         );
-        let deferred = qc_export::deferred::defer_measurements(&c);
+        let deferred = qc_ir::passes::defer_measurements(&c);
         assert_same(
             &want,
             &dist(&deferred, c.num_clbits()),
             &format!("defer seed {seed}"),
         );
-        let both = qc_export::fold::fold_classical(&deferred);
+        let both = qc_ir::passes::fold_classical(&deferred);
         assert_same(
             &want,
             &dist(&both, c.num_clbits()),
@@ -424,7 +424,7 @@ fn target_outputs_and_random_programs_parse_with_oq3_semantics() {
         .map(|n| qc_export::Target::load(&dir, n).expect("target"))
         .collect();
     let mut circuits: Vec<Circuit> = corpus().into_iter().map(|(_, c)| c).collect();
-    circuits.extend((1..=6).map(|s| qc_export::samples::random_circuit(s, 5, 20)));
+    circuits.extend((1..=6).map(|s| common::random_circuit(s, 5, 20)));
     for c in &circuits {
         for t in &targets {
             let e =

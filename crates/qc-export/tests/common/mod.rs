@@ -1,6 +1,7 @@
 //! Shared test helpers: move-like circuits and distribution comparison.
 #![allow(
     dead_code,
+    unused_imports,
     missing_docs,
     reason = "test helpers; each test binary uses a subset"
 )]
@@ -8,8 +9,9 @@
 use qc_ir::exec::exact_distribution;
 use qc_ir::{Circuit, Distribution, Square};
 
-pub use qc_export::samples::corpus;
+pub mod samples;
 use qc_sim::ReferenceSparse;
+pub use samples::{corpus, random_circuit};
 
 pub fn sq(name: &str) -> Square {
     Square::parse(name).expect("square")

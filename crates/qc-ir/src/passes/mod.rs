@@ -1,11 +1,16 @@
 //! Exact rewrites of circuits, run before simulation and export: the pass manager
 //! ([`optimize`]), recognising runs of gates as the table gate they amount to ([`blocks`]), and
-//! recognising one small unitary ([`recognise`]).
+//! recognising one small unitary ([`recognise`]), the deferred-measurement form
+//! ([`deferred`]) and folding classically known qubits away ([`fold`]).
 
 pub mod blocks;
+pub mod deferred;
+pub mod fold;
 pub mod optimize;
 pub mod recognise;
 
 pub use blocks::{recognise_blocks, BlockReport};
+pub use deferred::{defer_measurements, terminal_measurements};
+pub use fold::{fold_classical, fold_classical_known};
 pub use optimize::{optimize, OptimizeReport};
 pub use recognise::{recognise, recognise_unitary, Recognised};

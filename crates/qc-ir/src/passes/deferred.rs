@@ -8,7 +8,7 @@
 //! (copy out, then uncompute the qubit from the copy), which is the reset channel once the garbage
 //! is traced out.
 
-use qc_ir::{
+use crate::{
     AncillaKind, Circuit, Clbit, Control, Gate, Instruction, Op, Polarity, Qubit, QubitRole,
 };
 use std::collections::{BTreeMap, BTreeSet};
@@ -21,7 +21,7 @@ pub fn defer_measurements(circuit: &Circuit) -> Circuit {
     let mut roles: Vec<QubitRole> = circuit.qubit_roles().to_vec();
     let mut out: Vec<Instruction> = Vec::new();
     let mut predicate: BTreeMap<Clbit, Qubit> = BTreeMap::new();
-    let mut finals: Vec<(Qubit, Clbit, Option<qc_ir::Origin>)> = Vec::new();
+    let mut finals: Vec<(Qubit, Clbit, Option<crate::Origin>)> = Vec::new();
     let fresh = |roles: &mut Vec<QubitRole>, kind| {
         roles.push(QubitRole::Ancilla(kind));
         Qubit((roles.len() - 1) as u32)
@@ -62,7 +62,7 @@ pub fn defer_measurements(circuit: &Circuit) -> Circuit {
             Op::Measure { qubit, clbit } => {
                 let m = fresh(&mut roles, AncillaKind::Measure);
                 out.push(with(Op::Alloc { qubit: m }));
-                let mut controls: qc_ir::instruction::Controls = smallvec_one(Control::one(*qubit));
+                let mut controls: crate::instruction::Controls = smallvec_one(Control::one(*qubit));
                 controls.extend(cond_control);
                 out.push(with(Op::Gate {
                     gate: Gate::X,
@@ -75,7 +75,7 @@ pub fn defer_measurements(circuit: &Circuit) -> Circuit {
             Op::Reset { qubit } => {
                 let g = fresh(&mut roles, AncillaKind::Other);
                 out.push(with(Op::Alloc { qubit: g }));
-                let mut controls: qc_ir::instruction::Controls = smallvec_one(Control::one(*qubit));
+                let mut controls: crate::instruction::Controls = smallvec_one(Control::one(*qubit));
                 controls.extend(cond_control);
                 out.push(with(Op::Gate {
                     gate: Gate::X,
@@ -101,8 +101,8 @@ pub fn defer_measurements(circuit: &Circuit) -> Circuit {
     Circuit::from_parts(roles, circuit.num_clbits() as u32, out)
 }
 
-fn smallvec_one(c: Control) -> qc_ir::instruction::Controls {
-    let mut v = qc_ir::instruction::Controls::new();
+fn smallvec_one(c: Control) -> crate::instruction::Controls {
+    let mut v = crate::instruction::Controls::new();
     v.push(c);
     v
 }

@@ -13,7 +13,7 @@
 //!   qubits (|0>, and |1> flipped at the start), and conditions on known bits are
 //!   resolved at compile time.
 
-use qc_ir::{Circuit, Clbit, Gate, Instruction, Op, Polarity, Qubit, QubitRole};
+use crate::{Circuit, Clbit, Gate, Instruction, Op, Polarity, Qubit, QubitRole};
 use std::collections::BTreeMap;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -29,7 +29,7 @@ pub fn fold_classical(circuit: &Circuit) -> Circuit {
 
 /// [`fold_classical`], also returning each qubit's value at the end of the circuit when it is
 /// known at compile time (`None`: the qubit is quantum and keeps a register slot). The board
-/// measurement ([`crate::measure`]) reads the squares it folded away from here.
+/// measurement of qc-export reads the squares it folded away from here.
 pub fn fold_classical_known(circuit: &Circuit) -> (Circuit, Vec<Option<bool>>) {
     let mut roles = circuit.qubit_roles().to_vec();
     let mut value = vec![Value::Known(false); roles.len()];
@@ -77,7 +77,7 @@ pub fn fold_classical_known(circuit: &Circuit) -> (Circuit, Vec<Option<bool>>) {
                 targets,
                 controls,
             } => {
-                let mut kept = qc_ir::instruction::Controls::new();
+                let mut kept = crate::instruction::Controls::new();
                 let mut disabled = false;
                 for c in controls {
                     match value[c.qubit.index()] {

@@ -1,8 +1,9 @@
 //! Move-like sample circuits built with `CircuitBuilder` (splits with sqiswap, zero-controlled
 //! iSWAP slides through a path ancilla, a measurement ancilla with `if` and a conditioned `x`
 //! back to |0>, captured ancillas, multi-controlled X with 0/1 controls, set-up pieces that stay
-//! classical, a reset) and a deterministic random-circuit generator. Used by the tests and the
-//! Qiskit interop corpus until real games are wired in.
+//! classical, a reset) and a deterministic random-circuit generator. Test fixtures, not part of
+//! the library: the tests use them through `common`, the Qiskit interop corpus example
+//! (`examples/interop_corpus.rs`) through `#[path]`.
 
 use qc_ir::{
     AncillaKind, Circuit, CircuitBuilder, Clbit, Condition, Control, Gate, Instruction, Op, Origin,
