@@ -5,9 +5,8 @@ mod common;
 use common::*;
 use qc_rules::{MoveError, MoveType, Variant};
 
-#[test]
-fn basic_jump_is_one_iswap() {
-    let mut g = free_game(&[("b1", 'N')]);
+qc_sim::for_each_backend!(basic_jump_is_one_iswap, |backend| {
+    let mut g = free_game_on(backend(), &[("b1", 'N')]);
     let r = play(&mut g, "b1c3");
     assert_eq!(
         (r.move_type, r.variant, r.measured),
@@ -17,19 +16,21 @@ fn basic_jump_is_one_iswap() {
     assert_eq!(piece_at(&g, "c3"), Some('N'));
     assert_eq!(piece_at(&g, "b1"), None);
     assert_eq!(g.circuit().instructions()[r.instructions.clone()].len(), 1);
-}
+});
 
-#[test]
-fn split_jump_then_jump_on_a_superposition_figure_1() {
-    let mut g = free_game(&[("a3", 'N')]);
-    let r = play(&mut g, "a3^b1c4");
-    assert_eq!(r.move_type, MoveType::SplitJump);
-    assert_state(&g, &[("b1", c(0.0, R)), ("c4", c(0.0, R))]);
-    play(&mut g, "b1c3");
-    assert_state(&g, &[("c3", c(-R, 0.0)), ("c4", c(0.0, R))]);
-    assert_eq!(piece_at(&g, "b1"), None);
-    assert_eq!(piece_at(&g, "c3"), Some('N'));
-}
+qc_sim::for_each_backend!(
+    split_jump_then_jump_on_a_superposition_figure_1,
+    |backend| {
+        let mut g = free_game_on(backend(), &[("a3", 'N')]);
+        let r = play(&mut g, "a3^b1c4");
+        assert_eq!(r.move_type, MoveType::SplitJump);
+        assert_state(&g, &[("b1", c(0.0, R)), ("c4", c(0.0, R))]);
+        play(&mut g, "b1c3");
+        assert_state(&g, &[("c3", c(-R, 0.0)), ("c4", c(0.0, R))]);
+        assert_eq!(piece_at(&g, "b1"), None);
+        assert_eq!(piece_at(&g, "c3"), Some('N'));
+    }
+);
 
 #[test]
 fn excluded_jump_measures_the_target_empty() {
@@ -55,14 +56,16 @@ fn excluded_jump_measures_the_target_empty() {
     assert_eq!(piece_at(&g, "b6"), None, "the measurement emptied b6");
 }
 
-#[test]
-fn capture_jump_with_a_certain_source_measures_nothing() {
-    let mut g = free_game(&[("b1", 'N'), ("c3", 'p')]);
-    let r = play(&mut g, "b1xc3");
-    assert_eq!((r.variant, r.measured), (Variant::Capture, false));
-    assert_state(&g, &[("c3 cap0", c(-1.0, 0.0))]);
-    assert_eq!(piece_at(&g, "c3"), Some('N'));
-}
+qc_sim::for_each_backend!(
+    capture_jump_with_a_certain_source_measures_nothing,
+    |backend| {
+        let mut g = free_game_on(backend(), &[("b1", 'N'), ("c3", 'p')]);
+        let r = play(&mut g, "b1xc3");
+        assert_eq!((r.variant, r.measured), (Variant::Capture, false));
+        assert_state(&g, &[("c3 cap0", c(-1.0, 0.0))]);
+        assert_eq!(piece_at(&g, "c3"), Some('N'));
+    }
+);
 
 #[test]
 fn capture_jump_from_a_superposed_source_measures_it() {
@@ -78,51 +81,50 @@ fn capture_jump_from_a_superposed_source_measures_it() {
     assert_eq!(piece_at(&g, "c3"), Some('p'));
 }
 
-#[test]
-fn slide_through_a_superposed_square_figure_7() {
-    let mut g = free_game(&[("d1", 'N'), ("c1", 'B')]);
+qc_sim::for_each_backend!(slide_through_a_superposed_square_figure_7, |backend| {
+    let mut g = free_game_on(backend(), &[("d1", 'N'), ("c1", 'B')]);
     play(&mut g, "d1^b2f2");
     let r = play(&mut g, "c1a3");
     assert_eq!((r.move_type, r.variant), (MoveType::Slide, Variant::Basic));
     assert_state(&g, &[("a3 f2", c(-R, 0.0)), ("b2 c1", c(0.0, R))]);
     // One quantum path square is a direct 0-control: a single instruction.
     assert_eq!(r.instructions.len(), 1);
-}
+});
 
-#[test]
-fn slide_with_two_superposed_path_squares_uses_and_frees_a_path_ancilla() {
-    let mut g = free_game(&[("a1", 'R'), ("c1", 'N'), ("b1", 'N')]);
-    play_all(&mut g, "c1^a2e2 b1^a3c3");
-    play(&mut g, "a1a4");
-    assert_state(
-        &g,
-        &[
-            ("a1 a2 a3", c(-0.5, 0.0)),
-            ("a1 a2 c3", c(-0.5, 0.0)),
-            ("a1 a3 e2", c(-0.5, 0.0)),
-            ("a4 c3 e2", c(0.0, -0.5)),
-        ],
-    );
-    assert!(g.circuit().qubit_names().iter().any(|n| n == "path0"));
-}
+qc_sim::for_each_backend!(
+    slide_with_two_superposed_path_squares_uses_and_frees_a_path_ancilla,
+    |backend| {
+        let mut g = free_game_on(backend(), &[("a1", 'R'), ("c1", 'N'), ("b1", 'N')]);
+        play_all(&mut g, "c1^a2e2 b1^a3c3");
+        play(&mut g, "a1a4");
+        assert_state(
+            &g,
+            &[
+                ("a1 a2 a3", c(-0.5, 0.0)),
+                ("a1 a2 c3", c(-0.5, 0.0)),
+                ("a1 a3 e2", c(-0.5, 0.0)),
+                ("a4 c3 e2", c(0.0, -0.5)),
+            ],
+        );
+        assert!(g.circuit().qubit_names().iter().any(|n| n == "path0"));
+    }
+);
 
-#[test]
-fn excluded_slide() {
-    let mut g = free_game(&[("a1", 'R'), ("b1", 'N')]);
+qc_sim::for_each_backend!(excluded_slide, |backend| {
+    let mut g = free_game_on(backend(), &[("a1", 'R'), ("b1", 'N')]);
     play(&mut g, "b1^a3c3");
     let r = play(&mut g, "a1a3.m1");
     assert_eq!(r.variant, Variant::Excluded);
     assert_state(&g, &[("a3 c3", c(-1.0, 0.0))]);
     assert_eq!(piece_at(&g, "a3"), Some('R'));
-}
+});
 
-#[test]
-fn capture_slide_measures_source_and_path() {
+qc_sim::for_each_backend!(capture_slide_measures_source_and_path, |backend| {
     for (outcome, expected) in [
         (1, vec![("a4 cap0 e2", c(0.0, -1.0))]),
         (0, vec![("a1 a2 a4", c(0.0, 1.0))]),
     ] {
-        let mut g = free_game(&[("a1", 'R'), ("c1", 'N'), ("a4", 'p')]);
+        let mut g = free_game_on(backend(), &[("a1", 'R'), ("c1", 'N'), ("a4", 'p')]);
         play(&mut g, "c1^a2e2");
         let r = play(&mut g, &format!("a1xa4.m{outcome}"));
         assert_eq!(
@@ -131,45 +133,46 @@ fn capture_slide_measures_source_and_path() {
         );
         assert_state(&g, &expected);
     }
-}
+});
 
-#[test]
-fn split_onto_a_same_type_piece_and_merge_back_from_superposed_sources() {
-    let mut g = free_game(&[("b1", 'N'), ("c2", 'N')]);
-    play(&mut g, "c2^a3e3");
-    let before = state(&g);
-    play(&mut g, "b1^a3c3");
-    assert_state(
-        &g,
-        &[
-            ("a3 c3", c(-R, 0.0)),
-            ("a3 e3", c(-0.5, 0.0)),
-            ("c3 e3", c(-0.5, 0.0)),
-        ],
-    );
-    // Merge t2 t1 ^ s undoes split s ^ t1 t2 exactly, also with two pieces.
-    let r = play(&mut g, "c3a3^b1");
-    assert_eq!(r.move_type, MoveType::MergeJump);
-    assert_eq!(state(&g).len(), before.len());
-    for ((k1, a1), (k2, a2)) in state(&g).iter().zip(&before) {
-        assert_eq!(k1, k2);
-        assert!((a1 - a2).norm() < 1e-9);
+qc_sim::for_each_backend!(
+    split_onto_a_same_type_piece_and_merge_back_from_superposed_sources,
+    |backend| {
+        let mut g = free_game_on(backend(), &[("b1", 'N'), ("c2", 'N')]);
+        play(&mut g, "c2^a3e3");
+        let before = state(&g);
+        play(&mut g, "b1^a3c3");
+        assert_state(
+            &g,
+            &[
+                ("a3 c3", c(-R, 0.0)),
+                ("a3 e3", c(-0.5, 0.0)),
+                ("c3 e3", c(-0.5, 0.0)),
+            ],
+        );
+        // Merge t2 t1 ^ s undoes split s ^ t1 t2 exactly, also with two pieces.
+        let r = play(&mut g, "c3a3^b1");
+        assert_eq!(r.move_type, MoveType::MergeJump);
+        assert_eq!(state(&g).len(), before.len());
+        for ((k1, a1), (k2, a2)) in state(&g).iter().zip(&before) {
+            assert_eq!(k1, k2);
+            assert!((a1 - a2).norm() < 1e-9);
+        }
+        // The other source order is not the inverse when a target was occupied.
+        g.undo().expect("undo");
+        play(&mut g, "a3c3^b1");
+        assert_ne!(state(&g).len(), 0);
+        let differs = state(&g)
+            .iter()
+            .zip(&before)
+            .any(|((k1, a1), (k2, a2))| k1 != k2 || (a1 - a2).norm() > 1e-6)
+            || state(&g).len() != before.len();
+        assert!(differs, "a3c3^b1 must not undo b1^a3c3 with two pieces");
     }
-    // The other source order is not the inverse when a target was occupied.
-    g.undo().expect("undo");
-    play(&mut g, "a3c3^b1");
-    assert_ne!(state(&g).len(), 0);
-    let differs = state(&g)
-        .iter()
-        .zip(&before)
-        .any(|((k1, a1), (k2, a2))| k1 != k2 || (a1 - a2).norm() > 1e-6)
-        || state(&g).len() != before.len();
-    assert!(differs, "a3c3^b1 must not undo b1^a3c3 with two pieces");
-}
+);
 
-#[test]
-fn split_slide_and_merge_slide_figures_17_and_19() {
-    let mut g = free_game(&[("a1", 'R'), ("c1", 'N')]);
+qc_sim::for_each_backend!(split_slide_and_merge_slide_figures_17_and_19, |backend| {
+    let mut g = free_game_on(backend(), &[("a1", 'R'), ("c1", 'N')]);
     play(&mut g, "c1^a2e2");
     let before = state(&g);
     let r = play(&mut g, "a1^a3b1");
@@ -193,7 +196,7 @@ fn split_slide_and_merge_slide_figures_17_and_19() {
             "merge undoes split: {k1} {a1} vs {a2}"
         );
     }
-}
+});
 
 #[test]
 fn pawn_two_step_through_a_superposed_piece_figure_23() {
@@ -230,58 +233,62 @@ fn pawn_step_basic_and_excluded() {
     assert_state(&g, &[("e3 h6", c(-1.0, 0.0))]);
 }
 
-#[test]
-fn pawn_capture_of_a_superposed_piece_is_cnot_t_to_s() {
-    let mut g = free_game(&[("e4", 'P'), ("b6", 'n')]);
-    play(&mut g, "b6^d5c8");
-    let r = play(&mut g, "e4xd5");
-    assert_eq!((r.variant, r.measured), (Variant::Capture, false));
-    assert_state(&g, &[("d5", c(0.0, R)), ("c8 e4", c(0.0, R))]);
-    assert_eq!(piece_at(&g, "d5"), Some('P'));
-    assert_eq!(piece_at(&g, "e4"), Some('P'));
-}
+qc_sim::for_each_backend!(
+    pawn_capture_of_a_superposed_piece_is_cnot_t_to_s,
+    |backend| {
+        let mut g = free_game_on(backend(), &[("e4", 'P'), ("b6", 'n')]);
+        play(&mut g, "b6^d5c8");
+        let r = play(&mut g, "e4xd5");
+        assert_eq!((r.variant, r.measured), (Variant::Capture, false));
+        assert_state(&g, &[("d5", c(0.0, R)), ("c8 e4", c(0.0, R))]);
+        assert_eq!(piece_at(&g, "d5"), Some('P'));
+        assert_eq!(piece_at(&g, "e4"), Some('P'));
+    }
+);
 
-#[test]
-fn en_passant_basic_with_certain_squares_needs_no_ancilla() {
-    let mut g = free_game(&[("e5", 'P'), ("d7", 'p')]);
-    play(&mut g, "d7d5");
-    let r = play(&mut g, "e5d6");
-    assert_eq!(
-        (r.move_type, r.variant),
-        (MoveType::EnPassant, Variant::Basic)
-    );
-    assert_state(&g, &[("d6", c(0.0, 1.0))]);
-    assert_eq!(piece_at(&g, "d5"), None);
-}
+qc_sim::for_each_backend!(
+    en_passant_basic_with_certain_squares_needs_no_ancilla,
+    |backend| {
+        let mut g = free_game_on(backend(), &[("e5", 'P'), ("d7", 'p')]);
+        play(&mut g, "d7d5");
+        let r = play(&mut g, "e5d6");
+        assert_eq!(
+            (r.move_type, r.variant),
+            (MoveType::EnPassant, Variant::Basic)
+        );
+        assert_state(&g, &[("d6", c(0.0, 1.0))]);
+        assert_eq!(piece_at(&g, "d5"), None);
+    }
+);
 
-#[test]
-fn en_passant_basic_from_a_superposed_pawn_keeps_the_record_ancilla() {
-    let mut g = free_game(&[("e2", 'P'), ("g2", 'N'), ("d7", 'p')]);
-    play_all(&mut g, "g2^e3h4 e2e4 e4e5 d7d5");
-    play(&mut g, "e5d6");
-    assert_state(&g, &[("cap0 d6 h4", c(R, 0.0)), ("d5 e2 e3", c(-R, 0.0))]);
-    assert_eq!(piece_at(&g, "d5"), Some('p'));
-    assert_eq!(piece_at(&g, "d6"), Some('P'));
-}
+qc_sim::for_each_backend!(
+    en_passant_basic_from_a_superposed_pawn_keeps_the_record_ancilla,
+    |backend| {
+        let mut g = free_game_on(backend(), &[("e2", 'P'), ("g2", 'N'), ("d7", 'p')]);
+        play_all(&mut g, "g2^e3h4 e2e4 e4e5 d7d5");
+        play(&mut g, "e5d6");
+        assert_state(&g, &[("cap0 d6 h4", c(R, 0.0)), ("d5 e2 e3", c(-R, 0.0))]);
+        assert_eq!(piece_at(&g, "d5"), Some('p'));
+        assert_eq!(piece_at(&g, "d6"), Some('P'));
+    }
+);
 
-#[test]
-fn en_passant_excluded() {
-    let mut g = free_game(&[("e5", 'P'), ("b5", 'N'), ("d7", 'p')]);
+qc_sim::for_each_backend!(en_passant_excluded, |backend| {
+    let mut g = free_game_on(backend(), &[("e5", 'P'), ("b5", 'N'), ("d7", 'p')]);
     play_all(&mut g, "b5^d6a3 d7d5");
     let r = play(&mut g, "e5d6.m1");
     assert_eq!(r.variant, Variant::Excluded);
     // The flag s & ep is only known after the measurement, so the record ancilla is emitted.
     assert_state(&g, &[("a3 cap0 d6", c(-1.0, 0.0))]);
-}
+});
 
-#[test]
-fn en_passant_capture() {
-    let mut g = free_game(&[("e5", 'P'), ("b7", 'n'), ("d7", 'p')]);
+qc_sim::for_each_backend!(en_passant_capture, |backend| {
+    let mut g = free_game_on(backend(), &[("e5", 'P'), ("b7", 'n'), ("d7", 'p')]);
     play_all(&mut g, "b7^d6a5 d7d5");
     let r = play(&mut g, "e5xd6");
     assert_eq!((r.variant, r.measured), (Variant::Capture, false));
     assert_state(&g, &[("cap1 d6 d7", c(0.0, -R)), ("a5 cap0 d6", c(R, 0.0))]);
-}
+});
 
 #[test]
 fn kingside_castle_basic_and_excluded() {
@@ -321,9 +328,8 @@ fn queenside_castle_is_controlled_by_b1() {
     assert_state(&g, &[("c1 c4 d1", c(0.0, -R)), ("a1 b1 e1", c(0.0, R))]);
 }
 
-#[test]
-fn promotion() {
-    let mut g = free_game(&[("a7", 'P')]);
+qc_sim::for_each_backend!(promotion, |backend| {
+    let mut g = free_game_on(backend(), &[("a7", 'P')]);
     let err = g
         .play(&mv("a7a8"), &mut rand::thread_rng())
         .expect_err("needs a piece");
@@ -331,7 +337,7 @@ fn promotion() {
     play(&mut g, "a7a8q");
     assert_state(&g, &[("a8", c(0.0, 1.0))]);
     assert_eq!(piece_at(&g, "a8"), Some('Q'));
-}
+});
 
 type ErrorCheck = fn(&MoveError) -> bool;
 
@@ -377,14 +383,13 @@ fn impossible_moves_are_rejected_and_change_nothing() {
     }
 }
 
-#[test]
-fn split_onto_an_opponent_piece_is_rejected() {
-    let mut g = free_game(&[("b1", 'N'), ("c3", 'p')]);
+qc_sim::for_each_backend!(split_onto_an_opponent_piece_is_rejected, |backend| {
+    let mut g = free_game_on(backend(), &[("b1", 'N'), ("c3", 'p')]);
     let err = g
         .play(&mv("b1^a3c3"), &mut rand::thread_rng())
         .expect_err("split capture");
     assert!(matches!(err, MoveError::SplitMergeOntoOtherPiece { .. }));
-}
+});
 
 #[test]
 fn a_move_that_changes_nothing_is_illegal_and_the_turn_stays() {
@@ -413,9 +418,8 @@ fn an_impossible_forced_outcome_is_an_error_and_changes_nothing() {
     assert_eq!(state(&g), before);
 }
 
-#[test]
-fn undo_restores_everything() {
-    let mut g = free_game(&[("b1", 'N'), ("a5", 'B')]);
+qc_sim::for_each_backend!(undo_restores_everything, |backend| {
+    let mut g = free_game_on(backend(), &[("b1", 'N'), ("a5", 'B')]);
     let before = state(&g);
     let board = g.board().clone();
     play_all(&mut g, "a5^c3b6 b1c3");
@@ -424,11 +428,10 @@ fn undo_restores_everything() {
     assert_eq!(state(&g), before);
     assert_eq!(g.board(), &board);
     assert_eq!(g.circuit().instructions().len(), 1 + 1);
-}
+});
 
-#[test]
-fn every_instruction_has_an_origin() {
-    let mut g = free_game(&[("a1", 'R'), ("c1", 'N'), ("a4", 'p')]);
+qc_sim::for_each_backend!(every_instruction_has_an_origin, |backend| {
+    let mut g = free_game_on(backend(), &[("a1", 'R'), ("c1", 'N'), ("a4", 'p')]);
     play(&mut g, "c1^a2e2");
     play(&mut g, "a1xa4.m1");
     assert!(g
@@ -445,11 +448,10 @@ fn every_instruction_has_an_origin() {
     assert!(rules.contains(&"capture_slide".to_string()));
     assert!(rules.contains(&"split_jump".to_string()));
     assert!(qc_ir::verify(g.circuit()).is_ok());
-}
+});
 
-#[test]
-fn capture_slide_ir_follows_decision_5() {
-    let mut g = free_game(&[("a1", 'R'), ("c1", 'N'), ("a4", 'p')]);
+qc_sim::for_each_backend!(capture_slide_ir_follows_decision_5, |backend| {
+    let mut g = free_game_on(backend(), &[("a1", 'R'), ("c1", 'N'), ("a4", 'p')]);
     play(&mut g, "c1^a2e2");
     let r = play(&mut g, "a1xa4.m1");
     let mut c = qc_ir::Circuit::new();
@@ -484,38 +486,42 @@ fn capture_slide_ir_follows_decision_5() {
             "if c0==1: iswap a1, a4  # move 2 capture_slide",
         ]
     );
-}
+});
 
-#[test]
-fn split_slide_arms_sharing_a_superposed_path_square() {
-    let mut g = free_game(&[("a1", 'R'), ("c1", 'N')]);
-    play(&mut g, "c1^a2e2");
-    play(&mut g, "a1^a3a5");
-    assert_state(
-        &g,
-        &[
-            ("a3 e2", c(-0.5, 0.0)),
-            ("a5 e2", c(-0.5, 0.0)),
-            ("a1 a2", c(0.0, R)),
-        ],
-    );
-}
+qc_sim::for_each_backend!(
+    split_slide_arms_sharing_a_superposed_path_square,
+    |backend| {
+        let mut g = free_game_on(backend(), &[("a1", 'R'), ("c1", 'N')]);
+        play(&mut g, "c1^a2e2");
+        play(&mut g, "a1^a3a5");
+        assert_state(
+            &g,
+            &[
+                ("a3 e2", c(-0.5, 0.0)),
+                ("a5 e2", c(-0.5, 0.0)),
+                ("a1 a2", c(0.0, R)),
+            ],
+        );
+    }
+);
 
-#[test]
-fn decision_13_the_other_target_is_not_a_path_square() {
-    let mut g = free_game(&[("a1", 'R'), ("c3", 'R')]);
-    play(&mut g, "c3^a3c5");
-    play(&mut g, "a1^a3a5");
-    // Were a3 a path control of the arm to a5, the a3 branch would stay |a1 a3>.
-    assert_state(
-        &g,
-        &[
-            ("a3 a5", c(-R, 0.0)),
-            ("a5 c5", c(-0.5, 0.0)),
-            ("a3 c5", c(-0.5, 0.0)),
-        ],
-    );
-}
+qc_sim::for_each_backend!(
+    decision_13_the_other_target_is_not_a_path_square,
+    |backend| {
+        let mut g = free_game_on(backend(), &[("a1", 'R'), ("c3", 'R')]);
+        play(&mut g, "c3^a3c5");
+        play(&mut g, "a1^a3a5");
+        // Were a3 a path control of the arm to a5, the a3 branch would stay |a1 a3>.
+        assert_state(
+            &g,
+            &[
+                ("a3 a5", c(-R, 0.0)),
+                ("a5 c5", c(-0.5, 0.0)),
+                ("a3 c5", c(-0.5, 0.0)),
+            ],
+        );
+    }
+);
 
 #[test]
 fn legal_moves_from_the_start_position() {
@@ -592,28 +598,30 @@ fn the_record_carries_the_outcome_and_a_certain_m1_is_accepted() {
     assert!(!r.measured && r.applied);
 }
 
-#[test]
-fn split_and_merge_slides_with_the_second_arm_blocked() {
-    let mut g = free_game(&[("a1", 'R'), ("c1", 'N')]);
-    play(&mut g, "c1^a2e2");
-    let before = state(&g);
-    play(&mut g, "a1^b1a3");
-    assert_state(
-        &g,
-        &[
-            ("b1 e2", c(-0.5, 0.0)),
-            ("a3 e2", c(-0.5, 0.0)),
-            ("a2 b1", c(-R, 0.0)),
-        ],
-    );
-    play(&mut g, "a3b1^a1");
-    let after = state(&g);
-    assert_eq!(after.len(), before.len());
-    for ((k1, a1), (k2, a2)) in after.iter().zip(&before) {
-        assert_eq!(k1, k2);
-        assert!((a1 - a2).norm() < 1e-9, "{k1}: {a1} vs {a2}");
+qc_sim::for_each_backend!(
+    split_and_merge_slides_with_the_second_arm_blocked,
+    |backend| {
+        let mut g = free_game_on(backend(), &[("a1", 'R'), ("c1", 'N')]);
+        play(&mut g, "c1^a2e2");
+        let before = state(&g);
+        play(&mut g, "a1^b1a3");
+        assert_state(
+            &g,
+            &[
+                ("b1 e2", c(-0.5, 0.0)),
+                ("a3 e2", c(-0.5, 0.0)),
+                ("a2 b1", c(-R, 0.0)),
+            ],
+        );
+        play(&mut g, "a3b1^a1");
+        let after = state(&g);
+        assert_eq!(after.len(), before.len());
+        for ((k1, a1), (k2, a2)) in after.iter().zip(&before) {
+            assert_eq!(k1, k2);
+            assert!((a1 - a2).norm() < 1e-9, "{k1}: {a1} vs {a2}");
+        }
     }
-}
+);
 
 #[test]
 fn en_passant_written_with_x_is_accepted_whatever_its_variant() {
@@ -726,13 +734,15 @@ fn undo_history_stays_within_its_budget() {
     assert_eq!(g.undo_depth(), 2);
 }
 
-#[test]
-fn default_undo_budget_is_a_third_of_the_backend_limit() {
-    let board = free_game(&[("b1", 'N')]).board().clone();
-    let sim = qc_sim::SparseSim::with_limit(qc_sim::MemoryLimit::bytes(3_000_000));
-    let g = qc_rules::Game::new(board, sim).expect("setup");
-    assert_eq!(g.undo_budget(), Some(1_000_000));
-}
+qc_sim::for_each_backend!(
+    default_undo_budget_is_a_third_of_the_backend_limit,
+    |backend| {
+        let board = free_game_on(backend(), &[("b1", 'N')]).board().clone();
+        let sim = qc_sim::SparseSim::with_limit(qc_sim::MemoryLimit::bytes(3_000_000));
+        let g = qc_rules::Game::new(board, sim).expect("setup");
+        assert_eq!(g.undo_budget(), Some(1_000_000));
+    }
+);
 
 #[test]
 fn a_king_beside_the_c_file_lists_each_step_once() {

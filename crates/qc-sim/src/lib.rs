@@ -12,8 +12,10 @@
 //!   over the qubits that are in superposition. Simple and exact; the oracle the fast simulators
 //!   are tested against.
 //! * [`MemoryLimit`]: the byte budget the fast simulators check before they grow.
+//! * [`for_each_backend!`]: one test body run as one `#[test]` per simulator.
 
 pub mod dense;
+mod for_each_backend;
 pub mod fusion;
 pub mod kernels;
 pub mod marginal;

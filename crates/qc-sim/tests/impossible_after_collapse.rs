@@ -4,7 +4,6 @@
 //! outcome through and left an empty state.)
 
 use qc_ir::{Backend, BackendError, Control, Gate, MeasureChoice, Qubit};
-use qc_sim::{DenseSim, ReferenceSparse, SparseSim};
 
 fn check<B: Backend>(mut sim: B) {
     // Amplitudes 1/sqrt3, sqrt(2/3) leave a rounding residue when renormalised.
@@ -40,9 +39,6 @@ fn check<B: Backend>(mut sim: B) {
         .unwrap());
 }
 
-#[test]
-fn impossible_outcome_after_collapse_is_an_error_on_every_simulator() {
-    check(ReferenceSparse::new());
-    check(SparseSim::new());
-    check(DenseSim::new());
-}
+qc_sim::for_each_backend!(impossible_outcome_after_collapse_is_an_error, |backend| {
+    check(backend());
+});

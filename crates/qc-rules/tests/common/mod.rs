@@ -26,9 +26,15 @@ pub fn board(pieces: &[(&str, char)]) -> Board {
     b
 }
 
-/// A game with turn order and win conditions off (UQCI forceturn / forcewin).
+/// A game with turn order and win conditions off (UQCI forceturn / forcewin), on the
+/// reference simulator.
 pub fn free_game(pieces: &[(&str, char)]) -> Game<ReferenceSparse> {
-    let mut g = Game::new(board(pieces), ReferenceSparse::new()).expect("setup");
+    free_game_on(ReferenceSparse::new(), pieces)
+}
+
+/// [`free_game`] on `backend` (for `qc_sim::for_each_backend!` tests).
+pub fn free_game_on<B: Backend>(backend: B, pieces: &[(&str, char)]) -> Game<B> {
+    let mut g = Game::new(board(pieces), backend).expect("setup");
     g.set_force_turn(true);
     g.set_force_win(true);
     g
@@ -39,21 +45,21 @@ pub fn mv(text: &str) -> QcanMove {
         .unwrap_or_else(|e| panic!("bad test move {text}: {e}"))
 }
 
-pub fn play(g: &mut Game<ReferenceSparse>, text: &str) -> MoveRecord {
+pub fn play<B: Backend>(g: &mut Game<B>, text: &str) -> MoveRecord {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     g.play(&mv(text), &mut rng)
         .unwrap_or_else(|e| panic!("{text}: {e}"))
         .clone()
 }
 
-pub fn play_all(g: &mut Game<ReferenceSparse>, moves: &str) {
+pub fn play_all<B: Backend>(g: &mut Game<B>, moves: &str) {
     for m in moves.split_whitespace() {
         play(g, m);
     }
 }
 
 /// The state as (sorted names of the qubits that are 1, amplitude).
-pub fn state(g: &Game<ReferenceSparse>) -> Vec<(String, Complex64)> {
+pub fn state<B: Backend>(g: &Game<B>) -> Vec<(String, Complex64)> {
     let c = g.circuit();
     let mut out: Vec<(String, Complex64)> = g
         .backend()
@@ -70,7 +76,7 @@ pub fn state(g: &Game<ReferenceSparse>) -> Vec<(String, Complex64)> {
 }
 
 /// Asserts the whole state equals `expected` (names in any order within a key).
-pub fn assert_state(g: &Game<ReferenceSparse>, expected: &[(&str, Complex64)]) {
+pub fn assert_state<B: Backend>(g: &Game<B>, expected: &[(&str, Complex64)]) {
     let got = state(g);
     let mut want: Vec<(String, Complex64)> = expected
         .iter()
@@ -91,7 +97,7 @@ pub fn assert_state(g: &Game<ReferenceSparse>, expected: &[(&str, Complex64)]) {
     }
 }
 
-pub fn piece_at(g: &Game<ReferenceSparse>, s: &str) -> Option<char> {
+pub fn piece_at<B: Backend>(g: &Game<B>, s: &str) -> Option<char> {
     g.board().piece(sq(s)).map(|p| p.fen_char())
 }
 
