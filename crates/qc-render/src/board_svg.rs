@@ -15,6 +15,11 @@ pub const CELL: f64 = 60.0;
 pub const MARGIN: f64 = 24.0;
 /// The narrowest picture, so that the caption and the legend fit under a small board.
 pub const MIN_WIDTH: f64 = 340.0;
+/// How far below a square's centre a piece's baseline goes, so that the glyph's ink (not its
+/// baseline) is centred on the square, in its ring and on the ends of the lines drawn to it:
+/// chess glyphs of the usual fonts (DejaVu Sans, Noto) rise about 0.75 em from the baseline, so
+/// their middle lies 0.37 em (12.5 px at 34 px) above it (measured in Chromium screenshots).
+const GLYPH_DROP: f64 = 12.5;
 /// Height of the caption line under the board.
 const CAPTION: f64 = 26.0;
 /// Height of one legend line.
@@ -320,8 +325,8 @@ pub fn draw(view: &BoardView) -> String {
         );
         let _ = writeln!(
             svg,
-            "<text x=\"{cx}\" y=\"{}\" font-size=\"34\" text-anchor=\"middle\" fill-opacity=\"{:.2}\">{}</text>",
-            cy + 10.0,
+            "<text class=\"piece\" x=\"{cx}\" y=\"{}\" font-size=\"34\" text-anchor=\"middle\" fill-opacity=\"{:.2}\">{}</text>",
+            cy + GLYPH_DROP,
             0.35 + 0.65 * p,
             symbol(sv.piece)
         );
@@ -558,6 +563,65 @@ mod tests {
             legend.contains(&"one or the other (anti-correlated)"),
             "{legend:?}"
         );
+    }
+
+    #[test]
+    fn links_start_and_end_at_the_centres_of_the_pieces_rings() {
+        let mut view = BoardView::new(8, 8, Color::White);
+        for s in ["a3", "c3", "b3", "f6", "h6"] {
+            piece(&mut view, s, 'N', 0.5);
+        }
+        // One straight link and one that must bend around the piece on b3.
+        view.links.push((sq("f6"), sq("h6"), 0.8));
+        view.links.push((sq("a3"), sq("c3"), -1.0));
+        let svg = draw(&view);
+        let doc = roxmltree::Document::parse(&svg).expect("XML");
+        let number =
+            |n: roxmltree::Node, a: &str| -> f64 { n.attribute(a).unwrap().parse().unwrap() };
+        let ring_centre = |square: &str| -> (f64, f64) {
+            let ring = doc
+                .descendants()
+                .filter(|n| n.attribute("class") == Some("ring"))
+                .find(|n| {
+                    n.descendants()
+                        .filter_map(|t| t.text())
+                        .any(|t| t.starts_with(&format!("{square} ")))
+                })
+                .unwrap_or_else(|| panic!("no ring on {square}"));
+            (number(ring, "cx"), number(ring, "cy"))
+        };
+        let links: Vec<roxmltree::Node> = doc
+            .descendants()
+            .filter(|n| n.attribute("class").is_some_and(|c| c.starts_with("link")))
+            .collect();
+        assert_eq!(links.len(), 2);
+        for link in links {
+            let d = link.attribute("d").unwrap();
+            let v: Vec<f64> = d
+                .split_whitespace()
+                .filter_map(|t| t.parse().ok())
+                .collect();
+            let (from, to) = (
+                ring_centre(link.attribute("data-from").unwrap()),
+                ring_centre(link.attribute("data-to").unwrap()),
+            );
+            let close = |p: (f64, f64), q: (f64, f64)| (p.0 - q.0).hypot(p.1 - q.1) < 0.11;
+            assert!(close((v[0], v[1]), from), "{d} starts off {from:?}");
+            assert!(close((v[4], v[5]), to), "{d} ends off {to:?}");
+        }
+        // Each glyph is centred horizontally on its ring.
+        for piece in doc
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("piece"))
+        {
+            let x = number(piece, "x");
+            assert!(
+                ["a3", "b3", "c3", "f6", "h6"]
+                    .iter()
+                    .any(|s| (ring_centre(s).0 - x).abs() < 0.01),
+                "glyph at x = {x}"
+            );
+        }
     }
 
     #[test]
