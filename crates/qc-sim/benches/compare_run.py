@@ -4,6 +4,7 @@
 Run by hand from the repository root (late, on a quiet machine):
 
     python3 crates/qc-sim/benches/compare_run.py [--n 20,22,24] [--measured 8] [--timeout 300]
+                                                 [--tools qulacs,qsim,aer]
 
 It needs `cargo build --release -p qc-cli -p qc-sim --example perf` and a venv with qulacs, qsimcirq,
 qiskit and qiskit-aer ($QCHESS_BENCH_VENV, default .venv-bench in the repository root). For each n it
@@ -15,6 +16,8 @@ The rows are measured side by side in one run, one process at a time, 2 threads 
 the wall time of the process (interpreter start and imports included), "sim" the simulation and
 distribution as the tool itself times it. Each tool also prints p(0..0) of the measured qubits,
 which must agree across tools (a check that all ran the same circuit).
+qchess runs twice, in double (complex128) and with `--precision single` (complex64, as qsim).
+`--tools` picks the other simulators (default: all three).
 Output: a Markdown table on stdout and the raw JSON lines in benches/results_run.json.
 """
 import json
@@ -133,7 +136,7 @@ def qchess_row(qasm, m, timeout, precision):
     if "error" in r:
         return r
     probs = json.loads(r["stdout"])["probabilities"]
-    stages = timed([PERF, "stages", qasm], timeout)
+    stages = timed([PERF, "stages", qasm, precision], timeout)
     sim = None
     if "stdout" in stages:
         lines = [l for l in stages["stdout"].splitlines() if l.startswith("{")]
@@ -147,6 +150,7 @@ def main():
     ns = [int(x) for x in (args[args.index("--n") + 1] if "--n" in args else "20,22,24").split(",")]
     m = int(args[args.index("--measured") + 1]) if "--measured" in args else 8
     timeout = int(args[args.index("--timeout") + 1]) if "--timeout" in args else 300
+    tools = (args[args.index("--tools") + 1] if "--tools" in args else "qulacs,qsim,aer").split(",")
     if args and args[0] == "--worker":
         tool, path, n, m = args[1], args[2], int(args[3]), int(args[4])
         {"qulacs": worker_qulacs, "qsim": worker_qsim, "aer": worker_aer}[tool](path, n, m)
@@ -161,8 +165,12 @@ def main():
             f.write(subprocess.check_output([PERF, "qasm", str(n), "1", str(m)], text=True))
         with open(js, "w") as f:
             f.write(subprocess.check_output([PERF, "circuit", str(n), "1"], text=True))
-        row = {"n": n, "measured": m, "qchess": qchess_row(qasm, m, timeout, "double")}
+        row = {"n": n, "measured": m, "qchess": qchess_row(qasm, m, timeout, "double"),
+               "single": qchess_row(qasm, m, timeout, "single")}
         for tool in ["qulacs", "qsim", "aer"]:
+            if tool not in tools:
+                row[tool] = {"error": "not run"}
+                continue
             r = timed([py, __file__, "--worker", tool, js, str(n), str(m)], timeout)
             if "stdout" in r:
                 lines = [l for l in r["stdout"].splitlines() if l.startswith("{")]
@@ -180,14 +188,19 @@ def main():
     def ratio(a, b):
         return "–" if a.get("whole") is None or b.get("whole") is None else f"{a['whole'] / b['whole']:.2f}"
 
-    print("\n| n | qchess whole / sim (s) | Qulacs whole / sim | qsim whole / sim | Aer whole / sim | qchess / Qulacs | qchess / qsim | qchess / Aer | p(0..0) qchess, Qulacs, qsim, Aer |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    def sim_ratio(a, b):
+        return "–" if a.get("sim") is None or b.get("sim") is None else f"{a['sim'] / b['sim']:.2f}"
+
+    tools = ["qchess", "single", "qulacs", "qsim", "aer"]
+    print("\n| n | qchess double whole / sim (s) | qchess single whole / sim | Qulacs whole / sim | qsim whole / sim | Aer whole / sim | double / Qulacs | double / qsim | single / qsim | double / Aer | sim only: double / qsim, single / qsim | p(0..0) double, single, Qulacs, qsim, Aer |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
-        q = row["qchess"]
-        cells = [f"{fmt(row[t], 'whole')} / {fmt(row[t], 'sim')}" for t in ["qchess", "qulacs", "qsim", "aer"]]
-        p0 = ", ".join(fmt(row[t], "p0") for t in ["qchess", "qulacs", "qsim", "aer"])
+        q, s1, qs = row["qchess"], row["single"], row["qsim"]
+        cells = [f"{fmt(row[t], 'whole')} / {fmt(row[t], 'sim')}" for t in tools]
+        p0 = ", ".join(fmt(row[t], "p0") for t in tools)
         print(f"| {row['n']} | " + " | ".join(cells) +
-              f" | {ratio(q, row['qulacs'])} | {ratio(q, row['qsim'])} | {ratio(q, row['aer'])} | {p0} |")
+              f" | {ratio(q, row['qulacs'])} | {ratio(q, qs)} | {ratio(s1, qs)} | {ratio(q, row['aer'])}"
+              f" | {sim_ratio(q, qs)}, {sim_ratio(s1, qs)} | {p0} |")
 
 
 if __name__ == "__main__":

@@ -4,8 +4,10 @@
 //! `examples/perf.rs` and `benches/compare.py` (see `docs/performance.md`).
 
 use criterion::{black_box, criterion_main, BenchmarkId, Criterion};
+use qc_ir::exec::exact_distribution;
 use qc_ir::{Backend, Complex64, Control, Gate, Qubit};
-use qc_sim::{DenseSim, MemoryLimit, SparseSim};
+use qc_ir::{Circuit, Clbit, Instruction, Op};
+use qc_sim::{DenseSim, MemoryLimit, Precision, Real, SparseSim};
 
 fn sparse_state(k: u32) -> SparseSim {
     // 2^k entries on 64 board qubits: qubits 0..k in superposition, a few classical pieces.
@@ -57,22 +59,19 @@ fn sparse(c: &mut Criterion) {
     group.finish();
 }
 
-fn dense(c: &mut Criterion) {
-    let mut group = c.benchmark_group("dense");
-    group.sample_size(10);
+/// The dense kernels on 2^20 amplitudes in precision `F` (names end in `_f64` or `_f32`), and the
+/// run path (`exact_distribution` of a 60-gate circuit on 20 qubits).
+fn dense_in<F: Real>(group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>) {
     let n = 20u32;
-    let mut sim = DenseSim::with_dense_qubits(n, MemoryLimit::default()).unwrap();
+    let suffix = if F::PRECISION == Precision::Single {
+        "f32"
+    } else {
+        "f64"
+    };
+    let mut sim = DenseSim::<F>::zero_state_dense(n, MemoryLimit::default()).unwrap();
     for q in 0..n {
         sim.apply_gate(Gate::H, &[Qubit(q)], &[]).unwrap();
     }
-    let mut vector = vec![Complex64::new(1.0, 0.0); 1 << n];
-    group.bench_function("sweep_20", |b| {
-        b.iter(|| {
-            for a in vector.iter_mut() {
-                *a *= Complex64::new(0.0, 1.0);
-            }
-        })
-    });
     let cases: [(&str, Gate, Vec<Qubit>, Vec<Control>); 4] = [
         ("iswap_20", Gate::ISwap, vec![Qubit(2), Qubit(17)], vec![]),
         (
@@ -95,10 +94,46 @@ fn dense(c: &mut Criterion) {
         ),
     ];
     for (name, gate, targets, controls) in cases {
-        group.bench_function(name, |b| {
+        group.bench_function(format!("{name}_{suffix}"), |b| {
             b.iter(|| sim.apply_gate(gate, &targets, &controls).unwrap())
         });
     }
+    let mut circuit = Circuit::with_plain_qubits(n, 4);
+    for q in 0..n {
+        circuit.push(Instruction::gate(Gate::H, &[Qubit(q)], &[]));
+    }
+    for i in 0..60u32 {
+        let (a, b) = (Qubit(i * 7 % n), Qubit((i * 7 + 3 + i % 5) % n));
+        circuit.push(Instruction::gate(Gate::SqrtISwap, &[a, b], &[]));
+    }
+    for q in 0..4 {
+        circuit.push(Instruction::new(Op::Measure {
+            qubit: Qubit(q),
+            clbit: Clbit(q),
+        }));
+    }
+    group.bench_function(format!("run_60_gates_20_{suffix}"), |b| {
+        b.iter(|| {
+            let mut sim = DenseSim::<F>::zero_state(MemoryLimit::default());
+            exact_distribution(&mut sim, &circuit).unwrap()
+        })
+    });
+}
+
+fn dense(c: &mut Criterion) {
+    let mut group = c.benchmark_group("dense");
+    group.sample_size(10);
+    let n = 20u32;
+    let mut vector = vec![Complex64::new(1.0, 0.0); 1 << n];
+    group.bench_function("sweep_20", |b| {
+        b.iter(|| {
+            for a in vector.iter_mut() {
+                *a *= Complex64::new(0.0, 1.0);
+            }
+        })
+    });
+    dense_in::<f64>(&mut group);
+    dense_in::<f32>(&mut group);
     group.finish();
 }
 

@@ -4,7 +4,10 @@
 //! cargo run --release -p qc-sim --example perf -- circuit N SEED       # 200-gate circuit as JSON
 //! cargo run --release -p qc-sim --example perf -- qasm N SEED M        # the same as portable
 //!                                                                      # OpenQASM 3, measuring q[0..M]
-//! cargo run --release -p qc-sim --example perf -- dense N SEED FUSE    # qchess dense on it
+//! cargo run --release -p qc-sim --example perf -- dense N SEED FUSE [single]   # qchess dense on
+//!                                                                      # it (complex64 with single)
+//! cargo run --release -p qc-sim --example perf -- stages FILE.qasm [single]   # `qchess run`'s
+//!                                                                      # stages, each timed
 //! cargo run --release -p qc-sim --example perf -- passes GAME.qcg ...   # export per target, before
 //!                                                                      # and after the passes
 //! cargo run --release -p qc-sim --example perf -- sweep N              # in-place sweep of 2^N
@@ -139,7 +142,7 @@ fn portable_qasm(n: u32, seed: u64, measured: u32) -> String {
 /// recognised or inlined), verification, the optimisation passes, and the exact distribution
 /// (gates, then the marginal of the measured qubits); also how many IR gates the import produced
 /// and how many the passes left.
-fn run_stages(path: &str) {
+fn run_stages<F: qc_sim::Real>(path: &str) {
     let total = Instant::now();
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
@@ -163,14 +166,15 @@ fn run_stages(path: &str) {
     let optimize = start.elapsed().as_secs_f64();
     let gates = circuit.num_gates();
     let start = Instant::now();
-    let mut sim = DenseSim::new();
+    let mut sim = DenseSim::<F>::zero_state(MemoryLimit::default());
     let dist = match qc_ir::exec::exact_distribution(&mut sim, &circuit) {
         Ok(d) => d,
         Err(e) => return println!("{{\"error\":\"{e}\"}}"),
     };
     let simulate = start.elapsed().as_secs_f64();
     println!(
-        "{{\"what\":\"run_stages\",\"threads\":{},\"imported_gates\":{imported_gates},\"gates\":{gates},\"read\":{read},\"import\":{import},\"verify\":{verify},\"optimize\":{optimize},\"exact_distribution\":{simulate},\"outcomes\":{},\"seconds\":{}}}",
+        "{{\"what\":\"run_stages\",\"precision\":\"{}\",\"threads\":{},\"imported_gates\":{imported_gates},\"gates\":{gates},\"read\":{read},\"import\":{import},\"verify\":{verify},\"optimize\":{optimize},\"exact_distribution\":{simulate},\"outcomes\":{},\"seconds\":{}}}",
+        F::PRECISION,
         threads(),
         dist.len(),
         total.elapsed().as_secs_f64()
@@ -241,9 +245,9 @@ fn threads() -> usize {
     rayon::current_num_threads()
 }
 
-fn run_dense(n: u32, seed: u64, fuse: usize) {
+fn run_dense<F: qc_sim::Real>(n: u32, seed: u64, fuse: usize) {
     let ops = circuit(n, seed);
-    let mut sim = match DenseSim::with_dense_qubits(n, MemoryLimit::default()) {
+    let mut sim = match DenseSim::<F>::zero_state_dense(n, MemoryLimit::default()) {
         Ok(s) => s,
         Err(e) => {
             println!("{{\"error\":\"{e}\"}}");
@@ -260,10 +264,14 @@ fn run_dense(n: u32, seed: u64, fuse: usize) {
     }
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "{{\"what\":\"qchess_dense\",\"n\":{n},\"fuse\":{fuse},\"threads\":{},\"seconds\":{secs},\"per_gate\":{},\"norm\":{}}}",
+        "{{\"what\":\"qchess_dense\",\"precision\":\"{}\",\"n\":{n},\"fuse\":{fuse},\"threads\":{},\"seconds\":{secs},\"per_gate\":{},\"norm\":{}}}",
+        F::PRECISION,
         threads(),
         secs / ops.len() as f64,
-        sim.raw_amplitudes().iter().map(|a| a.norm_sqr()).sum::<f64>()
+        sim.raw_amplitudes()
+            .iter()
+            .map(|a| F::norm_sqr_f64(*a))
+            .sum::<f64>()
     );
 }
 
@@ -521,9 +529,15 @@ fn main() {
             "{}",
             portable_qasm(num(1, 20) as u32, num(2, 1), num(3, 8) as u32)
         ),
-        Some("stages") => run_stages(args.get(1).map_or("", String::as_str)),
+        Some("stages") => match args.get(2).map(String::as_str) {
+            Some("single") => run_stages::<f32>(args.get(1).map_or("", String::as_str)),
+            _ => run_stages::<f64>(args.get(1).map_or("", String::as_str)),
+        },
         Some("passes") => export_passes(&args[1..]),
-        Some("dense") => run_dense(num(1, 20) as u32, num(2, 1), num(3, 2) as usize),
+        Some("dense") => match args.get(4).map(String::as_str) {
+            Some("single") => run_dense::<f32>(num(1, 20) as u32, num(2, 1), num(3, 2) as usize),
+            _ => run_dense::<f64>(num(1, 20) as u32, num(2, 1), num(3, 2) as usize),
+        },
         Some("sweep") => sweep(num(1, 20) as u32),
         Some("copy") => copy(num(1, 1_000_000) as usize),
         Some("sparse") => sparse(num(1, 16) as u32),
