@@ -6,7 +6,6 @@ include "stdgates.inc";
 gate iswap a, b { s a; s b; h a; cx a, b; cx b, a; h b; }
 gate siswap a, b { s a; ry(pi/2) b; cx b, a; ry(pi/4) a; ry(pi/4) b; cx b, a; sdg a; ry(-pi/2) b; }
 gate ciswap c, a, b { s a; ry(pi/2) b; cx b, a; cry(pi/2) c, a; cry(pi/2) c, b; cx b, a; sdg a; ry(-pi/2) b; }
-gate nciswap c, a, b { x c; ciswap c, a, b; x c; }
 // q[0] = a1 (square)
 // q[1] = b1 (square)
 // q[2] = a2 (square)
@@ -36,14 +35,8 @@ iswap q[1], q[5];
 x q[2];
 x q[6];
 ccx q[2], q[6], q[8];
-x q[2];
-x q[6];
-x q[8];
 x q[0];
-nciswap q[8], q[0], q[7];
-x q[8];
-x q[2];
-x q[6];
+ciswap q[8], q[0], q[7];
 ccx q[2], q[6], q[8];
 x q[2];
 x q[6];

@@ -5,8 +5,6 @@ include "stdgates.inc";
 // qchess gate library (modifier-free, exact including global phase)
 gate iswap a, b { s a; s b; h a; cx a, b; cx b, a; h b; }
 gate siswap a, b { s a; ry(pi/2) b; cx b, a; ry(pi/4) a; ry(pi/4) b; cx b, a; sdg a; ry(-pi/2) b; }
-gate ciswap c, a, b { s a; ry(pi/2) b; cx b, a; cry(pi/2) c, a; cry(pi/2) c, b; cx b, a; sdg a; ry(-pi/2) b; }
-gate nciswap c, a, b { x c; ciswap c, a, b; x c; }
 gate csiswap c, a, b { s a; ry(pi/2) b; cx b, a; cry(pi/4) c, a; cry(pi/4) c, b; cx b, a; sdg a; ry(-pi/2) b; }
 gate ncsiswap c, a, b { x c; csiswap c, a, b; x c; }
 // q[0] = a1 (square)
@@ -28,8 +26,7 @@ siswap q[2], q[3];
 iswap q[2], q[4];
 x q[0];
 ncsiswap q[3], q[5], q[0];
-nciswap q[3], q[0], q[1];
-ciswap q[3], q[0], q[1];
+iswap q[0], q[1];
 c[0] = measure q[0];
 c[1] = measure q[1];
 c[2] = measure q[2];

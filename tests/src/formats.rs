@@ -90,8 +90,11 @@ fn qasm3_featured(p: &PlayedCase) -> String {
         })
         .collect();
     let sub = Circuit::from_parts(roles, game.num_clbits() as u32, instructions);
+    // The move's own gates, line by line as the IR text shows them: without the passes, which
+    // would merge a move's gates (a 0- and a 1-controlled iSWAP into one iSWAP, say).
     let options = ExportOptions {
         width: Width::Full,
+        optimize: false,
         ..Default::default()
     };
     match build_program(&sub, &[], &options) {
@@ -128,7 +131,7 @@ pub const FORMATS: &[Format] = &[
     },
     Format {
         name: "qasm3",
-        title: "OpenQASM 3 (portable, dynamic; gate definitions omitted)",
+        title: "OpenQASM 3 (portable, dynamic, `--no-optimize`; gate definitions omitted)",
         fence: "qasm",
         featured: qasm3_featured,
         whole: qasm3_whole,

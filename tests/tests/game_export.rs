@@ -6,6 +6,7 @@
 use qc_export::{export_for_target, export_qasm3, import_qasm, ExportOptions, Form, Target};
 use qc_ir::exec::exact_distribution;
 use qc_sim::ReferenceSparse;
+use qchess_tests::bundled::assert_same_distribution;
 use qchess_tests::corpus::{random_game, CorpusGame, RANDOM_FEN, RANDOM_MAX_QUBITS};
 
 fn games() -> Vec<CorpusGame> {
@@ -36,16 +37,6 @@ fn games() -> Vec<CorpusGame> {
         game,
     });
     games
-}
-
-fn assert_same(name: &str, got: &[(u64, f64)], want: &[(u64, f64)]) {
-    let msg = format!("{name}: exported {got:?}\ngame {want:?}");
-    let got: Vec<(u64, f64)> = got.iter().copied().filter(|(_, p)| *p > 1e-12).collect();
-    assert_eq!(got.len(), want.len(), "{msg}");
-    for ((b1, p1), (b2, p2)) in got.iter().zip(want) {
-        assert_eq!(b1, b2, "{msg}");
-        assert!((p1 - p2).abs() < 1e-9, "{msg}");
-    }
 }
 
 #[test]
@@ -85,7 +76,7 @@ fn exported_games_give_the_games_board_probabilities_after_postselection() {
             let got = m
                 .board_distribution(&dist)
                 .unwrap_or_else(|| panic!("{label}: the recorded outcomes never occur"));
-            assert_same(&label, &got, &want);
+            assert_same_distribution(&label, &got, &want);
         }
     }
 }

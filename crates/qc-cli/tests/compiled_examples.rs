@@ -81,3 +81,29 @@ fn every_example_game_has_its_compiled_qasm_beside_it() {
         stale.join(", ")
     );
 }
+
+/// `--no-optimize` writes the moves' gates as lowered; by default the passes merge the 0- and the
+/// 1-controlled iSWAP of a split slide's two path cases (same control, same targets) into the
+/// iSWAP they add up to: `|0><0| (x) iSWAP + |1><1| (x) iSWAP = I (x) iSWAP`.
+#[test]
+fn no_optimize_keeps_the_redundant_pair_the_passes_remove() {
+    let compile = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_qchess"))
+            .args(["compile", "circuits/tour/13_split_slide_path.qcg"])
+            .args(extra)
+            .current_dir(root())
+            .output()
+            .expect("the qchess binary runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("UTF-8 output")
+    };
+    let plain = compile(&["--no-optimize"]);
+    assert!(plain.contains("\nnciswap q[3], q[0], q[1];\nciswap q[3], q[0], q[1];\n"));
+    let optimised = compile(&[]);
+    assert!(optimised.contains("\niswap q[0], q[1];\n"), "{optimised}");
+    assert!(!optimised.contains("ciswap q[3]"), "{optimised}");
+}

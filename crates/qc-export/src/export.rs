@@ -1,8 +1,11 @@
 //! The export pipeline: circuit + recorded outcomes + options -> [`Program`] -> OpenQASM 3 text.
 //!
-//! Steps: verify; deferred form if asked ([`qc_ir::passes::deferred`]); classical folding for
-//! the compact width ([`qc_ir::passes::fold`]); register assignment (qubits in IR order, then
-//! scratch qubits); lowering ([`crate::lower`]); labels and the machine-readable header.
+//! Steps: verify; deferred form if asked ([`qc_ir::passes::deferred`]); the exact passes of
+//! [`qc_ir::passes::optimize`] unless turned off; classical folding for the compact width
+//! ([`qc_ir::passes::fold`]), then the passes again (folding drops known controls and gates,
+//! which can leave new pairs and runs); register assignment (qubits in IR order, then scratch
+//! qubits); lowering ([`crate::lower`]) and, with the passes, inverse pairs of the calls it wrote
+//! (`crate::peephole`); labels and the machine-readable header.
 
 use crate::board_map::{
     BoardFacts, BoardMap, FixedBit, MeasuredBit, ProgramHeader, RecordedBit, ZeroBit,
@@ -75,8 +78,21 @@ fn transform_known(
         Form::Dynamic => circuit.clone(),
         Form::Deferred => defer_measurements(circuit),
     };
+    // The passes keep the distribution (and every measurement), so what folding learns about
+    // the optimised circuit holds for the original.
+    let optimized = |c: Circuit| {
+        if options.optimize {
+            qc_ir::passes::optimize(&c).0
+        } else {
+            c
+        }
+    };
+    let c = optimized(c);
     Ok(match options.width {
-        Width::Compact => fold_classical_known(&c),
+        Width::Compact => {
+            let (folded, known) = fold_classical_known(&c);
+            (optimized(folded), known)
+        }
         Width::Full => {
             let n = c.num_qubits();
             (c, vec![None; n])
@@ -134,6 +150,11 @@ pub fn build_program(
     let mut body = Vec::new();
     for (index, instr) in lowered.instructions().iter().enumerate() {
         lowerer.instruction(index, instr, &mut body)?;
+    }
+    if options.optimize {
+        // The X gates of 0-controls and the chains of multi-controlled gates of neighbouring
+        // instructions meet only now.
+        crate::peephole::cancel_inverse_calls(&mut body, base + lowerer.scratch_max);
     }
     for k in 0..lowerer.scratch_max {
         labels.push(format!(

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use qc_ir::passes::{optimize, recognise, Recognised};
-use qc_ir::{text, Circuit, Complex64, Control, Gate, Instruction, Qubit};
+use qc_ir::{text, Circuit, Complex64, Control, Gate, GateKind, Instruction, Qubit};
 
 fn body(lines: &str, qubits: &str) -> Vec<Instruction> {
     let c = text::parse(&format!("qcir 1\nqubits {qubits}\n{lines}")).expect("test body parses");
@@ -129,22 +129,35 @@ fn an_x_wrap_around_a_target_use_stays() {
     assert_eq!(opt.instructions(), c.instructions());
 }
 
-/// A random gate on 4 qubits drawn from a small set rich in X-wraps and inverse pairs.
+/// A random gate on 4 qubits drawn from a small set rich in X-wraps and inverse pairs, or from
+/// every kind of the table (`GateKind::ALL`, with its inverse and, for rotations, a zero angle).
 fn instruction() -> impl Strategy<Value = Instruction> {
-    let gates = prop::sample::select(vec![
-        Gate::X,
-        Gate::H,
-        Gate::S,
-        Gate::Sdg,
-        Gate::T,
-        Gate::ISwap,
-        Gate::ISwapDg,
-        Gate::SqrtISwap,
-        Gate::SqrtISwapDg,
-        Gate::Rz(0.0),
-        Gate::Ry(0.7),
-        Gate::Ry(-0.7),
-    ]);
+    let every_kind: Vec<Gate> = GateKind::ALL
+        .into_iter()
+        .flat_map(|k| {
+            let g = k.example();
+            let zero = k.with_params(&vec![0.0; k.info().params]);
+            [Some(g), Some(g.inverse()), zero]
+        })
+        .flatten()
+        .collect();
+    let gates = prop_oneof![
+        prop::sample::select(every_kind),
+        prop::sample::select(vec![
+            Gate::X,
+            Gate::H,
+            Gate::S,
+            Gate::Sdg,
+            Gate::T,
+            Gate::ISwap,
+            Gate::ISwapDg,
+            Gate::SqrtISwap,
+            Gate::SqrtISwapDg,
+            Gate::Rz(0.0),
+            Gate::Ry(0.7),
+            Gate::Ry(-0.7),
+        ])
+    ];
     (
         gates,
         Just([0u32, 1, 2, 3]).prop_shuffle(),
@@ -168,6 +181,8 @@ proptest! {
     fn optimised_circuits_have_the_same_unitary(
         gates in prop::collection::vec(prop_oneof![
             3 => instruction(),
+            2 => (0u32..4, prop::sample::select(vec![Gate::X, Gate::H, Gate::T, Gate::SX]))
+                .prop_map(|(q, gate)| Instruction::gate(gate, &[Qubit(q)], &[])),
             2 => (0u32..4).prop_map(|q| Instruction::gate(Gate::X, &[Qubit(q)], &[])),
         ], 0..40)
     ) {

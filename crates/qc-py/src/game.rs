@@ -391,6 +391,7 @@ impl Game {
             dialect: option(dialect)?,
             width: option(width)?,
             measure: option(measure)?,
+            optimize: true,
         };
         let target = target
             .map(|name| load_target(name, backends_dir.as_deref()))

@@ -131,6 +131,8 @@ fn portable_qasm(n: u32, seed: u64, measured: u32) -> String {
         dialect: qc_export::Dialect::Portable,
         width: qc_export::Width::Full,
         measure: qc_export::MeasureScope::None,
+        // The benchmark circuit exactly as drawn (the passes could cancel a random pair).
+        optimize: false,
     };
     match qc_export::export_qasm3(&circuit, &[], &options) {
         Ok(export) => export.text,

@@ -62,6 +62,11 @@ pub struct CompileArgs {
     /// and every ancilla returned to |0> as an error check), squares, or none.
     #[arg(long, value_name = "WHAT", default_value = "board")]
     pub measure: MeasureScope,
+    /// Export the circuit exactly as the moves were lowered: skip the exact passes that
+    /// otherwise run first (runs of gates recognised as one gate, single-qubit runs merged,
+    /// identities dropped, X-wrapped 0-controls read back, inverse pairs cancelled).
+    #[arg(long)]
+    pub no_optimize: bool,
     /// Also write the board map (what every bit means; the same JSON as the program header's
     /// `map`) to this file.
     #[arg(long, value_name = "FILE")]
@@ -98,6 +103,7 @@ impl CompileArgs {
             dialect: self.dialect,
             width: self.width,
             measure: self.measure,
+            optimize: !self.no_optimize,
         }
     }
 

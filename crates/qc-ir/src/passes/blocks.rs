@@ -9,6 +9,11 @@
 //! that removes the most gates (so a short merge never steals the first gate of a longer body).
 //! A run of single-qubit gates on one qubit becomes one gate too (`u` or a named rotation).
 //!
+//! Gains are counted in gates as an export writes them: a 0-control counts as one gate more (a
+//! portable program wraps it in X gates, which only cancel against a neighbour's), so a run is
+//! not traded for one gate with more 0-controls unless that is still shorter (`x t; cx c, t`
+//! stays, it is not rewritten as one X with a 0-control).
+//!
 //! The replacement equals the run up to a global phase, which the report adds up: the new list's
 //! unitary times `e^{i global_phase}` is the old one's (unobservable, and exact up to rounding of
 //! about 1e-15 per replaced run).
@@ -36,11 +41,21 @@ pub struct BlockReport {
     pub global_phase: f64,
 }
 
-/// A run that may be replaced: it ends before `end` and is `replacement` (none for the identity).
+/// A run that may be replaced: it ends before `end` and is `replacement` (none for the identity),
+/// which saves `saved` in [`weight`].
 struct Candidate {
     end: usize,
     replacement: Option<Instruction>,
     phase: f64,
+    saved: usize,
+}
+
+/// What an instruction costs once exported: one gate, plus one for each 0-control.
+fn weight(instruction: &Instruction) -> usize {
+    match &instruction.op {
+        Op::Gate { controls, .. } => 1 + controls.iter().filter(|c| !c.on.value()).count(),
+        _ => 1,
+    }
 }
 
 /// Replaces runs of gates by the table gate each amounts to (see the module docs).
@@ -53,9 +68,8 @@ pub fn recognise_blocks(instructions: &mut Vec<Instruction>) -> BlockReport {
     for i in (0..n).rev() {
         best[i] = best[i + 1];
         for (k, c) in candidates[i].iter().enumerate() {
-            let saved = c.end - i - usize::from(c.replacement.is_some());
-            if saved + best[c.end] > best[i] {
-                best[i] = saved + best[c.end];
+            if c.saved + best[c.end] > best[i] {
+                best[i] = c.saved + best[c.end];
                 choice[i] = Some(k);
             }
         }
@@ -64,7 +78,7 @@ pub fn recognise_blocks(instructions: &mut Vec<Instruction>) -> BlockReport {
     if best[0] == 0 {
         return report;
     }
-    let mut out = Vec::with_capacity(n - best[0]);
+    let mut out = Vec::with_capacity(n);
     let mut i = 0;
     while i < n {
         let Some(k) = choice[i] else {
@@ -96,6 +110,7 @@ fn runs_from(instructions: &[Instruction], start: usize) -> Vec<Candidate> {
     let dim = 1usize << BLOCK_QUBITS;
     let mut product = Matrix::identity(dim).as_slice().to_vec();
     let mut out = Vec::new();
+    let mut run_weight = 0;
     for (end, instruction) in instructions
         .iter()
         .enumerate()
@@ -139,16 +154,22 @@ fn runs_from(instructions: &[Instruction], start: usize) -> Vec<Candidate> {
             break;
         };
         apply_gate_reference(&mut product, *gate, &local_targets, &local_controls);
+        run_weight += weight(instruction);
         if end == start {
             continue;
         }
         let unitary = Matrix::from_row_major(dim, product.clone());
         if let Some(found) = recognise_unitary(&unitary) {
-            out.push(Candidate {
-                end: end + 1,
-                replacement: (found.gate != crate::Gate::I).then(|| on_frame(&found, &frame)),
-                phase: found.phase,
-            });
+            let replacement = (found.gate != crate::Gate::I).then(|| on_frame(&found, &frame));
+            let new_weight = replacement.as_ref().map_or(0, weight);
+            if new_weight < run_weight {
+                out.push(Candidate {
+                    end: end + 1,
+                    replacement,
+                    phase: found.phase,
+                    saved: run_weight - new_weight,
+                });
+            }
         }
     }
     out

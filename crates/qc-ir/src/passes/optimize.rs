@@ -5,17 +5,20 @@
 //! 0. **Recognise runs** ([`super::blocks`]): consecutive gates on at most three qubits that
 //!    amount to one table gate (an inlined library body, a run of single-qubit gates) become it.
 //!    It runs first, so that the passes below do not cut into bodies it would recognise.
-//! 1. **Drop identities**: `I`, and rotations and phases by an angle of exactly zero, with any
+//! 1. **Merge single-qubit runs** ([`super::single_qubit`]): the gates of one qubit with
+//!    nothing else on that qubit between them, even when gates on other qubits are interleaved,
+//!    become one gate (or none, when they multiply to the identity).
+//! 2. **Drop identities**: `I`, and rotations and phases by an angle of exactly zero, with any
 //!    controls and condition.
-//! 2. **Absorb X-wrapped controls**: `x c; G ctrl(c); ...; x c`, where everything between the two
+//! 3. **Absorb X-wrapped controls**: `x c; G ctrl(c); ...; x c`, where everything between the two
 //!    `x` that touches `c` uses it only as a control, becomes the gates between with the polarity
 //!    of `c` flipped (the portable OpenQASM spelling of a 0-control, read back).
-//! 3. **Cancel adjacent inverses**: a gate directly followed, on all of its qubits, by its inverse
+//! 4. **Cancel adjacent inverses**: a gate directly followed, on all of its qubits, by its inverse
 //!    on the same targets with the same controls and condition: both go.
 //!
-//! Passes 1-3 are exact (no angle arithmetic, so no rounding). Pass 0 multiplies matrices, so it
-//! is exact up to rounding (about 1e-15 per run) and drops a global phase, which the report
-//! gives: the original unitary is `e^{i global_phase}` times the optimised one. Measurements are
+//! Passes 2-4 are exact (no angle arithmetic, so no rounding). Passes 0 and 1 multiply matrices,
+//! so they are exact up to rounding (about 1e-15 per run) and drop a global phase, which the
+//! report gives: the original unitary is `e^{i global_phase}` times the optimised one. Measurements are
 //! untouched, so the outcome distribution is the same.
 
 use crate::circuit::Circuit;
@@ -39,6 +42,10 @@ pub struct OptimizeReport {
     pub runs_replaced: usize,
     /// Instructions those replacements removed.
     pub run_gates_removed: usize,
+    /// Runs of single-qubit gates on one qubit merged into one gate (or dropped).
+    pub single_qubit_runs_merged: usize,
+    /// Instructions those merges removed.
+    pub single_qubit_gates_removed: usize,
     /// The global phase (radians) dropped: the original unitary is `e^{i global_phase}` times
     /// the optimised one.
     pub global_phase: f64,
@@ -51,6 +58,7 @@ impl OptimizeReport {
             + 2 * self.x_wraps_absorbed
             + 2 * self.inverse_pairs_cancelled
             + self.run_gates_removed
+            + self.single_qubit_gates_removed
     }
 }
 
@@ -67,6 +75,11 @@ pub fn optimize(circuit: &Circuit) -> (Circuit, OptimizeReport) {
         report.runs_replaced += runs.runs_replaced;
         report.run_gates_removed += runs.gates_removed;
         report.global_phase += runs.global_phase;
+        let merged =
+            super::single_qubit::merge_single_qubit_runs(instructions, circuit.num_qubits());
+        report.single_qubit_runs_merged += merged.runs_merged;
+        report.single_qubit_gates_removed += merged.gates_removed;
+        report.global_phase += merged.global_phase;
         report.identities_dropped += drop_identities(instructions);
         report.x_wraps_absorbed += absorb_x_wraps(instructions, circuit.num_qubits());
         report.inverse_pairs_cancelled += cancel_inverses(instructions, circuit.num_qubits());
