@@ -44,8 +44,9 @@ pub struct RulesArgs {
     /// The ruleset: cantwell (default) or niels.
     #[arg(long, value_enum, default_value_t = RulesChoice::Cantwell)]
     pub rules: RulesChoice,
-    /// Rule options (Niel's Chess: simplified (default), full, hadamard, tunnelling, no-box,
-    /// joined by `+`, e.g. "full+hadamard"). Overrides a game file's Variant tag.
+    /// Rule options (Niel's Chess: simplified (default), full, hadamard, hadamard-plus,
+    /// deterministic, tunnelling, no-box, joined by `+`, e.g. "full+hadamard"). Overrides a game
+    /// file's Variant tag.
     #[arg(long, value_name = "OPTIONS")]
     pub variant: Option<String>,
     /// After the given moves, play this many random legal moves (moves picked and outcomes

@@ -21,8 +21,8 @@ use std::process::ExitCode;
 /// A GAME is a game file (PGN-like, see docs/notation.md), `-` for standard input, or moves
 /// given with --moves "e2e4 b8^a6c6 ..." and an optional --fen. With --rules niels the
 /// commands play Niel's Chess instead (docs/niels.md): Niel's game files and notation, FEN-like
-/// positions on 4x4 to 8x8 boards, rule options with --variant (full, hadamard, tunnelling,
-/// no-box).
+/// positions on 4x4 to 8x8 boards, rule options with --variant (full, hadamard, hadamard-plus,
+/// deterministic, tunnelling, no-box).
 #[derive(Parser, Debug)]
 #[command(name = "qchess", version, about, long_about)]
 struct Cli {

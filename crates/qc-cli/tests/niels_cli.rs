@@ -364,3 +364,54 @@ fn simulate_json_names_each_ending() {
         "draw_fifty_moves"
     );
 }
+
+#[test]
+fn the_deterministic_variant_is_saved_with_the_game_and_replays_under_it() {
+    // Black's lone equal king pair (red e8, blue d8): in the Deterministic Game a Hadamard move
+    // would put it on e8, so the rook on d1 may attempt d1d8 (zero chance, Art. 8.9) and the
+    // attempt leaves the king on e8; with dice (hadamard-plus) d1d8 could capture it: illegal.
+    let fen = "8/8/8/8/8/8/8/K2R4 w - - 0 1 ke8d8";
+    let file = temp("deterministic_saved.qng");
+    let script = format!("d1d8\nsave {}\nquit\n", file.display());
+    let out = qchess_with_input(
+        &[
+            "play",
+            "--rules",
+            "niels",
+            "--variant",
+            "deterministic",
+            "--fen",
+            fen,
+        ],
+        &script,
+    );
+    assert!(out.status.success(), "{out:?}");
+    let saved = std::fs::read_to_string(&file).expect("saved game");
+    assert!(saved.contains("[Variant \"deterministic\"]"), "{saved}");
+    // Replayed without --variant: the file's tag brings the rules back, so d1d8 is legal.
+    let replayed = json(&[
+        "simulate",
+        "--rules",
+        "niels",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(replayed["variant"], "deterministic", "{replayed}");
+    assert_eq!(replayed["final"]["pieces"]["e8"], "k", "{replayed}");
+    assert_eq!(replayed["final"]["pieces"]["d8"], "R", "{replayed}");
+    // Under the dice the same move is not among the legal ones.
+    let refused = qchess(&[
+        "moves",
+        "--rules",
+        "niels",
+        "--variant",
+        "hadamard-plus",
+        "--fen",
+        fen,
+        "--json",
+    ]);
+    let moves = ok_json(&refused);
+    assert!(!moves["moves"]["capture"]
+        .as_array()
+        .is_some_and(|m| m.iter().any(|x| x == "d1d8")));
+}

@@ -23,8 +23,12 @@ pub trait QuantumOps {
     fn inverted(&mut self, pos: &NielsPosition, pair: PairId) -> Result<(), NielsError>;
     /// One mark of the pair turned (Z move).
     fn z_move(&mut self, pos: &NielsPosition, pair: PairId) -> Result<(), NielsError>;
-    /// Hadamard move: returns whether the piece lands on the blue square.
-    fn hadamard(&mut self, pos: &NielsPosition, pair: PairId) -> Result<bool, NielsError>;
+    /// Hadamard move on the group of `pair` (a lone pair, or in the Hadamard+ Game an entangled
+    /// group): a Hadamard gate on every pair of the group, then each is measured in join order.
+    /// Returns, for each pair of the group in that order, whether it lands on its blue square.
+    /// The outcome of the last pair is certain (the parity of the blue outcomes is
+    /// [`NielsPosition::group_phase_odd`]); the others are fair coins.
+    fn hadamard(&mut self, pos: &NielsPosition, pair: PairId) -> Result<Vec<bool>, NielsError>;
     /// A dice roll for `pair`: returns the event E of its group (Pair::event_square). The
     /// caller then collapses the whole group in tandem (Art. 8.4).
     fn roll(&mut self, pos: &NielsPosition, pair: PairId) -> Result<bool, NielsError>;
@@ -70,8 +74,17 @@ impl QuantumOps for Script<'_> {
     fn z_move(&mut self, _: &NielsPosition, _: PairId) -> Result<(), NielsError> {
         Ok(())
     }
-    fn hadamard(&mut self, pos: &NielsPosition, pair: PairId) -> Result<bool, NielsError> {
-        Ok(pos.pairs.get(&pair).is_some_and(|p| !p.is_equal()))
+    fn hadamard(&mut self, pos: &NielsPosition, pair: PairId) -> Result<Vec<bool>, NielsError> {
+        let Some(group) = pos.pairs.get(&pair).map(|p| p.group) else {
+            return Ok(Vec::new());
+        };
+        let size = pos.groups.get(&group).map_or(0, |g| g.pairs.len());
+        let mut on_blue = Vec::with_capacity(size);
+        for _ in 1..size {
+            on_blue.push(self.next_event(0.5)?);
+        }
+        on_blue.push(blue_parity(&on_blue) != pos.group_phase_odd(group));
+        Ok(on_blue)
     }
     fn roll(&mut self, pos: &NielsPosition, pair: PairId) -> Result<bool, NielsError> {
         let p = pos
@@ -101,12 +114,19 @@ impl Script<'_> {
     }
 }
 
+/// True if an odd number of the outcomes are blue.
+pub fn blue_parity(on_blue: &[bool]) -> bool {
+    on_blue.iter().filter(|b| **b).count() % 2 == 1
+}
+
 fn missing(what: &str, square: Square) -> NielsError {
     NielsError::Internal(format!("no {what} on {square}"))
 }
 
 impl NielsPosition {
-    /// Every outcome of `mv` (at most 4: two rolls), with probabilities summing to 1.
+    /// Every outcome of `mv` with probabilities summing to 1: at most 4 (two rolls), or in the
+    /// Hadamard+ and Deterministic Games 2^(n-1) per entangled group of n pairs a Hadamard move
+    /// measures.
     pub fn outcomes(&self, mv: &NielsMove) -> Result<Vec<Outcome>, NielsError> {
         let mut out = Vec::new();
         let mut stack: Vec<Vec<bool>> = vec![Vec::new()];
@@ -233,33 +253,64 @@ impl NielsPosition {
                 }
             }
             NielsMove::Hadamard { square } => {
-                let (id, pair) = self
+                let (id, _) = self
                     .pair_at(square)
                     .ok_or_else(|| missing("pair", square))?;
-                let on_blue = ops.hadamard(&next, id)?;
-                if on_blue == pair.is_equal() {
-                    return Err(NielsError::Internal(format!(
-                        "Hadamard move on {square}: circuit gave {}, rules say {}",
-                        if on_blue { "blue" } else { "red" },
-                        if pair.is_equal() { "red" } else { "blue" }
-                    )));
-                }
-                let land = if on_blue { pair.blue } else { pair.red };
-                let event = pair.square_on(true) == land;
-                next.collapse_group(pair.group, event);
+                next.hadamard_group(id, ops, &mut rolls)?;
             }
         }
         next.finish_move(mv, mover, irreversible);
         Ok((next, rolls))
     }
 
-    /// Rolls for `pair` and collapses its group; returns the square it went to.
+    /// Hadamard move(s) on the group of `pair` and its collapse to what they measured; the
+    /// squares of the outcomes that were not certain (every pair but the last of an entangled
+    /// group) are appended to `rolls`.
+    fn hadamard_group(
+        &mut self,
+        pair: PairId,
+        ops: &mut dyn QuantumOps,
+        rolls: &mut Vec<Square>,
+    ) -> Result<(), NielsError> {
+        let Some(group) = self.pairs.get(&pair).map(|p| p.group) else {
+            return Ok(());
+        };
+        let members = self
+            .groups
+            .get(&group)
+            .map(|g| g.pairs.clone())
+            .unwrap_or_default();
+        let on_blue = ops.hadamard(self, pair)?;
+        if on_blue.len() != members.len() || blue_parity(&on_blue) != self.group_phase_odd(group) {
+            return Err(NielsError::Internal(format!(
+                "Hadamard move on a group of {} pairs measured {on_blue:?}, against the parity rule",
+                members.len()
+            )));
+        }
+        for (id, blue) in members
+            .iter()
+            .zip(&on_blue)
+            .take(members.len().saturating_sub(1))
+        {
+            if let Some(p) = self.pairs.get(id) {
+                rolls.push(if *blue { p.blue } else { p.red });
+            }
+        }
+        self.collapse_measured(group, &on_blue);
+        Ok(())
+    }
+
+    /// Rolls for `pair` and collapses its group, recording the square it went to; in the
+    /// Deterministic Game the attempted capture applies Hadamard moves to the group instead.
     fn roll_pair(
         &mut self,
         pair: PairId,
         ops: &mut dyn QuantumOps,
         rolls: &mut Vec<Square>,
     ) -> Result<(), NielsError> {
+        if self.rules.deterministic {
+            return self.hadamard_group(pair, ops, rolls);
+        }
         let Some(p) = self.pairs.get(&pair).cloned() else {
             return Ok(());
         };

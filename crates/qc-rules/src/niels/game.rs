@@ -208,6 +208,12 @@ impl<B: Backend> Quantum<B> {
         if event_bit(pair) != event_bit(t) {
             self.builder.x(q);
         }
+        if pos.rules.hadamard_plus && !pair.is_equal() {
+            // Hadamard+ Game: a joiner "with phase" flips the group's sign, so that the sign is
+            // always the parity of the group's pairs with phase (what Hadamard moves on the
+            // group read, `NielsPosition::group_phase_odd`).
+            self.builder.gate(Gate::Z, &[q], &[]);
+        }
         self.qubits.insert(id, q);
         self.sync(MeasureChoice::Random(0.0)).map(|_| ())
     }
@@ -263,14 +269,70 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
         self.quantum.sync(MeasureChoice::Random(0.0)).map(|_| ())
     }
 
-    fn hadamard(&mut self, _: &NielsPosition, pair: PairId) -> Result<bool, NielsError> {
-        let q = self.quantum.qubit(pair)?;
-        self.quantum.builder.gate(Gate::H, &[q], &[]);
+    fn hadamard(&mut self, pos: &NielsPosition, pair: PairId) -> Result<Vec<bool>, NielsError> {
+        let group =
+            pos.pairs.get(&pair).map(|p| p.group).ok_or_else(|| {
+                NielsError::Internal(format!("no pair {pair} for a Hadamard move"))
+            })?;
+        let members: Vec<Pair> = pos
+            .groups
+            .get(&group)
+            .map(|g| {
+                g.pairs
+                    .iter()
+                    .filter_map(|id| pos.pairs.get(id).cloned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let ids: Vec<PairId> = pos
+            .groups
+            .get(&group)
+            .map(|g| g.pairs.clone())
+            .unwrap_or_default();
+        for id in &ids {
+            let q = self.quantum.qubit(*id)?;
+            self.quantum.builder.gate(Gate::H, &[q], &[]);
+        }
         self.quantum.sync(MeasureChoice::Random(0.0))?;
-        // The interference makes the outcome certain (Appendix D), so no random number is
-        // drawn: the dice stream is the same with and without Hadamard moves.
-        self.quantum
-            .measure_and_free(pair, MeasureChoice::Random(0.5))
+        let mut on_blue = Vec::with_capacity(ids.len());
+        for (i, (id, p)) in ids.iter().zip(&members).enumerate() {
+            let last = i + 1 == ids.len();
+            if last {
+                // The interference makes the last outcome certain (Appendix D for a lone pair;
+                // the group's parity for an entangled one), so no random number is drawn.
+                let expect = super::apply::blue_parity(&on_blue) != pos.group_phase_odd(group);
+                let got = self
+                    .quantum
+                    .measure_and_free(*id, MeasureChoice::Random(0.5))?;
+                if got != expect {
+                    return Err(NielsError::Internal(format!(
+                        "Hadamard move: pair on {}/{} measured against the group's parity",
+                        p.red, p.blue
+                    )));
+                }
+                on_blue.push(got);
+            } else {
+                let choice = self.quantum.choice(p.red, p.blue, self.uniform)?;
+                let quantum = &mut *self.quantum;
+                let p_blue = quantum.backend.probability_one(quantum.qubit(*id)?);
+                quantum.blue_probabilities.push(p_blue);
+                let blue = quantum.measure_and_free(*id, choice)?;
+                let (on, off) = if blue {
+                    (p.blue, p.red)
+                } else {
+                    (p.red, p.blue)
+                };
+                quantum.roll_outcomes.push(RollOutcome {
+                    probability: if blue { p_blue } else { 1.0 - p_blue },
+                    meaning: format!(
+                        "the Hadamard moves put the {} on {on}, not on {off}",
+                        p.piece.name()
+                    ),
+                });
+                on_blue.push(blue);
+            }
+        }
+        Ok(on_blue)
     }
 
     fn roll(&mut self, pos: &NielsPosition, pair: PairId) -> Result<bool, NielsError> {

@@ -62,12 +62,40 @@ impl NielsPosition {
     /// chance: the attacker's pair must collapse to `from` and the defender's to `to`; only
     /// pairs of one entangled group can make that impossible.
     pub fn capture_can_succeed(&self, from: Square, to: Square) -> bool {
+        if self.rules.deterministic {
+            return self.induced_capture_can_succeed(from, to);
+        }
         match (self.pair_at(from), self.pair_at(to)) {
             (Some((_, a)), Some((_, d))) if a.group == d.group => [true, false]
                 .into_iter()
                 .any(|e| a.square_on(e) == from && d.square_on(e) == to),
             _ => true,
         }
+    }
+
+    /// [`NielsPosition::capture_can_succeed`] in the Deterministic Game, where the attempt
+    /// applies Hadamard moves to the defender's and the attacker's groups: a group of n pairs
+    /// then lands on each configuration whose number of blue squares has the parity
+    /// [`NielsPosition::group_phase_odd`], with chance 2^-(n-1) each. The capture can succeed
+    /// iff each group involved has such a configuration with the attacker on `from` and the
+    /// defender on `to`: always when the group has a pair the capture does not constrain,
+    /// otherwise only if the constrained squares have the group's parity.
+    pub fn induced_capture_can_succeed(&self, from: Square, to: Square) -> bool {
+        // (group, pair must land on blue) for each indefinite piece involved.
+        let needs: Vec<(super::position::GroupId, bool)> = [from, to]
+            .into_iter()
+            .filter_map(|s| self.pair_at(s).map(|(_, p)| (p.group, s == p.blue)))
+            .collect();
+        needs.iter().all(|(group, _)| {
+            let size = self.groups.get(group).map_or(0, |g| g.pairs.len());
+            let constrained: Vec<bool> = needs
+                .iter()
+                .filter(|(g, _)| g == group)
+                .map(|(_, blue)| *blue)
+                .collect();
+            constrained.len() < size
+                || super::apply::blue_parity(&constrained) == self.group_phase_odd(*group)
+        })
     }
 
     /// True if a king (piece) of `color` is in check (Art. 8.7).
@@ -306,12 +334,20 @@ impl NielsPosition {
             if self.rules.full_marks && near && differs {
                 out.push(NielsMove::Invert { square });
             }
-            if self.rules.hadamard && near && !entangled {
+            if self.rules.hadamard && near && (!entangled || self.rules.hadamard_plus) {
                 out.push(NielsMove::Hadamard { square });
             }
         }
-        // The Simplified Game keeps red facing the opponent: only the blue mark may turn.
-        if self.rules.hadamard && !entangled && (self.rules.full_marks || square == pair.blue) {
+        // The Simplified Game keeps red facing the opponent: only the blue mark may turn. The
+        // Hadamard+ Game allows the Z move on entangled pairs too (App. E), on the blue mark
+        // only: the red mark's facing says which square the group's roll sends the pair to
+        // (Art. 7.5), and a Z gate changes no square's chance, so turning it would make the
+        // marks tell a correlation the state does not have.
+        let blue_mark = square == pair.blue;
+        if self.rules.hadamard
+            && (!entangled || (self.rules.hadamard_plus && blue_mark))
+            && (self.rules.full_marks || blue_mark)
+        {
             out.push(NielsMove::ZMove { square });
         }
     }

@@ -30,13 +30,42 @@ pub struct NielsRules {
     /// The no-box variant (App. G): an indefinite attacker collapses first, and if it is not
     /// the piece that moved, the attempt ends without collapsing the defender.
     pub no_box: bool,
+    /// The Hadamard+ Game (App. E, with [`NielsRules::hadamard`]): the Z move also on entangled
+    /// pairs, the Hadamard move also on entangled groups (`docs/niels.md`, "Hadamard+ and
+    /// Deterministic Games").
+    pub hadamard_plus: bool,
+    /// The Deterministic Game (App. E, with [`NielsRules::hadamard_plus`]): an attempted
+    /// capture applies Hadamard moves to the pairs involved instead of rolling the dice.
+    pub deterministic: bool,
+}
+
+impl NielsRules {
+    /// The Hadamard+ Game: the Hadamard Game with Z moves on entangled pairs and Hadamard
+    /// moves on entangled groups.
+    pub fn hadamard_plus() -> NielsRules {
+        NielsRules {
+            hadamard: true,
+            hadamard_plus: true,
+            ..NielsRules::default()
+        }
+    }
+
+    /// The Deterministic Game: the Hadamard+ Game whose attempted captures apply Hadamard
+    /// moves instead of rolling the dice.
+    pub fn deterministic() -> NielsRules {
+        NielsRules {
+            deterministic: true,
+            ..NielsRules::hadamard_plus()
+        }
+    }
 }
 
 impl std::str::FromStr for NielsRules {
     type Err = super::error::NielsError;
 
     /// Parses option names joined by `+` or `,`: `simplified` (the default, no change),
-    /// `full`, `hadamard`, `tunnelling`, `no-box`; e.g. `full+hadamard`.
+    /// `full`, `hadamard`, `hadamard-plus` (implies `hadamard`), `deterministic` (implies
+    /// `hadamard-plus`), `tunnelling`, `no-box`; e.g. `full+hadamard`.
     fn from_str(text: &str) -> Result<NielsRules, Self::Err> {
         let mut rules = NielsRules::default();
         for name in text.split(['+', ',']).map(str::trim) {
@@ -44,13 +73,22 @@ impl std::str::FromStr for NielsRules {
                 "simplified" | "" => {}
                 "full" => rules.full_marks = true,
                 "hadamard" => rules.hadamard = true,
+                "hadamard-plus" => {
+                    rules.hadamard = true;
+                    rules.hadamard_plus = true;
+                }
+                "deterministic" => {
+                    rules.hadamard = true;
+                    rules.hadamard_plus = true;
+                    rules.deterministic = true;
+                }
                 "tunnelling" | "tunneling" => rules.tunnelling = true,
                 "no-box" | "nobox" => rules.no_box = true,
                 other => {
                     return Err(super::error::NielsError::Notation {
                         text: text.to_string(),
                         reason: format!(
-                            "unknown Niel's option `{other}` (simplified, full, hadamard, tunnelling, no-box)"
+                            "unknown Niel's option `{other}` (simplified, full, hadamard, hadamard-plus, deterministic, tunnelling, no-box)"
                         ),
                     })
                 }
@@ -62,11 +100,19 @@ impl std::str::FromStr for NielsRules {
 
 impl std::fmt::Display for NielsRules {
     /// The options as [`NielsRules::from_str`](std::str::FromStr) reads them: `simplified`,
-    /// or the options joined by `+` (`full+hadamard`).
+    /// or the options joined by `+` (`full+hadamard`); the Hadamard family is written by its
+    /// most specific name (`deterministic` implies `hadamard-plus`, which implies `hadamard`).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let hadamard = if self.deterministic {
+            "deterministic"
+        } else if self.hadamard_plus {
+            "hadamard-plus"
+        } else {
+            "hadamard"
+        };
         let names: Vec<&str> = [
             (self.full_marks, "full"),
-            (self.hadamard, "hadamard"),
+            (self.hadamard, hadamard),
             (self.tunnelling, "tunnelling"),
             (self.no_box, "no-box"),
         ]
@@ -364,6 +410,41 @@ impl NielsPosition {
             if let Some(pair) = self.pairs.remove(&id) {
                 let keep = pair.square_on(event);
                 let gone = pair.partner(keep);
+                self.cells[gone.index()] = Cell::Empty;
+                self.cells[keep.index()] = Cell::Conventional(pair.piece);
+            }
+        }
+    }
+
+    /// Whether the group's quantum state is `(|e> - |ē>)/sqrt 2` rather than `(|e> + |ē>)/sqrt 2`
+    /// (`e` = every pair on its event square): an odd number of its pairs are "equal with
+    /// phase" (one mark facing each side). Exact for a lone pair in every Hadamard game, and
+    /// for every group of the Hadamard+ and Deterministic Games, whose entanglement moves and
+    /// Z moves keep it so (`docs/niels.md`).
+    pub fn group_phase_odd(&self, group: GroupId) -> bool {
+        self.groups.get(&group).is_some_and(|g| {
+            g.pairs
+                .iter()
+                .filter(|id| self.pairs.get(id).is_some_and(|p| !p.is_equal()))
+                .count()
+                % 2
+                == 1
+        })
+    }
+
+    /// Collapses every pair of `group` to the square a Hadamard move measured: pair *i* of the
+    /// group (in join order) goes to its blue square iff `on_blue[i]`.
+    pub fn collapse_measured(&mut self, group: GroupId, on_blue: &[bool]) {
+        let Some(g) = self.groups.remove(&group) else {
+            return;
+        };
+        for (id, blue) in g.pairs.iter().zip(on_blue) {
+            if let Some(pair) = self.pairs.remove(id) {
+                let (keep, gone) = if *blue {
+                    (pair.blue, pair.red)
+                } else {
+                    (pair.red, pair.blue)
+                };
                 self.cells[gone.index()] = Cell::Empty;
                 self.cells[keep.index()] = Cell::Conventional(pair.piece);
             }

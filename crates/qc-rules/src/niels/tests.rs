@@ -3,6 +3,7 @@
 
 mod endings;
 mod figures;
+mod hadamard_plus;
 mod random_games;
 mod statistics;
 

@@ -519,7 +519,15 @@ fn rule_options_parse_from_names() {
         "simplified".parse::<NielsRules>(),
         Ok(NielsRules::default())
     );
-    assert!("deterministic".parse::<NielsRules>().is_err());
+    assert!("quantum".parse::<NielsRules>().is_err());
+    // The Hadamard family: each name implies the ones before it and is written back by itself.
+    let plus: NielsRules = "hadamard-plus".parse().expect("hadamard-plus");
+    assert!(plus.hadamard && plus.hadamard_plus && !plus.deterministic);
+    let det: NielsRules = "full+deterministic".parse().expect("deterministic");
+    assert!(det.full_marks && det.hadamard && det.hadamard_plus && det.deterministic);
+    assert_eq!(plus.to_string(), "hadamard-plus");
+    assert_eq!(det.to_string(), "full+deterministic");
+    assert_eq!(det.to_string().parse::<NielsRules>(), Ok(det));
 }
 
 #[test]

@@ -30,11 +30,64 @@ fn check_quantum_matches(g: &NielsGame<ReferenceSparse>) -> Result<(), TestCaseE
     Ok(())
 }
 
+/// True if `mv` is a pawn's diagonal step in `p` (en passant when its kind is `move`).
+fn is_pawn_diagonal(p: &NielsPosition, mv: &crate::niels::NielsMove) -> bool {
+    let crate::niels::NielsMove::Step { from, to, .. } = *mv else {
+        return false;
+    };
+    from.file() != to.file()
+        && p.piece_at(from)
+            .is_some_and(|piece| piece.kind == crate::piece::PieceKind::Pawn)
+}
+
+/// The pieces on the board: conventional ones and one per indefinite pair.
+fn piece_count(p: &NielsPosition) -> usize {
+    let conventional = p
+        .squares()
+        .filter(|s| matches!(p.cell(*s), crate::niels::Cell::Conventional(_)))
+        .count();
+    conventional + p.pairs.len()
+}
+
+/// Every square's occupancy, read from the simulator (a pair's piece is on its blue square with
+/// its qubit's P(|1>)), lies in [0, 1], and the occupancies add up to the number of pieces.
+fn check_occupancy(g: &NielsGame<ReferenceSparse>) -> Result<(), TestCaseError> {
+    let p = g.position();
+    let mut total = 0.0;
+    for s in p.squares() {
+        let occupancy = match p.cell(s) {
+            crate::niels::Cell::Empty => 0.0,
+            crate::niels::Cell::Conventional(_) => 1.0,
+            crate::niels::Cell::Indefinite(id) => {
+                let blue = g
+                    .pair_qubit(id)
+                    .map_or(-1.0, |q| g.backend().probability_one(q));
+                if p.pairs.get(&id).is_some_and(|pair| pair.blue == s) {
+                    blue
+                } else {
+                    1.0 - blue
+                }
+            }
+        };
+        prop_assert!(
+            (-1e-12..=1.0 + 1e-12).contains(&occupancy),
+            "{s}: occupancy {occupancy}"
+        );
+        total += occupancy;
+    }
+    prop_assert!(
+        (total - piece_count(p) as f64).abs() < 1e-9,
+        "occupancy {total} vs {} pieces",
+        piece_count(p)
+    );
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
 
     #[test]
-    fn random_games_stay_legal(seed in any::<u64>(), board in 0usize..2, variant in 0usize..6) {
+    fn random_games_stay_legal(seed in any::<u64>(), board in 0usize..2, variant in 0usize..8) {
         let fen = [NIELS_START_4X5, NIELS_START_5X6][board];
         let rules = [
             NielsRules::default(),
@@ -55,6 +108,8 @@ proptest! {
                 tunnelling: true,
                 ..NielsRules::default()
             },
+            NielsRules { full_marks: true, ..NielsRules::hadamard_plus() },
+            NielsRules::deterministic(),
         ][variant];
         let start = NielsPosition::from_fen(fen, rules).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let mut g = crate::niels::tests::Seeded::new(start.clone(), seed)
@@ -76,7 +131,17 @@ proptest! {
             let outcomes = g.position().outcomes(&mv).map_err(|e| TestCaseError::fail(e.to_string()))?;
             let total: f64 = outcomes.iter().map(|o| o.probability).sum();
             prop_assert!((total - 1.0).abs() < 1e-12, "{mv}: outcome probabilities sum to {total}");
+            let kind = g.position().move_kind(&mv);
+            let may_capture = kind == "capture" || is_pawn_diagonal(g.position(), &mv);
+            let pieces_before = piece_count(g.position());
             let played = g.play(&mv).map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?.clone();
+            // Pieces are conserved except that a capture (or an en passant step) may take one.
+            let pieces_after = piece_count(g.position());
+            prop_assert!(
+                pieces_after == pieces_before || (may_capture && pieces_after + 1 == pieces_before),
+                "{mv} ({kind}): {pieces_before} pieces became {pieces_after}"
+            );
+            check_occupancy(&g)?;
             prop_assert!(outcomes.iter().any(|o| o.rolls == played.rolls), "{mv}: rolled {:?}", played.rolls);
             let p = g.position();
             prop_assert!(!p.in_check(mover), "{mv} left the mover's king capturable");
