@@ -261,19 +261,14 @@ fn random_games_of_both_variants_play_to_their_end() {
                 crate::niels::tests::Seeded::new(pos(NIELS_START_5X6, rules), 0).expect("replay");
             for played in g.history() {
                 let before = replay.position().clone();
+                let entangled = |square: Square| {
+                    before
+                        .pair_at(square)
+                        .is_some_and(|(id, _)| before.is_entangled(id))
+                };
                 match played.mv {
-                    NielsMove::Hadamard { square } | NielsMove::ZMove { square } => {
-                        if before
-                            .pair_at(square)
-                            .is_some_and(|(id, _)| before.is_entangled(id))
-                        {
-                            if matches!(played.mv, NielsMove::Hadamard { .. }) {
-                                group_hadamards += 1;
-                            } else {
-                                entangled_z += 1;
-                            }
-                        }
-                    }
+                    NielsMove::Hadamard { square } if entangled(square) => group_hadamards += 1,
+                    NielsMove::ZMove { square } if entangled(square) => entangled_z += 1,
                     _ => {}
                 }
                 replay
