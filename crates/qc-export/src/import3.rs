@@ -670,3 +670,26 @@ fn semantic_error(src: &str, e: &SemanticError, stdgates: bool) -> ImportError {
     };
     Pos::of_offset(start).error(format!("{what}: `{}`", quoted.trim()))
 }
+
+#[cfg(test)]
+mod stdgates_tests {
+    use super::oq3_stdgates;
+    use qc_ir::gate_data::{qasm_forms, Home};
+
+    /// The gate table's `stdgates` flag (docs/gates.md shows it, exporters rely on it) must agree
+    /// with what oq3_semantics defines for `include "stdgates.inc";` (plus its builtin `U`):
+    /// a gate marked standard that oq3 does not know would be written without a definition.
+    #[test]
+    fn every_gate_marked_stdgates_is_defined_by_stdgates_inc() {
+        let known = oq3_stdgates();
+        let missing: Vec<&str> = qasm_forms()
+            .filter(|f| matches!(f.home, Home::Standard { stdgates: true, .. }))
+            .map(|f| f.name)
+            .filter(|name| !known.contains(*name))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "marked stdgates but not in stdgates.inc: {missing:?}"
+        );
+    }
+}

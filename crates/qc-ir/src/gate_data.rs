@@ -695,7 +695,7 @@ pub static GATES: [GateInfo; GateKind::COUNT] = [
         qasm_controlled: &[
             form("cp", K::Phase, 1, STD),
             form("cphase", K::Phase, 1, STD3),
-            form("cu1", K::Phase, 1, STD),
+            form("cu1", K::Phase, 1, QELIB1),
             alias("cphaseshift", K::Phase, 1),
         ],
         kind: K::Phase,
@@ -712,7 +712,7 @@ pub static GATES: [GateInfo; GateKind::COUNT] = [
     GateInfo {
         qasm: &[
             form("u3", K::U, 0, STD),
-            form("u", K::U, 0, STD),
+            form("u", K::U, 0, QELIB1),
             form("U", K::U, 0, STD3),
             QasmForm {
                 params: ParamForm::U2,
