@@ -182,7 +182,7 @@ fn play_follows_a_piped_script() {
     let dir = temp_dir("play");
     let saved = dir.join("saved.qcg");
     let script = format!(
-        "a1^a2b1\nh8g8\nb1a1\ng8h8\na2b1\nbell b1 a1\nh8g8\nundo\nfen\nprobs\nnonsense words\nb1b3\nsave {}\nquit\n",
+        "a1^a2b1\nh8g8\nb1a1\ng8h8\na2b1\nbell b1 a1\nh8g8\nundo\nfen\nprobs\nnonsense words\n0000\nb1b3\nsave {}\nquit\n",
         saved.display()
     );
     let out = qchess_with_input(&["play", "--fen", "7k/8/8/8/8/8/8/K7 w - - 0 1"], &script);
@@ -204,6 +204,11 @@ fn play_follows_a_piped_script() {
     );
     assert!(
         text.contains("error: `nonsense words` is neither a move nor a command"),
+        "{text}"
+    );
+    // docs/notation.md: play reads the null move as a move and refuses it with the rules' reason.
+    assert!(
+        text.contains("error: 0000: the null move 0000 cannot be played"),
         "{text}"
     );
     assert!(text.contains("error: b1b3:"), "{text}");
