@@ -8,8 +8,6 @@
 //!                                                                      # it (complex64 with single)
 //! cargo run --release -p qc-sim --example perf -- stages FILE.qasm [single]   # `qchess run`'s
 //!                                                                      # stages, each timed
-//! cargo run --release -p qc-sim --example perf -- passes GAME.qcg ...   # export per target, before
-//!                                                                      # and after the passes
 //! cargo run --release -p qc-sim --example perf -- sweep N              # in-place sweep of 2^N
 //! cargo run --release -p qc-sim --example perf -- copy ENTRIES         # streaming copy, sparse
 //! cargo run --release -p qc-sim --example perf -- sparse K             # chess-like workload
@@ -181,66 +179,6 @@ fn run_stages<F: qc_sim::Real>(path: &str) {
         dist.len(),
         total.elapsed().as_secs_f64()
     );
-}
-
-/// Each game (a `.qcg` record, replayed with its recorded outcomes) exported for every target
-/// of `backends/`, as it is and after `qc_ir::passes::optimize`: gates, gates on two or more
-/// qubits, and the depth in those gates, of the exported program.
-fn export_passes(games: &[String]) {
-    let targets: Vec<qc_export::Target> = ["generic", "ibm", "google", "braket"]
-        .iter()
-        .filter_map(|t| qc_export::Target::load(std::path::Path::new("backends"), t).ok())
-        .collect();
-    for path in games {
-        let (circuit, outcomes) = match replay(path) {
-            Ok(played) => played,
-            Err(e) => {
-                println!("{{\"game\":{path:?},\"error\":{e:?}}}");
-                continue;
-            }
-        };
-        let (optimised, _) = qc_ir::passes::optimize(&circuit);
-        let options = qc_export::ExportOptions {
-            width: qc_export::Width::Compact,
-            ..qc_export::ExportOptions::default()
-        };
-        for target in &targets {
-            let figures = |c: &qc_ir::Circuit| match qc_export::export_for_target(
-                c, &outcomes, &options, target,
-            ) {
-                Ok(e) => format!(
-                    "{{\"gates\":{},\"two_qubit\":{},\"two_qubit_depth\":{}}}",
-                    e.summary.total_gates, e.summary.multi_qubit_gates, e.summary.two_qubit_depth
-                ),
-                Err(e) => format!("{{\"error\":{:?}}}", e.to_string()),
-            };
-            println!(
-                "{{\"game\":{path:?},\"target\":{:?},\"ir_gates\":[{},{}],\"before\":{},\"after\":{}}}",
-                target.name,
-                circuit.num_gates(),
-                optimised.num_gates(),
-                figures(&circuit),
-                figures(&optimised)
-            );
-        }
-    }
-}
-
-/// The circuit of a recorded game and its outcomes (indexed by clbit).
-fn replay(path: &str) -> Result<(qc_ir::Circuit, Vec<Option<bool>>), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let record = qc_rules::GameRecord::parse(&text).map_err(|e| e.to_string())?;
-    let mut played =
-        qc_rules::Game::new(record.start.clone(), SparseSim::new()).map_err(|e| e.to_string())?;
-    let mut rng = ChaCha8Rng::seed_from_u64(1);
-    for m in &record.moves {
-        played.play(&m.qcan, &mut rng).map_err(|e| e.to_string())?;
-    }
-    let circuit = played.circuit().clone();
-    let outcomes = (0..circuit.num_clbits())
-        .map(|c| played.classical_record().get(qc_ir::Clbit(c as u32)))
-        .collect();
-    Ok((circuit, outcomes))
 }
 
 fn threads() -> usize {
@@ -535,7 +473,6 @@ fn main() {
             Some("single") => run_stages::<f32>(args.get(1).map_or("", String::as_str)),
             _ => run_stages::<f64>(args.get(1).map_or("", String::as_str)),
         },
-        Some("passes") => export_passes(&args[1..]),
         Some("dense") => match args.get(4).map(String::as_str) {
             Some("single") => run_dense::<f32>(num(1, 20) as u32, num(2, 1), num(3, 2) as usize),
             _ => run_dense::<f64>(num(1, 20) as u32, num(2, 1), num(3, 2) as usize),
