@@ -1,4 +1,4 @@
-//! Move-like sample circuits built with `CircuitBuilder` (splits with sqiswap, zero-controlled
+//! Move-like sample circuits built with `CircuitBuilder` (splits with siswap, zero-controlled
 //! iSWAP slides through a path ancilla, a measurement ancilla with `if` and a conditioned `x`
 //! back to |0>, captured ancillas, multi-controlled X with 0/1 controls, set-up pieces that stay
 //! classical, a reset) and a deterministic random-circuit generator. Test fixtures, not part of
@@ -18,7 +18,7 @@ fn sq(name: &str) -> Square {
 pub fn corpus() -> Vec<(&'static str, Circuit)> {
     let mut v = Vec::new();
 
-    // Split: knight b1 -> a3 / c3 (sqiswap then iswap-family), then measure the board.
+    // Split: knight b1 -> a3 / c3 (siswap then iswap-family), then measure the board.
     let mut b = CircuitBuilder::new();
     let (b1, a3, c3) = (b.square(sq("b1")), b.square(sq("a3")), b.square(sq("c3")));
     b.x(b1);

@@ -56,7 +56,7 @@ fn assert_distribution(got: &BTreeMap<String, f64>, expected: &[(&str, f64)]) {
 }
 
 /// The exact distribution of the measurements of a game's circuit, on the simulator, keyed by
-/// the outcome bits of the clbits `bits` ("0"/"1" each).
+/// the outcome bits of all its clbits in order ("0"/"1" each).
 fn circuit_distribution(fen: &str, rules: NielsRules, moves: &[&str]) -> BTreeMap<String, f64> {
     let mut g = crate::niels::tests::Seeded::new(pos(fen, rules), 1).expect("game");
     for m in moves {
