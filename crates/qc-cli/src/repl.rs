@@ -287,9 +287,12 @@ fn command_list<S>(table: &[Command<S>]) -> String {
 }
 
 /// True when `word` starts like a move (a square: a file letter, then a rank digit), so that a
-/// notation error is the useful answer; any other word is taken for a mistyped command unless the
-/// ruleset reads it as a move (the null move `0000`, which the rules then refuse with a reason).
+/// notation error is the useful answer; the null move `0000` counts too (the rules refuse it
+/// with their reason). Any other word is taken for a mistyped command.
 fn looks_like_a_move(word: &str) -> bool {
+    if word == "0000" {
+        return true;
+    }
     let mut chars = word.chars();
     matches!(
         (chars.next(), chars.next()),
@@ -324,7 +327,7 @@ fn answer<R: Ruleset, B: Backend + Default>(
                 format!("{} {}", c.name, c.args).trim_end(),
                 c.help
             ),
-            None if args.is_empty() && (looks_like_a_move(name) || R::read_moves(name).is_ok()) => {
+            None if args.is_empty() && looks_like_a_move(name) => {
                 match session.game.play_text(name, &mut session.dice) {
                     Ok(m) => played(&session.game, &m),
                     Err(e) => format!("error: {name}: {e}\n"),
