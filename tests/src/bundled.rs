@@ -3,7 +3,11 @@
 //! what `tests/tests/export_passes.rs` checks and what the table of `docs/performance.md` shows.
 
 use crate::cases::{play_record, CaseError};
-use qc_export::{export_for_target, export_qasm3, Export, ExportError, ExportOptions, Target};
+use crate::corpus::BoardMeasured;
+use qc_export::{
+    export_for_target, export_qasm3, import_qasm, Export, ExportError, ExportOptions, Target,
+};
+use qc_ir::exec::exact_distribution;
 use qc_rules::{Game, GameRecord};
 use qc_sim::ReferenceSparse;
 use std::path::{Path, PathBuf};
@@ -101,4 +105,22 @@ pub fn assert_same_distribution(name: &str, got: &[(u64, f64)], want: &[(u64, f6
         assert_eq!(b1, b2, "{msg}");
         assert!((p1 - p2).abs() < 1e-9, "{msg}");
     }
+}
+
+/// Asserts that `program` (OpenQASM exported from `measured`'s circuit), imported back and
+/// simulated exactly, gives the board distribution `want` after post-selection on the recorded
+/// outcomes: the round trip both export tests make.
+pub fn assert_program_gives_board(
+    label: &str,
+    measured: &BoardMeasured,
+    program: &str,
+    want: &[(u64, f64)],
+) {
+    let circuit = import_qasm(program).unwrap_or_else(|e| panic!("{label}: {e}"));
+    let dist = exact_distribution(&mut ReferenceSparse::new(), &circuit)
+        .unwrap_or_else(|e| panic!("{label}: {e}"));
+    let got = measured
+        .board_distribution(&dist)
+        .unwrap_or_else(|| panic!("{label}: the recorded outcomes never occur"));
+    assert_same_distribution(label, &got, want);
 }

@@ -3,10 +3,8 @@
 //! exactly, post-selected on the game's recorded outcomes, gives the game's own board
 //! probabilities (`Game::board_probabilities`, read from the engine's state).
 
-use qc_export::{export_for_target, export_qasm3, import_qasm, ExportOptions, Form, Target};
-use qc_ir::exec::exact_distribution;
-use qc_sim::ReferenceSparse;
-use qchess_tests::bundled::assert_same_distribution;
+use qc_export::{export_for_target, export_qasm3, ExportOptions, Form, Target};
+use qchess_tests::bundled::assert_program_gives_board;
 use qchess_tests::corpus::{random_game, CorpusGame, RANDOM_FEN, RANDOM_MAX_QUBITS};
 
 fn games() -> Vec<CorpusGame> {
@@ -70,13 +68,7 @@ fn exported_games_give_the_games_board_probabilities_after_postselection() {
         for (form, export) in programs {
             let label = format!("{} ({form})", g.name);
             let text = export.unwrap_or_else(|e| panic!("{label}: {e}")).text;
-            let program = import_qasm(&text).unwrap_or_else(|e| panic!("{label}: {e}"));
-            let dist = exact_distribution(&mut ReferenceSparse::new(), &program)
-                .unwrap_or_else(|e| panic!("{label}: {e}"));
-            let got = m
-                .board_distribution(&dist)
-                .unwrap_or_else(|| panic!("{label}: the recorded outcomes never occur"));
-            assert_same_distribution(&label, &got, &want);
+            assert_program_gives_board(&label, &m, &text, &want);
         }
     }
 }
