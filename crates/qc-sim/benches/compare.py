@@ -43,28 +43,11 @@ def run(cmd, threads=2, extra_env=None):
 
 # --- workers: run inside the venv, one simulator per process -----------------------------------
 
-def load_ops(path):
-    with open(path) as f:
-        return json.load(f)
-
-
 def worker_qulacs(path, n):
-    import numpy as np
     from qulacs import QuantumState
-    from qulacs.gate import DenseMatrix, CNOT, TOFFOLI
+    from bench_circuits import load_ops, qulacs_gates
 
-    s2 = 1 / np.sqrt(2)
-    mats = {
-        "iswap": np.array([[1, 0, 0, 0], [0, 0, 1j, 0], [0, 1j, 0, 0], [0, 0, 0, 1]]),
-        "sqiswap": np.array([[1, 0, 0, 0], [0, s2, 1j * s2, 0], [0, 1j * s2, s2, 0], [0, 0, 0, 1]]),
-        "x": np.array([[0, 1], [1, 0]]),
-    }
-    gates = []
-    for op in load_ops(path):
-        g = DenseMatrix(op["targets"], mats[op["gate"]])
-        for q, v in op["controls"]:
-            g.add_control_qubit(q, v)
-        gates.append(g)
+    gates = qulacs_gates(load_ops(path))
     state = QuantumState(n)
     state.set_zero_state()
     start = time.perf_counter()
@@ -75,24 +58,12 @@ def worker_qulacs(path, n):
 
 
 def worker_aer(path, n, fusion):
-    import numpy as np
-    from qiskit import QuantumCircuit, transpile
-    from qiskit.circuit.library import UnitaryGate, iSwapGate, XGate
+    from qiskit import transpile
     from qiskit_aer import AerSimulator
+    from bench_circuits import load_ops, qiskit_circuit
 
-    s2 = 1 / np.sqrt(2)
-    sq = UnitaryGate(np.array([[1, 0, 0, 0], [0, s2, 1j * s2, 0], [0, 1j * s2, s2, 0], [0, 0, 0, 1]]), label="sqiswap")
-    qc = QuantumCircuit(n)
     ops = load_ops(path)
-    for op in ops:
-        base = {"iswap": iSwapGate(), "sqiswap": sq, "x": XGate()}[op["gate"]]
-        ctrl = [q for q, _ in op["controls"]]
-        if ctrl:
-            # Qiskit's ctrl_state bit k is control k.
-            state = sum(v << k for k, (_, v) in enumerate(op["controls"]))
-            qc.append(base.control(len(ctrl), ctrl_state=state), ctrl + op["targets"])
-        else:
-            qc.append(base, op["targets"])
+    qc = qiskit_circuit(ops, n)
     qc.save_state()
     sim = AerSimulator(method="statevector", precision="double", max_parallel_threads=2,
                        fusion_enable=fusion, statevector_parallel_threshold=14)

@@ -39,21 +39,12 @@ THREADS = "2"
 def worker_qulacs(path, n, m):
     import numpy as np
     from qulacs import QuantumState
-    from qulacs.gate import DenseMatrix
+    from bench_circuits import load_ops, qulacs_gates
 
-    s2 = 1 / np.sqrt(2)
-    mats = {
-        "iswap": np.array([[1, 0, 0, 0], [0, 0, 1j, 0], [0, 1j, 0, 0], [0, 0, 0, 1]]),
-        "sqiswap": np.array([[1, 0, 0, 0], [0, s2, 1j * s2, 0], [0, 1j * s2, s2, 0], [0, 0, 0, 1]]),
-        "x": np.array([[0, 1], [1, 0]]),
-    }
     start = time.perf_counter()
     state = QuantumState(n)
     state.set_zero_state()
-    for op in json.load(open(path)):
-        g = DenseMatrix(op["targets"], mats[op["gate"]])
-        for q, v in op["controls"]:
-            g.add_control_qubit(q, v)
+    for g in qulacs_gates(load_ops(path)):
         g.update_quantum_state(state)
     # Qulacs: qubit k is bit k of the index (little-endian), like ours.
     probs = np.abs(state.get_vector()) ** 2
@@ -88,22 +79,11 @@ def worker_qsim(path, n, m):
 
 
 def worker_aer(path, n, m):
-    import numpy as np
-    from qiskit import QuantumCircuit, transpile
-    from qiskit.circuit.library import UnitaryGate, iSwapGate, XGate
+    from qiskit import transpile
     from qiskit_aer import AerSimulator
+    from bench_circuits import load_ops, qiskit_circuit
 
-    s2 = 1 / np.sqrt(2)
-    sq = UnitaryGate(np.array([[1, 0, 0, 0], [0, s2, 1j * s2, 0], [0, 1j * s2, s2, 0], [0, 0, 0, 1]]))
-    qc = QuantumCircuit(n)
-    for op in json.load(open(path)):
-        b = {"iswap": iSwapGate(), "sqiswap": sq, "x": XGate()}[op["gate"]]
-        ctrl = [q for q, _ in op["controls"]]
-        if ctrl:
-            state = sum(v << k for k, (_, v) in enumerate(op["controls"]))
-            qc.append(b.control(len(ctrl), ctrl_state=state), ctrl + op["targets"])
-        else:
-            qc.append(b, op["targets"])
+    qc = qiskit_circuit(load_ops(path), n)
     qc.save_probabilities(list(range(m)))
     sim = AerSimulator(method="statevector", precision="double", max_parallel_threads=int(THREADS))
     start = time.perf_counter()
