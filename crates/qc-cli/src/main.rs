@@ -131,12 +131,13 @@ enum Command {
     ///   qchess draw --circuit circuits/split_and_measure.qc --svg split.svg
     #[command(verbatim_doc_comment)]
     Draw(commands::draw::DrawArgs),
-    /// Speak UQCI, the Quantum Chess engine protocol (a UCI clone), on standard input and output:
-    /// uci, isready, ucinewgame, position, setoption, go, stop, calcbell, probs, moves, status,
-    /// fen, claim, quit (docs/uqci.md).
+    /// Speak UQCI, the Quantum Chess engine protocol (a UCI clone), on standard input and output,
+    /// for Quantum Chess or (--rules niels) Niel's Chess: uci, isready, ucinewgame, position,
+    /// setoption, go, stop, calcbell, probs, moves, status, fen, claim, quit (docs/uqci.md).
     ///
-    /// Example:
+    /// Examples:
     ///   printf 'uci\nposition startpos moves b1^a3c3\nprobs\nquit\n' | qchess uqci
+    ///   printf 'position startpos moves e2^e4e3\nprobs\ngo\nquit\n' | qchess uqci --rules niels
     #[command(verbatim_doc_comment)]
     Uqci(uqci::UqciArgs),
 }

@@ -122,6 +122,7 @@ impl RulesetError for NielsError {
             NielsError::Illegal { .. }
             | NielsError::BadOutcome { .. }
             | NielsError::OutcomeCount { .. }
+            | NielsError::GameOver(_)
             | NielsError::NothingToUndo
             | NielsError::UndoBeyondBudget { .. } => IllegalMove::new_err(text),
             NielsError::Backend { .. } | NielsError::Internal(_) => SimulationError::new_err(text),

@@ -20,7 +20,9 @@ use crate::error::MoveError;
 use crate::lower::lower;
 use crate::occupancy::Occupancy;
 use crate::qcan::QcanMove;
-use qc_ir::{Backend, CircuitBuilder, Gate, Instruction, Op, Qubit, Square};
+use qc_ir::{
+    Backend, CircuitBuilder, Gate, Instruction, Op, Qubit, Square, IMPOSSIBLE_PROBABILITY,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Refuses a move whose `instructions` cannot change the state of `backend`.
@@ -216,19 +218,31 @@ pub fn move_can_act<B: Backend + ?Sized>(
     Ok(can_act(backend, &scratch_instructions(board, occ, mv)?))
 }
 
-/// The probability that `mv` is applied (its measurement gives 1; 1 when it measures nothing),
-/// from the exact state, without playing it.
+/// The outcomes of `mv` in the position `board` on the state of `backend`, each with its exact
+/// probability: `None` alone (probability 1) when the move measures nothing; otherwise
+/// `Some(true)` (applied) and `Some(false)` with their probabilities, leaving out an outcome
+/// below [`IMPOSSIBLE_PROBABILITY`]. The move is not played.
 ///
 /// # Errors
-/// The move is not possible by the possibility equations.
-pub fn move_success_probability<B: Backend + ?Sized>(
+/// The move is not possible by the possibility equations, or cannot change the state
+/// ([`MoveError::CertainlyFails`], [`MoveError::Unchanged`]).
+pub fn move_outcomes<B: Backend + ?Sized>(
     backend: &B,
     board: &Board,
     occ: &Occupancy,
     mv: &QcanMove,
-) -> Result<f64, MoveError> {
-    Ok(success_probability(
-        backend,
-        &scratch_instructions(board, occ, mv)?,
-    ))
+) -> Result<Vec<(Option<bool>, f64)>, MoveError> {
+    let instructions = scratch_instructions(board, occ, mv)?;
+    check(backend, &instructions)?;
+    if !instructions
+        .iter()
+        .any(|i| matches!(i.op, Op::Measure { .. }))
+    {
+        return Ok(vec![(None, 1.0)]);
+    }
+    let applied = success_probability(backend, &instructions);
+    Ok([(Some(true), applied), (Some(false), 1.0 - applied)]
+        .into_iter()
+        .filter(|(_, p)| *p >= IMPOSSIBLE_PROBABILITY)
+        .collect())
 }

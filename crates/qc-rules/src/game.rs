@@ -80,6 +80,18 @@ pub enum GameStatus {
     Draw,
 }
 
+impl GameStatus {
+    /// The error a move gets once the game is over (`None` while it goes on).
+    pub fn game_over_error(self) -> Option<MoveError> {
+        match self {
+            GameStatus::Ongoing => None,
+            GameStatus::WhiteWins => Some(MoveError::GameOver("white won")),
+            GameStatus::BlackWins => Some(MoveError::GameOver("black won")),
+            GameStatus::Draw => Some(MoveError::GameOver("draw")),
+        }
+    }
+}
+
 /// What a move may change, saved before it (see [`crate::undo`]): the state's snapshot, the
 /// register, and where the circuit and the classical record stood.
 struct Saved<S> {
@@ -253,11 +265,8 @@ impl<B: Backend> Game<B> {
         mv: &QcanMove,
         uniform: &mut dyn FnMut() -> f64,
     ) -> Result<&MoveRecord, MoveError> {
-        match self.status {
-            GameStatus::Ongoing => {}
-            GameStatus::WhiteWins => return Err(MoveError::GameOver("white won")),
-            GameStatus::BlackWins => return Err(MoveError::GameOver("black won")),
-            GameStatus::Draw => return Err(MoveError::GameOver("draw")),
+        if let Some(over) = self.status.game_over_error() {
+            return Err(over);
         }
         let occ = self.occupancy();
         let turn = self.board.side_to_move;
@@ -298,6 +307,36 @@ impl<B: Backend> Game<B> {
                 Err(e)
             }
         }
+    }
+
+    /// Every outcome of `mv` that has a chance, with its exact probability
+    /// ([`definition2::move_outcomes`]: the move's measurement read off the state). Each outcome
+    /// is also run on the state and the game restored (nothing is added to the history or the
+    /// undo history), so an outcome is listed only if playing it succeeds; `mv`'s own outcome is
+    /// ignored. The fifty-move rule's measurement of every square, should the move reach the
+    /// limit, is not enumerated.
+    ///
+    /// # Errors
+    /// The game is over, or the move is not legal here (by the possibility equations or by
+    /// Definition 2, including a move that would change the state only by a global phase).
+    pub fn move_outcomes(&mut self, mv: &QcanMove) -> Result<Vec<(QcanMove, f64)>, MoveError> {
+        if let Some(over) = self.status.game_over_error() {
+            return Err(over);
+        }
+        let occ = self.occupancy();
+        let classified = classify(&self.board, &occ, mv)?;
+        let listed = definition2::move_outcomes(&self.backend, &self.board, &occ, mv)?;
+        let mut out = Vec::with_capacity(listed.len());
+        for (outcome, probability) in listed {
+            let forced = QcanMove { outcome, ..*mv };
+            let saved = self.save();
+            // The outcome is forced, so no random number is drawn for it.
+            let ran = self.run_move(&forced, &classified, &occ, &saved, &mut || 0.5);
+            self.restore(saved);
+            ran?;
+            out.push((forced, probability));
+        }
+        Ok(out)
     }
 
     fn run_move(

@@ -43,6 +43,6 @@ pub use occupancy::{Occupancy, SquareStatus};
 pub use piece::{Color, Piece, PieceKind};
 pub use qcan::{parse_move_list, MoveShape, QcanMove, VariantMark};
 pub use ruleset::{
-    BoardView, Cantwell, DrawReason, GameText, LegalMove, MoveView, Niels, QuantumGame, Ruleset,
-    Status, WinReason, WireLabel, WrittenMove,
+    BoardView, Cantwell, DrawReason, GameText, LegalMove, MoveOutcome, MoveView, Niels,
+    QuantumGame, Ruleset, Status, WinReason, WireLabel, WrittenMove,
 };

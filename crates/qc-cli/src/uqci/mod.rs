@@ -1,13 +1,16 @@
 //! `qchess uqci`: the Quantum Chess engine protocol (UQCI, a UCI clone) on standard input and
-//! output, for a GUI or a tournament tool. One command per line, replies one line each (see
-//! `docs/uqci.md`). A bad line answers `info string error ...` and the session goes on; only
-//! `quit` or the end of input ends it.
+//! output, for a GUI or a tournament tool, under either ruleset (`--rules`). One command per
+//! line, replies one line each (see `docs/uqci.md`). A bad line answers `info string error ...`
+//! and the session goes on; only `quit` or the end of input ends it.
 
+mod rules;
 mod search;
 mod session;
 
+use crate::game_input::{with_rules, RulesChoice};
 use anyhow::Context;
 use clap::Args;
+use rules::UqciRules;
 use session::{Reply, Session};
 use std::io::{BufRead, Write};
 
@@ -21,15 +24,29 @@ pub struct UqciArgs {
     /// Seed for measurement outcomes not written in a move (also `setoption name seed`).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// The ruleset: cantwell (Quantum Chess, default) or niels (Niel's Chess).
+    #[arg(long, value_enum, default_value_t = RulesChoice::Cantwell)]
+    pub rules: RulesChoice,
+    /// Rule options for every position of the session (Niel's Chess: simplified (default),
+    /// full, hadamard, hadamard-plus, deterministic, tunnelling, no-box, joined by `+`).
+    #[arg(long, value_name = "OPTIONS")]
+    pub variant: Option<String>,
 }
 
 /// Runs the session until `quit` or the end of input.
 pub fn run(args: &UqciArgs) -> anyhow::Result<()> {
+    with_rules!(args.rules, |R| serve::<R>(args))
+}
+
+/// The session loop under ruleset `R`.
+fn serve<R: UqciRules>(args: &UqciArgs) -> anyhow::Result<()> {
+    let mut session = Session::<R>::new(args.seed, args.variant.clone())
+        .map_err(anyhow::Error::msg)
+        .context("--variant")?;
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let mut session = Session::new(args.seed);
     let mut buf = Vec::new();
     loop {
         buf.clear();

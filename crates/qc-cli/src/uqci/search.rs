@@ -1,16 +1,17 @@
-//! `go`: a small expectimax search on expected material (docs/uqci.md, "go").
+//! `go`: a small expectimax search on expected material (docs/uqci.md, "go"), the same for every
+//! ruleset: it sees a game only through `QuantumGame`.
 //!
 //! The evaluation of a position, from the side to move's view, is its expected material: the sum
-//! over squares of P(occupied) x the value of the register's piece there (pawn 1, knight 3,
-//! bishop 3, rook 5, queen 9, king 100), counted positive for the side to move and negative for
-//! the other; an ended game scores +-[`WIN_SCORE`] or 0. A move is worth the expectation over its
-//! measurement outcomes: played with `.m1` and with `.m0`, weighted by the exact probability of
-//! each (read from the state before the move), then taken back. Depth 1 looks one ply ahead;
-//! depth 2 also lets the opponent answer each move with its best reply.
+//! over squares of P(a piece there) x its value (pawn 1, knight 3, bishop 3, rook 5, queen 9,
+//! king 100), counted positive for the side to move and negative for the other; an ended game
+//! scores +-[`WIN_SCORE`] or 0. A move is worth the expectation over its outcomes
+//! ([`QuantumGame::move_outcomes`]: each played with its outcome written in, weighted by its
+//! exact probability, then taken back). Depth 1 looks one ply ahead; depth 2 also lets the
+//! opponent answer each outcome with its best reply, as long as the positions it visits stay
+//! within [`NODE_BUDGET`].
 
-use qc_ir::{Backend, Square};
-use qc_rules::definition2::move_success_probability;
-use qc_rules::{Color, Game, GameStatus, MoveError, PieceKind, QcanMove};
+use qc_rules::{BoardView, Color, MoveOutcome, Piece, PieceKind, QuantumGame, Status};
+use rand::SeedableRng;
 
 /// The score of a won game, in pawns.
 pub const WIN_SCORE: f64 = 1000.0;
@@ -18,8 +19,17 @@ pub const WIN_SCORE: f64 = 1000.0;
 /// The deepest search `go depth N` runs (deeper requests are searched at this depth).
 pub const MAX_DEPTH: u32 = 2;
 
-/// Outcome probabilities closer than this to 0 or 1 are certain.
-const CERTAIN: f64 = 1e-12;
+/// The most positions (moves played with one outcome) a search deeper than one ply may visit;
+/// beyond it the search stops and the one-ply result stands. A count, not a time, so that a
+/// search gives the same answer on any machine.
+pub const NODE_BUDGET: usize = 250_000;
+
+/// The most positions a one-ply search may visit (one per outcome of each legal move: far more
+/// than any position has).
+pub const DEPTH_ONE_BUDGET: usize = 1_000_000;
+
+/// Scores closer than this are equal (the first move keeps the tie).
+const TIE: f64 = 1e-12;
 
 /// A piece's value in pawns.
 fn value(kind: PieceKind) -> f64 {
@@ -32,74 +42,124 @@ fn value(kind: PieceKind) -> f64 {
     }
 }
 
-/// The expected material of `game` for `side`, or the score of an ended game.
-pub fn evaluate<B: Backend>(game: &Game<B>, side: Color) -> f64 {
-    let winner = match game.status() {
-        GameStatus::Ongoing => None,
-        GameStatus::Draw => return 0.0,
-        GameStatus::WhiteWins => Some(Color::White),
-        GameStatus::BlackWins => Some(Color::Black),
-    };
-    if let Some(w) = winner {
-        return if w == side { WIN_SCORE } else { -WIN_SCORE };
-    }
-    let probabilities = game.probabilities();
-    Square::ALL
+/// The expected material of `view` for `side`.
+fn material(view: &BoardView, side: Color) -> f64 {
+    view.squares
         .iter()
-        .filter_map(|&sq| {
-            let piece = game.board().piece(sq)?;
+        .flatten()
+        .filter_map(|s| {
+            let piece = Piece::from_fen_char(s.piece)?;
             let sign = if piece.color == side { 1.0 } else { -1.0 };
-            Some(sign * value(piece.kind) * probabilities[sq.index()])
+            Some(sign * value(piece.kind) * s.probability)
         })
         .sum()
 }
 
-/// The best move for the side to move at `depth` (1..=[`MAX_DEPTH`]) and its score in pawns;
-/// `None` when there is no legal move. Ties go to the first move in `legal_moves` order.
+/// The expected material of `game` for `side`, or the score of an ended game.
+pub fn evaluate<G: QuantumGame>(game: &G, side: Color) -> f64 {
+    match game.status() {
+        Status::Ongoing => material(&game.board_view(false), side),
+        Status::Win(winner, _) if winner == side => WIN_SCORE,
+        Status::Win(..) => -WIN_SCORE,
+        Status::Draw(_) => 0.0,
+    }
+}
+
+/// Why a search ended early.
+pub enum Stopped<E> {
+    /// It would visit more positions than its budget.
+    Budget,
+    /// Playing or taking back a trial move failed (the game may then have moved on).
+    Failed(E),
+}
+
+/// The best move of a search, its score in pawns and the depth searched.
+pub struct Found {
+    /// The move, as `moves` lists it.
+    pub text: String,
+    /// Its score in pawns, for the side to move.
+    pub score: f64,
+    /// The depth the score comes from.
+    pub depth: u32,
+}
+
+/// The best move for the side to move, searched at `depth` (1..=[`MAX_DEPTH`]) where
+/// [`NODE_BUDGET`] allows and at depth 1 otherwise ([`Found::depth`] says which); `None` when
+/// there is no legal move. Ties go to the first move in `legal_moves` order.
 ///
 /// # Errors
-/// Playing or taking back a trial move failed (the game may then have moved on).
-pub fn best_move<B: Backend>(
-    game: &mut Game<B>,
+/// [`Stopped::Failed`]: playing or taking back a trial move failed (the game may then have moved
+/// on); [`Stopped::Budget`]: even depth 1 would visit more than [`DEPTH_ONE_BUDGET`] positions.
+pub fn best_move<G: QuantumGame>(
+    game: &mut G,
     depth: u32,
-) -> Result<Option<(QcanMove, f64)>, MoveError> {
+) -> Result<Option<Found>, Stopped<G::Error>> {
+    let mut budget = DEPTH_ONE_BUDGET;
+    let shallow = search(game, 1, &mut budget)?;
     let depth = depth.clamp(1, MAX_DEPTH);
-    let mut best: Option<(QcanMove, f64)> = None;
+    if depth == 1 {
+        return Ok(shallow);
+    }
+    let mut budget = NODE_BUDGET;
+    match search(game, depth, &mut budget) {
+        Err(Stopped::Budget) => Ok(shallow),
+        deep => deep,
+    }
+}
+
+/// [`best_move`] at exactly `depth`, spending one unit of `budget` per position visited.
+fn search<G: QuantumGame>(
+    game: &mut G,
+    depth: u32,
+    budget: &mut usize,
+) -> Result<Option<Found>, Stopped<G::Error>> {
+    let mut best: Option<Found> = None;
     for mv in game.legal_moves() {
-        let score = move_score(game, &mv, depth)?;
-        if best.as_ref().is_none_or(|(_, b)| score > *b + CERTAIN) {
-            best = Some((mv, score));
+        // A listed move whose outcomes the engine refuses cannot be played, so it is no
+        // candidate (Quantum Chess lists a few that only change the state's global phase).
+        let Ok(outcomes) = game.move_outcomes(&mv.text) else {
+            continue;
+        };
+        let score = expected_score(game, outcomes, depth, budget)?;
+        if best.as_ref().is_none_or(|b| score > b.score + TIE) {
+            best = Some(Found {
+                text: mv.text,
+                score,
+                depth,
+            });
         }
     }
     Ok(best)
 }
 
-/// The expected score of `mv` for the side playing it, searching `depth` plies in all.
-fn move_score<B: Backend>(game: &mut Game<B>, mv: &QcanMove, depth: u32) -> Result<f64, MoveError> {
-    let side = game.board().side_to_move;
-    let p = move_success_probability(game.backend(), game.board(), &game.occupancy(), mv)?;
-    let outcomes: Vec<(Option<bool>, f64)> = if p >= 1.0 - CERTAIN {
-        vec![(None, 1.0)]
-    } else {
-        vec![(Some(true), p), (Some(false), 1.0 - p)]
-    };
+/// The expected score, for the side to move, of the move whose `outcomes` are given,
+/// searching `depth` plies.
+fn expected_score<G: QuantumGame>(
+    game: &mut G,
+    outcomes: Vec<MoveOutcome>,
+    depth: u32,
+    budget: &mut usize,
+) -> Result<f64, Stopped<G::Error>> {
+    let side = game.side_to_move();
     let mut total = 0.0;
-    for (outcome, weight) in outcomes {
-        let forced = QcanMove { outcome, ..*mv };
-        // Outcomes are forced or certain; the full measurement of the fifty-move rule, if the
-        // move triggers it, is sampled with a fixed number so that the search is repeatable.
-        game.play_with(&forced, &mut || 0.5)?;
-        let score = if depth > 1 && game.status() == GameStatus::Ongoing {
-            match best_move(game, depth - 1) {
-                Ok(Some((_, reply))) => Ok(-reply),
-                Ok(None) => Ok(evaluate(game, side)),
-                Err(e) => Err(e),
-            }
+    for outcome in outcomes {
+        *budget = budget.checked_sub(1).ok_or(Stopped::Budget)?;
+        // The move's own outcome is written in; randomness beyond it (the measurement of every
+        // square at the fifty-move limit) is sampled with a fixed seed, so that a search is
+        // repeatable.
+        let mut fixed = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+        game.play_text(&outcome.text, &mut fixed)
+            .map_err(Stopped::Failed)?;
+        let score = if depth > 1 && !game.status().is_over() {
+            search(game, depth - 1, budget).map(|reply| match reply {
+                Some(reply) => -reply.score,
+                None => evaluate(game, side),
+            })
         } else {
             Ok(evaluate(game, side))
         };
-        game.undo()?;
-        total += weight * score?;
+        game.undo().map_err(Stopped::Failed)?;
+        total += outcome.probability * score?;
     }
     Ok(total)
 }

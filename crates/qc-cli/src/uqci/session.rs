@@ -1,18 +1,14 @@
-//! One UQCI session: the options, the game, and one handler per command (docs/uqci.md).
-//!
-//! The engine is Quantum Chess on the sparse simulator, reached through [`Engine`] (the seam
-//! where the common ruleset interface will plug in once every command runs on it).
+//! One UQCI session, the same for every ruleset: the options, the game, and one handler per
+//! command (docs/uqci.md). The game is the ruleset's on the sparse simulator, driven through the
+//! common interface (`QuantumGame`); what differs between rulesets is in [`UqciRules`].
 
-use super::search::{best_move, MAX_DEPTH};
-use crate::commands::simulate::side_name;
+use super::rules::{Endings, Engine, Force, UqciRules};
+use super::search::{best_move, Stopped, MAX_DEPTH, NODE_BUDGET};
 use qc_ir::Square;
-use qc_rules::{Board, Game, GameStatus, QcanMove};
+use qc_rules::{DrawReason, QuantumGame, Status, WinReason};
 use qc_sim::SparseSim;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-
-/// The game the session drives.
-pub type Engine = Game<SparseSim>;
 
 /// What the loop does after a command.
 pub enum Reply {
@@ -31,18 +27,19 @@ struct Options {
     seed: u64,
 }
 
-/// The position as the last `position` command gave it.
-#[derive(Clone, Debug)]
-struct Position {
-    start: Board,
-    moves: Vec<QcanMove>,
+/// The position as the last `position` command gave it: a start, and the moves as written.
+struct Position<R: UqciRules> {
+    start: R::Start,
+    moves: Vec<String>,
 }
 
-/// A UQCI session.
-pub struct Session {
+/// A UQCI session for ruleset `R`.
+pub struct Session<R: UqciRules> {
     options: Options,
-    position: Position,
-    game: Engine,
+    /// The rule options (`--variant`) every start position gets.
+    variant: Option<String>,
+    position: Position<R>,
+    game: Engine<R>,
     rng: ChaCha8Rng,
 }
 
@@ -55,9 +52,13 @@ fn lines(lines: Vec<String>) -> Reply {
     Reply::Lines(lines)
 }
 
-impl Session {
-    /// A session at the standard start, outcomes seeded with `seed`.
-    pub fn new(seed: u64) -> Session {
+impl<R: UqciRules> Session<R> {
+    /// A session at the standard start under the rule options `variant`, outcomes seeded with
+    /// `seed`.
+    ///
+    /// # Errors
+    /// The rule options are not the ruleset's.
+    pub fn new(seed: u64, variant: Option<String>) -> Result<Session<R>, String> {
         let options = Options {
             force_turn: false,
             force_win: false,
@@ -65,18 +66,18 @@ impl Session {
             seed,
         };
         let position = Position {
-            start: Board::start(),
+            start: R::start(None, variant.as_deref()).map_err(|e| e.to_string())?,
             moves: Vec::new(),
         };
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let game = build(&position, options, &mut rng)
-            .unwrap_or_else(|_| unreachable!("the standard start is a valid position"));
-        Session {
+        let game = build::<R>(&position, options, &mut rng)?;
+        Ok(Session {
             options,
+            variant,
             position,
             game,
             rng,
-        }
+        })
     }
 
     /// Handles one input line.
@@ -86,13 +87,13 @@ impl Session {
             return lines(Vec::new());
         };
         match command {
-            "uci" => lines(uci_lines()),
+            "uci" => lines(uci_lines::<R>()),
             "isready" => lines(vec!["readyok".into()]),
-            "ucinewgame" => self.set_position(Position {
-                start: Board::start(),
-                moves: Vec::new(),
-            }),
-            "position" => match parse_position(args) {
+            "ucinewgame" => match self.parse_position(&["startpos"]) {
+                Ok(position) => self.set_position(position),
+                Err(e) => error(format!("ucinewgame: {e}")),
+            },
+            "position" => match self.parse_position(args) {
                 Ok(position) => self.set_position(position),
                 Err(e) => error(format!("position: {e}")),
             },
@@ -106,15 +107,15 @@ impl Session {
                 let moves: Vec<String> = self
                     .game
                     .legal_moves()
-                    .iter()
-                    .map(|m| m.to_string())
+                    .into_iter()
+                    .map(|m| m.text)
                     .collect();
                 lines(vec![format!("moves {}", moves.join(" "))
                     .trim_end()
                     .to_string()])
             }
             "status" => lines(vec![self.status()]),
-            "fen" => lines(vec![format!("fen {}", self.game.board().to_fen())]),
+            "fen" => lines(vec![format!("fen {}", self.game.fen())]),
             "claim" => self.claim(),
             "quit" => Reply::Quit,
             other => error(format!(
@@ -124,9 +125,39 @@ impl Session {
         }
     }
 
+    /// Parses the arguments of `position`: `startpos` or `fen` and the ruleset's FEN, then
+    /// optionally `moves` and moves in the ruleset's notation.
+    fn parse_position(&self, args: &[&str]) -> Result<Position<R>, String> {
+        let variant = self.variant.as_deref();
+        let (start, rest) = match args {
+            ["startpos", rest @ ..] => (R::start(None, variant), rest),
+            ["fen", rest @ ..] => {
+                let end = rest
+                    .iter()
+                    .position(|&w| w == "moves")
+                    .unwrap_or(rest.len());
+                let fen = rest[..end].join(" ");
+                (R::start(Some(&fen), variant), &rest[end..])
+            }
+            _ => return Err("expected `startpos` or `fen FEN`".into()),
+        };
+        let start = start.map_err(|e| format!("fen: {e}"))?;
+        let moves = match rest {
+            [] => Vec::new(),
+            ["moves", moves @ ..] => moves.iter().map(|m| m.to_string()).collect(),
+            [other, ..] => {
+                return Err(format!(
+                    "expected `moves` after the position, got `{}`",
+                    truncate(other)
+                ))
+            }
+        };
+        Ok(Position { start, moves })
+    }
+
     /// Replaces the game by `position`, or keeps the current one and reports why not.
-    fn set_position(&mut self, position: Position) -> Reply {
-        match build(&position, self.options, &mut self.rng) {
+    fn set_position(&mut self, position: Position<R>) -> Reply {
+        match build::<R>(&position, self.options, &mut self.rng) {
             Ok(game) => {
                 self.game = game;
                 self.position = position;
@@ -149,9 +180,21 @@ impl Session {
                 truncate(other)
             )),
         };
+        // A switch the ruleset does not have may only be set to its one value, off.
+        let force = |force: Force| {
+            let on = flag()?;
+            match R::force_unsupported(force) {
+                Some(why) if on => Err(format!(
+                    "setoption {}: does not apply to {}: {why}",
+                    force.name(),
+                    R::TITLE
+                )),
+                _ => Ok(on),
+            }
+        };
         let result = match name.as_str() {
-            "forceturn" => flag().map(|v| self.options.force_turn = v),
-            "forcewin" => flag().map(|v| self.options.force_win = v),
+            "forceturn" => force(Force::Turn).map(|v| self.options.force_turn = v),
+            "forcewin" => force(Force::Win).map(|v| self.options.force_win = v),
             "forcemeasure" => flag().map(|v| self.options.force_measure = v),
             "seed" => value
                 .parse::<u64>()
@@ -166,14 +209,18 @@ impl Session {
                     )
                 }),
             other => Err(format!(
-                "setoption: unknown option `{}` (forceturn, forcewin, forcemeasure, seed)",
-                truncate(other)
+                "setoption: unknown option `{}` ({})",
+                truncate(other),
+                option_names::<R>().join(", ")
             )),
         };
         match result {
             Ok(()) => {
-                self.game.set_force_turn(self.options.force_turn);
-                self.game.set_force_win(self.options.force_win);
+                R::set_force(
+                    &mut self.game,
+                    self.options.force_turn,
+                    self.options.force_win,
+                );
                 lines(Vec::new())
             }
             Err(e) => error(e),
@@ -189,21 +236,34 @@ impl Session {
             }
         }
         match best_move(&mut self.game, depth) {
-            Ok(Some((mv, score))) => lines(vec![
-                format!(
-                    "info depth {depth} score cp {} pv {mv}",
-                    (score * 100.0).round() as i64
-                ),
-                format!("bestmove {mv}"),
-            ]),
+            Ok(Some(found)) => {
+                let mut reply = Vec::new();
+                if found.depth < depth {
+                    reply.push(format!(
+                        "info string depth {depth} would visit more than {NODE_BUDGET} \
+                         positions: searched depth {}",
+                        found.depth
+                    ));
+                }
+                reply.push(format!(
+                    "info depth {} score cp {} pv {}",
+                    found.depth,
+                    (found.score * 100.0).round() as i64,
+                    found.text
+                ));
+                reply.push(format!("bestmove {}", found.text));
+                lines(reply)
+            }
             Ok(None) => lines(vec!["bestmove 0000".into()]),
-            Err(e) => {
+            Err(stopped) => {
                 // A trial move could not be taken back: rebuild the position.
-                let rebuilt = build(&self.position, self.options, &mut self.rng);
-                if let Ok(game) = rebuilt {
+                if let Ok(game) = build::<R>(&self.position, self.options, &mut self.rng) {
                     self.game = game;
                 }
-                error(format!("go: {e}"))
+                match stopped {
+                    Stopped::Failed(e) => error(format!("go: {e}")),
+                    Stopped::Budget => error("go: too many moves and outcomes to search"),
+                }
             }
         }
     }
@@ -216,9 +276,14 @@ impl Session {
         let Some((a, b)) = squares else {
             return error("calcbell: expected two squares, e.g. `calcbell b3 c2`");
         };
-        let values: Vec<String> = self
-            .game
-            .bell(a, b)
+        let Some((bell, _)) = self.game.bell(a, b) else {
+            return error(format!(
+                "calcbell: does not apply to {}: its squares are not qubits, and Bell values \
+                 are expectations on two square qubits",
+                R::TITLE
+            ));
+        };
+        let values: Vec<String> = bell
             .iter()
             .enumerate()
             .map(|(k, v)| format!("O{} {}", k + 1, number(*v)))
@@ -227,122 +292,117 @@ impl Session {
     }
 
     fn probs(&self) -> String {
-        let probabilities = self.game.probabilities();
+        let view = self.game.board_view(false);
         let mut out = String::from("probs");
         for sq in Square::ALL {
-            let p = probabilities[sq.index()];
-            if let (Some(piece), true) = (self.game.board().piece(sq), p > 0.0) {
-                out.push_str(&format!(" {sq} {piece} {}", number(p)));
+            if let Some(s) = view.get(sq).filter(|s| s.probability > 0.0) {
+                out.push_str(&format!(" {sq} {} {}", s.piece, number(s.probability)));
             }
         }
         out
     }
 
     fn status(&self) -> String {
-        let ended = self
-            .game
-            .full_measurement()
-            .map(|m| m.ending.as_str())
-            .unwrap_or("none");
+        let status = self.game.status();
+        let Endings {
+            fifty,
+            claimable,
+            measured,
+        } = R::endings(&self.game);
         format!(
-            "status {} side {} fifty {} claim {} ended_by {ended}",
-            status_name(self.game.status()),
-            side_name(self.game.board().side_to_move),
-            self.game.fifty_move_counter().plies,
-            self.game.claimable().map(|e| e.as_str()).unwrap_or("none"),
+            "status {} side {} fifty {fifty} claim {} ended_by {}",
+            status_name(status),
+            crate::commands::simulate::side_name(self.game.side_to_move()),
+            claimable.unwrap_or("none"),
+            measured.unwrap_or(ending_name(status)),
         )
     }
 
     fn claim(&mut self) -> Reply {
-        let rng = &mut self.rng;
-        let mut uniform = || rng.gen::<f64>();
-        match self.game.claim(&mut uniform) {
-            Ok(m) => {
-                let reply = format!("claim {} board {:#018x}", m.ending.as_str(), m.bitboard);
-                lines(vec![reply, self.status()])
-            }
+        match R::claim(&mut self.game, &mut self.rng) {
+            Ok(reply) => lines(vec![reply, self.status()]),
             Err(e) => error(format!("claim: {e}")),
         }
     }
 }
 
-/// The reply to `uci`.
-fn uci_lines() -> Vec<String> {
-    vec![
-        format!("id name qchess {}", env!("CARGO_PKG_VERSION")),
-        "id author the qchess authors".into(),
-        "option name forceturn type check default false".into(),
-        "option name forcewin type check default false".into(),
-        "option name forcemeasure type check default true".into(),
-        "option name seed type spin default 0 min 0 max 18446744073709551615".into(),
-        "uqciok".into(),
-    ]
+/// The options of `R`: the switches that apply, then `forcemeasure` and `seed`.
+fn option_names<R: UqciRules>() -> Vec<&'static str> {
+    Force::ALL
+        .into_iter()
+        .filter(|f| R::force_unsupported(*f).is_none())
+        .map(Force::name)
+        .chain(["forcemeasure", "seed"])
+        .collect()
 }
 
-/// Parses the arguments of `position`: `startpos` or `fen` and six FEN fields, then optionally
-/// `moves` and QCAN moves.
-fn parse_position(args: &[&str]) -> Result<Position, String> {
-    let (start, rest) = match args {
-        ["startpos", rest @ ..] => (Board::start(), rest),
-        ["fen", rest @ ..] => {
-            let end = rest
-                .iter()
-                .position(|&w| w == "moves")
-                .unwrap_or(rest.len());
-            let fen = rest[..end].join(" ");
-            let board = Board::from_fen(&fen).map_err(|e| format!("fen: {e}"))?;
-            (board, &rest[end..])
-        }
-        _ => return Err("expected `startpos` or `fen FEN`".into()),
-    };
-    let moves = match rest {
-        [] => Vec::new(),
-        ["moves", moves @ ..] => moves
-            .iter()
-            .enumerate()
-            .map(|(i, m)| {
-                m.parse::<QcanMove>()
-                    .map_err(|e| format!("move {} `{}`: {e}", i + 1, truncate(m)))
-            })
-            .collect::<Result<_, _>>()?,
-        [other, ..] => {
-            return Err(format!(
-                "expected `moves` after the position, got `{}`",
-                truncate(other)
-            ))
-        }
-    };
-    Ok(Position { start, moves })
+/// The reply to `uci`: the options that apply to `R`.
+fn uci_lines<R: UqciRules>() -> Vec<String> {
+    let mut out = vec![
+        format!("id name qchess {}", env!("CARGO_PKG_VERSION")),
+        "id author the qchess authors".into(),
+    ];
+    for name in option_names::<R>() {
+        out.push(match name {
+            "forcemeasure" => "option name forcemeasure type check default true".into(),
+            "seed" => "option name seed type spin default 0 min 0 max 18446744073709551615".into(),
+            switch => format!("option name {switch} type check default false"),
+        });
+    }
+    out.push("uqciok".into());
+    out
 }
 
 /// A new game at `position` with the session's options; outcomes not written (or ignored
 /// because `forcemeasure` is off) are sampled from `rng`.
-fn build(position: &Position, options: Options, rng: &mut ChaCha8Rng) -> Result<Engine, String> {
-    let mut game =
-        Game::new(position.start.clone(), SparseSim::new()).map_err(|e| e.to_string())?;
-    game.set_force_turn(options.force_turn);
-    game.set_force_win(options.force_win);
-    for (i, mv) in position.moves.iter().enumerate() {
-        let mut mv = *mv;
-        if !options.force_measure {
-            mv.outcome = None;
+fn build<R: UqciRules>(
+    position: &Position<R>,
+    options: Options,
+    rng: &mut ChaCha8Rng,
+) -> Result<Engine<R>, String> {
+    let mut game = R::new_game(&position.start, SparseSim::new()).map_err(|e| e.to_string())?;
+    R::set_force(&mut game, options.force_turn, options.force_win);
+    for (i, written) in position.moves.iter().enumerate() {
+        let text = if options.force_measure {
+            written.clone()
+        } else {
+            R::without_outcomes(written)
+        };
+        let status = game.status();
+        if status.is_over() {
+            return Err(format!(
+                "move {} `{}`: the game is already over ({status})",
+                i + 1,
+                truncate(&text)
+            ));
         }
-        if game.status() != GameStatus::Ongoing && !options.force_win {
-            return Err(format!("move {} `{mv}`: the game is already over", i + 1));
-        }
-        game.play(&mv, rng)
-            .map_err(|e| format!("move {} `{mv}`: {e}", i + 1))?;
+        game.play_text(&text, rng)
+            .map_err(|e| format!("move {} `{}`: {e}", i + 1, truncate(&text)))?;
     }
     Ok(game)
 }
 
-/// The status as `status` replies name it (the reason of a draw is in `ended_by`).
-fn status_name(status: GameStatus) -> &'static str {
+/// The status as `status` replies name it (how the game ended is in `ended_by`).
+fn status_name(status: Status) -> &'static str {
     match status {
-        GameStatus::Ongoing => "ongoing",
-        GameStatus::WhiteWins => "white_wins",
-        GameStatus::BlackWins => "black_wins",
-        GameStatus::Draw => "draw",
+        Status::Ongoing => "ongoing",
+        Status::Win(qc_rules::Color::White, _) => "white_wins",
+        Status::Win(qc_rules::Color::Black, _) => "black_wins",
+        Status::Draw(_) => "draw",
+    }
+}
+
+/// How the game ended, as `ended_by` names it (`none` while it goes on).
+fn ending_name(status: Status) -> &'static str {
+    match status {
+        Status::Ongoing => "none",
+        Status::Win(_, WinReason::KingCaptured) => "king_captured",
+        Status::Win(_, WinReason::Checkmate) => "checkmate",
+        Status::Draw(DrawReason::BothKingsGone) => "both_kings_captured",
+        Status::Draw(DrawReason::Stalemate) => "stalemate",
+        Status::Draw(DrawReason::FiftyMoves) => "fifty_moves",
+        Status::Draw(DrawReason::Repetition) => "repetition",
+        Status::Draw(DrawReason::InsufficientMaterial) => "insufficient_material",
     }
 }
 

@@ -59,6 +59,9 @@ pub enum NielsError {
         /// The backend's error.
         source: BackendError,
     },
+    /// The game has ended (checkmate, stalemate or a draw), so no move has outcomes.
+    #[error("the game is over: {0}")]
+    GameOver(crate::ruleset::Status),
     /// `undo` with no move played.
     #[error("no move to take back")]
     NothingToUndo,

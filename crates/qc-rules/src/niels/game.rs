@@ -660,24 +660,8 @@ impl<B: Backend> NielsGame<B> {
         }
         let kind = self.position.move_kind(mv);
         let saved = self.snapshot();
-        let ply = self.history.len();
-        let q = &mut self.quantum;
-        q.ply = ply;
-        q.forcing = rolls.is_some();
-        q.forced = rolls.unwrap_or(&[]).iter().copied().collect();
-        q.blue_probabilities.clear();
-        q.roll_outcomes.clear();
-        q.builder.set_origin(Some(Origin {
-            move_index: ply as u32 + 1,
-            rule: std::borrow::Cow::Owned(rule_name(mv).to_string()),
-        }));
-        let start = q.builder.len();
-        let mut dice = Dice {
-            quantum: q,
-            uniform,
-        };
-        let applied = self.position.apply_move(mv, &mut dice);
-        let (next, done) = match applied {
+        let start = self.quantum.builder.len();
+        let (next, done) = match self.run_on_state(mv, rolls, uniform) {
             Ok(applied) => applied,
             Err(e) => {
                 self.restore(saved);
@@ -702,6 +686,81 @@ impl<B: Backend> NielsGame<B> {
         self.history
             .last()
             .ok_or_else(|| NielsError::Internal("history empty after a move".into()))
+    }
+
+    /// Runs the legal move `mv` on the circuit and the backend (with `rolls` forced when given,
+    /// otherwise sampled from `uniform`) and returns the position after it and the square each
+    /// rolled pair collapsed to. The game's position and history are left to the caller, who
+    /// restores a snapshot on error.
+    fn run_on_state(
+        &mut self,
+        mv: &NielsMove,
+        rolls: Option<&[Square]>,
+        uniform: &mut dyn FnMut() -> f64,
+    ) -> Result<(NielsPosition, Vec<Square>), NielsError> {
+        let ply = self.history.len();
+        let q = &mut self.quantum;
+        q.ply = ply;
+        q.forcing = rolls.is_some();
+        q.forced = rolls.unwrap_or(&[]).iter().copied().collect();
+        q.blue_probabilities.clear();
+        q.roll_outcomes.clear();
+        q.builder.set_origin(Some(Origin {
+            move_index: ply as u32 + 1,
+            rule: std::borrow::Cow::Owned(rule_name(mv).to_string()),
+        }));
+        let mut dice = Dice {
+            quantum: q,
+            uniform,
+        };
+        self.position.apply_move(mv, &mut dice)
+    }
+
+    /// Every outcome of the legal move `mv` with a chance (at least
+    /// [`qc_ir::IMPOSSIBLE_PROBABILITY`]): the squares its rolls collapse to and the exact
+    /// probability. The rules' dice model ([`NielsPosition::outcomes`]) lists which roll
+    /// sequences there are; each one's probability is computed on the backend, by running the
+    /// move with those rolls forced and multiplying the probability of each roll's outcome read
+    /// from the state just before its measurement, then restoring the game exactly (undo history
+    /// included: nothing is added to it).
+    ///
+    /// # Errors
+    /// The move is not legal here, or the backend failed.
+    pub fn outcome_probabilities(
+        &mut self,
+        mv: &NielsMove,
+    ) -> Result<Vec<(Vec<Square>, f64)>, NielsError> {
+        let mv = &self.position.canonical(mv);
+        if let Some(reason) = self.position.illegal_reason(mv) {
+            return Err(NielsError::Illegal {
+                text: mv.to_string(),
+                reason,
+            });
+        }
+        let sequences = self.position.outcomes(mv)?;
+        if let [only] = sequences.as_slice() {
+            if only.rolls.is_empty() {
+                return Ok(vec![(Vec::new(), 1.0)]);
+            }
+        }
+        let mut out = Vec::with_capacity(sequences.len());
+        for sequence in sequences {
+            let saved = self.snapshot();
+            // Every roll is forced, so no random number is drawn.
+            let ran = self.run_on_state(mv, Some(&sequence.rolls), &mut || 0.5);
+            let probability: f64 = self
+                .quantum
+                .roll_outcomes
+                .iter()
+                .map(|o| o.probability)
+                .product();
+            self.restore(saved);
+            ran?;
+            if probability >= qc_ir::IMPOSSIBLE_PROBABILITY {
+                out.push((sequence.rolls, probability));
+            }
+        }
+        Ok(out)
     }
 
     /// What the next move may change.

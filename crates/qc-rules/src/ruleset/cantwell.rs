@@ -2,8 +2,8 @@
 //! [`crate::GameRecord`] reads and writes its game files.
 
 use super::{
-    BoardView, DrawReason, GameText, LegalMove, MoveView, QuantumGame, Ruleset, SquareView, Status,
-    WinReason, WrittenMove,
+    BoardView, DrawReason, GameText, LegalMove, MoveOutcome, MoveView, QuantumGame, Ruleset,
+    SquareView, Status, WinReason, WrittenMove,
 };
 use crate::board::Board;
 use crate::error::MoveError;
@@ -121,6 +121,17 @@ impl<B: Backend> QuantumGame for Game<B> {
 
     fn undo(&mut self) -> Result<MoveView, CantwellError> {
         Ok(move_view(&Game::undo(self)?))
+    }
+
+    fn move_outcomes(&mut self, text: &str) -> Result<Vec<MoveOutcome>, CantwellError> {
+        let mv: QcanMove = text.parse()?;
+        Ok(Game::move_outcomes(self, &mv)?
+            .into_iter()
+            .map(|(mv, probability)| MoveOutcome {
+                text: mv.to_string(),
+                probability,
+            })
+            .collect())
     }
 
     fn legal_moves(&self) -> Vec<LegalMove> {

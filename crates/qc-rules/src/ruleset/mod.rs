@@ -134,6 +134,17 @@ pub struct MoveView {
     pub extras: Map<String, Value>,
 }
 
+/// One outcome of a move: the move written with that outcome (so that
+/// [`QuantumGame::play_text`] plays exactly this outcome), and its exact probability.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveOutcome {
+    /// The move in the ruleset's notation with the outcome written in (`b1xc3.m1`,
+    /// `e1xe6[e7]`); a move with nothing random is written as it is (`e2e4`).
+    pub text: String,
+    /// The probability of this outcome, read from the state (not sampled).
+    pub probability: f64,
+}
+
 /// A game in progress on a backend, whatever its ruleset.
 pub trait QuantumGame {
     /// Why a move (or an undo) was refused.
@@ -149,6 +160,18 @@ pub trait QuantumGame {
 
     /// Takes back the last move exactly (state, circuit, position) and returns it.
     fn undo(&mut self) -> Result<MoveView, Self::Error>;
+
+    /// Every outcome of the legal move `text` that has a chance (at least
+    /// [`qc_ir::IMPOSSIBLE_PROBABILITY`]), with its exact probability computed on the backend's
+    /// state; they add up to 1. A move with nothing random has one outcome of probability 1.
+    /// Outcomes written in `text` are ignored. The game is left as it was (a ruleset may run the
+    /// move on the state and restore it). Randomness that is not the move's own (Quantum
+    /// Chess: the measurement of every square when the move reaches the fifty-move limit) is
+    /// not enumerated.
+    ///
+    /// # Errors
+    /// The move cannot be read, is not legal here, or the game is over.
+    fn move_outcomes(&mut self, text: &str) -> Result<Vec<MoveOutcome>, Self::Error>;
 
     /// The legal moves of the side to move, with their kinds (none once the game is over).
     fn legal_moves(&self) -> Vec<LegalMove>;

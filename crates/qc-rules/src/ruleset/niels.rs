@@ -2,9 +2,10 @@
 //! [`NielsRecord`] reads and writes its game files, [`NielsRules`] are its options.
 
 use super::{
-    BoardView, DrawReason, GameText, LegalMove, MarkView, MoveView, PairView, QuantumGame, Ruleset,
-    SquareView, Status, WinReason, WireLabel, WrittenMove,
+    BoardView, DrawReason, GameText, LegalMove, MarkView, MoveOutcome, MoveView, PairView,
+    QuantumGame, Ruleset, SquareView, Status, WinReason, WireLabel, WrittenMove,
 };
+use crate::niels::moves::{format_played, parse_played};
 use crate::niels::{
     Cell, GameStatus, NielsError, NielsGame, NielsPosition, NielsRecord, NielsRules, PlayedMove,
 };
@@ -138,6 +139,21 @@ impl<B: Backend> QuantumGame for NielsGame<B> {
 
     fn undo(&mut self) -> Result<MoveView, NielsError> {
         NielsGame::undo(self).map(|m| move_view(&m))
+    }
+
+    fn move_outcomes(&mut self, text: &str) -> Result<Vec<MoveOutcome>, NielsError> {
+        let status = QuantumGame::status(self);
+        if status.is_over() {
+            return Err(NielsError::GameOver(status));
+        }
+        let (mv, _) = parse_played(text)?;
+        Ok(NielsGame::outcome_probabilities(self, &mv)?
+            .into_iter()
+            .map(|(rolls, probability)| MoveOutcome {
+                text: format_played(&self.position().canonical(&mv), &rolls),
+                probability,
+            })
+            .collect())
     }
 
     fn legal_moves(&self) -> Vec<LegalMove> {

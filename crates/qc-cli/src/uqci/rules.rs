@@ -1,0 +1,149 @@
+//! What a UQCI session needs of a ruleset beyond `qc_rules::Ruleset` and `QuantumGame`: which
+//! of the `force...` options have a meaning and how they are set, how a move's written outcomes
+//! are dropped (`forcemeasure false`), the draw counters of the `status` reply, and `claim`.
+//! Everything else the session does through the common interface (docs/uqci.md).
+
+use qc_rules::niels::moves::parse_played;
+use qc_rules::{Cantwell, Niels, QcanMove, Ruleset};
+use qc_sim::SparseSim;
+
+/// The game a session drives: the ruleset's game on the sparse simulator.
+pub type Engine<R> = <R as Ruleset>::Game<SparseSim>;
+
+/// A rule switch a GUI sets with `setoption` (besides `forcemeasure` and `seed`, which every
+/// ruleset has).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Force {
+    /// `forceturn`: each move is played by the owner of the moved piece.
+    Turn,
+    /// `forcewin`: a missing king does not end the game.
+    Win,
+}
+
+impl Force {
+    /// Both switches, in the order `uci` lists them.
+    pub const ALL: [Force; 2] = [Force::Turn, Force::Win];
+
+    /// The option's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Force::Turn => "forceturn",
+            Force::Win => "forcewin",
+        }
+    }
+}
+
+/// The draw counters and ending the `status` reply shows.
+pub struct Endings {
+    /// Plies counted towards the fifty-move rule.
+    pub fifty: u32,
+    /// A draw the player may claim now (`repetition`), if any.
+    pub claimable: Option<&'static str>,
+    /// The ending a measurement of every square decided, when one did (Quantum Chess).
+    pub measured: Option<&'static str>,
+}
+
+/// A ruleset as UQCI drives it.
+pub trait UqciRules: Ruleset {
+    /// The ruleset's name in messages.
+    const TITLE: &'static str;
+
+    /// Why `force` has no meaning in this ruleset (`None`: it applies).
+    fn force_unsupported(force: Force) -> Option<&'static str>;
+
+    /// Sets the switches that apply on `game` (the others are always off).
+    fn set_force(game: &mut Engine<Self>, force_turn: bool, force_win: bool);
+
+    /// `text` without the outcomes written in it (unchanged when it does not read as a move:
+    /// playing it reports why).
+    fn without_outcomes(text: &str) -> String;
+
+    /// The counters and ending `status` shows.
+    fn endings(game: &Engine<Self>) -> Endings;
+
+    /// Claims a draw: the `claim` reply line, or why there is nothing to claim.
+    fn claim(game: &mut Engine<Self>, rng: &mut dyn rand::RngCore) -> Result<String, String>;
+}
+
+impl UqciRules for Cantwell {
+    const TITLE: &'static str = "Quantum Chess";
+
+    fn force_unsupported(_: Force) -> Option<&'static str> {
+        None
+    }
+
+    fn set_force(game: &mut Engine<Self>, force_turn: bool, force_win: bool) {
+        game.set_force_turn(force_turn);
+        game.set_force_win(force_win);
+    }
+
+    fn without_outcomes(text: &str) -> String {
+        match text.parse::<QcanMove>() {
+            Ok(mv) => QcanMove {
+                outcome: None,
+                ..mv
+            }
+            .to_string(),
+            Err(_) => text.to_string(),
+        }
+    }
+
+    fn endings(game: &Engine<Self>) -> Endings {
+        Endings {
+            fifty: game.fifty_move_counter().plies,
+            claimable: game.claimable().map(|e| e.as_str()),
+            measured: game.full_measurement().map(|m| m.ending.as_str()),
+        }
+    }
+
+    fn claim(game: &mut Engine<Self>, rng: &mut dyn rand::RngCore) -> Result<String, String> {
+        let mut uniform = || rand::Rng::gen::<f64>(rng);
+        game.claim(&mut uniform)
+            .map(|m| format!("claim {} board {:#018x}", m.ending.as_str(), m.bitboard))
+            .map_err(|e| e.to_string())
+    }
+}
+
+impl UqciRules for Niels {
+    const TITLE: &'static str = "Niel's Chess";
+
+    fn force_unsupported(force: Force) -> Option<&'static str> {
+        Some(match force {
+            Force::Turn => {
+                "Niel's Chess decides legality (no move may leave one's own king in check) for \
+                 the side to move, so a move out of turn has no meaning"
+            }
+            Force::Win => {
+                "in Niel's Chess a king is never captured (the game ends by checkmate), so no \
+                 king can go missing"
+            }
+        })
+    }
+
+    fn set_force(_: &mut Engine<Self>, _: bool, _: bool) {
+        // Neither switch applies (see `force_unsupported`); they stay off.
+    }
+
+    fn without_outcomes(text: &str) -> String {
+        match parse_played(text) {
+            Ok((mv, _)) => mv.to_string(),
+            Err(_) => text.to_string(),
+        }
+    }
+
+    fn endings(game: &Engine<Self>) -> Endings {
+        Endings {
+            fifty: game.position().halfmove_clock,
+            claimable: None,
+            measured: None,
+        }
+    }
+
+    fn claim(_: &mut Engine<Self>, _: &mut dyn rand::RngCore) -> Result<String, String> {
+        Err(
+            "nothing to claim in Niel's Chess: its draws (threefold repetition, fifty moves) \
+             end the game at once"
+                .into(),
+        )
+    }
+}
