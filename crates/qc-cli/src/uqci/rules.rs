@@ -110,7 +110,7 @@ impl UqciRules for Niels {
     fn force_unsupported(force: Force) -> Option<&'static str> {
         Some(match force {
             Force::Turn => {
-                "Niel's Chess decides legality (no move may leave one's own king in check) for \
+                "legality (no move may leave one's own king in check) is decided for \
                  the side to move, so a move out of turn has no meaning"
             }
             Force::Win => {
