@@ -8,7 +8,7 @@
 //! is a unit ([`GateDef`]); [`Env::expand`] gives its body as IR for any parameter values, which
 //! is the hook for recognising definitions that equal a table gate.
 
-use crate::error::ImportError;
+use crate::error::{ImportError, ImportErrorKind as Kind};
 use qc_ir::angle::AngleExpr;
 use qc_ir::gate_data::{qasm_gate, QasmForm};
 use qc_ir::{Circuit, Clbit, Condition, Control, Gate, Instruction, Op, Polarity, Qubit};
@@ -41,8 +41,8 @@ impl Pos {
     }
 
     /// An error at this position.
-    pub fn error(self, message: impl Into<String>) -> ImportError {
-        ImportError::at_offset(self.offset, message)
+    pub fn error(self, kind: Kind) -> ImportError {
+        ImportError::at_offset(self.offset, kind)
     }
 }
 
@@ -204,9 +204,11 @@ impl Env {
         pos: Pos,
     ) -> Result<(), ImportError> {
         if size > MAX_REGISTER {
-            return Err(pos.error(format!(
-                "register `{name}[{size}]` is larger than {MAX_REGISTER}"
-            )));
+            return Err(pos.error(Kind::RegisterTooLarge {
+                name: name.into(),
+                size,
+                max: MAX_REGISTER,
+            }));
         }
         let total = if quantum {
             self.num_qubits()
@@ -214,13 +216,13 @@ impl Env {
             self.num_clbits()
         };
         if total + size > MAX_REGISTER {
-            return Err(pos.error(format!(
-                "more than {MAX_REGISTER} {} in total",
-                if quantum { "qubits" } else { "bits" }
-            )));
+            return Err(pos.error(Kind::TooManyBits {
+                quantum,
+                max: MAX_REGISTER,
+            }));
         }
         if self.qregs.iter().chain(&self.cregs).any(|r| r.name == name) {
-            return Err(pos.error(format!("register `{name}` is declared twice")));
+            return Err(pos.error(Kind::RegisterRedeclared { name: name.into() }));
         }
         let regs = if quantum {
             &mut self.qregs
@@ -256,9 +258,10 @@ impl Env {
         nesting: usize,
     ) -> Result<Body, ImportError> {
         if nesting > MAX_GATE_NESTING {
-            return Err(pos.error(format!(
-                "gate `{name}` nests user gates deeper than {MAX_GATE_NESTING}"
-            )));
+            return Err(pos.error(Kind::GateNestingTooDeep {
+                gate: name.into(),
+                max: MAX_GATE_NESTING,
+            }));
         }
         let Some((first, rest)) = mods.split_first() else {
             return self.expand_plain(name, params, num_operands, pos, nesting);
@@ -270,9 +273,7 @@ impl Env {
             Mod::Ctrl(n) | Mod::NegCtrl(n) => {
                 let n = *n;
                 if n == 0 || n > num_operands {
-                    return Err(pos.error(format!(
-                        "`{name}`: not enough operands for its control modifiers"
-                    )));
+                    return Err(pos.error(Kind::TooFewControls { gate: name.into() }));
                 }
                 let inner = self.expand(rest, name, params, num_operands - n, pos, nesting)?;
                 let map: Vec<usize> = (n..num_operands).collect();
@@ -303,13 +304,13 @@ impl Env {
     ) -> Result<Body, ImportError> {
         if let Some(def) = self.gates.get(name) {
             if def.params.len() != params.len() || def.num_qubits != num_operands {
-                return Err(pos.error(format!(
-                    "gate `{name}` takes {} parameter(s) and {} qubit(s), got {} and {}",
-                    def.params.len(),
-                    def.num_qubits,
-                    params.len(),
-                    num_operands
-                )));
+                return Err(pos.error(Kind::UserGateArity {
+                    gate: name.into(),
+                    params: def.params.len(),
+                    qubits: def.num_qubits,
+                    found_params: params.len(),
+                    found_qubits: num_operands,
+                }));
             }
             let var = |n: &str| def.params.iter().position(|p| p == n).map(|i| params[i]);
             let mut body = Body::default();
@@ -317,16 +318,15 @@ impl Env {
                 if let Some(k) =
                     (0..call.args.len()).find(|&k| call.args[..k].contains(&call.args[k]))
                 {
-                    return Err(call.pos.error(format!(
-                        "operand {} of `{}` is used twice in one gate",
-                        k + 1,
-                        call.name
-                    )));
+                    return Err(call.pos.error(Kind::OperandRepeated {
+                        operand: k + 1,
+                        gate: call.name.clone(),
+                    }));
                 }
                 let p: Vec<f64> = call
                     .params
                     .iter()
-                    .map(|e| e.eval(&var).map_err(|m| call.pos.error(m.to_string())))
+                    .map(|e| e.eval(&var).map_err(|m| call.pos.error(m.into())))
                     .collect::<Result<_, _>>()?;
                 let inner = self
                     .expand(
@@ -339,9 +339,10 @@ impl Env {
                     )?
                     .remap(&call.args);
                 if body.instrs.len() + inner.instrs.len() > MAX_INSTRUCTIONS {
-                    return Err(pos.error(format!(
-                        "gate `{name}` expands to more than {MAX_INSTRUCTIONS} instructions"
-                    )));
+                    return Err(pos.error(Kind::GateTooLarge {
+                        gate: name.into(),
+                        max: MAX_INSTRUCTIONS,
+                    }));
                 }
                 body.instrs.extend(inner.instrs);
                 body.phase += inner.phase;
@@ -350,7 +351,7 @@ impl Env {
         }
         if name == "gphase" {
             if num_operands != 0 {
-                return Err(pos.error("`gphase` takes no qubit operands"));
+                return Err(pos.error(Kind::GphaseOperands));
             }
             return Ok(Body {
                 instrs: Vec::new(),
@@ -358,16 +359,17 @@ impl Env {
             });
         }
         let (gate, ncontrols, gamma) = builtin(name, params).ok_or_else(|| {
-            pos.error(format!(
-                "unknown gate `{name}` with {} parameter(s)",
-                params.len()
-            ))
+            pos.error(Kind::UnknownGate {
+                gate: name.into(),
+                params: params.len(),
+            })
         })?;
         if num_operands != ncontrols + gate.num_targets() {
-            return Err(pos.error(format!(
-                "gate `{name}` takes {} qubit(s), got {num_operands}",
-                ncontrols + gate.num_targets()
-            )));
+            return Err(pos.error(Kind::GateQubits {
+                gate: name.into(),
+                expected: ncontrols + gate.num_targets(),
+                found: num_operands,
+            }));
         }
         let q = |k: usize| Qubit(k as u32);
         let controls: Vec<Control> = (0..ncontrols).map(|k| Control::one(q(k))).collect();
@@ -397,16 +399,16 @@ impl Env {
     ) -> Result<(), ImportError> {
         for (k, q) in qubits.iter().enumerate() {
             if qubits[..k].contains(q) {
-                return Err(pos.error(format!("qubit {q} is used twice in one gate")));
+                return Err(pos.error(Kind::QubitRepeated { qubit: *q }));
             }
         }
         let body = self
             .expand(mods, name, params, qubits.len(), pos, 0)?
             .remap(qubits);
         if self.instrs.len() + body.instrs.len() > MAX_INSTRUCTIONS {
-            return Err(pos.error(format!(
-                "the program has more than {MAX_INSTRUCTIONS} instructions"
-            )));
+            return Err(pos.error(Kind::TooManyInstructions {
+                max: MAX_INSTRUCTIONS,
+            }));
         }
         for mut instr in body.instrs {
             instr.condition = cond;
@@ -423,22 +425,21 @@ impl Env {
         index: Option<usize>,
         pos: Pos,
     ) -> Result<Vec<usize>, ImportError> {
-        let (regs, what) = if quantum {
-            (&self.qregs, "qubit")
-        } else {
-            (&self.cregs, "bit")
-        };
-        let reg = regs
-            .iter()
-            .find(|r| r.name == name)
-            .ok_or_else(|| pos.error(format!("undeclared {what} register `{name}`")))?;
+        let regs = if quantum { &self.qregs } else { &self.cregs };
+        let reg = regs.iter().find(|r| r.name == name).ok_or_else(|| {
+            pos.error(Kind::UndeclaredRegister {
+                quantum,
+                name: name.into(),
+            })
+        })?;
         match index {
             None => Ok((reg.start..reg.start + reg.size).collect()),
             Some(i) if i < reg.size => Ok(vec![reg.start + i]),
-            Some(i) => Err(pos.error(format!(
-                "index {i} is out of range for `{name}[{}]`",
-                reg.size
-            ))),
+            Some(i) => Err(pos.error(Kind::IndexOutOfRange {
+                register: name.into(),
+                index: i,
+                size: reg.size,
+            })),
         }
     }
 
@@ -458,7 +459,7 @@ impl Env {
     ) -> Result<(), ImportError> {
         let width = operands.iter().map(Vec::len).max().unwrap_or(1);
         if operands.iter().any(|l| l.len() != 1 && l.len() != width) {
-            return Err(pos.error(format!("`{name}`: register operands of different sizes")));
+            return Err(pos.error(Kind::OperandSizes { gate: name.into() }));
         }
         for k in 0..width {
             let qs: Vec<usize> = operands
@@ -479,11 +480,10 @@ impl Env {
         pos: Pos,
     ) -> Result<(), ImportError> {
         if qubits.len() != clbits.len() {
-            return Err(pos.error(format!(
-                "measure: {} qubit(s) into {} bit(s)",
-                qubits.len(),
-                clbits.len()
-            )));
+            return Err(pos.error(Kind::MeasureSizes {
+                qubits: qubits.len(),
+                bits: clbits.len(),
+            }));
         }
         for (&q, &c) in qubits.iter().zip(clbits) {
             self.instrs.push(Instruction {

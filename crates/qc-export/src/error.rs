@@ -1,5 +1,6 @@
 //! Typed errors of export and import.
 
+pub use crate::import_error::{ImportError, ImportErrorKind, SemanticProblem};
 use thiserror::Error;
 
 /// Why a circuit could not be exported.
@@ -163,61 +164,4 @@ pub struct UnknownChoice {
     pub expected: &'static [&'static str],
     /// True when the option takes a comma-separated list of the choices.
     pub list: bool,
-}
-
-/// Why an OpenQASM text could not be imported: where (1-based line and column; 0 when unknown)
-/// and what was wrong, naming the construct.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-#[error("{}{message}", position(*.line, *.column))]
-pub struct ImportError {
-    /// 1-based line of the offending construct (0 when unknown).
-    pub line: usize,
-    /// 1-based column (in characters) of the offending construct (0 when unknown).
-    pub column: usize,
-    /// What was wrong, naming the construct.
-    pub message: String,
-    /// Byte offset, until [`ImportError::locate`] turns it into line and column.
-    offset: Option<usize>,
-}
-
-impl ImportError {
-    pub(crate) fn at_offset(offset: Option<usize>, message: impl Into<String>) -> ImportError {
-        ImportError {
-            line: 0,
-            column: 0,
-            message: message.into(),
-            offset,
-        }
-    }
-
-    /// The byte offset, before [`ImportError::locate`].
-    pub(crate) fn offset(&self) -> Option<usize> {
-        self.offset
-    }
-
-    /// Fills in line and column from the byte offset in `src` (once, when the error leaves the
-    /// importer).
-    pub(crate) fn locate(mut self, src: &str) -> ImportError {
-        if let Some(offset) = self.offset.take() {
-            let mut offset = offset.min(src.len());
-            while !src.is_char_boundary(offset) {
-                offset -= 1;
-            }
-            let before = &src[..offset];
-            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-            self.line = before.matches('\n').count() + 1;
-            self.column = before[line_start..].chars().count() + 1;
-        }
-        self
-    }
-}
-
-/// `line L, column C: ` for an [`ImportError`] whose position is known, nothing when it is not
-/// (line 0), so that no message names a position that does not exist.
-fn position(line: usize, column: usize) -> String {
-    if line == 0 {
-        String::new()
-    } else {
-        format!("line {line}, column {column}: ")
-    }
 }

@@ -23,7 +23,7 @@
 //! truncated, binary, deep and oversized inputs through the whole path.
 
 use crate::env::Pos;
-use crate::error::ImportError;
+use crate::error::{ImportError, ImportErrorKind as Kind};
 use oq3_syntax::{SyntaxKind, SyntaxNode};
 
 /// Brackets (`(`, `[`, `{`) nest at most this deep.
@@ -51,7 +51,7 @@ pub fn scan(src: &str) -> Result<(), ImportError> {
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
                 let end = src[i + 2..]
                     .find("*/")
-                    .ok_or_else(|| at(i).error("unterminated `/*` comment"))?;
+                    .ok_or_else(|| at(i).error(Kind::UnterminatedComment))?;
                 i += 2 + end + 2;
                 continue;
             }
@@ -59,7 +59,7 @@ pub fn scan(src: &str) -> Result<(), ImportError> {
                 let end = src[i + 1..]
                     .find(['"', '\n'])
                     .filter(|&n| bytes[i + 1 + n] == b'"')
-                    .ok_or_else(|| at(i).error("unterminated string"))?;
+                    .ok_or_else(|| at(i).error(Kind::UnterminatedString))?;
                 i += 1 + end + 1;
                 prefix_run = 0;
                 continue;
@@ -67,14 +67,12 @@ pub fn scan(src: &str) -> Result<(), ImportError> {
             // `oq3_parser` asserts (panics) on a set index `q[{...}]` in some contexts; sets
             // as indices are not supported anyway.
             b'[' if src[i + 1..].trim_start().starts_with('{') => {
-                return Err(at(i).error("unsupported set index `[{...}]`"));
+                return Err(at(i).error(Kind::SetIndex));
             }
             b'(' | b'[' | b'{' => {
                 stack.push(i);
                 if stack.len() > MAX_NESTING {
-                    return Err(
-                        at(i).error(format!("brackets nested deeper than {MAX_NESTING} levels"))
-                    );
+                    return Err(at(i).error(Kind::NestingTooDeep { max: MAX_NESTING }));
                 }
             }
             b')' | b']' | b'}' => {
@@ -88,15 +86,15 @@ pub fn scan(src: &str) -> Result<(), ImportError> {
         if b"+-*/%&|^<>=!~".contains(&c) {
             operators += 1;
             if operators > MAX_OPERATORS {
-                return Err(at(i).error(format!(
-                    "a statement with more than {MAX_OPERATORS} operators"
-                )));
+                return Err(at(i).error(Kind::TooManyOperators { max: MAX_OPERATORS }));
             }
         }
         if matches!(c, b'-' | b'+' | b'!' | b'~') {
             prefix_run += 1;
             if prefix_run > MAX_PREFIX_CHAIN {
-                return Err(at(i).error(format!("more than {MAX_PREFIX_CHAIN} signs in a row")));
+                return Err(at(i).error(Kind::TooManySigns {
+                    max: MAX_PREFIX_CHAIN,
+                }));
             }
         } else if !c.is_ascii_whitespace() {
             prefix_run = 0;
@@ -152,32 +150,30 @@ pub fn check_syntax(root: &SyntaxNode) -> Result<(), ImportError> {
                     _ => matches!(parent, Some(EXPR_STMT | MODIFIED_GATE_CALL_EXPR)),
                 };
                 if !ok {
-                    return Err(pos().error("a gate call inside an expression"));
+                    return Err(pos().error(Kind::GateCallInExpression));
                 }
                 // The semantic pass unwraps the called gate's name (a mangled statement such as
                 // `1.5 q;` parses as a gate call without one).
                 if node.kind() == GATE_CALL_EXPR && !node.children().any(|c| c.kind() == IDENTIFIER)
                 {
-                    return Err(pos().error("a gate call without a gate name"));
+                    return Err(pos().error(Kind::GateCallWithoutName));
                 }
             }
             // ... and the parameter list of a call (`h() q;` parses as one without a list).
             ARG_LIST => {
                 if !node.children().any(|c| c.kind() == EXPRESSION_LIST) {
-                    return Err(pos().error("an empty parameter list `()`"));
+                    return Err(pos().error(Kind::EmptyParameterList));
                 }
             }
             // Blocks belong to gate definitions and `if`; the semantic pass panics on others.
             BLOCK_EXPR => {
                 if !matches!(node.parent().map(|p| p.kind()), Some(GATE | IF_STMT)) {
-                    return Err(pos().error("a block outside `gate` and `if`"));
+                    return Err(pos().error(Kind::StrayBlock));
                 }
             }
             ASSIGNMENT_STMT => {
                 if node.children().last().map(|n| n.kind()) != Some(MEASURE_EXPRESSION) {
-                    return Err(
-                        pos().error("unsupported classical assignment (only `c = measure q;`)")
-                    );
+                    return Err(pos().error(Kind::ClassicalAssignment));
                 }
             }
             SOURCE_FILE
@@ -212,10 +208,9 @@ pub fn check_syntax(root: &SyntaxNode) -> Result<(), ImportError> {
             INCLUDE => {
                 let text = node.text().to_string();
                 if !text.contains("\"stdgates.inc\"") {
-                    return Err(pos().error(format!(
-                        "unsupported `{}` (OpenQASM 3 programs may include only \"stdgates.inc\")",
-                        text.trim_end_matches(';').trim()
-                    )));
+                    return Err(pos().error(Kind::Include3 {
+                        statement: text.trim_end_matches(';').trim().to_string(),
+                    }));
                 }
             }
             // The semantic pass panics on a register size that is not an integer literal.
@@ -224,7 +219,7 @@ pub fn check_syntax(root: &SyntaxNode) -> Result<(), ImportError> {
                     n.kind() == LITERAL && n.first_token().is_some_and(|t| t.kind() == INT_NUMBER)
                 });
                 if !literal_int {
-                    return Err(pos().error("a register size must be an integer literal"));
+                    return Err(pos().error(Kind::RegisterSizeNotLiteral));
                 }
             }
             CLASSICAL_DECLARATION_STATEMENT => check_bit_declaration(&node, pos())?,
@@ -232,18 +227,16 @@ pub fn check_syntax(root: &SyntaxNode) -> Result<(), ImportError> {
             BIN_EXPR => {
                 let op = operator(&node);
                 if !matches!(op, Some(PLUS | MINUS | STAR | SLASH | EQ2 | NEQ)) {
-                    return Err(pos().error(format!(
-                        "unsupported operator `{}` (only + - * / == != are supported)",
-                        op_text(&node)
-                    )));
+                    return Err(pos().error(Kind::Operator {
+                        operator: op_text(&node),
+                    }));
                 }
             }
             PREFIX_EXPR => {
                 if operator(&node) != Some(MINUS) {
-                    return Err(pos().error(format!(
-                        "unsupported prefix operator `{}` (write `c[0] == false` for `!c[0]`)",
-                        op_text(&node)
-                    )));
+                    return Err(pos().error(Kind::PrefixOperator {
+                        operator: op_text(&node),
+                    }));
                 }
                 // The semantic pass folds `-literal` and panics unless the literal is a number.
                 let operand = node.children().next();
@@ -252,12 +245,14 @@ pub fn check_syntax(root: &SyntaxNode) -> Result<(), ImportError> {
                         .first_token()
                         .is_some_and(|t| matches!(t.kind(), INT_NUMBER | FLOAT_NUMBER));
                     if !numeric {
-                        return Err(pos().error("unary minus on a non-number"));
+                        return Err(pos().error(Kind::MinusOnNonNumber));
                     }
                 }
             }
             other => {
-                return Err(pos().error(format!("unsupported construct: {}", construct(other))))
+                return Err(pos().error(Kind::UnsupportedConstruct {
+                    construct: construct(other),
+                }))
             }
         }
     }
@@ -287,12 +282,10 @@ fn check_bit_declaration(node: &SyntaxNode, pos: Pos) -> Result<(), ImportError>
         .map(|t| t.kind())
         .collect();
     if !tokens.contains(&SyntaxKind::BIT_TY) {
-        return Err(pos.error(
-            "unsupported classical declaration (only `bit` and `bit[n]` registers are supported)",
-        ));
+        return Err(pos.error(Kind::ClassicalDeclaration));
     }
     if tokens.contains(&SyntaxKind::EQ) || tokens.contains(&SyntaxKind::CONST_KW) {
-        return Err(pos.error("unsupported initializer or `const` on a bit declaration"));
+        return Err(pos.error(Kind::BitInitializer));
     }
     Ok(())
 }
@@ -302,7 +295,7 @@ fn check_bit_declaration(node: &SyntaxNode, pos: Pos) -> Result<(), ImportError>
 /// `false` are fine; strings and bit strings are not supported.
 fn check_literal(node: &SyntaxNode, pos: Pos) -> Result<(), ImportError> {
     let Some(token) = node.first_token() else {
-        return Err(pos.error("empty literal"));
+        return Err(pos.error(Kind::EmptyLiteral));
     };
     match token.kind() {
         SyntaxKind::INT_NUMBER => {
@@ -314,11 +307,10 @@ fn check_literal(node: &SyntaxNode, pos: Pos) -> Result<(), ImportError> {
                 _ => digits.parse::<u64>().ok(),
             };
             if value.is_none_or(|v| v > u64::from(u32::MAX)) {
-                return Err(pos.error(format!(
-                    "integer `{}` is out of range (at most {})",
-                    token.text(),
-                    u32::MAX
-                )));
+                return Err(pos.error(Kind::IntegerTooLarge {
+                    text: token.text().to_string(),
+                    max: u32::MAX.into(),
+                }));
             }
             Ok(())
         }
@@ -331,11 +323,13 @@ fn check_literal(node: &SyntaxNode, pos: Pos) -> Result<(), ImportError> {
             if plain && text.replace('_', "").parse::<f64>().is_ok() {
                 Ok(())
             } else {
-                Err(pos.error(format!("bad number `{text}`")))
+                Err(pos.error(Kind::BadNumber { text: text.into() }))
             }
         }
         SyntaxKind::TRUE_KW | SyntaxKind::FALSE_KW => Ok(()),
-        _ => Err(pos.error(format!("unsupported literal `{}`", token.text()))),
+        _ => Err(pos.error(Kind::UnsupportedLiteral {
+            text: token.text().to_string(),
+        })),
     }
 }
 
@@ -347,7 +341,11 @@ pub fn check(src: &str) -> Result<SyntaxNode, ImportError> {
     // those before `oq3_semantics` parses (and validates) again.
     let (green, errors) = oq3_syntax::parse_text(src);
     if let Some(e) = errors.first() {
-        return Err(Pos::of_offset(e.range().start().into()).error(e.to_string()));
+        return Err(
+            Pos::of_offset(e.range().start().into()).error(Kind::Syntax {
+                parser_message: e.to_string(),
+            }),
+        );
     }
     let root = SyntaxNode::new_root(green);
     check_syntax(&root)?;

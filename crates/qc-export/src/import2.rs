@@ -10,7 +10,7 @@
 //! unchecked), and every error names the line and column.
 
 use crate::env::{BodyCall, Env, GateDef, Mod, Pos};
-use crate::error::ImportError;
+use crate::error::{ImportError, ImportErrorKind as Kind};
 use crate::lex::{lex, Tok};
 use qc_ir::angle::AngleExpr;
 use qc_ir::{Circuit, Clbit, Condition};
@@ -50,9 +50,7 @@ pub fn import_qasm2(src: &str) -> Result<Circuit, ImportError> {
 fn read(src: &str) -> Result<Circuit, ImportError> {
     let mut reader = Reader::new(src)?;
     if reader.peek() != "OPENQASM" {
-        return Err(reader
-            .pos()
-            .error("not an OpenQASM 2 program (expected `OPENQASM 2.0;`)"));
+        return Err(reader.pos().error(Kind::NotQasm2));
     }
     reader.program()?;
     Ok(reader.env.finish())
@@ -100,7 +98,7 @@ impl<'a> Reader<'a> {
         let t = self
             .toks
             .get(self.at)
-            .ok_or_else(|| pos.error("unexpected end of file"))?;
+            .ok_or_else(|| pos.error(Kind::UnexpectedEnd))?;
         self.at += 1;
         Ok(t)
     }
@@ -109,7 +107,10 @@ impl<'a> Reader<'a> {
         let pos = self.pos();
         let t = self.next()?;
         if t.text != text {
-            return Err(pos.error(format!("expected `{text}`, found `{}`", t.text)));
+            return Err(pos.error(Kind::Expected {
+                expected: text.into(),
+                found: t.text.clone(),
+            }));
         }
         Ok(())
     }
@@ -128,7 +129,9 @@ impl<'a> Reader<'a> {
         if t.text.starts_with(|c: char| c.is_alphabetic() || c == '_') {
             Ok(t.text.clone())
         } else {
-            Err(pos.error(format!("expected a name, found `{}`", t.text)))
+            Err(pos.error(Kind::ExpectedName {
+                found: t.text.clone(),
+            }))
         }
     }
 
@@ -136,11 +139,10 @@ impl<'a> Reader<'a> {
         let pos = self.pos();
         let t = self.next()?;
         t.text.parse().map_err(|_| {
-            pos.error(format!(
-                "expected an integer of at most {}, found `{}`",
-                usize::MAX,
-                t.text
-            ))
+            pos.error(Kind::ExpectedInteger {
+                found: t.text.clone(),
+                max: usize::MAX,
+            })
         })
     }
 
@@ -186,7 +188,7 @@ impl<'a> Reader<'a> {
                     }
                     start = self.at;
                 }
-                ";" | "{" => return Err(pos.error("missing `)`")),
+                ";" | "{" => return Err(pos.error(Kind::MissingParen)),
                 _ => {}
             }
         }
@@ -204,7 +206,7 @@ impl<'a> Reader<'a> {
                 .take(e.offset().unwrap_or(0))
                 .map(char::len_utf8)
                 .sum();
-            Pos::of_offset(begin + offset).error(e.to_string())
+            Pos::of_offset(begin + offset).error(e.into())
         })?;
         Ok((expr, pos))
     }
@@ -216,7 +218,7 @@ impl<'a> Reader<'a> {
                 self.at += 1;
                 let v = self.next()?.text.clone();
                 if !v.starts_with('2') {
-                    return Err(pos.error(format!("unsupported OpenQASM version `{v}`")));
+                    return Err(pos.error(Kind::UnsupportedVersion { version: v }));
                 }
                 self.expect(";")
             }
@@ -224,9 +226,7 @@ impl<'a> Reader<'a> {
                 self.at += 1;
                 let file = self.next()?.text.clone();
                 if file != "\"qelib1.inc\"" {
-                    return Err(pos.error(format!(
-                        "unsupported include {file} (only qelib1.inc is known)"
-                    )));
+                    return Err(pos.error(Kind::Include2 { file }));
                 }
                 self.expect(";")?;
                 self.include_qelib1()
@@ -241,7 +241,7 @@ impl<'a> Reader<'a> {
                 self.env.declare(quantum, &name, size, pos)
             }
             "gate" => self.gate_definition(),
-            "opaque" => Err(pos.error("`opaque` gates cannot be simulated")),
+            "opaque" => Err(pos.error(Kind::Opaque)),
             "if" => {
                 self.at += 1;
                 let cond = self.condition()?;
@@ -268,10 +268,11 @@ impl<'a> Reader<'a> {
         self.expect(")")?;
         let bits = self.env.lookup(false, &name, None, pos)?;
         if bits.len() != 1 || value > 1 {
-            return Err(pos.error(format!(
-                "condition `{name} == {value}` on a {}-bit register (only one-bit registers)",
-                bits.len()
-            )));
+            return Err(pos.error(Kind::RegisterCondition {
+                register: name,
+                value,
+                width: bits.len(),
+            }));
         }
         Ok(Condition {
             clbit: Clbit(bits[0] as u32),
@@ -317,7 +318,7 @@ impl<'a> Reader<'a> {
                 };
                 let values = params
                     .iter()
-                    .map(|(e, p)| e.value().map_err(|m| p.error(m.to_string())))
+                    .map(|(e, p)| e.value().map_err(|m| p.error(m.into())))
                     .collect::<Result<Vec<f64>, _>>()?;
                 let operands = self
                     .operands()?
@@ -365,7 +366,10 @@ impl<'a> Reader<'a> {
                     .position(|q| *q == arg)
                     .filter(|_| index.is_none())
                     .ok_or_else(|| {
-                        pos.error(format!("`{arg}` is not a qubit argument of gate `{name}`"))
+                        pos.error(Kind::NotAGateArgument {
+                            argument: arg.clone(),
+                            gate: name.clone(),
+                        })
                     })?;
                 args.push(k);
             }
@@ -375,11 +379,14 @@ impl<'a> Reader<'a> {
             }
             // Gates must be known before use, so a definition can never call itself.
             if !self.env.gates.contains_key(&cname) && !crate::env::is_builtin(&cname) {
-                return Err(pos.error(format!("unknown gate `{cname}` in gate `{name}`")));
+                return Err(pos.error(Kind::UnknownGateInDefinition {
+                    called: cname,
+                    gate: name,
+                }));
             }
             for (e, p) in &exprs {
                 e.eval(&|v| params.iter().any(|x| x == v).then_some(0.0))
-                    .map_err(|m| p.error(m.to_string()))?;
+                    .map_err(|m| p.error(m.into()))?;
             }
             body.push(BodyCall {
                 mods: Vec::<Mod>::new(),

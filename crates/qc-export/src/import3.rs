@@ -11,7 +11,7 @@
 //! panicking path of `oq3_semantics` out of reach.
 
 use crate::env::{BodyCall, Env, GateDef, Mod, Pos};
-use crate::error::ImportError;
+use crate::error::{ImportError, ImportErrorKind as Kind, SemanticProblem};
 use oq3_semantics::asg::{self, Expr, GateModifier, Literal, Stmt, TExpr};
 use oq3_semantics::semantic_error::{SemanticError, SemanticErrorKind};
 use oq3_semantics::symbols::{SymbolIdResult, SymbolTable};
@@ -30,10 +30,9 @@ pub fn import_qasm3(src: &str) -> Result<Circuit, ImportError> {
     // `contain` turns any panic left (their asserts on grammar they do not expect) into an error.
     crate::contain::contain(|| read(src))
         .unwrap_or_else(|panic| {
-            Err(Pos::default().error(format!(
-                "cannot read this program: the OpenQASM 3 parser stopped on an internal check \
-                 (`{panic}`) without saying where; look for a keyword or symbol out of place"
-            )))
+            Err(Pos::default().error(Kind::ParserPanic {
+                panic: panic.to_string(),
+            }))
         })
         .map_err(|e| e.locate(src))
 }
@@ -157,7 +156,8 @@ fn with_prelude(src: &str, file: &synast::SourceFile) -> Prelude {
 
 fn read(src: &str) -> Result<Circuit, ImportError> {
     let root = crate::guard3::check(src)?;
-    let file = synast::SourceFile::cast(root).ok_or_else(|| Pos::default().error("no program"))?;
+    let file =
+        synast::SourceFile::cast(root).ok_or_else(|| Pos::default().error(Kind::NoProgram))?;
     let prelude = with_prelude(src, &file);
     let text = &prelude.text;
     let inserted = prelude.inserted;
@@ -168,7 +168,7 @@ fn read(src: &str) -> Result<Circuit, ImportError> {
     );
     if parsed.any_syntax_errors() {
         // `guard3::check` ran the same parser and found none; kept for safety.
-        return Err(Pos::default().error("OpenQASM 3 syntax error"));
+        return Err(Pos::default().error(Kind::LateSyntax));
     }
     let context = parsed.take_context();
     // `oq3_semantics` counts a modified call's operands against the bare gate (`ctrl @ x a, b;`
@@ -182,7 +182,7 @@ fn read(src: &str) -> Result<Circuit, ImportError> {
             Some((at, _)) if o >= at => at,
             _ => o,
         });
-        return Err(ImportError::at_offset(offset, error.message));
+        return Err(error.moved_to(offset));
     }
     let mut walk = Walk {
         table: context.symbol_table(),
@@ -223,7 +223,9 @@ impl Walk<'_> {
     fn name(&self, id: &SymbolIdResult, pos: Pos) -> Result<&str, ImportError> {
         match id {
             Ok(id) => Ok(self.table[id].name()),
-            Err(e) => Err(pos.error(format!("unresolved name ({e:?})"))),
+            Err(e) => Err(pos.error(Kind::Unresolved {
+                detail: format!("{e:?}"),
+            })),
         }
     }
 
@@ -231,7 +233,9 @@ impl Walk<'_> {
         use oq3_semantics::symbols::SymbolType;
         match id {
             Ok(id) => Ok(self.table[id].symbol_type()),
-            Err(e) => Err(pos.error(format!("unresolved name ({e:?})"))),
+            Err(e) => Err(pos.error(Kind::Unresolved {
+                detail: format!("{e:?}"),
+            })),
         }
     }
 
@@ -262,7 +266,7 @@ impl Walk<'_> {
                 let size = match self.symbol_type(d.name(), pos)? {
                     Type::Qubit => 1,
                     Type::QubitArray(ArrayDims::D1(n)) => *n,
-                    _ => return Err(pos.error("unsupported qubit declaration")),
+                    _ => return Err(pos.error(Kind::QubitDeclaration)),
                 };
                 let name = self.name(d.name(), pos)?.to_string();
                 self.env.declare(true, &name, size, pos)
@@ -271,7 +275,7 @@ impl Walk<'_> {
                 let size = match self.symbol_type(d.name(), pos)? {
                     Type::Bit(_) => 1,
                     Type::BitArray(ArrayDims::D1(n), _) => *n,
-                    _ => return Err(pos.error("unsupported classical declaration")),
+                    _ => return Err(pos.error(Kind::ClassicalDeclaration)),
                 };
                 let name = self.name(d.name(), pos)?.to_string();
                 self.env.declare(false, &name, size, pos)
@@ -286,7 +290,7 @@ impl Walk<'_> {
                     .map(|e| {
                         self.angle(e, &[], pos)?
                             .value()
-                            .map_err(|m| pos.error(m.to_string()))
+                            .map_err(|m| pos.error(m.into()))
                     })
                     .collect::<Result<Vec<f64>, _>>()?;
                 let operands = call
@@ -302,12 +306,10 @@ impl Walk<'_> {
                 .angle(g.arg(), &[], pos)?
                 .value()
                 .map(|_| ())
-                .map_err(|m| pos.error(m.to_string())),
+                .map_err(|m| pos.error(m.into())),
             Stmt::Assignment(a) => {
                 let Expr::MeasureExpression(m) = a.rvalue().expression() else {
-                    return Err(
-                        pos.error("unsupported classical assignment (only `c = measure q;`)")
-                    );
+                    return Err(pos.error(Kind::ClassicalAssignment));
                 };
                 let qubits = self.operand(true, m.operand(), pos)?;
                 let bits = match a.lvalue() {
@@ -345,11 +347,14 @@ impl Walk<'_> {
                 }
                 Ok(())
             }
-            Stmt::If(_) => Err(pos.error("nested `if` is not supported")),
+            Stmt::If(_) => Err(pos.error(Kind::NestedIf)),
             Stmt::DeclareQuantum(_) | Stmt::DeclareClassical(_) | Stmt::GateDefinition(_) => {
-                Err(pos.error("declaration inside `if`"))
+                Err(pos.error(Kind::DeclarationInIf))
             }
-            other => Err(pos.error(format!("unsupported statement `{}`", statement_kind(other)))),
+            other => Err(pos.error(Kind::UnsupportedStatement {
+                statement: statement_kind(other),
+                gate: None,
+            })),
         }
     }
 
@@ -372,14 +377,14 @@ impl Walk<'_> {
             let Some(e) = e else { return Ok(1) };
             match self.integer(e) {
                 Some(n) if n >= 1 => Ok(n),
-                _ => Err(pos.error("a control count must be a positive integer literal")),
+                _ => Err(pos.error(Kind::ControlCount)),
             }
         };
         match m {
             GateModifier::Inv => Ok(Mod::Inv),
             GateModifier::Ctrl(e) => Ok(Mod::Ctrl(count(e)?)),
             GateModifier::NegCtrl(e) => Ok(Mod::NegCtrl(count(e)?)),
-            GateModifier::Pow(_) => Err(pos.error("the `pow @` modifier is not supported")),
+            GateModifier::Pow(_) => Err(pos.error(Kind::Pow)),
         }
     }
 
@@ -395,12 +400,13 @@ impl Walk<'_> {
     /// An angle expression; `params` names the enclosing gate's parameters (symbolic).
     fn angle(&self, e: &TExpr, params: &[String], pos: Pos) -> Result<AngleExpr, ImportError> {
         Ok(match e.expression() {
-            Expr::Literal(Literal::Float(f)) => AngleExpr::Num(
-                f.value()
-                    .replace('_', "")
-                    .parse()
-                    .map_err(|_| pos.error(format!("bad number `{}`", f.value())))?,
-            ),
+            Expr::Literal(Literal::Float(f)) => {
+                AngleExpr::Num(f.value().replace('_', "").parse().map_err(|_| {
+                    pos.error(Kind::BadNumber {
+                        text: f.value().to_string(),
+                    })
+                })?)
+            }
             Expr::Literal(Literal::Int(i)) => {
                 let v = *i.value() as f64;
                 AngleExpr::Num(if *i.sign() { v } else { -v })
@@ -413,9 +419,9 @@ impl Walk<'_> {
                     "euler" | "ℇ" => AngleExpr::Num(std::f64::consts::E),
                     _ if params.iter().any(|p| p == name) => AngleExpr::Var(name.to_string()),
                     _ => {
-                        return Err(
-                            pos.error(format!("`{name}` is not a constant or a gate parameter"))
-                        )
+                        return Err(pos.error(Kind::NotAConstant {
+                            name: name.to_string(),
+                        }))
                     }
                 }
             }
@@ -428,7 +434,7 @@ impl Walk<'_> {
                     asg::BinaryOp::ArithOp(asg::ArithOp::Sub) => BinOp::Sub,
                     asg::BinaryOp::ArithOp(asg::ArithOp::Mul) => BinOp::Mul,
                     asg::BinaryOp::ArithOp(asg::ArithOp::Div) => BinOp::Div,
-                    _ => return Err(pos.error("unsupported operator in an angle")),
+                    _ => return Err(pos.error(Kind::AngleOperator)),
                 };
                 AngleExpr::Bin(
                     op,
@@ -437,7 +443,7 @@ impl Walk<'_> {
                 )
             }
             Expr::Cast(c) => self.angle(c.operand(), params, pos)?,
-            _ => return Err(pos.error("unsupported angle expression")),
+            _ => return Err(pos.error(Kind::AngleExpression)),
         })
     }
 
@@ -466,7 +472,7 @@ impl Walk<'_> {
             },
             _ => None,
         }
-        .ok_or_else(|| pos.error("only one integer index is supported"))?;
+        .ok_or_else(|| pos.error(Kind::IndexNotInteger))?;
         self.register(quantum, ii.identifier(), Some(index), pos)
     }
 
@@ -478,7 +484,7 @@ impl Walk<'_> {
             }
             Expr::GateOperand(asg::GateOperand::IndexedIdentifier(ii))
             | Expr::IndexedIdentifier(ii) => self.indexed(quantum, ii, pos),
-            _ => Err(pos.error("unsupported operand")),
+            _ => Err(pos.error(Kind::Operand)),
         }
     }
 
@@ -489,10 +495,9 @@ impl Walk<'_> {
                 let equal = match b.op() {
                     asg::BinaryOp::CmpOp(asg::CmpOp::Eq) => true,
                     asg::BinaryOp::CmpOp(asg::CmpOp::Neq) => false,
-                    _ => return Err(pos.error("unsupported condition operator")),
+                    _ => return Err(pos.error(Kind::ConditionOperator)),
                 };
-                let v = constant_bool(b.right())
-                    .ok_or_else(|| pos.error("a condition compares with true, false, 0 or 1"))?;
+                let v = constant_bool(b.right()).ok_or_else(|| pos.error(Kind::ConditionValue))?;
                 (b.left(), v == equal)
             }
             _ => (e, true),
@@ -503,10 +508,7 @@ impl Walk<'_> {
         }
         let bits = self.operand(false, bit_expr, pos)?;
         if bits.len() != 1 {
-            return Err(pos.error(format!(
-                "condition on a {}-bit register (only single bits)",
-                bits.len()
-            )));
+            return Err(pos.error(Kind::ConditionWidth { width: bits.len() }));
         }
         Ok(Condition {
             clbit: Clbit(bits[0] as u32),
@@ -550,10 +552,10 @@ impl Walk<'_> {
                 }
                 Stmt::Barrier(_) => continue,
                 other => {
-                    return Err(cpos.error(format!(
-                        "unsupported statement `{}` inside gate `{name}`",
-                        statement_kind(other)
-                    )))
+                    return Err(cpos.error(Kind::UnsupportedStatement {
+                        statement: statement_kind(other),
+                        gate: Some(name.clone()),
+                    }))
                 }
             };
             let call = self.call_parts(c, cpos)?;
@@ -567,11 +569,7 @@ impl Walk<'_> {
                     _ => None,
                 })
                 .collect::<Option<Vec<usize>>>()
-                .ok_or_else(|| {
-                    cpos.error(format!(
-                        "operands inside gate `{name}` must be its qubit arguments"
-                    ))
-                })?;
+                .ok_or_else(|| cpos.error(Kind::GateBodyOperand { gate: name.clone() }))?;
             let exprs = call
                 .params
                 .unwrap_or_default()
@@ -647,28 +645,27 @@ fn semantic_error(src: &str, e: &SemanticError, stdgates: bool) -> ImportError {
     let range = e.range();
     let (start, end) = (usize::from(range.start()), usize::from(range.end()));
     let quoted: String = src.get(start..end).unwrap_or("").chars().take(60).collect();
-    let what = match e.kind() {
-        UndefVarError => "undeclared name".to_string(),
-        UndefGateError if stdgates => "unknown gate".to_string(),
-        UndefGateError => {
-            "unknown gate (the program defines a standard gate, so `stdgates.inc` is not \
-             included for it)"
-                .to_string()
-        }
-        RedeclarationError(name) => format!("`{name}` is declared twice"),
-        ConstIntegerError => "expected a constant integer".to_string(),
-        IncompatibleTypesError => "incompatible types".to_string(),
-        IncompatibleDimensionError => "incompatible dimensions".to_string(),
-        TooManyIndexes => "too many indices".to_string(),
-        CastError => "invalid conversion".to_string(),
-        MutateConstError => "assignment to a constant".to_string(),
-        NotInGlobalScopeError => "declaration outside the global scope".to_string(),
-        IncludeNotInGlobalScopeError => "`include` outside the global scope".to_string(),
-        ReturnInGlobalScopeError => "`return` outside a subroutine".to_string(),
-        NumGateParamsError => "wrong number of gate parameters".to_string(),
-        NumGateQubitsError => "wrong number of qubits".to_string(),
+    let problem = match e.kind() {
+        UndefVarError => SemanticProblem::UndeclaredName,
+        UndefGateError if stdgates => SemanticProblem::UnknownGate,
+        UndefGateError => SemanticProblem::UnknownGateNoStdgates,
+        RedeclarationError(name) => SemanticProblem::Redeclared { name: name.clone() },
+        ConstIntegerError => SemanticProblem::ConstInteger,
+        IncompatibleTypesError => SemanticProblem::IncompatibleTypes,
+        IncompatibleDimensionError => SemanticProblem::IncompatibleDimensions,
+        TooManyIndexes => SemanticProblem::TooManyIndexes,
+        CastError => SemanticProblem::Cast,
+        MutateConstError => SemanticProblem::MutateConst,
+        NotInGlobalScopeError => SemanticProblem::NotGlobal,
+        IncludeNotInGlobalScopeError => SemanticProblem::IncludeNotGlobal,
+        ReturnInGlobalScopeError => SemanticProblem::ReturnInGlobalScope,
+        NumGateParamsError => SemanticProblem::GateParams,
+        NumGateQubitsError => SemanticProblem::GateQubits,
     };
-    Pos::of_offset(start).error(format!("{what}: `{}`", quoted.trim()))
+    Pos::of_offset(start).error(Kind::Semantic {
+        problem,
+        text: quoted.trim().to_string(),
+    })
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! string is an error with its position.
 
 use crate::env::Pos;
-use crate::error::ImportError;
+use crate::error::{ImportError, ImportErrorKind as Kind};
 
 /// One token.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,14 +33,14 @@ pub fn lex(src: &str) -> Result<Vec<Tok>, ImportError> {
         } else if src[i..].starts_with("/*") {
             let close = src[i + 2..]
                 .find("*/")
-                .ok_or_else(|| Pos::of_offset(i).error("unterminated `/*` comment"))?;
+                .ok_or_else(|| Pos::of_offset(i).error(Kind::UnterminatedComment))?;
             i + 2 + close + 2
         } else {
             let end = if c == '"' {
                 let close = src[i + 1..]
                     .find(['"', '\n'])
                     .filter(|&n| bytes[i + 1 + n] == b'"')
-                    .ok_or_else(|| Pos::of_offset(i).error("unterminated string"))?;
+                    .ok_or_else(|| Pos::of_offset(i).error(Kind::UnterminatedString))?;
                 i + 1 + close + 1
             } else if c.is_alphabetic() || c == '_' {
                 take_while(i, &|c| c.is_alphanumeric() || c == '_')

@@ -22,6 +22,7 @@ pub mod gate_docs;
 pub mod guard3;
 pub mod import2;
 pub mod import3;
+mod import_error;
 pub mod lex;
 pub mod library;
 pub mod lower;
@@ -36,7 +37,8 @@ pub use circuit_format::{
     detect_format, import_qasm, parse_circuit, parse_circuit_as, CircuitError, CircuitFormat,
 };
 pub use error::{
-    ExpandProblem, ExportError, ImportError, TargetProblem, UnknownChoice, Unsupported,
+    ExpandProblem, ExportError, ImportError, ImportErrorKind, SemanticProblem, TargetProblem,
+    UnknownChoice, Unsupported,
 };
 pub use export::{build_program, export_qasm3, keep_probability, transform, Export};
 pub use import2::import_qasm2;
