@@ -56,6 +56,13 @@ fn read(src: &str) -> Result<Circuit, ImportError> {
     Ok(reader.env.finish())
 }
 
+/// A register or register element as written, where it is written.
+struct Operand {
+    name: String,
+    index: Option<usize>,
+    pos: Pos,
+}
+
 struct Reader<'a> {
     src: &'a str,
     toks: Vec<Tok>,
@@ -146,19 +153,21 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// `name` or `name[i]`.
-    fn operand(&mut self) -> Result<(String, Option<usize>), ImportError> {
+    /// `name` or `name[i]`, with where it is written (errors about the operand point at it).
+    fn operand(&mut self) -> Result<Operand, ImportError> {
+        let pos = self.pos();
         let name = self.ident()?;
-        if self.eat("[") {
+        let index = if self.eat("[") {
             let i = self.integer()?;
             self.expect("]")?;
-            Ok((name, Some(i)))
+            Some(i)
         } else {
-            Ok((name, None))
-        }
+            None
+        };
+        Ok(Operand { name, index, pos })
     }
 
-    fn operands(&mut self) -> Result<Vec<(String, Option<usize>)>, ImportError> {
+    fn operands(&mut self) -> Result<Vec<Operand>, ImportError> {
         let mut ops = vec![self.operand()?];
         while self.eat(",") {
             ops.push(self.operand()?);
@@ -280,32 +289,38 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// The flat indices of an operand; an error points at the operand.
+    fn lookup(&self, quantum: bool, operand: &Operand) -> Result<Vec<usize>, ImportError> {
+        self.env
+            .lookup(quantum, &operand.name, operand.index, operand.pos)
+    }
+
     /// A quantum operation: `measure`, `reset`, `barrier` or a gate call.
     fn operation(&mut self, cond: Option<Condition>) -> Result<(), ImportError> {
         let pos = self.pos();
         match self.peek() {
             "measure" => {
                 self.at += 1;
-                let (qn, qi) = self.operand()?;
+                let q = self.operand()?;
                 self.expect("->")?;
-                let (cn, ci) = self.operand()?;
+                let c = self.operand()?;
                 self.expect(";")?;
-                let qubits = self.env.lookup(true, &qn, qi, pos)?;
-                let bits = self.env.lookup(false, &cn, ci, pos)?;
+                let qubits = self.lookup(true, &q)?;
+                let bits = self.lookup(false, &c)?;
                 self.env.measure(&qubits, &bits, cond, pos)
             }
             "reset" => {
                 self.at += 1;
-                let (qn, qi) = self.operand()?;
+                let q = self.operand()?;
                 self.expect(";")?;
-                let qubits = self.env.lookup(true, &qn, qi, pos)?;
+                let qubits = self.lookup(true, &q)?;
                 self.env.reset(&qubits, cond);
                 Ok(())
             }
             "barrier" => {
                 self.at += 1;
-                for (n, i) in self.operands()? {
-                    self.env.lookup(true, &n, i, pos)?;
+                for q in self.operands()? {
+                    self.lookup(true, &q)?;
                 }
                 self.expect(";")
             }
@@ -323,7 +338,7 @@ impl<'a> Reader<'a> {
                 let operands = self
                     .operands()?
                     .into_iter()
-                    .map(|(n, i)| self.env.lookup(true, &n, i, pos))
+                    .map(|q| self.lookup(true, &q))
                     .collect::<Result<Vec<_>, _>>()?;
                 self.expect(";")?;
                 self.env
@@ -360,7 +375,10 @@ impl<'a> Reader<'a> {
                 Vec::new()
             };
             let mut args = Vec::new();
-            for (arg, index) in self.operands()? {
+            for Operand {
+                name: arg, index, ..
+            } in self.operands()?
+            {
                 let k = qargs
                     .iter()
                     .position(|q| *q == arg)

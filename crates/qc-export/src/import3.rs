@@ -253,7 +253,35 @@ impl Walk<'_> {
         Ok(())
     }
 
+    /// One statement; an index out of range is moved from the statement's start to the operand
+    /// that names it (the semantic tree keeps no positions, the syntax tree does).
     fn statement(
+        &mut self,
+        stmt: &Stmt,
+        node: Option<&SyntaxNode>,
+        cond: Option<Condition>,
+    ) -> Result<(), ImportError> {
+        self.statement_at(stmt, node, cond).map_err(|e| {
+            let operand = match (&e.kind, node) {
+                // Not yet moved (a statement inside `if` has moved its own already).
+                (
+                    Kind::IndexOutOfRange {
+                        register, index, ..
+                    },
+                    Some(node),
+                ) if e.offset() == self.pos(Some(node)).offset => {
+                    operand_offset(node, register, *index)
+                }
+                _ => None,
+            };
+            match operand {
+                Some(offset) => e.moved_to(Some(offset)),
+                None => e,
+            }
+        })
+    }
+
+    fn statement_at(
         &mut self,
         stmt: &Stmt,
         node: Option<&SyntaxNode>,
@@ -609,6 +637,36 @@ impl OrPos for Pos {
             self
         }
     }
+}
+
+/// Where `register[index]` is written in the statement `node`: the first operand that names
+/// the register with that index written as an integer, else the first that names the register
+/// (an index written as an expression), else none.
+fn operand_offset(node: &SyntaxNode, register: &str, index: usize) -> Option<usize> {
+    let named: Vec<synast::IndexedIdentifier> = node
+        .descendants()
+        .filter_map(synast::IndexedIdentifier::cast)
+        .filter(|ii| {
+            ii.syntax()
+                .children()
+                .find_map(synast::Identifier::cast)
+                .is_some_and(|name| name.syntax().text() == register)
+        })
+        .collect();
+    let written_index = |ii: &synast::IndexedIdentifier| {
+        let op = ii.index_operators().next()?;
+        let text = op.syntax().text().to_string();
+        let digits: String = text
+            .chars()
+            .filter(|c| !matches!(c, '[' | ']' | '_') && !c.is_whitespace())
+            .collect();
+        digits.parse::<usize>().ok()
+    };
+    named
+        .iter()
+        .find(|ii| written_index(ii) == Some(index))
+        .or(named.first())
+        .map(|ii| ii.syntax().text_range().start().into())
 }
 
 /// The statements of a block's syntax node, in order.
