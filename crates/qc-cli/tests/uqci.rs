@@ -11,6 +11,12 @@ fn session(script: &str) -> Vec<String> {
     out.lines().map(str::to_string).collect()
 }
 
+/// Sends `script` to `qchess uqci --rules niels` and returns its reply lines.
+fn niels(script: &str) -> Vec<String> {
+    let out = ok_stdout(&qchess_with_input(&["uqci", "--rules", "niels"], script));
+    out.lines().map(str::to_string).collect()
+}
+
 fn session_bytes(script: &[u8]) -> Vec<String> {
     let out = qchess_with_bytes(&["uqci"], script);
     ok_stdout(&out).lines().map(str::to_string).collect()
@@ -25,15 +31,15 @@ fn values(line: &str, skip: usize) -> Vec<(String, f64)> {
         .collect()
 }
 
-#[test]
-fn the_documented_session_runs_as_written() {
+/// The commands and the replies of the example session under `heading` in docs/uqci.md.
+fn documented_session(heading: &str) -> (String, Vec<String>) {
     let doc = include_str!("../../../docs/uqci.md");
     let block = doc
-        .split("## Example session")
+        .split(&format!("\n{heading}\n"))
         .nth(1)
         .and_then(|s| s.split("```text\n").nth(1))
         .and_then(|s| s.split("```").next())
-        .expect("docs/uqci.md has an example session");
+        .unwrap_or_else(|| panic!("docs/uqci.md has a section `{heading}`"));
     let mut input = String::new();
     let mut expected = Vec::new();
     for line in block.lines() {
@@ -43,7 +49,15 @@ fn the_documented_session_runs_as_written() {
         }
     }
     assert!(input.contains("quit"));
+    (input, expected)
+}
+
+#[test]
+fn the_documented_sessions_run_as_written() {
+    let (input, expected) = documented_session("## Example session");
     assert_eq!(session(&input), expected);
+    let (input, expected) = documented_session("## Example session: Niel's Chess");
+    assert_eq!(niels(&input), expected);
 }
 
 #[test]
@@ -223,43 +237,372 @@ fn repetition_and_fifty_moves_through_the_protocol() {
     );
 }
 
-#[test]
-fn nothing_a_gui_sends_ends_the_session() {
+/// Sends each of `hostile` (then `isready`) to `qchess ARGS`, then a line that is not UTF-8 and
+/// `fen`: every hostile line must answer exactly one `info string error ...`, every `isready`
+/// its `readyok`, and the session must end normally with `fen` answering `want_fen` (the failed
+/// positions left the start in place).
+fn survives(args: &[&str], hostile: &[&str], want_fen: &str) {
     let long = "x".repeat(200_000);
     let mut script: Vec<u8> = Vec::new();
-    for line in [
-        "position fen not a fen",
-        "position startpos moves e2e5",
-        "position startpos moves e2e4 moves",
-        "position",
-        "setoption name seed value -1",
-        "setoption name forceturn value maybe",
-        "setoption",
-        "go depth x",
-        "go depth 0",
-        "calcbell z9 a1",
-        "calcbell a1",
-        "claim",
-        long.as_str(),
-        "\u{0}\u{7f}",
-        "position fen 8/8/8/8/8/8/8/8 w - - 0 1 moves e2e4",
-    ] {
+    for line in hostile
+        .iter()
+        .copied()
+        .chain([long.as_str(), "\u{0}\u{7f}"])
+    {
         script.extend_from_slice(line.as_bytes());
         script.extend_from_slice(b"\nisready\n");
     }
     script.extend_from_slice(b"\xff\xfe not utf-8\nisready\nfen\n");
-    let lines = session_bytes(&script);
+    let out = qchess_with_bytes(args, &script);
+    let lines: Vec<String> = ok_stdout(&out).lines().map(str::to_string).collect();
     let (errors, ready): (Vec<&String>, Vec<&String>) = lines[..lines.len() - 1]
         .iter()
         .partition(|l| l.starts_with("info string error "));
-    assert_eq!(ready.len(), 16, "{lines:?}");
+    let sent = hostile.len() + 3;
+    assert_eq!(ready.len(), sent, "{args:?}: {lines:?}");
     assert!(ready.iter().all(|l| *l == "readyok"), "{lines:?}");
-    assert_eq!(errors.len(), 16, "{lines:?}");
+    assert_eq!(errors.len(), sent, "{args:?}: {lines:?}");
     assert!(errors.iter().any(|l| l.contains("longer than 65536 bytes")));
     assert!(errors.iter().any(|l| l.contains("not UTF-8")));
-    // The failed positions left the start position in place; the session ends at end of input.
+    assert_eq!(lines.last().map(String::as_str), Some(want_fen));
+}
+
+/// Lines that are wrong under either ruleset.
+const HOSTILE: [&str; 13] = [
+    "position fen not a fen",
+    "position startpos moves e2e5",
+    "position startpos moves e2e4 moves",
+    "position",
+    "setoption name seed value -1",
+    "setoption name forceturn value maybe",
+    "setoption",
+    "go depth x",
+    "go depth 0",
+    "calcbell z9 a1",
+    "calcbell a1",
+    "claim",
+    "position fen 8/8/8/8/8/8/8/8 w - - 0 1 moves e2e4",
+];
+
+#[test]
+fn nothing_a_gui_sends_ends_the_session() {
+    survives(
+        &["uqci"],
+        &HOSTILE,
+        "fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    );
+    let mut niels_lines = HOSTILE.to_vec();
+    niels_lines.extend([
+        // Niel's own mistakes: a bad pair, a board too wide, an impossible roll, a roll on a
+        // move that rolls nothing, options that do not apply, Bell values of squares.
+        "position fen 7k/8/8/8/8/8/8/K3R3 w - - 0 1 re6e6",
+        "position fen 9k/9/9/9/9/9/9/K8 w - - 0 1",
+        "position fen 7k/8/8/8/8/8/8/K3R3 w - - 0 1 re6e7 moves e1e6[e5]",
+        "position startpos moves e2e4[e4]",
+        "position startpos moves e2^e4e3 e7e5 e4e5",
+        "setoption name forceturn value true",
+        "setoption name forcewin value true",
+        "calcbell e6 e7",
+        "position startpos moves [[[[",
+        "position fen 7k/8/8/8/8/8/8/K3R3 w - - 0 1 re6e7op:9",
+    ]);
+    survives(
+        &["uqci", "--rules", "niels"],
+        &niels_lines,
+        "fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -",
+    );
+}
+
+/// Random lines made of protocol words, moves of both rulesets, numbers and junk, thousands of
+/// them: the session answers each and ends normally (a panic would end it with an error code
+/// and cut the replies short).
+#[test]
+fn random_lines_never_end_the_session() {
+    use rand::{Rng, SeedableRng};
+    let words = [
+        "uci",
+        "ucinewgame",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "setoption",
+        "name",
+        "value",
+        "forceturn",
+        "forcewin",
+        "forcemeasure",
+        "seed",
+        "true",
+        "false",
+        "go",
+        "depth",
+        "stop",
+        "calcbell",
+        "probs",
+        "status",
+        "claim",
+        "e2e4",
+        "e7e5",
+        "b1^a3c3",
+        "a3c3^b1",
+        "b1xc3.m1",
+        "g8f6",
+        "e2^e4e3",
+        "e1e6[e7]",
+        "d7^d5d6:op",
+        "Ze4",
+        "He4",
+        "~e4",
+        "e1*e5",
+        "f6&f6d5@e4",
+        "0000",
+        "7k/8/8/8/8/8/8/K3R3",
+        "w",
+        "b",
+        "-",
+        "0",
+        "1",
+        "99",
+        "18446744073709551616",
+        "re6e7",
+        "KQkq",
+        "a1",
+        "h8",
+        "z9",
+        "[",
+        "]",
+        "^",
+        "%",
+    ];
+    for args in [&["uqci"][..], &["uqci", "--rules", "niels"]] {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(16);
+        let mut script = String::new();
+        let mut sent = 0;
+        for _ in 0..600 {
+            let n = rng.gen_range(0..8);
+            let line: Vec<&str> = (0..n)
+                .map(|_| words[rng.gen_range(0..words.len())])
+                .collect();
+            let line = line.join(" ");
+            // Searches are left to their own tests (depth 2 may take seconds).
+            if line.contains("go") || line.contains("quit") {
+                continue;
+            }
+            script.push_str(&line);
+            script.push_str("\nisready\n");
+            sent += 1;
+        }
+        let out = qchess_with_input(args, &script);
+        let text = ok_stdout(&out);
+        assert_eq!(text.matches("readyok").count(), sent, "{args:?}");
+    }
+}
+
+/// The `probs` reply as (square, piece, probability).
+fn probs(line: &str) -> Vec<(String, String, f64)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words.first(), Some(&"probs"), "{line}");
+    words[1..]
+        .chunks(3)
+        .map(|w| {
+            (
+                w[0].into(),
+                w[1].into(),
+                w[2].parse().expect("a probability"),
+            )
+        })
+        .collect()
+}
+
+fn assert_probs(line: &str, want: &[(&str, &str, f64)]) {
+    let got = probs(line);
+    assert_eq!(got.len(), want.len(), "{line}");
+    for ((sq, piece, p), (wsq, wpiece, wp)) in got.iter().zip(want) {
+        assert_eq!((sq.as_str(), piece.as_str()), (*wsq, *wpiece), "{line}");
+        assert!((p - wp).abs() < 1e-6, "{sq}: {p} vs {wp}");
+    }
+}
+
+#[test]
+fn niels_superpositions_read_out_as_the_rules_say() {
+    // Art. 7.1-7.5: an equal superposition is 1/2 each; an unequal one (red mark facing the
+    // opponent, `:op`) puts the piece on the red square with a roll of 1-4, 4/6. The FEN writes
+    // the pair in its last field, `<piece><red><blue><red facing><blue facing>` (docs/niels.md).
+    let lines = niels(
+        "position fen 7k/8/8/8/8/8/8/K3R3 w - - 0 1 moves e1^e4e2\nprobs\nfen\n\
+         position fen 7k/8/8/8/8/8/8/K3R3 w - - 0 1 moves e1^e4e2:op\nprobs\nfen\nquit\n",
+    );
+    let half = 0.5;
+    assert_probs(
+        &lines[0],
+        &[
+            ("a1", "K", 1.0),
+            ("e2", "R", half),
+            ("e4", "R", half),
+            ("h8", "k", 1.0),
+        ],
+    );
+    assert_eq!(lines[1], "fen 7k/8/8/8/8/8/8/K7 b - - 1 1 Re4e2oo");
+    assert_probs(
+        &lines[2],
+        &[
+            ("a1", "K", 1.0),
+            ("e2", "R", 2.0 / 6.0),
+            ("e4", "R", 4.0 / 6.0),
+            ("h8", "k", 1.0),
+        ],
+    );
+    assert_eq!(lines[3], "fen 7k/8/8/8/8/8/8/K7 b - - 1 1 Re4e2op");
+}
+
+#[test]
+fn niels_rolls_are_forced_or_sampled_as_the_options_say() {
+    // A queen pair e6/e7 (1/2 each) attacked by the rook: `[e6]` takes the queen, `[e7]` finds
+    // it on e7 and the rook lands on the empty e6.
+    let base = "position fen 7k/8/8/8/8/8/8/K3R3 w - - 0 1 qe6e7 moves e1e6";
+    let lines = niels(&format!("{base}[e6]\nprobs\n{base}[e7]\nprobs\nquit\n"));
+    assert_probs(
+        &lines[0],
+        &[("a1", "K", 1.0), ("e6", "R", 1.0), ("h8", "k", 1.0)],
+    );
+    assert_probs(
+        &lines[1],
+        &[
+            ("a1", "K", 1.0),
+            ("e6", "R", 1.0),
+            ("e7", "q", 1.0),
+            ("h8", "k", 1.0),
+        ],
+    );
+    // forcemeasure false: the bracket is ignored and the dice roll; over 16 seeds both squares
+    // come up (probability 1 - 2^-15); the same seed gives the same roll.
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..16 {
+        let script = format!(
+            "setoption name forcemeasure value false\nsetoption name seed value {seed}\n{base}[e6]\nprobs\nquit\n"
+        );
+        let once = niels(&script);
+        assert_eq!(once, niels(&script), "seed {seed} replays");
+        seen.insert(once[0].clone());
+    }
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    // An impossible roll is refused and the previous position stays.
+    let lines = niels(&format!("{base}[e5]\nfen\nquit\n"));
+    assert!(
+        lines[0].starts_with("info string error position: move 1 `e1e6[e5]`"),
+        "{lines:?}"
+    );
     assert_eq!(
-        lines.last().map(String::as_str),
-        Some("fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+        lines[1],
+        "fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -"
+    );
+}
+
+#[test]
+fn niels_go_takes_the_queen() {
+    // A certain capture: 5 + 100 - 100 = +5 pawns; every other move leaves 5 - 9 = -4.
+    let lines = niels("position fen q6k/8/8/8/8/8/8/R6K w - - 0 1\ngo\nquit\n");
+    assert_eq!(
+        lines,
+        ["info depth 1 score cp 500 pv a1a8", "bestmove a1a8"]
+    );
+    // The queen as a pair on e6/e7: the attempt e1e6 succeeds with 1/2: 1/2 x (+5) + 1/2 x (-4)
+    // = +0.5 pawn (the rook stands on e6 either way); the rest stays at -4.
+    let lines = niels("position fen 7k/8/8/8/8/8/8/K3R3 w - - 0 1 qe6e7\ngo\nquit\n");
+    assert_eq!(lines, ["info depth 1 score cp 50 pv e1e6", "bestmove e1e6"]);
+    // 4x4: White rook b1, king d1 (105); Black queen a4, pawn b3, king d4 (110). Depth 1 takes
+    // the pawn (-4); depth 2 sees the queen take the rook back on b3 (-9), while a move that
+    // keeps the rook out of the queen's lines (a-file, 4th rank) leaves -5: -500 cp.
+    let lines = niels("position fen q2k/1p2/4/1R1K w - - 0 1\ngo\ngo depth 2\nquit\n");
+    assert_eq!(
+        lines[..2],
+        ["info depth 1 score cp -400 pv b1b3", "bestmove b1b3"]
+    );
+    let deep: Vec<&str> = lines[2].split_whitespace().collect();
+    assert_eq!(
+        deep[..5],
+        ["info", "depth", "2", "score", "cp"],
+        "{lines:?}"
+    );
+    assert_eq!(deep[5], "-500", "{lines:?}");
+    assert_ne!(lines[3], "bestmove b1b3", "{lines:?}");
+    // Niel's 8x8 start is too big for depth 2 (several seconds): depth 1 answers, and says so.
+    let lines = niels("go depth 2\nquit\n");
+    assert!(
+        lines[0].starts_with("info string depth 2 would visit more than "),
+        "{lines:?}"
+    );
+    assert!(
+        lines[1].starts_with("info depth 1 score cp 0 pv "),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn niels_endings_through_the_protocol() {
+    // Qh8 mates: the king on b6 guards a7 and b7, the queen the 8th rank. Qb6 (from b5) is
+    // stalemate: a8 is not attacked, a7, b7 and b8 are. Two kings alone are dead. Knights out and
+    // back twice: the start occurs a third time. From a halfmove clock of 99, one ply reaches 100.
+    let lines = niels(
+        "position fen k7/8/1K6/8/8/8/8/7Q w - - 0 1 moves h1h8\nstatus\nmoves\ngo\n\
+         position fen k7/8/8/1Q6/8/8/8/7K w - - 0 1 moves b5b6\nstatus\n\
+         position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\nstatus\n\
+         position fen 4k1n1/8/8/8/8/8/8/1N2K3 w - - 0 1 moves b1c3 g8f6 c3b1 f6g8 b1c3 g8f6 c3b1 f6g8\nstatus\n\
+         position fen 4k3/8/8/8/8/8/8/R3K3 w - - 99 1 moves e1d1\nstatus\nquit\n",
+    );
+    assert_eq!(
+        lines,
+        [
+            "status white_wins side b fifty 1 claim none ended_by checkmate",
+            "moves",
+            "bestmove 0000",
+            "status draw side b fifty 1 claim none ended_by stalemate",
+            "status draw side w fifty 0 claim none ended_by insufficient_material",
+            "status draw side w fifty 8 claim none ended_by repetition",
+            "status draw side b fifty 100 claim none ended_by fifty_moves",
+        ]
+    );
+}
+
+#[test]
+fn niels_options_that_do_not_apply_say_why() {
+    let lines = niels("uci\nsetoption name forceturn value true\nsetoption name forcewin value true\nsetoption name forceturn value false\nsetoption name forcewin value false\ncalcbell e2 e4\nclaim\nisready\nquit\n");
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("forceturn type") || l.contains("forcewin type")),
+        "{lines:?}"
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name forcemeasure type check default true"));
+    let errors: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error "))
+        .collect();
+    assert_eq!(errors.len(), 4, "{lines:?}");
+    assert!(errors[0].contains("forceturn") && errors[0].contains("side to move"));
+    assert!(errors[1].contains("forcewin") && errors[1].contains("never captured"));
+    assert!(errors[2].contains("calcbell") && errors[2].contains("not qubits"));
+    assert!(errors[3].contains("claim") && errors[3].contains("end the game at once"));
+    assert_eq!(lines.last().map(String::as_str), Some("readyok"));
+    // --variant: the rule options of every position (tunnelling: e1*e5 through the pawn).
+    let out = ok_stdout(&qchess_with_input(
+        &["uqci", "--rules", "niels", "--variant", "tunnelling"],
+        "position fen 7k/8/8/8/4p3/8/8/K3R3 w - - 0 1\nmoves\nquit\n",
+    ));
+    assert!(out.split_whitespace().any(|m| m == "e1*e5"), "{out}");
+    let out = qchess_with_input(
+        &["uqci", "--rules", "niels", "--variant", "bogus"],
+        "quit\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bogus"));
+    let out = qchess_with_input(&["uqci", "--variant", "full"], "quit\n");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "Quantum Chess has no rule options"
     );
 }

@@ -48,6 +48,11 @@ pub trait UqciRules: Ruleset {
     /// The ruleset's name in messages.
     const TITLE: &'static str;
 
+    /// The most positions `go depth 2` may visit (beyond it depth 1 answers), chosen so that a
+    /// search stays within a few seconds: a Niel's position costs far more to play (legality
+    /// looks at every collapse outcome) than a Quantum Chess one.
+    const SEARCH_BUDGET: usize;
+
     /// Why `force` has no meaning in this ruleset (`None`: it applies).
     fn force_unsupported(force: Force) -> Option<&'static str>;
 
@@ -67,6 +72,7 @@ pub trait UqciRules: Ruleset {
 
 impl UqciRules for Cantwell {
     const TITLE: &'static str = "Quantum Chess";
+    const SEARCH_BUDGET: usize = 250_000;
 
     fn force_unsupported(_: Force) -> Option<&'static str> {
         None
@@ -106,6 +112,7 @@ impl UqciRules for Cantwell {
 
 impl UqciRules for Niels {
     const TITLE: &'static str = "Niel's Chess";
+    const SEARCH_BUDGET: usize = 6_000;
 
     fn force_unsupported(force: Force) -> Option<&'static str> {
         Some(match force {
@@ -114,7 +121,7 @@ impl UqciRules for Niels {
                  the side to move, so a move out of turn has no meaning"
             }
             Force::Win => {
-                "in Niel's Chess a king is never captured (the game ends by checkmate), so no \
+                "a king is never captured (the game ends by checkmate), so no \
                  king can go missing"
             }
         })

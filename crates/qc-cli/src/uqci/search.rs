@@ -8,7 +8,7 @@
 //! ([`QuantumGame::move_outcomes`]: each played with its outcome written in, weighted by its
 //! exact probability, then taken back). Depth 1 looks one ply ahead; depth 2 also lets the
 //! opponent answer each outcome with its best reply, as long as the positions it visits stay
-//! within [`NODE_BUDGET`].
+//! within the ruleset's budget (`UqciRules::SEARCH_BUDGET`).
 
 use qc_rules::{BoardView, Color, MoveOutcome, Piece, PieceKind, QuantumGame, Status};
 use rand::SeedableRng;
@@ -18,11 +18,6 @@ pub const WIN_SCORE: f64 = 1000.0;
 
 /// The deepest search `go depth N` runs (deeper requests are searched at this depth).
 pub const MAX_DEPTH: u32 = 2;
-
-/// The most positions (moves played with one outcome) a search deeper than one ply may visit;
-/// beyond it the search stops and the one-ply result stands. A count, not a time, so that a
-/// search gives the same answer on any machine.
-pub const NODE_BUDGET: usize = 250_000;
 
 /// The most positions a one-ply search may visit (one per outcome of each legal move: far more
 /// than any position has).
@@ -83,9 +78,10 @@ pub struct Found {
     pub depth: u32,
 }
 
-/// The best move for the side to move, searched at `depth` (1..=[`MAX_DEPTH`]) where
-/// [`NODE_BUDGET`] allows and at depth 1 otherwise ([`Found::depth`] says which); `None` when
-/// there is no legal move. Ties go to the first move in `legal_moves` order.
+/// The best move for the side to move, searched at `depth` (1..=[`MAX_DEPTH`]) if it visits at
+/// most `budget` positions (moves played with one outcome; a count, not a time, so that a search
+/// gives the same answer on any machine), at depth 1 otherwise ([`Found::depth`] says which);
+/// `None` when there is no legal move. Ties go to the first move in `legal_moves` order.
 ///
 /// # Errors
 /// [`Stopped::Failed`]: playing or taking back a trial move failed (the game may then have moved
@@ -93,18 +89,38 @@ pub struct Found {
 pub fn best_move<G: QuantumGame>(
     game: &mut G,
     depth: u32,
+    budget: usize,
 ) -> Result<Option<Found>, Stopped<G::Error>> {
-    let mut budget = DEPTH_ONE_BUDGET;
-    let shallow = search(game, 1, &mut budget)?;
+    let mut left = DEPTH_ONE_BUDGET;
+    let Some(shallow) = search(game, 1, &mut left)? else {
+        return Ok(None);
+    };
     let depth = depth.clamp(1, MAX_DEPTH);
-    if depth == 1 {
-        return Ok(shallow);
+    // Depth 2 visits, for each of the positions depth 1 visited, about as many as the opponent
+    // has moves; when that estimate is over the budget, depth 2 is not started at all.
+    let visited = DEPTH_ONE_BUDGET - left;
+    if depth == 1 || visited.saturating_mul(replies(game, &shallow.text)?) > budget {
+        return Ok(Some(shallow));
     }
-    let mut budget = NODE_BUDGET;
-    match search(game, depth, &mut budget) {
-        Err(Stopped::Budget) => Ok(shallow),
+    let mut left = budget;
+    match search(game, depth, &mut left) {
+        Err(Stopped::Budget) => Ok(Some(shallow)),
         deep => deep,
     }
+}
+
+/// The number of legal replies after `text`'s first outcome.
+fn replies<G: QuantumGame>(game: &mut G, text: &str) -> Result<usize, Stopped<G::Error>> {
+    let outcomes = game.move_outcomes(text).map_err(Stopped::Failed)?;
+    let Some(first) = outcomes.first() else {
+        return Ok(0);
+    };
+    let mut fixed = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+    game.play_text(&first.text, &mut fixed)
+        .map_err(Stopped::Failed)?;
+    let count = game.legal_moves().len();
+    game.undo().map_err(Stopped::Failed)?;
+    Ok(count)
 }
 
 /// [`best_move`] at exactly `depth`, spending one unit of `budget` per position visited.

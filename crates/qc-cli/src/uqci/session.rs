@@ -3,7 +3,7 @@
 //! common interface (`QuantumGame`); what differs between rulesets is in [`UqciRules`].
 
 use super::rules::{Endings, Engine, Force, UqciRules};
-use super::search::{best_move, Stopped, MAX_DEPTH, NODE_BUDGET};
+use super::search::{best_move, Stopped, MAX_DEPTH};
 use qc_ir::Square;
 use qc_rules::{DrawReason, QuantumGame, Status, WinReason};
 use qc_sim::SparseSim;
@@ -235,13 +235,14 @@ impl<R: UqciRules> Session<R> {
                 _ => return error("go: `depth` needs a whole number of at least 1"),
             }
         }
-        match best_move(&mut self.game, depth) {
+        match best_move(&mut self.game, depth, R::SEARCH_BUDGET) {
             Ok(Some(found)) => {
                 let mut reply = Vec::new();
                 if found.depth < depth {
                     reply.push(format!(
-                        "info string depth {depth} would visit more than {NODE_BUDGET} \
-                         positions: searched depth {}",
+                        "info string depth {depth} would visit more than {} positions: \
+                         searched depth {}",
+                        R::SEARCH_BUDGET,
                         found.depth
                     ));
                 }
