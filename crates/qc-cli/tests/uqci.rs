@@ -1,27 +1,27 @@
-//! `qchess uqci` driven through pipes: the example session of docs/uqci.md replayed exactly, and
-//! scripted sessions whose expected replies are worked out by hand (probabilities of a split,
-//! Bell values of the Bell state it makes, scores of the evaluation, full-measurement bitboards).
+//! `qchess uqci` driven through pipes, under both rulesets: the example sessions of docs/uqci.md
+//! replayed exactly, and scripted sessions whose expected replies are worked out by hand
+//! (probabilities of a split or a Niel's superposition, Bell values of the Bell state a split
+//! makes, scores of the evaluation, full-measurement bitboards, endings), hostile and random
+//! lines that must not end the session.
 
 mod common;
 use common::*;
 
-/// Sends `script` to `qchess uqci` and returns its reply lines (the run must succeed).
+/// Sends `script` to `qchess ARGS` and returns its reply lines (the run must succeed).
+fn replies(args: &[&str], script: &str) -> Vec<String> {
+    let out = ok_stdout(&qchess_with_input(args, script));
+    out.lines().map(str::to_string).collect()
+}
+
+/// A Quantum Chess session.
 fn session(script: &str) -> Vec<String> {
-    let out = ok_stdout(&qchess_with_input(&["uqci"], script));
-    out.lines().map(str::to_string).collect()
+    replies(&["uqci"], script)
 }
 
-/// Sends `script` to `qchess uqci --rules niels` and returns its reply lines.
+/// A Niel's Chess session (`--rules niels`).
 fn niels(script: &str) -> Vec<String> {
-    let out = ok_stdout(&qchess_with_input(&["uqci", "--rules", "niels"], script));
-    out.lines().map(str::to_string).collect()
+    replies(&["uqci", "--rules", "niels"], script)
 }
-
-fn session_bytes(script: &[u8]) -> Vec<String> {
-    let out = qchess_with_bytes(&["uqci"], script);
-    ok_stdout(&out).lines().map(str::to_string).collect()
-}
-
 /// The numbers of a reply line `WORD k1 v1 k2 v2 ...` after its first `skip` words, by key.
 fn values(line: &str, skip: usize) -> Vec<(String, f64)> {
     let words: Vec<&str> = line.split_whitespace().skip(skip).collect();
@@ -593,13 +593,11 @@ fn niels_options_that_do_not_apply_say_why() {
         "position fen 7k/8/8/8/4p3/8/8/K3R3 w - - 0 1\nmoves\nquit\n",
     ));
     assert!(out.split_whitespace().any(|m| m == "e1*e5"), "{out}");
-    let out = qchess_with_input(
-        &["uqci", "--rules", "niels", "--variant", "bogus"],
-        "quit\n",
-    );
+    // (No input is piped: the engine exits before it would read any.)
+    let out = qchess(&["uqci", "--rules", "niels", "--variant", "bogus"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bogus"));
-    let out = qchess_with_input(&["uqci", "--variant", "full"], "quit\n");
+    let out = qchess(&["uqci", "--variant", "full"]);
     assert_eq!(
         out.status.code(),
         Some(2),
