@@ -154,6 +154,28 @@ pub fn check_clean(qubit: Qubit, probability_one: f64) -> Result<(), BackendErro
     Ok(())
 }
 
+/// One gate of a run handed to [`Backend::apply_gates`]: what [`Backend::apply_gate`] takes.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct GateCall<'a> {
+    /// The gate.
+    pub gate: Gate,
+    /// Its targets.
+    pub targets: &'a [Qubit],
+    /// Its quantum controls.
+    pub controls: &'a [Control],
+}
+
+/// A gate of a run given to [`Backend::apply_gates`] failed.
+#[derive(Debug, Error, Clone, PartialEq)]
+#[error("gate {index} of the run: {source}")]
+pub struct GateRunError {
+    /// The failing gate's index in the run.
+    pub index: usize,
+    /// What the backend reported.
+    #[source]
+    pub source: BackendError,
+}
+
 /// A simulator the IR can run on. See the module docs for conventions.
 pub trait Backend {
     /// A saved state for undo; restoring it must be exact.
@@ -169,6 +191,21 @@ pub trait Backend {
         targets: &[Qubit],
         controls: &[Control],
     ) -> Result<(), BackendError>;
+
+    /// Applies a run of gates in order, with the same result as [`Backend::apply_gate`] on each
+    /// in turn (which is what this default does). A backend that can do better with the whole
+    /// run in hand (the dense simulator fuses gates on a few qubits into one pass) overrides it;
+    /// [`crate::exec`] hands every run of consecutive gates here.
+    ///
+    /// # Errors
+    /// The first gate that fails, with its index in `gates`; the gates before it were applied.
+    fn apply_gates(&mut self, gates: &[GateCall<'_>]) -> Result<(), GateRunError> {
+        for (index, call) in gates.iter().enumerate() {
+            self.apply_gate(call.gate, call.targets, call.controls)
+                .map_err(|source| GateRunError { index, source })?;
+        }
+        Ok(())
+    }
 
     /// Measures `qubit` in the computational basis, collapsing the state.
     fn measure(&mut self, qubit: Qubit, choice: MeasureChoice) -> Result<bool, BackendError>;

@@ -9,7 +9,7 @@
 //! At most [`MAX_BRANCHES`] branches are explored. Bits never written on a branch are 0, as in
 //! Qiskit.
 
-use crate::backend::{Backend, BackendError, MeasureChoice, IMPOSSIBLE_PROBABILITY};
+use crate::backend::{Backend, BackendError, GateCall, MeasureChoice, IMPOSSIBLE_PROBABILITY};
 use crate::circuit::Circuit;
 use crate::ids::{Clbit, Qubit};
 use crate::instruction::{Instruction, Op, Origin};
@@ -129,21 +129,79 @@ pub fn apply_instruction<B: Backend + ?Sized>(
     }
 }
 
-/// Runs a list of instructions in order.
+/// Runs a list of instructions in order. Each run of consecutive gates goes to the backend in
+/// one [`Backend::apply_gates`] call (the dense simulator fuses it).
 pub fn run_instructions<B: Backend + ?Sized>(
     backend: &mut B,
     instructions: &[Instruction],
     record: &mut ClassicalRecord,
     policy: &mut dyn OutcomePolicy,
 ) -> Result<(), ExecError> {
-    for (index, instr) in instructions.iter().enumerate() {
+    let mut index = 0;
+    while index < instructions.len() {
+        let instr = &instructions[index];
+        if matches!(instr.op, Op::Gate { .. }) {
+            index = apply_gate_run(backend, instructions, index, record)?;
+            continue;
+        }
         apply_instruction(backend, instr, record, policy).map_err(|source| ExecError {
             index,
             origin: instr.origin.clone(),
             source,
         })?;
+        index += 1;
     }
     Ok(())
+}
+
+/// Applies the run of consecutive gate instructions that starts at `start` with one
+/// [`Backend::apply_gates`] call, skipping those whose condition is false (gates write no bit,
+/// so every condition of the run reads the record as it is now). Returns the index after the
+/// run.
+///
+/// # Errors
+/// The gate that failed, with its index in `instructions`.
+pub fn apply_gate_run<B: Backend + ?Sized>(
+    backend: &mut B,
+    instructions: &[Instruction],
+    start: usize,
+    record: &ClassicalRecord,
+) -> Result<usize, ExecError> {
+    let mut calls = Vec::new();
+    let mut indices = Vec::new();
+    let mut end = start;
+    for instr in &instructions[start..] {
+        let Op::Gate {
+            gate,
+            targets,
+            controls,
+        } = &instr.op
+        else {
+            break;
+        };
+        let enabled = instr
+            .condition
+            .is_none_or(|cond| record.get(cond.clbit).unwrap_or(false) == cond.value);
+        if enabled {
+            calls.push(GateCall {
+                gate: *gate,
+                targets,
+                controls,
+            });
+            indices.push(end);
+        }
+        end += 1;
+    }
+    backend.apply_gates(&calls).map_err(|e| {
+        // A backend names the failing gate by its place in `calls`.
+        let index = indices.get(e.index).copied().unwrap_or(start);
+        ExecError {
+            index,
+            origin: instructions[index].origin.clone(),
+            source: e.source,
+        }
+    })?;
+    Ok(end)
 }
 
 /// The most measurement branches [`exact_distribution`] explores before it gives up with
@@ -271,12 +329,23 @@ impl Explorer<'_> {
             origin: self.instructions[index].origin.clone(),
             source,
         };
+        // Where the next instruction not yet run by a run of gates is.
+        let mut next = start;
         for index in start..self.instructions.len() {
+            if index < next {
+                continue;
+            }
             let instr = &self.instructions[index];
             if let Some(cond) = instr.condition {
                 if record.get(cond.clbit).unwrap_or(false) != cond.value {
                     continue;
                 }
+            }
+            if self.limits.max_amplitude_updates.is_none() && matches!(instr.op, Op::Gate { .. }) {
+                // The whole run of gates at once, so the backend can fuse it. With a bound on
+                // the work, gates go one at a time so that the bound is checked before each.
+                next = apply_gate_run(backend, self.instructions, index, &record)?;
+                continue;
             }
             self.work = self.work.saturating_add(backend.amplitudes_held() as u64);
             if let Some(limit) = self.limits.max_amplitude_updates {

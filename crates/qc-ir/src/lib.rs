@@ -26,7 +26,8 @@ pub mod unitary;
 pub mod verify;
 
 pub use backend::{
-    Backend, BackendError, MeasureChoice, AMPLITUDE_EPSILON, IMPOSSIBLE_PROBABILITY,
+    Backend, BackendError, GateCall, GateRunError, MeasureChoice, AMPLITUDE_EPSILON,
+    IMPOSSIBLE_PROBABILITY,
 };
 pub use builder::{BuilderMark, CircuitBuilder};
 pub use circuit::{AncillaKind, Circuit, QubitRole};

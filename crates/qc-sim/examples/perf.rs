@@ -6,8 +6,15 @@
 //!                                                                      # OpenQASM 3, measuring q[0..M]
 //! cargo run --release -p qc-sim --example perf -- dense N SEED FUSE [single]   # qchess dense on
 //!                                                                      # it (complex64 with single)
-//! cargo run --release -p qc-sim --example perf -- stages FILE.qasm [single]   # `qchess run`'s
-//!                                                                      # stages, each timed
+//! cargo run --release -p qc-sim --example perf -- stages FILE.qasm [double|single] [FUSE]
+//!                                                                      # `qchess run`'s stages,
+//!                                                                      # each timed (FUSE: fusion
+//!                                                                      # limit, default the
+//!                                                                      # library's)
+//! cargo run --release -p qc-sim --example perf -- fused N S [double|single] [LOW]   # one fused
+//!                                                                      # S-qubit block on 2^N
+//!                                                                      # amplitudes (bits LOW,
+//!                                                                      # LOW + 5, ...)
 //! cargo run --release -p qc-sim --example perf -- sweep N              # in-place sweep of 2^N
 //! cargo run --release -p qc-sim --example perf -- copy ENTRIES         # streaming copy, sparse
 //! cargo run --release -p qc-sim --example perf -- sparse K             # chess-like workload
@@ -142,7 +149,7 @@ fn portable_qasm(n: u32, seed: u64, measured: u32) -> String {
 /// recognised or inlined), verification, the optimisation passes, and the exact distribution
 /// (gates, then the marginal of the measured qubits); also how many IR gates the import produced
 /// and how many the passes left.
-fn run_stages<F: qc_sim::Real>(path: &str) {
+fn run_stages<F: qc_sim::Real>(path: &str, fuse: Option<usize>) {
     let total = Instant::now();
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
@@ -167,14 +174,19 @@ fn run_stages<F: qc_sim::Real>(path: &str) {
     let gates = circuit.num_gates();
     let start = Instant::now();
     let mut sim = DenseSim::<F>::zero_state(MemoryLimit::default());
+    if let Some(fuse) = fuse {
+        sim.set_fuse_max(fuse);
+    }
     let dist = match qc_ir::exec::exact_distribution(&mut sim, &circuit) {
         Ok(d) => d,
         Err(e) => return println!("{{\"error\":\"{e}\"}}"),
     };
     let simulate = start.elapsed().as_secs_f64();
     println!(
-        "{{\"what\":\"run_stages\",\"precision\":\"{}\",\"threads\":{},\"imported_gates\":{imported_gates},\"gates\":{gates},\"read\":{read},\"import\":{import},\"verify\":{verify},\"optimize\":{optimize},\"exact_distribution\":{simulate},\"outcomes\":{},\"seconds\":{}}}",
+        "{{\"what\":\"run_stages\",\"precision\":\"{}\",\"fuse\":{},\"fused_blocks\":{},\"threads\":{},\"imported_gates\":{imported_gates},\"gates\":{gates},\"read\":{read},\"import\":{import},\"verify\":{verify},\"optimize\":{optimize},\"exact_distribution\":{simulate},\"outcomes\":{},\"seconds\":{}}}",
         F::PRECISION,
+        fuse.unwrap_or(qc_sim::DEFAULT_FUSE_MAX),
+        sim.fused_blocks(),
         threads(),
         dist.len(),
         total.elapsed().as_secs_f64()
@@ -204,14 +216,54 @@ fn run_dense<F: qc_sim::Real>(n: u32, seed: u64, fuse: usize) {
     }
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "{{\"what\":\"qchess_dense\",\"precision\":\"{}\",\"n\":{n},\"fuse\":{fuse},\"threads\":{},\"seconds\":{secs},\"per_gate\":{},\"norm\":{}}}",
+        "{{\"what\":\"qchess_dense\",\"precision\":\"{}\",\"n\":{n},\"fuse\":{fuse},\"fused_blocks\":{},\"threads\":{},\"seconds\":{secs},\"per_gate\":{},\"norm\":{}}}",
         F::PRECISION,
+        sim.fused_blocks(),
         threads(),
         secs / ops.len() as f64,
         sim.raw_amplitudes()
             .iter()
             .map(|a| F::norm_sqr_f64(*a))
             .sum::<f64>()
+    );
+}
+
+/// One pass of the fused-block kernel with a dense `2^s x 2^s` matrix on qubits spread over the
+/// index (bits low, low + 5, low + 10, ...), best of 5, beside the in-place sweep of the same
+/// vector.
+fn fused_block<F: qc_sim::Real>(n: u32, s: u32, low: u32) {
+    let positions: Vec<u8> = (0..s).map(|j| (low + 5 * j).min(n - 1) as u8).collect();
+    let d = 1usize << s;
+    let offsets: Vec<usize> = (0..d)
+        .map(|c| {
+            (0..s as usize)
+                .filter(|j| (c >> j) & 1 == 1)
+                .map(|j| 1usize << positions[j])
+                .sum()
+        })
+        .collect();
+    let mut fixed = positions.clone();
+    fixed.sort_unstable();
+    let m: Vec<Complex64> = (0..d * d)
+        .map(|k| Complex64::new((k as f64 * 0.618).fract(), (k as f64 * 0.414).fract()) * 0.1)
+        .collect();
+    let mut amps = vec![F::complex(Complex64::new(0.5, 0.0)); 1usize << n];
+    let (mut best, mut sweep) = (f64::MAX, f64::MAX);
+    let phase = F::complex(Complex64::new(0.0, 1.0));
+    for _ in 0..5 {
+        let start = Instant::now();
+        qc_sim::fused_kernel::apply(&mut amps, &fixed, &offsets, &m, true);
+        best = best.min(start.elapsed().as_secs_f64());
+        let start = Instant::now();
+        qc_sim::kernels::phase(&mut amps, &[], 0, 0, phase, true);
+        sweep = sweep.min(start.elapsed().as_secs_f64());
+    }
+    println!(
+        "{{\"what\":\"fused_block\",\"precision\":\"{}\",\"n\":{n},\"qubits\":{s},\"avx2_fma\":{},\"threads\":{},\"seconds\":{best},\"sweep\":{sweep},\"over_sweep\":{}}}",
+        F::PRECISION,
+        qc_sim::fused_kernel::uses_avx2_fma(),
+        threads(),
+        best / sweep
     );
 }
 
@@ -469,13 +521,23 @@ fn main() {
             "{}",
             portable_qasm(num(1, 20) as u32, num(2, 1), num(3, 8) as u32)
         ),
-        Some("stages") => match args.get(2).map(String::as_str) {
-            Some("single") => run_stages::<f32>(args.get(1).map_or("", String::as_str)),
-            _ => run_stages::<f64>(args.get(1).map_or("", String::as_str)),
-        },
+        Some("stages") => {
+            let path = args.get(1).map_or("", String::as_str);
+            let fuse = args.get(3).and_then(|s| s.parse().ok());
+            match args.get(2).map(String::as_str) {
+                Some("single") => run_stages::<f32>(path, fuse),
+                _ => run_stages::<f64>(path, fuse),
+            }
+        }
         Some("dense") => match args.get(4).map(String::as_str) {
             Some("single") => run_dense::<f32>(num(1, 20) as u32, num(2, 1), num(3, 2) as usize),
             _ => run_dense::<f64>(num(1, 20) as u32, num(2, 1), num(3, 2) as usize),
+        },
+        Some("fused") => match args.get(3).map(String::as_str) {
+            Some("single") => {
+                fused_block::<f32>(num(1, 20) as u32, num(2, 3) as u32, num(4, 1) as u32)
+            }
+            _ => fused_block::<f64>(num(1, 20) as u32, num(2, 3) as u32, num(4, 1) as u32),
         },
         Some("sweep") => sweep(num(1, 20) as u32),
         Some("copy") => copy(num(1, 1_000_000) as usize),

@@ -8,15 +8,18 @@
 //! game with k quantum squares costs 2^k amplitudes.
 //!
 //! Gates run as specialised kernels from [`crate::kernels`] that touch only the amplitudes the
-//! controls select; [`DenseSim::run_circuit`] also fuses runs of gates on a few qubits into one
-//! matrix pass (see [`crate::fusion`]).
+//! controls select; runs of gates handed over at once ([`Backend::apply_gates`], which
+//! [`qc_ir::exec`] uses for every run of consecutive gates) fuse into one matrix pass when they
+//! act on a few qubits (see [`crate::fusion`]).
 
 use crate::kernels;
 use crate::memory::{try_reserve, MemoryLimit};
 use crate::precision::Real;
 use crate::table::SmallGate;
 use num_complex::Complex;
-use qc_ir::{Backend, BackendError, Complex64, Control, Gate, MeasureChoice, Qubit};
+use qc_ir::{
+    Backend, BackendError, Complex64, Control, Gate, GateCall, GateRunError, MeasureChoice, Qubit,
+};
 use rayon::prelude::*;
 
 /// Largest number of qubits in the vector (2^40 amplitudes is far beyond any memory limit).
@@ -58,6 +61,9 @@ pub struct DenseSim<F: Real = f64> {
     limit: MemoryLimit,
     parallel_threshold: usize,
     pub(crate) fuse_max: usize,
+    pub(crate) fuse_min_amplitudes: usize,
+    /// Fused blocks of two or more gates applied so far (kept across `restore`).
+    fused_blocks: u64,
 }
 
 impl Default for DenseSim {
@@ -103,6 +109,8 @@ impl<F: Real> DenseSim<F> {
             limit,
             parallel_threshold: DEFAULT_DENSE_PARALLEL_THRESHOLD,
             fuse_max: crate::fusion::DEFAULT_FUSE_MAX,
+            fuse_min_amplitudes: crate::fusion::DEFAULT_FUSE_MIN_AMPLITUDES,
+            fused_blocks: 0,
         }
     }
 
@@ -131,10 +139,27 @@ impl<F: Real> DenseSim<F> {
         self.parallel_threshold = amplitudes;
     }
 
-    /// Sets the largest number of qubits a fused block may act on in [`DenseSim::run_circuit`]
-    /// (0 or 1 turns fusion off).
+    /// Sets the largest number of qubits a fused block may act on (0 or 1 turns fusion off; the
+    /// default is [`crate::DEFAULT_FUSE_MAX`], at most [`crate::FUSE_LIMIT`]).
     pub fn set_fuse_max(&mut self, qubits: usize) {
         self.fuse_max = qubits.min(crate::fusion::FUSE_LIMIT);
+    }
+
+    /// Sets the smallest vector, in amplitudes, on which gates fuse (default
+    /// [`crate::fusion::DEFAULT_FUSE_MIN_AMPLITUDES`]; results do not depend on it).
+    pub fn set_fuse_min_amplitudes(&mut self, amplitudes: usize) {
+        self.fuse_min_amplitudes = amplitudes;
+    }
+
+    /// How many fused blocks (of two gates or more, applied as one matrix pass) this simulator
+    /// has applied since it was made; restoring a snapshot does not reset the count.
+    pub fn fused_blocks(&self) -> u64 {
+        self.fused_blocks
+    }
+
+    /// Length of the vector.
+    pub(crate) fn amps_len(&self) -> usize {
+        self.amps.len()
     }
 
     /// Number of qubits in the vector.
@@ -436,10 +461,18 @@ impl<F: Real> DenseSim<F> {
         }
     }
 
-    /// Applies a `2^s x 2^s` matrix (row-major, local bit j = `positions[j]`) to dense qubits.
+    /// Applies a fused block: a `2^s x 2^s` matrix (row-major, local bit j = `positions[j]`) to
+    /// dense qubits, with the vectorised [`crate::fused_kernel`] (a 2x2 with the pair kernel).
     pub(crate) fn apply_block(&mut self, positions: &[u8], m: &[Complex64]) {
+        self.fused_blocks += 1;
         let mut fixed = positions.to_vec();
         fixed.sort_unstable();
+        let parallel = self.parallel();
+        if let [p] = positions {
+            let m = [m[0], m[1], m[2], m[3]].map(F::complex);
+            kernels::pair(&mut self.amps, &fixed, 0, (0, 1usize << p), m, parallel);
+            return;
+        }
         let offsets: Vec<usize> = (0..1usize << positions.len())
             .map(|c| {
                 positions
@@ -450,9 +483,7 @@ impl<F: Real> DenseSim<F> {
                     .sum()
             })
             .collect();
-        let parallel = self.parallel();
-        let m: Vec<Complex<F>> = m.iter().map(|&z| F::complex(z)).collect();
-        kernels::matrix(&mut self.amps, &fixed, 0, &offsets, &m, parallel);
+        crate::fused_kernel::apply(&mut self.amps, &fixed, &offsets, m, parallel);
     }
 
     fn index_of(&self, ones: &[Qubit]) -> Option<usize> {
@@ -525,6 +556,10 @@ impl<F: Real> Backend for DenseSim<F> {
         Ok(())
     }
 
+    fn apply_gates(&mut self, gates: &[GateCall<'_>]) -> Result<(), GateRunError> {
+        self.apply_gates_fused(gates)
+    }
+
     fn measure(&mut self, qubit: Qubit, choice: MeasureChoice) -> Result<bool, BackendError> {
         match self.place(qubit) {
             Place::Classical(v) => choice.resolve_classical(qubit, v),
@@ -592,7 +627,9 @@ impl<F: Real> Backend for DenseSim<F> {
     }
 
     fn restore(&mut self, snapshot: &DenseSnapshot<F>) {
+        let fused_blocks = self.fused_blocks;
         *self = snapshot.0.clone();
+        self.fused_blocks = fused_blocks;
     }
 
     fn snapshot_bytes(snapshot: &DenseSnapshot<F>) -> usize {

@@ -1,27 +1,37 @@
-//! Gate fusion for the dense simulator: runs of consecutive gates whose qubits (targets and
-//! controls) fit in a small set are multiplied into one `2^s x 2^s` matrix and applied in a single
-//! sweep of the vector, as qsim and Aer do. Single gates keep their specialised kernels.
+//! Gate fusion for the dense simulator: gates whose qubits (targets and controls) fit in a small
+//! set are multiplied into one `2^s x 2^s` matrix and applied in a single sweep of the vector by
+//! the vectorised [`crate::fused_kernel`], as qsim and Aer do; a gate may join a block past
+//! later gates on other qubits (they commute). A block of
+//! one gate keeps that gate's specialised kernel. [`qc_ir::exec`] hands every run of consecutive
+//! gates to [`Backend::apply_gates`], so `qchess run` and games fuse too.
 
 use crate::dense::DenseSim;
-use qc_ir::exec::{apply_instruction, ExecError};
+use qc_ir::exec::ExecError;
 use qc_ir::{
-    Backend, BackendError, Circuit, ClassicalRecord, Complex64, Control, Gate, Instruction, Op,
+    Backend, Circuit, ClassicalRecord, Complex64, Control, Gate, GateCall, GateRunError,
     OutcomePolicy, Qubit,
 };
+use std::collections::VecDeque;
 
-/// Default largest qubit set of a fused block: 1, i.e. fusion off. Measured in
-/// `docs/performance.md`, the generic fused-matrix kernel loses to the specialised per-gate
-/// kernels at n = 26 and 28 (it is compute-bound, not vectorised); turn it on with
-/// [`DenseSim::set_fuse_max`].
-pub const DEFAULT_FUSE_MAX: usize = 1;
+/// Default largest qubit set of a fused block: 3, chosen by the measurements in
+/// `docs/performance.md`, "Fusion" (a 3-qubit block costs about one sweep of the vector, a
+/// 4-qubit one several); [`DenseSim::set_fuse_max`] changes it, 1 turns fusion off.
+pub const DEFAULT_FUSE_MAX: usize = 3;
 /// Hard cap: the matrix kernel holds at most 32 amplitudes per group.
 pub const FUSE_LIMIT: usize = 5;
+/// Default smallest vector (amplitudes) on which gates fuse: below it, multiplying the gates'
+/// matrices costs about as much as the passes it saves.
+pub const DEFAULT_FUSE_MIN_AMPLITUDES: usize = 1 << 12;
 
-/// A block being fused: its qubits (local bit j = `qubits[j]`) and its gates in order.
-#[derive(Default)]
+/// The most fused blocks waiting to be applied (a gate may still join any of them).
+const MAX_PENDING_BLOCKS: usize = 32;
+
+/// A block being fused: its qubits (local bit j = `qubits[j]`), its gates in order, and the
+/// index in the run of its first gate.
 struct Block<'a> {
     qubits: Vec<Qubit>,
-    gates: Vec<(Gate, &'a [Qubit], &'a [Control])>,
+    gates: Vec<GateCall<'a>>,
+    first: usize,
 }
 
 /// The full matrix of one gate (with its controls) on the block's qubits.
@@ -74,25 +84,39 @@ fn multiply(a: &[Complex64], b: &[Complex64], d: usize) -> Vec<Complex64> {
     out
 }
 
+/// Every qubit a gate reads or writes.
+fn qubits_of<'a>(call: &GateCall<'a>) -> impl Iterator<Item = Qubit> + 'a {
+    call.targets
+        .iter()
+        .copied()
+        .chain(call.controls.iter().map(|c| c.qubit))
+}
+
 impl<F: crate::precision::Real> DenseSim<F> {
-    fn flush(&mut self, block: &mut Block<'_>) -> Result<(), BackendError> {
+    fn flush(&mut self, block: &mut Block<'_>) -> Result<(), GateRunError> {
+        let fail = |source| GateRunError {
+            index: block.first,
+            source,
+        };
         match block.gates.len() {
             0 => {}
             1 => {
-                let (g, t, c) = block.gates[0];
-                self.apply_gate(g, t, c)?;
+                let call = block.gates[0];
+                self.apply_gate(call.gate, call.targets, call.controls)
+                    .map_err(fail)?;
             }
             _ => {
                 let d = 1usize << block.qubits.len();
                 let mut u: Vec<Complex64> = (0..d * d)
                     .map(|i| Complex64::new(if i % (d + 1) == 0 { 1.0 } else { 0.0 }, 0.0))
                     .collect();
-                for &(g, t, c) in &block.gates {
-                    u = multiply(&embed(&block.qubits, g, t, c), &u, d);
+                for call in &block.gates {
+                    let g = embed(&block.qubits, call.gate, call.targets, call.controls);
+                    u = multiply(&g, &u, d);
                 }
                 let mut positions = Vec::with_capacity(block.qubits.len());
                 for &q in &block.qubits {
-                    positions.push(self.join(q)?);
+                    positions.push(self.join(q).map_err(fail)?);
                 }
                 self.apply_block(&positions, &u);
             }
@@ -102,80 +126,72 @@ impl<F: crate::precision::Real> DenseSim<F> {
         Ok(())
     }
 
-    /// Runs `instructions`, fusing runs of unconditioned gates whose qubits are all in the vector
-    /// and together number at most the fusion limit (see [`DenseSim::set_fuse_max`]); everything
-    /// else runs one instruction at a time as [`qc_ir::exec::run_instructions`] does.
+    /// Whether `call` may join a fused block: fusion is on, the vector is large enough, and every
+    /// qubit of the gate is already in the vector (a gate on a classical qubit has cheaper
+    /// paths: a bit flip, a phase, or a skipped gate).
+    fn fusable(&self, call: &GateCall<'_>) -> bool {
+        self.fuse_max >= 2
+            && self.amps_len() >= self.fuse_min_amplitudes
+            && qubits_of(call).all(|q| self.dense_position(q).is_some())
+    }
+
+    /// [`Backend::apply_gates`] for the dense simulator: fuses gates whose qubits are all in the
+    /// vector into blocks of at most the fusion limit (see [`DenseSim::set_fuse_max`]); other
+    /// gates run one at a time.
     ///
-    /// # Errors
-    /// The first instruction that fails, with its index.
-    pub fn run_instructions_fused(
-        &mut self,
-        instructions: &[Instruction],
-        record: &mut ClassicalRecord,
-        policy: &mut dyn OutcomePolicy,
-    ) -> Result<(), ExecError> {
-        let mut block = Block::default();
-        let mut block_start = 0usize;
-        for (index, instr) in instructions.iter().enumerate() {
-            let fail = |at: usize, source| ExecError {
-                index: at,
-                origin: instructions[at].origin.clone(),
-                source,
-            };
-            let fusable = match (&instr.op, instr.condition) {
-                (
-                    Op::Gate {
-                        gate,
-                        targets,
-                        controls,
-                    },
-                    None,
-                ) if self.fuse_max >= 2 => {
-                    let qubits: Vec<Qubit> = targets
-                        .iter()
-                        .copied()
-                        .chain(controls.iter().map(|c| c.qubit))
-                        .collect();
-                    if qubits.iter().all(|&q| self.dense_position(q).is_some()) {
-                        Some((*gate, &targets[..], &controls[..], qubits))
-                    } else {
-                        None
-                    }
+    /// A gate joins the latest pending block that touches one of its qubits when their qubits
+    /// together stay within the limit; otherwise it opens a new block. That moves the gate
+    /// before the blocks after that one, which is exact: those touch none of its qubits, so they
+    /// commute with it. Blocks are applied in order, the oldest first when more than
+    /// [`MAX_PENDING_BLOCKS`] wait.
+    pub(crate) fn apply_gates_fused(&mut self, gates: &[GateCall<'_>]) -> Result<(), GateRunError> {
+        let mut pending: VecDeque<Block<'_>> = VecDeque::new();
+        for (index, call) in gates.iter().enumerate() {
+            if !self.fusable(call) {
+                while let Some(mut block) = pending.pop_front() {
+                    self.flush(&mut block)?;
                 }
-                _ => None,
-            };
-            match fusable {
-                Some((gate, targets, controls, qubits)) => {
+                self.apply_gate(call.gate, call.targets, call.controls)
+                    .map_err(|source| GateRunError { index, source })?;
+                continue;
+            }
+            let touches = |block: &Block<'_>| qubits_of(call).any(|q| block.qubits.contains(&q));
+            let joined = match pending.iter().rposition(touches) {
+                Some(last) => {
+                    let block = &mut pending[last];
                     let mut union = block.qubits.clone();
-                    for q in qubits {
-                        if !union.contains(&q) {
-                            union.push(q);
-                        }
+                    union.extend(qubits_of(call).filter(|q| !block.qubits.contains(q)));
+                    if union.len() <= self.fuse_max {
+                        block.qubits = union;
+                        block.gates.push(*call);
+                        true
+                    } else {
+                        false
                     }
-                    if union.len() > self.fuse_max {
-                        self.flush(&mut block).map_err(|e| fail(block_start, e))?;
-                        block_start = index;
-                        union.retain(|q| {
-                            targets.contains(q) || controls.iter().any(|c| c.qubit == *q)
-                        });
-                    }
-                    if block.gates.is_empty() {
-                        block_start = index;
-                    }
-                    block.qubits = union;
-                    block.gates.push((gate, targets, controls));
                 }
-                None => {
-                    self.flush(&mut block).map_err(|e| fail(block_start, e))?;
-                    apply_instruction(self, instr, record, policy).map_err(|e| fail(index, e))?;
+                None => false,
+            };
+            if !joined {
+                pending.push_back(Block {
+                    qubits: qubits_of(call).collect(),
+                    gates: vec![*call],
+                    first: index,
+                });
+                if pending.len() > MAX_PENDING_BLOCKS {
+                    if let Some(mut block) = pending.pop_front() {
+                        self.flush(&mut block)?;
+                    }
                 }
             }
         }
-        self.flush(&mut block)
-            .map_err(|e| fail_at(instructions, block_start, e))
+        while let Some(mut block) = pending.pop_front() {
+            self.flush(&mut block)?;
+        }
+        Ok(())
     }
 
-    /// Runs a whole circuit with gate fusion; returns the classical record.
+    /// Runs a whole circuit (with gate fusion, as every run of gates on this simulator);
+    /// returns the classical record.
     ///
     /// # Errors
     /// The first instruction that fails, with its index.
@@ -185,16 +201,8 @@ impl<F: crate::precision::Real> DenseSim<F> {
         policy: &mut dyn OutcomePolicy,
     ) -> Result<ClassicalRecord, ExecError> {
         let mut record = ClassicalRecord::new(circuit.num_clbits());
-        self.run_instructions_fused(circuit.instructions(), &mut record, policy)?;
+        qc_ir::exec::run_instructions(self, circuit.instructions(), &mut record, policy)?;
         Ok(record)
-    }
-}
-
-fn fail_at(instructions: &[Instruction], index: usize, source: BackendError) -> ExecError {
-    ExecError {
-        index,
-        origin: instructions.get(index).and_then(|i| i.origin.clone()),
-        source,
     }
 }
 

@@ -27,6 +27,11 @@ unsafe impl<F: Send> Send for Amps<F> {}
 unsafe impl<F: Sync> Sync for Amps<F> {}
 
 impl<F: Real> Amps<F> {
+    /// The pointer to `amps`; valid while `amps` is borrowed by the kernel that made it.
+    pub fn of(amps: &mut [Complex<F>]) -> Amps<F> {
+        Amps(amps.as_mut_ptr())
+    }
+
     /// Reads amplitude `i`.
     ///
     /// # Safety
@@ -35,6 +40,27 @@ impl<F: Real> Amps<F> {
     pub unsafe fn get(self, i: usize) -> Complex<F> {
         // SAFETY: the caller's contract.
         unsafe { *self.0.add(i) }
+    }
+
+    /// Reads amplitudes `i..i + W2 / 2` as `W2` reals (re, im, re, im, ...) in one load.
+    ///
+    /// # Safety
+    /// The amplitudes are in bounds and no other thread touches them.
+    #[inline(always)]
+    pub unsafe fn get_flat<const W2: usize>(self, i: usize) -> [F; W2] {
+        // SAFETY: the caller's contract; `Complex<F>` is `repr(C)` `{ re, im }`, so `W2 / 2`
+        // consecutive amplitudes are `W2` consecutive reals.
+        unsafe { std::ptr::read_unaligned(self.0.add(i).cast::<[F; W2]>()) }
+    }
+
+    /// Writes amplitudes `i..i + W2 / 2` from `W2` reals (re, im, re, im, ...) in one store.
+    ///
+    /// # Safety
+    /// As [`Amps::get_flat`].
+    #[inline(always)]
+    pub unsafe fn set_flat<const W2: usize>(self, i: usize, v: [F; W2]) {
+        // SAFETY: as in `get_flat`.
+        unsafe { std::ptr::write_unaligned(self.0.add(i).cast::<[F; W2]>(), v) }
     }
 
     /// Writes amplitude `i`.
@@ -58,6 +84,89 @@ fn deposit(mut g: usize, fixed: &[u8]) -> usize {
     g
 }
 
+/// How the groups of a kernel are laid out: `groups` of them, numbered `0..groups`, whose
+/// indices are found by depositing the group number into the bits outside `fixed` (ascending)
+/// and or-ing `base`; `run` consecutive group numbers map to consecutive indices.
+#[derive(Copy, Clone, Debug)]
+pub struct Groups<'a> {
+    /// The fixed bit positions, ascending.
+    pub fixed: &'a [u8],
+    /// The value of the fixed bits that the groups select.
+    pub base: usize,
+    /// How many groups there are.
+    pub groups: usize,
+    /// How many consecutive group numbers have consecutive base indices (`2^fixed[0]`).
+    pub run: usize,
+}
+
+impl<'a> Groups<'a> {
+    /// The groups of a vector of `len` amplitudes for the fixed bits `fixed` set to `base`.
+    ///
+    /// # Panics
+    /// If `fixed` is not ascending or reaches beyond the vector (a programming error).
+    pub fn new(len: usize, fixed: &'a [u8], base: usize) -> Groups<'a> {
+        assert!(
+            fixed.windows(2).all(|w| w[0] < w[1]),
+            "fixed bits must ascend"
+        );
+        assert!(len.is_power_of_two(), "state length must be a power of two");
+        assert!(
+            fixed.last().is_none_or(|&p| (1usize << p) < len),
+            "fixed bit beyond the state"
+        );
+        let groups = len >> fixed.len();
+        let run = fixed.first().map_or(groups, |&p| (1usize << p).min(groups));
+        Groups {
+            fixed,
+            base,
+            groups,
+            run,
+        }
+    }
+
+    /// Calls `f(base_index)` for the groups numbered `lo..hi`, in order. Inlined into its
+    /// caller, so a kernel compiled for wider vector instructions keeps them in this loop.
+    #[inline(always)]
+    pub fn walk(&self, lo: usize, hi: usize, mut f: impl FnMut(usize)) {
+        let mut g = lo;
+        while g < hi {
+            let start = deposit(g, self.fixed) | self.base;
+            let len = self.run.min(hi - g);
+            for j in 0..len {
+                f(start + j);
+            }
+            g += len;
+        }
+    }
+
+    /// Calls `f(start, len)` for each stretch of consecutive base indices
+    /// `start..start + len` of the groups numbered `lo..hi`, in order; inlined like
+    /// [`Groups::walk`].
+    #[inline(always)]
+    pub fn walk_runs(&self, lo: usize, hi: usize, mut f: impl FnMut(usize, usize)) {
+        let mut g = lo;
+        while g < hi {
+            let len = self.run.min(hi - g);
+            f(deposit(g, self.fixed) | self.base, len);
+            g += len;
+        }
+    }
+
+    /// Calls `item(lo, hi)` on ranges of group numbers that cover every group once: on rayon in
+    /// fixed-size ranges when `parallel` and there are enough groups, else once for all.
+    pub fn for_each_item(&self, parallel: bool, item: impl Fn(usize, usize) + Sync) {
+        let groups = self.groups;
+        if parallel && groups > GROUPS_PER_ITEM {
+            let items = groups.div_ceil(GROUPS_PER_ITEM);
+            (0..items)
+                .into_par_iter()
+                .for_each(|i| item(i * GROUPS_PER_ITEM, ((i + 1) * GROUPS_PER_ITEM).min(groups)));
+        } else {
+            item(0, groups);
+        }
+    }
+}
+
 /// Calls `f(amps, base_index)` for every group: `base_index` has `base` at the fixed positions
 /// and every combination of the other bits. `f` may touch `base_index + o` for offsets `o` made
 /// of fixed target bits only.
@@ -73,38 +182,9 @@ pub fn for_each_group<F: Real, K>(
 ) where
     K: Fn(Amps<F>, usize) + Sync,
 {
-    assert!(
-        fixed.windows(2).all(|w| w[0] < w[1]),
-        "fixed bits must ascend"
-    );
-    let n = amps.len();
-    assert!(n.is_power_of_two(), "state length must be a power of two");
-    assert!(
-        fixed.last().is_none_or(|&p| (1usize << p) < n),
-        "fixed bit beyond the state"
-    );
-    let groups = n >> fixed.len();
-    let run = fixed.first().map_or(groups, |&p| (1usize << p).min(groups));
-    let ptr = Amps(amps.as_mut_ptr());
-    let item = |lo: usize, hi: usize| {
-        let mut g = lo;
-        while g < hi {
-            let start = deposit(g, fixed) | base;
-            let len = run.min(hi - g);
-            for j in 0..len {
-                f(ptr, start + j);
-            }
-            g += len;
-        }
-    };
-    if parallel && groups > GROUPS_PER_ITEM {
-        let items = groups.div_ceil(GROUPS_PER_ITEM);
-        (0..items)
-            .into_par_iter()
-            .for_each(|i| item(i * GROUPS_PER_ITEM, ((i + 1) * GROUPS_PER_ITEM).min(groups)));
-    } else {
-        item(0, groups);
-    }
+    let groups = Groups::new(amps.len(), fixed, base);
+    let ptr = Amps::of(amps);
+    groups.for_each_item(parallel, |lo, hi| groups.walk(lo, hi, |i| f(ptr, i)));
 }
 
 /// A 2x2 matrix on the amplitude pair `(i + o0, i + o1)` of every group.

@@ -16,6 +16,7 @@
 
 pub mod dense;
 mod for_each_backend;
+pub mod fused_kernel;
 pub mod fusion;
 pub mod kernels;
 pub mod marginal;
@@ -28,7 +29,7 @@ pub mod sparse;
 mod table;
 
 pub use dense::{DenseSim, DenseSnapshot, DEFAULT_DENSE_PARALLEL_THRESHOLD, MAX_DENSE_QUBITS};
-pub use fusion::{DEFAULT_FUSE_MAX, FUSE_LIMIT};
+pub use fusion::{DEFAULT_FUSE_MAX, DEFAULT_FUSE_MIN_AMPLITUDES, FUSE_LIMIT};
 pub use memory::{physical_memory_bytes, MemoryLimit, DEFAULT_MEMORY_FRACTION};
 pub use precision::{Precision, Real, UnknownPrecision};
 pub use reference::ReferenceSparse;

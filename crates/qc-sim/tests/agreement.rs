@@ -6,8 +6,8 @@
 use proptest::prelude::*;
 use qc_ir::exec::exact_distribution;
 use qc_ir::{
-    Backend, BackendError, Circuit, ClassicalRecord, Clbit, Complex64, Control, Gate, Instruction,
-    MeasureChoice, Op, Qubit,
+    Backend, BackendError, Circuit, ClassicalRecord, Clbit, Complex64, Control, Gate, GateCall,
+    Instruction, MeasureChoice, Op, Qubit,
 };
 use qc_sim::{DenseSim, ReferenceSparse, SparseSim};
 use std::collections::BTreeMap;
@@ -165,16 +165,22 @@ proptest! {
         let want = exact_distribution(&mut ReferenceSparse::new(), &circuit);
         let got_s = exact_distribution(&mut SparseSim::new(), &circuit);
         let got_d = exact_distribution(&mut DenseSim::new(), &circuit);
-        match (want, got_s, got_d) {
-            (Ok(w), Ok(s), Ok(d)) => {
-                for key in w.keys().chain(s.keys()).chain(d.keys()) {
+        // The default fusion limit on this small vector too, so the runs of gates that
+        // exact_distribution hands over really fuse.
+        let mut fusing = DenseSim::new();
+        fusing.set_fuse_min_amplitudes(0);
+        let got_f = exact_distribution(&mut fusing, &circuit);
+        match (want, got_s, got_d, got_f) {
+            (Ok(w), Ok(s), Ok(d), Ok(f)) => {
+                for key in w.keys().chain(s.keys()).chain(d.keys()).chain(f.keys()) {
                     let p = w.get(key).copied().unwrap_or(0.0);
                     prop_assert!((s.get(key).copied().unwrap_or(0.0) - p).abs() < TOL);
                     prop_assert!((d.get(key).copied().unwrap_or(0.0) - p).abs() < TOL);
+                    prop_assert!((f.get(key).copied().unwrap_or(0.0) - p).abs() < TOL);
                 }
             }
-            (w, s, d) => {
-                prop_assert!(w.is_err() && s.is_err() && d.is_err(), "{:?} {:?} {:?}", w, s, d);
+            (w, s, d, f) => {
+                prop_assert!(w.is_err() && s.is_err() && d.is_err() && f.is_err(), "{:?} {:?} {:?} {:?}", w, s, d, f);
             }
         }
     }
@@ -182,25 +188,40 @@ proptest! {
     #[test]
     fn fused_dense_runs_agree_with_the_reference(
         steps in proptest::collection::vec(step_strategy(), 1..40),
-        fuse in 2usize..5,
+        fuse in 2usize..=5,
     ) {
         // Unitary steps only, on a vector that already holds every qubit, so blocks really fuse.
         let steps: Vec<Step> = steps.into_iter().filter(|s| matches!(s, Step::Gate(..))).collect();
         let circuit = circuit_of(&steps);
         let mut reference = ReferenceSparse::new();
         let mut dense = DenseSim::new();
+        let mut batched = DenseSim::new();
         for q in 0..QUBITS {
-            // H then H would cancel; H alone puts every qubit in the vector. Undo it afterwards
-            // on the reference side by applying the same prefix.
+            // H alone puts every qubit in the vector, on both sides.
             let q = Qubit(q * 3 + 1);
             reference.apply_gate(Gate::H, &[q], &[]).unwrap();
             dense.apply_gate(Gate::H, &[q], &[]).unwrap();
+            batched.apply_gate(Gate::H, &[q], &[]).unwrap();
         }
-        dense.set_fuse_max(fuse);
+        for sim in [&mut dense, &mut batched] {
+            sim.set_fuse_max(fuse);
+            sim.set_fuse_min_amplitudes(0);
+        }
         let mut record = ClassicalRecord::new(0);
         let mut never = |_: Option<Clbit>| MeasureChoice::Forced(false);
         qc_ir::exec::run_instructions(&mut reference, circuit.instructions(), &mut record, &mut never).unwrap();
-        dense.run_instructions_fused(circuit.instructions(), &mut record, &mut never).unwrap();
+        // The run path (exec hands the run over in one apply_gates call) ...
+        qc_ir::exec::run_instructions(&mut dense, circuit.instructions(), &mut record, &mut never).unwrap();
         assert_same_state("fused dense", &dense, &reference);
+        // ... and the batch entry point called directly.
+        let calls: Vec<GateCall<'_>> = steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Gate(gate, targets, controls) => Some(GateCall { gate: *gate, targets, controls }),
+                _ => None,
+            })
+            .collect();
+        batched.apply_gates(&calls).unwrap();
+        assert_same_state("dense apply_gates", &batched, &reference);
     }
 }

@@ -117,6 +117,7 @@ fn fused_single_precision_runs_agree_with_unfused_ones() {
         for fuse in [1, 3, 5] {
             let mut sim = DenseSim::<f32>::zero_state(MemoryLimit::default());
             sim.set_fuse_max(fuse);
+            sim.set_fuse_min_amplitudes(0);
             sim.run_circuit(&circuit, &mut |_: Option<Clbit>| {
                 MeasureChoice::Forced(false)
             })
