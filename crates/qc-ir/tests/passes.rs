@@ -3,7 +3,7 @@
 //! `Circuit::unitary`) must equal the original's exactly, global phase included.
 
 use proptest::prelude::*;
-use qc_ir::passes::{optimize, recognise, Recognised};
+use qc_ir::passes::{fold_gate, optimize, recognise, resolve_controls, GateFold, Recognised};
 use qc_ir::{text, Circuit, Complex64, Control, Gate, GateKind, Instruction, Qubit};
 
 fn body(lines: &str, qubits: &str) -> Vec<Instruction> {
@@ -197,4 +197,94 @@ proptest! {
             .scale(Complex64::from_polar(1.0, report.global_phase));
         prop_assert!(before.approx_eq(&after, 1e-12), "distance {}", before.max_distance(&after));
     }
+}
+
+/// Column `x` of `m` (the image of basis state `x`).
+fn column(m: &qc_ir::Matrix, x: usize) -> Vec<Complex64> {
+    (0..m.dim()).map(|r| m.get(r, x)).collect()
+}
+
+proptest! {
+    /// The folding core (`fold_gate`) against the instruction's own unitary, on every basis state
+    /// the known values allow: a dropped gate leaves each of them exactly as it was; a gate that
+    /// acts does what the same gate with only the controls left does, and every basis state it
+    /// reaches has the values it says are known afterwards (and, with no control left and known
+    /// inputs mapped to one basis state, it knows them all).
+    #[test]
+    fn folding_a_gate_on_known_values_keeps_its_action(
+        instr in instruction(),
+        known in prop::collection::vec(prop::option::of(any::<bool>()), 4),
+    ) {
+        let qc_ir::Op::Gate { gate, targets, controls } = &instr.op else { unreachable!() };
+        let unitary_of = |controls: &[Control]| {
+            let mut c = Circuit::with_plain_qubits(4, 0);
+            c.extend([Instruction::gate(*gate, targets, controls)]);
+            c.unitary().unwrap()
+        };
+        let full = unitary_of(controls);
+        let fold = fold_gate(*gate, targets, controls, |q| known[q.index()]);
+        let allowed = (0..16usize).filter(|x| {
+            known.iter().enumerate().all(|(q, k)| k.is_none_or(|v| (x >> q) & 1 == usize::from(v)))
+        });
+        match &fold {
+            GateFold::Drop => {
+                for x in allowed {
+                    let mut unit = vec![Complex64::new(0.0, 0.0); 16];
+                    unit[x] = Complex64::new(1.0, 0.0);
+                    let image = column(&full, x);
+                    let distance = image.iter().zip(&unit).map(|(a, b)| (a - b).norm()).fold(0.0, f64::max);
+                    prop_assert!(distance < 1e-12, "dropped, yet |{x:04b}> moves: {fold:?}");
+                }
+            }
+            GateFold::Act { controls: left, after } => {
+                prop_assert!(left.iter().all(|c| known[c.qubit.index()].is_none()));
+                let reduced = unitary_of(left);
+                for x in allowed {
+                    let image = column(&full, x);
+                    let distance = image
+                        .iter()
+                        .zip(column(&reduced, x))
+                        .map(|(a, b)| (a - b).norm())
+                        .fold(0.0, f64::max);
+                    prop_assert!(distance < 1e-12, "controls left {left:?} act differently on |{x:04b}>");
+                    let reached: Vec<usize> = (0..16).filter(|&r| image[r].norm() > 1e-9).collect();
+                    for (t, a) in targets.iter().zip(after) {
+                        if let Some(v) = a {
+                            prop_assert!(
+                                reached.iter().all(|r| (r >> t.index()) & 1 == usize::from(*v)),
+                                "{t:?} said to be {v} after, not so from |{x:04b}>"
+                            );
+                        }
+                    }
+                    let inputs_known = targets.iter().all(|t| known[t.index()].is_some());
+                    if left.is_empty() && inputs_known && reached.len() == 1 {
+                        prop_assert!(after.iter().all(Option::is_some), "{after:?} from |{x:04b}>");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn controls_known_to_hold_go_and_one_known_to_fail_drops_the_gate() {
+    let known = |q: Qubit| [Some(true), Some(false), None][q.index()];
+    let resolved = resolve_controls(
+        &[
+            Control::one(Qubit(0)),
+            Control::zero(Qubit(1)),
+            Control::zero(Qubit(2)),
+        ],
+        known,
+    );
+    assert_eq!(
+        resolved.as_deref(),
+        Some([Control::zero(Qubit(2))].as_slice())
+    );
+    assert_eq!(resolve_controls(&[Control::zero(Qubit(0))], known), None);
+    // One qubit controlled twice: once with one polarity, never with both.
+    let twice = [Control::one(Qubit(2)), Control::one(Qubit(2))];
+    assert_eq!(resolve_controls(&twice, known).map(|c| c.len()), Some(1));
+    let both = [Control::one(Qubit(2)), Control::zero(Qubit(2))];
+    assert_eq!(resolve_controls(&both, known), None);
 }

@@ -2,11 +2,17 @@
 //!
 //! The lowerer tracks which qubits have a classically known value (squares from the state's
 //! support before the move, fresh ancillas, and whatever those values imply after each gate), so
-//! that it emits the smaller circuit the rules ask for: a control on a known qubit is dropped
-//! (or the gate is dropped when the control can never be satisfied), a swap-type gate on two
-//! equal known values (an identity) is dropped, and a measurement whose outcome is certain is not
-//! emitted. Measurements follow decision 5: the predicate goes into a fresh `Measure` ancilla,
-//! which is measured, returned to |0> by an `X` conditioned on the outcome (portable, no reset)
+//! that it emits the smaller circuit the rules ask for. The folding itself is qc-ir's
+//! (`qc_ir::passes::fold_gate`, the core of the fold pass): a control on a known qubit is dropped
+//! (or the gate is dropped when the control can never be satisfied), a gate that is the identity
+//! on known values (a swap-type gate on two equal ones) is dropped, and a measurement whose
+//! outcome is certain is not emitted.
+//! Two choices stay here, since they decide which ancillas exist rather than fold a gate: a
+//! certain en passant flag needs no flag ancilla, and a capture en passant allocates only the
+//! captured-piece ancillas the target's known value leaves in use.
+//!
+//! Measurements follow decision 5: the predicate goes into a fresh `Measure` ancilla, which is
+//! measured, returned to |0> by an `X` conditioned on the outcome (portable, no reset)
 //! and freed; the move's unitary is conditioned on outcome 1 and drops the controls the outcome
 //! settled. Paths follow decision 4, captured pieces decision 9 (never freed).
 
@@ -14,6 +20,8 @@ use crate::classify::{Classified, MoveType, Variant};
 use crate::error::MoveError;
 use crate::measured::Literal;
 use crate::occupancy::Occupancy;
+use qc_ir::instruction::Controls;
+use qc_ir::passes::{fold_gate, resolve_controls, GateFold};
 use qc_ir::{
     AncillaKind, CircuitBuilder, Clbit, Condition, Control, Gate, Instruction, Origin, Qubit,
     QubitRole, Square,
@@ -70,31 +78,32 @@ pub fn lower(
     })
 }
 
-/// A path control: clear or blocked for certain, or a qubit whose 0 means clear.
-#[derive(Copy, Clone, Debug)]
+/// A path control: clear or blocked for certain, one square whose 0 means clear, or an ancilla
+/// holding the OR of the squares still in doubt (kept as their 0-controls for the uncompute).
+#[derive(Clone, Debug)]
 enum PathCtl {
     Clear,
     Blocked,
     Square(Qubit),
-    Ancilla(Qubit),
+    Ancilla(Qubit, Controls),
 }
 
 impl PathCtl {
     /// The control for "path clear" (`Some(None)`: no control; `None`: never).
-    fn clear(self) -> Option<Option<Control>> {
+    fn clear(&self) -> Option<Option<Control>> {
         match self {
             PathCtl::Clear => Some(None),
             PathCtl::Blocked => None,
-            PathCtl::Square(q) | PathCtl::Ancilla(q) => Some(Some(Control::zero(q))),
+            PathCtl::Square(q) | PathCtl::Ancilla(q, _) => Some(Some(Control::zero(*q))),
         }
     }
 
     /// The control for "path blocked".
-    fn blocked(self) -> Option<Option<Control>> {
+    fn blocked(&self) -> Option<Option<Control>> {
         match self {
             PathCtl::Clear => None,
             PathCtl::Blocked => Some(None),
-            PathCtl::Square(q) | PathCtl::Ancilla(q) => Some(Some(Control::one(q))),
+            PathCtl::Square(q) | PathCtl::Ancilla(q, _) => Some(Some(Control::one(*q))),
         }
     }
 }
@@ -137,49 +146,25 @@ impl Lowerer<'_> {
         self.known.remove(&q);
     }
 
-    /// Resolves controls against known values: `None` when the gate can never act.
-    fn resolve(&self, controls: &[Control]) -> Option<Vec<Control>> {
-        let mut kept: Vec<Control> = Vec::new();
-        for c in controls {
-            match self.value(c.qubit) {
-                Some(v) if v == c.on.value() => {}
-                Some(_) => return None,
-                None => {
-                    if let Some(other) = kept.iter().find(|k| k.qubit == c.qubit) {
-                        if other.on != c.on {
-                            return None;
-                        }
-                    } else {
-                        kept.push(*c);
-                    }
-                }
-            }
-        }
-        Some(kept)
+    /// Resolves controls against the known values (`qc_ir::passes::resolve_controls`): `None`
+    /// when the gate can never act.
+    fn resolve(&self, controls: &[Control]) -> Option<Controls> {
+        resolve_controls(controls, |q| self.value(q))
     }
 
+    /// Emits `gate` as the shared folding core (`qc_ir::passes::fold_gate`) resolves it against
+    /// what is known: controls known to hold dropped, the gate dropped when it cannot act or is
+    /// the identity on known values, and the targets' known values updated. Unlike the fold pass,
+    /// a gate on known values is still emitted: here every square is a real qubit.
     fn gate(&mut self, gate: Gate, targets: &[Qubit], controls: &[Control]) {
-        let Some(kept) = self.resolve(controls) else {
-            return;
-        };
-        let vals: Vec<Option<bool>> = targets.iter().map(|&q| self.value(q)).collect();
-        let swap_type = matches!(
-            gate,
-            Gate::ISwap | Gate::ISwapDg | Gate::SqrtISwap | Gate::SqrtISwapDg
-        );
-        if swap_type && vals[0].is_some() && vals[0] == vals[1] {
-            // |00> and |11> are fixed (phase 1) by every iSWAP-family gate.
-            return;
+        if let GateFold::Act { controls, after } =
+            fold_gate(gate, targets, controls, |q| self.value(q))
+        {
+            for (&q, v) in targets.iter().zip(after) {
+                self.known.insert(q, v);
+            }
+            self.push(Instruction::gate(gate, targets, &controls));
         }
-        let new_vals: Vec<Option<bool>> = match (gate, kept.is_empty()) {
-            (Gate::X, true) => vec![vals[0].map(|v| !v)],
-            (Gate::ISwap | Gate::ISwapDg, true) => vec![vals[1], vals[0]],
-            _ => vec![None; targets.len()],
-        };
-        for (&q, v) in targets.iter().zip(new_vals) {
-            self.known.insert(q, v);
-        }
-        self.push(Instruction::gate(gate, targets, &kept));
     }
 
     fn push(&mut self, mut instr: Instruction) {
@@ -226,47 +211,33 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Decision 4: the control for a path of squares.
+    /// Decision 4: the control for a path of squares. "Every square empty" is the 0-controls of
+    /// the squares, resolved like any gate's controls: a square known occupied blocks the path,
+    /// one known empty drops out, and two or more in doubt are ORed into a path ancilla.
     fn path_begin(&mut self, squares: &[Square]) -> PathCtl {
-        let mut unknown = Vec::new();
-        for &s in squares {
-            let q = self.sq(s);
-            match self.value(q) {
-                Some(true) => return PathCtl::Blocked,
-                Some(false) => {}
-                None => unknown.push(q),
-            }
-        }
-        match unknown.as_slice() {
-            [] => PathCtl::Clear,
-            [q] => PathCtl::Square(*q),
-            qs => {
-                let qs = qs.to_vec();
-                let p = self.alloc(AncillaKind::Path);
-                self.compute_or(p, &qs);
-                PathCtl::Ancilla(p)
-            }
+        let zeros: Vec<Control> = squares.iter().map(|&s| Control::zero(self.sq(s))).collect();
+        match self.resolve(&zeros) {
+            None => PathCtl::Blocked,
+            Some(doubt) => match doubt.as_slice() {
+                [] => PathCtl::Clear,
+                [c] => PathCtl::Square(c.qubit),
+                _ => {
+                    let p = self.alloc(AncillaKind::Path);
+                    // p ^= OR(squares): X(p) if every square is 0, then X(p).
+                    self.gate(Gate::X, &[p], &doubt);
+                    self.gate(Gate::X, &[p], &[]);
+                    PathCtl::Ancilla(p, doubt)
+                }
+            },
         }
     }
 
-    /// p ^= OR(qs): X(p) if every q is 0, then X(p).
-    fn compute_or(&mut self, p: Qubit, qs: &[Qubit]) {
-        let zeros: Vec<Control> = qs.iter().map(|&q| Control::zero(q)).collect();
-        self.push(Instruction::gate(Gate::X, &[p], &zeros));
-        self.push(Instruction::gate(Gate::X, &[p], &[]));
-        self.known.insert(p, None);
-    }
-
-    fn path_end(&mut self, ctl: PathCtl, squares: &[Square]) {
-        if let PathCtl::Ancilla(p) = ctl {
-            let all: Vec<Qubit> = squares.iter().map(|&s| self.b.square(s)).collect();
-            let qs: Vec<Qubit> = all
-                .into_iter()
-                .filter(|q| self.value(*q).is_none())
-                .collect();
-            self.push(Instruction::gate(Gate::X, &[p], &[]));
-            let zeros: Vec<Control> = qs.iter().map(|&q| Control::zero(q)).collect();
-            self.push(Instruction::gate(Gate::X, &[p], &zeros));
+    /// Uncomputes a path ancilla (the gates of [`Lowerer::path_begin`] in reverse) and frees it.
+    fn path_end(&mut self, ctl: PathCtl) {
+        if let PathCtl::Ancilla(p, doubt) = ctl {
+            self.gate(Gate::X, &[p], &[]);
+            self.gate(Gate::X, &[p], &doubt);
+            // The uncompute returns p to 0, which the gate-by-gate folding cannot see.
             self.known.insert(p, Some(false));
             self.free(p);
         }
@@ -312,7 +283,7 @@ impl Lowerer<'_> {
                     let c: Vec<Control> = c.into_iter().collect();
                     self.gate(Gate::ISwap, &[s, t], &c);
                 }
-                self.path_end(p, &path0);
+                self.path_end(p);
             }
             (T::Jump | T::Slide, V::Capture) => {
                 let mut literals = vec![Control::one(s)];
@@ -371,8 +342,8 @@ impl Lowerer<'_> {
         if let Some(c) = both(p1.blocked(), p2.clear()) {
             self.gate(Gate::ISwap, &[s, t2], &c);
         }
-        self.path_end(p2, &a2);
-        self.path_end(p1, &a1);
+        self.path_end(p2);
+        self.path_end(p1);
         Ok(())
     }
 
@@ -391,8 +362,8 @@ impl Lowerer<'_> {
         if let Some(c) = both(p1.clear(), p2.blocked()) {
             self.gate(Gate::ISwapDg, &[t, s1], &c);
         }
-        self.path_end(p2, &a2);
-        self.path_end(p1, &a1);
+        self.path_end(p2);
+        self.path_end(p1);
         Ok(())
     }
 
@@ -464,7 +435,7 @@ impl Lowerer<'_> {
             self.gate(Gate::ISwap, &[e, king_to], &c);
             self.gate(Gate::ISwap, &[r, rt], &c);
         }
-        self.path_end(p, &b_path);
+        self.path_end(p);
         Ok(())
     }
 }

@@ -12,7 +12,7 @@ pub mod single_qubit;
 
 pub use blocks::{recognise_blocks, BlockReport};
 pub use deferred::{defer_measurements, terminal_measurements};
-pub use fold::{fold_classical, fold_classical_known};
+pub use fold::{fold_classical, fold_classical_known, fold_gate, resolve_controls, GateFold};
 pub use optimize::{optimize, OptimizeReport};
 pub use recognise::{recognise, recognise_unitary, Recognised};
 pub use single_qubit::{merge_single_qubit_runs, MergeReport};
