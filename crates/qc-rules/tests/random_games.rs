@@ -2,19 +2,23 @@
 //! register agrees with the support (so no square is ever occupied by two piece types), expected
 //! piece count (squares + captured-piece ancillas) conserved by every unmeasured move except the
 //! pawn capture (decision 7's CNOT form drops the victim), every ancilla freed clean (the backend
-//! errors otherwise), and a well-formed circuit.
+//! errors otherwise), a well-formed circuit, and the game circuit run on the reference simulator
+//! giving the game's own state. Every test runs on the three simulators
+//! (`qc_sim::for_each_backend!`): at full size on the sparse simulator (the games' default) and
+//! at a quarter of it on the others, to keep CI time reasonable.
 
 use proptest::prelude::*;
 use qc_ir::{AncillaKind, Backend, QubitRole};
 use qc_rules::{
     classify, Board, Game, GameStatus, MoveError, MoveType, QcanMove, SquareStatus, Variant,
 };
-use qc_sim::ReferenceSparse;
+use qc_sim::{ReferenceSparse, SparseSim};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::any::TypeId;
 use std::collections::BTreeMap;
 
-fn expected_count(g: &Game<ReferenceSparse>) -> f64 {
+fn expected_count<B: Backend>(g: &Game<B>) -> f64 {
     let c = g.circuit();
     g.backend()
         .basis_states()
@@ -34,7 +38,7 @@ fn expected_count(g: &Game<ReferenceSparse>) -> f64 {
         .sum()
 }
 
-fn check_invariants(g: &Game<ReferenceSparse>) {
+fn check_invariants<B: Backend>(g: &Game<B>) {
     let norm: f64 = g
         .backend()
         .basis_states()
@@ -50,6 +54,16 @@ fn check_invariants(g: &Game<ReferenceSparse>) {
             empty,
             "register and support disagree on {s}"
         );
+    }
+}
+
+/// Asserts two simulators hold the same state: the same basis states, amplitudes within 1e-9.
+fn assert_same_state(reference: &impl Backend, other: &impl Backend, seed: u64) {
+    let (want, got) = (reference.basis_states(), other.basis_states());
+    assert_eq!(want.len(), got.len(), "seed {seed}: state sizes differ");
+    for ((wq, wa), (gq, ga)) in want.iter().zip(&got) {
+        assert_eq!(wq, gq, "seed {seed}: basis states differ");
+        assert!((wa - ga).norm() < 1e-9, "seed {seed}: {wq:?}: {wa} != {ga}");
     }
 }
 
@@ -86,9 +100,13 @@ fn pick(moves: &[(QcanMove, MoveType, Variant)], rng: &mut ChaCha8Rng, big: bool
 }
 
 /// Plays one random game; returns how often each move type and variant was played.
-fn random_game(seed: u64, plies: usize) -> BTreeMap<String, usize> {
+fn random_game<B: Backend>(
+    backend: impl Fn() -> B,
+    seed: u64,
+    plies: usize,
+) -> BTreeMap<String, usize> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut g = Game::new(Board::start(), ReferenceSparse::new()).expect("setup");
+    let mut g = Game::new(Board::start(), backend()).expect("setup");
     let mut seen = BTreeMap::new();
     check_invariants(&g);
     for _ in 0..plies {
@@ -150,7 +168,7 @@ fn random_game(seed: u64, plies: usize) -> BTreeMap<String, usize> {
     }
     assert!(qc_ir::verify(g.circuit()).is_ok());
     // Replaying the recorded moves (outcomes forced by .m0/.m1) gives the same game exactly.
-    let mut replay = Game::new(Board::start(), ReferenceSparse::new()).expect("setup");
+    let mut replay = Game::new(Board::start(), backend()).expect("setup");
     let mut no_rng = ChaCha8Rng::seed_from_u64(0);
     for r in g.history() {
         replay
@@ -160,7 +178,8 @@ fn random_game(seed: u64, plies: usize) -> BTreeMap<String, usize> {
     assert_eq!(replay.board(), g.board());
     assert_eq!(replay.circuit(), g.circuit());
     assert_eq!(replay.backend().basis_states(), g.backend().basis_states());
-    // The game circuit alone, run with the game's outcomes, gives the same state.
+    // The game circuit alone, run with the game's outcomes on the reference simulator (the
+    // oracle), gives the same state as the game's simulator.
     let mut fresh = ReferenceSparse::new();
     let bits = g.classical_record().clone();
     let mut policy = |c: Option<qc_ir::Clbit>| {
@@ -173,7 +192,7 @@ fn random_game(seed: u64, plies: usize) -> BTreeMap<String, usize> {
         &mut policy,
     )
     .expect("the game circuit runs");
-    assert_eq!(fresh.basis_states(), g.backend().basis_states());
+    assert_same_state(&fresh, g.backend(), seed);
     // Undo the whole game: back to the start exactly.
     while g.undo().is_ok() {}
     assert_eq!(g.board(), &Board::start());
@@ -181,31 +200,54 @@ fn random_game(seed: u64, plies: usize) -> BTreeMap<String, usize> {
     seen
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 100, failure_persistence: None, .. ProptestConfig::default() })]
-    #[test]
-    fn random_legal_games_keep_the_invariants(seed in any::<u64>()) {
-        random_game(seed, 40);
+/// Runs `cases` random games of `plies` plies from proptest's seeds (a failing seed is reported).
+fn random_games<B: Backend>(backend: impl Fn() -> B, cases: u32, plies: usize) {
+    let config = ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
+    proptest::test_runner::TestRunner::new(config)
+        .run(&any::<u64>(), |seed| {
+            random_game(&backend, seed, plies);
+            Ok(())
+        })
+        .unwrap();
+}
+
+/// `full` on the sparse simulator (the games' default), a quarter of it on the others.
+fn share<B: Backend + 'static>(_: &impl Fn() -> B, full: u32) -> u32 {
+    if TypeId::of::<B>() == TypeId::of::<SparseSim>() {
+        full
+    } else {
+        full / 4
     }
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, .. ProptestConfig::default() })]
-    /// The full run (hundreds of games of 40+ plies): `cargo test --release -- --ignored`.
-    #[test]
-    #[ignore = "heavy: run in release with --ignored"]
-    fn many_random_legal_games_keep_the_invariants(seed in any::<u64>()) {
-        random_game(seed, 60);
-    }
-}
+qc_sim::for_each_backend!(random_legal_games_keep_the_invariants, |backend| {
+    random_games(backend, share(&backend, 100), 40);
+});
 
+// The full run (hundreds of games of 60 plies): `cargo test --release -- --ignored`.
 #[test]
-fn random_games_exercise_every_kind_of_move() {
+#[ignore = "heavy: run in release with --ignored"]
+fn many_random_legal_games_keep_the_invariants() {
+    random_games(SparseSim::new, 500, 60);
+}
+
+// Thirty games of 60 plies on the sparse simulator, which must between them play every kind
+// of move; a quarter of them on the others (the dense simulator is slow on game states), which
+// run the same checks but are too few to promise every kind.
+qc_sim::for_each_backend!(random_games_exercise_every_kind_of_move, |backend| {
+    let (games, full) = (share(&backend, 30), 30);
     let mut total: BTreeMap<String, usize> = BTreeMap::new();
-    for seed in 0..30 {
-        for (k, n) in random_game(seed, 60) {
+    for seed in 0..u64::from(games) {
+        for (k, n) in random_game(backend, seed, 60) {
             *total.entry(k).or_insert(0) += n;
         }
+    }
+    if games < full {
+        return;
     }
     for kind in [
         "jump",
@@ -229,4 +271,4 @@ fn random_games_exercise_every_kind_of_move() {
             "never played {kind}: {total:?}"
         );
     }
-}
+});
