@@ -162,7 +162,7 @@ pub fn load<R: Ruleset>(args: &GameArgs, required: bool) -> anyhow::Result<Loade
 }
 
 /// Plays every move of `loaded` on `backend` (outcomes not written in are sampled with `seed`),
-/// then its random plies.
+/// then what the file records after them (a claim), then its random plies.
 pub fn replay<R: Ruleset, B: Backend>(
     loaded: &Loaded<R>,
     backend: B,
@@ -181,6 +181,7 @@ pub fn replay<R: Ruleset, B: Backend>(
             format!("{}: move {} `{}`{place}", loaded.source, index + 1, m.text)
         })?;
     }
+    R::finish_replay(&loaded.text, &mut game).with_context(|| loaded.source.clone())?;
     let mut pick = pick_rng(seed);
     for _ in 0..loaded.random_plies {
         if !play_random(&mut game, &mut pick, &mut dice)? {

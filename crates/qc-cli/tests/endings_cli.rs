@@ -59,3 +59,52 @@ fn simulate_shows_a_game_ended_by_the_fifty_move_rule() {
     let want = (1u64 << 3) | (1u64 << 60); // d1 and e8
     assert_eq!(json["endings"]["measured_bitboard"], want);
 }
+
+/// A claim made in `play` is saved with the board it measured, and `simulate` on the saved file
+/// claims again and ends on that board whatever its own seed (docs/rules.md, rule 14); a file
+/// whose recorded claim cannot be made is refused with exit 2, naming the move it follows.
+#[test]
+fn a_claim_saved_from_play_replays_on_the_same_board() {
+    let dir = temp_dir("claim_replay");
+    let mut knights = Vec::new();
+    for seed in 0..8 {
+        let path = dir.join(format!("claimed-{seed}.qcg"));
+        let script = format!(
+            "{}\nclaim\nsave {}\nquit\n",
+            MOVES.replace(' ', "\n"),
+            path.display()
+        );
+        let out = ok_stdout(&qchess_with_input(
+            &["play", "--fen", FEN, "--seed", &seed.to_string()],
+            &script,
+        ));
+        let board = out
+            .split("claimed repetition: measured every square, board 0x")
+            .nth(1)
+            .and_then(|rest| u64::from_str_radix(&rest[..16], 16).ok())
+            .unwrap_or_else(|| panic!("no claimed board in {out}"));
+        knights.push(board & (1 << 16 | 1 << 18));
+        let file = path.display().to_string();
+        let json = ok_json(&qchess(&["simulate", &file, "--json", "--seed", "999"]));
+        assert_eq!(json["status"], "draw_repetition", "{json}");
+        assert_eq!(json["endings"]["ended_by"], "repetition");
+        assert_eq!(json["endings"]["measured_bitboard"], board, "seed {seed}");
+    }
+    assert!(
+        knights.contains(&(1 << 16)) && knights.contains(&(1 << 18)),
+        "the seeds measure the knight on both squares: {knights:?}"
+    );
+
+    let early = format!(
+        "[FEN \"{FEN}\"]\n[RepetitionClaimBoard \"0x1000000000010010\"]\n\n{}\n",
+        MOVES.split(' ').take(5).collect::<Vec<_>>().join(" ")
+    );
+    let out = qchess_with_input(&["simulate", "-"], &early);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("records a threefold-repetition claim after move 5")
+            && err.contains("occurred 1 time(s) before"),
+        "{err}"
+    );
+}

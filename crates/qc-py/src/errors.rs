@@ -108,7 +108,9 @@ impl RulesetError for CantwellError {
             CantwellError::Notation(_) | CantwellError::BadTag { .. } => {
                 NotationError::new_err(text)
             }
-            CantwellError::Move(_) => IllegalMove::new_err(text),
+            CantwellError::Move(_) | CantwellError::RecordedClaim { .. } => {
+                IllegalMove::new_err(text)
+            }
             CantwellError::NoOptions(_) => OptionError::new_err(text),
         }
     }

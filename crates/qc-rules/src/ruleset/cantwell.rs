@@ -31,6 +31,16 @@ pub enum CantwellError {
     /// A move the rules refuse (or one the backend could not run).
     #[error(transparent)]
     Move(#[from] MoveError),
+    /// A game file records a threefold-repetition claim after its last move that the replayed
+    /// game cannot make (the position did not occur twice before, or the recorded board is
+    /// impossible).
+    #[error("the game file records a threefold-repetition claim after move {after_move}, but the replay cannot claim it: {source}")]
+    RecordedClaim {
+        /// How many moves the file has (the claim follows the last).
+        after_move: usize,
+        /// Why the claim failed.
+        source: MoveError,
+    },
     /// Rule options were given, but Quantum Chess has none.
     #[error("Quantum Chess has no rule options (got `{0}`)")]
     NoOptions(String),
@@ -49,6 +59,33 @@ pub enum CantwellError {
 /// The game-file tag that records the board a fifty-move ending measured (`0x` and the bitboard
 /// in hexadecimal, bit k = square k), so that a replay measures the same board.
 pub const FIFTY_MOVE_BOARD_TAG: &str = "FiftyMoveBoard";
+
+/// The game-file tag that records a threefold-repetition claim after the last move and the
+/// board it measured (written as [`FIFTY_MOVE_BOARD_TAG`]), so that a replay claims again and
+/// measures the same board.
+pub const REPETITION_BOARD_TAG: &str = "RepetitionClaimBoard";
+
+/// The tag that records the full measurement ending `ending` (one per ending).
+fn ending_tag(ending: Ending) -> &'static str {
+    match ending {
+        Ending::FiftyMoves => FIFTY_MOVE_BOARD_TAG,
+        Ending::Repetition => REPETITION_BOARD_TAG,
+    }
+}
+
+/// The bitboard tag `name` of a game file holds, if it has one.
+fn tagged_board(text: &GameText<Board>, name: &'static str) -> Result<Option<u64>, CantwellError> {
+    let Some((_, value)) = text.tags.iter().find(|(tag, _)| tag == name) else {
+        return Ok(None);
+    };
+    parse_bitboard(value)
+        .map(Some)
+        .ok_or_else(|| CantwellError::BadTag {
+            name,
+            value: value.clone(),
+            expected: "a bitboard in hexadecimal, 0x then 1 to 16 digits (bit k = square k)",
+        })
+}
 
 /// `0x` and 1 to 16 hexadecimal digits.
 fn parse_bitboard(text: &str) -> Option<u64> {
@@ -388,35 +425,40 @@ impl Ruleset for Cantwell {
 
     fn game_for<B: Backend>(text: &GameText<Board>, backend: B) -> Result<Game<B>, CantwellError> {
         let mut game = Game::new(text.start.clone(), backend)?;
-        if let Some((_, value)) = text
-            .tags
-            .iter()
-            .find(|(name, _)| name == FIFTY_MOVE_BOARD_TAG)
-        {
-            let bitboard = parse_bitboard(value).ok_or_else(|| CantwellError::BadTag {
-                name: FIFTY_MOVE_BOARD_TAG,
-                value: value.clone(),
-                expected: "a bitboard in hexadecimal, 0x then 1 to 16 digits (bit k = square k)",
-            })?;
-            game.set_forced_board(Some(bitboard));
-        }
+        // Checked before any move is played, so a malformed claim tag is refused up front too.
+        tagged_board(text, REPETITION_BOARD_TAG)?;
+        game.set_forced_board(tagged_board(text, FIFTY_MOVE_BOARD_TAG)?);
         Ok(game)
     }
 
+    fn finish_replay<B: Backend>(
+        text: &GameText<Board>,
+        game: &mut Game<B>,
+    ) -> Result<(), CantwellError> {
+        let Some(bitboard) = tagged_board(text, REPETITION_BOARD_TAG)? else {
+            return Ok(());
+        };
+        game.set_forced_board(Some(bitboard));
+        // The board is forced, so the claim draws no random numbers.
+        let result = game.claim(&mut || 0.5).map(|_| ());
+        game.set_forced_board(None);
+        result.map_err(|source| CantwellError::RecordedClaim {
+            after_move: text.moves.len(),
+            source,
+        })
+    }
+
     fn write_game<B: Backend>(tags: &[(String, String)], start: &Board, game: &Game<B>) -> String {
-        let ended = game
-            .full_measurement()
-            .filter(|m| m.ending == crate::Ending::FiftyMoves)
-            .map(|m| {
-                (
-                    FIFTY_MOVE_BOARD_TAG.to_string(),
-                    format!("{:#018x}", m.bitboard),
-                )
-            });
+        let ended = game.full_measurement().map(|m| {
+            (
+                ending_tag(m.ending).to_string(),
+                format!("{:#018x}", m.bitboard),
+            )
+        });
         let mut record = GameRecord {
             tags: tags
                 .iter()
-                .filter(|(name, _)| name != FIFTY_MOVE_BOARD_TAG)
+                .filter(|(name, _)| name != FIFTY_MOVE_BOARD_TAG && name != REPETITION_BOARD_TAG)
                 .chain(ended.as_ref())
                 .map(|(name, value)| crate::gamefile::Tag {
                     name: name.clone(),

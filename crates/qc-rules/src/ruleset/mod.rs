@@ -15,7 +15,7 @@ mod cantwell;
 mod niels;
 pub mod view;
 
-pub use cantwell::{Cantwell, CantwellError, FIFTY_MOVE_BOARD_TAG};
+pub use cantwell::{Cantwell, CantwellError, FIFTY_MOVE_BOARD_TAG, REPETITION_BOARD_TAG};
 pub use niels::{Niels, NielsStart};
 pub use view::{BoardView, MarkView, PairView, SquareView, WireLabel};
 
@@ -319,6 +319,21 @@ pub trait Ruleset {
         backend: B,
     ) -> Result<Self::Game<B>, Self::Error> {
         Self::new_game(&text.start, backend)
+    }
+
+    /// Completes a replay of `text` once its moves are played on `game` (from
+    /// [`Ruleset::game_for`]): what the file records after its last move (Quantum Chess: a
+    /// claimed threefold repetition, measured again to the board the file records). Nothing by
+    /// default.
+    ///
+    /// # Errors
+    /// When what the file records cannot happen in the replayed game (a claim where the
+    /// position has not occurred twice before, a board the state cannot give).
+    fn finish_replay<B: Backend>(
+        _text: &GameText<Self::Start>,
+        _game: &mut Self::Game<B>,
+    ) -> Result<(), Self::Error> {
+        Ok(())
     }
 
     /// The game as a game file that replays exactly: `tags`, the start position and rule
