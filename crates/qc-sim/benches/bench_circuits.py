@@ -2,7 +2,7 @@
 compare_run.py (imported by their worker processes, which run from this folder).
 
 The circuit comes as the JSON op list `perf circuit` writes: each op has `gate` (`iswap`,
-`sqiswap` or `x`), `targets` (qubit indices) and `controls` (pairs of qubit and the value it
+`siswap` or `x`), `targets` (qubit indices) and `controls` (pairs of qubit and the value it
 must have).
 """
 import json
@@ -20,7 +20,7 @@ def matrices():
     s2 = 1 / np.sqrt(2)
     return {
         "iswap": np.array([[1, 0, 0, 0], [0, 0, 1j, 0], [0, 1j, 0, 0], [0, 0, 0, 1]]),
-        "sqiswap": np.array([[1, 0, 0, 0], [0, s2, 1j * s2, 0], [0, 1j * s2, s2, 0], [0, 0, 0, 1]]),
+        "siswap": np.array([[1, 0, 0, 0], [0, s2, 1j * s2, 0], [0, 1j * s2, s2, 0], [0, 0, 0, 1]]),
         "x": np.array([[0, 1], [1, 0]]),
     }
 
@@ -44,10 +44,10 @@ def qiskit_circuit(ops, n):
     from qiskit import QuantumCircuit
     from qiskit.circuit.library import UnitaryGate, iSwapGate, XGate
 
-    sq = UnitaryGate(matrices()["sqiswap"], label="sqiswap")
+    sq = UnitaryGate(matrices()["siswap"], label="siswap")
     qc = QuantumCircuit(n)
     for op in ops:
-        base = {"iswap": iSwapGate(), "sqiswap": sq, "x": XGate()}[op["gate"]]
+        base = {"iswap": iSwapGate(), "siswap": sq, "x": XGate()}[op["gate"]]
         ctrl = [q for q, _ in op["controls"]]
         if ctrl:
             # Qiskit's ctrl_state bit k is control k.

@@ -59,7 +59,7 @@ def worker_qsim(path, n, m):
     import qsimcirq
 
     qs = cirq.LineQubit.range(n)
-    base = {"iswap": cirq.ISWAP, "sqiswap": cirq.ISWAP ** 0.5, "x": cirq.X}
+    base = {"iswap": cirq.ISWAP, "siswap": cirq.ISWAP ** 0.5, "x": cirq.X}
     ops = []
     for op in json.load(open(path)):
         g = base[op["gate"]]

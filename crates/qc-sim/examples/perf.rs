@@ -41,14 +41,6 @@ struct Op {
     controls: Vec<(u32, bool)>,
 }
 
-fn gate_name(g: Gate) -> &'static str {
-    match g {
-        Gate::ISwap => "iswap",
-        Gate::SqrtISwap => "sqiswap",
-        _ => "x",
-    }
-}
-
 /// 200 gates from iSWAP, sqrt-iSWAP, CNOT, Toffoli, controlled iSWAP (random polarities).
 fn circuit(n: u32, seed: u64) -> Vec<Op> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -89,7 +81,7 @@ fn to_json(ops: &[Op]) -> String {
                 .collect();
             format!(
                 "{{\"gate\":\"{}\",\"targets\":{:?},\"controls\":[{}]}}",
-                gate_name(o.gate),
+                o.gate.name(),
                 o.targets,
                 controls.join(",")
             )
