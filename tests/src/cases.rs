@@ -5,6 +5,7 @@
 //! Every measured move in a case carries its outcome (`.m0`/`.m1`), so a case replays exactly and
 //! its circuit is deterministic; playing a case that would need a random outcome is an error.
 
+use qc_ir::Backend;
 use qc_rules::{Game, GameRecord, MoveError, MoveRecord, MoveType, NotationError, Variant};
 use qc_sim::ReferenceSparse;
 use std::fmt;
@@ -109,15 +110,15 @@ impl fmt::Display for CaseError {
 
 impl std::error::Error for CaseError {}
 
-/// A case played through the engine.
-pub struct PlayedCase {
+/// A case played through the engine (on the reference simulator unless said otherwise).
+pub struct PlayedCase<B: Backend = ReferenceSparse> {
     /// The game after the featured move.
-    pub game: Game<ReferenceSparse>,
+    pub game: Game<B>,
     /// The featured move's record.
     pub featured: MoveRecord,
 }
 
-impl PlayedCase {
+impl<B: Backend> PlayedCase<B> {
     /// The featured move's instructions, on the game circuit's qubit table.
     pub fn featured_circuit(&self) -> qc_ir::Circuit {
         let circuit = self.game.circuit();
@@ -136,12 +137,15 @@ fn describe(t: MoveType, v: Variant, measured: bool) -> String {
 
 /// Plays `game` (a parsed record) on a fresh reference simulator, refusing random outcomes.
 pub fn play_record(record: &GameRecord) -> Result<Game<ReferenceSparse>, CaseError> {
-    let mut game = Game::new(record.start.clone(), ReferenceSparse::new()).map_err(|error| {
-        CaseError::Move {
-            number: 0,
-            qcan: "set-up".into(),
-            error: Box::new(error),
-        }
+    play_record_on(ReferenceSparse::new(), record)
+}
+
+/// [`play_record`] on `backend`.
+pub fn play_record_on<B: Backend>(backend: B, record: &GameRecord) -> Result<Game<B>, CaseError> {
+    let mut game = Game::new(record.start.clone(), backend).map_err(|error| CaseError::Move {
+        number: 0,
+        qcan: "set-up".into(),
+        error: Box::new(error),
     })?;
     for (i, recorded) in record.moves.iter().enumerate() {
         let mut sampled = false;
@@ -166,10 +170,16 @@ pub fn play_record(record: &GameRecord) -> Result<Game<ReferenceSparse>, CaseErr
     Ok(game)
 }
 
-/// Plays `case` and checks its featured move's type, variant and measurement.
+/// Plays `case` on the reference simulator and checks its featured move's type, variant and
+/// measurement.
 pub fn play(case: &MoveCase) -> Result<PlayedCase, CaseError> {
+    play_on(ReferenceSparse::new(), case)
+}
+
+/// [`play`] on `backend`.
+pub fn play_on<B: Backend>(backend: B, case: &MoveCase) -> Result<PlayedCase<B>, CaseError> {
     let record = GameRecord::parse(&case.game_file()).map_err(CaseError::Notation)?;
-    let game = play_record(&record)?;
+    let game = play_record_on(backend, &record)?;
     let featured = game.history().last().cloned().ok_or(CaseError::Mismatch {
         expected: case.featured.into(),
         actual: "no move".into(),

@@ -6,7 +6,7 @@
 
 use qc_ir::Square;
 use qc_rules::{GameRecord, GameStatus, MoveType, Variant};
-use qchess_tests::cases::{play_record, CASES};
+use qchess_tests::cases::{play_record, play_record_on, CASES};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -65,9 +65,8 @@ fn assert_close(actual: &[f64], expected: &[f64]) {
     }
 }
 
-#[test]
-fn bell_psi_plus_matches_the_paper() {
-    let game = play_record(&load("bell_psi_plus.qcg")).expect("replays");
+qc_sim::for_each_backend!(bell_psi_plus_matches_the_paper, |backend| {
+    let game = play_record_on(backend(), &load("bell_psi_plus.qcg")).expect("replays");
     // Psi+ (up to a global phase): O1 = 1, O3 = O4 = 1/2 (circuits.md sec. 4).
     assert_close(
         &game.bell(sq("b1"), sq("a1")),
@@ -76,20 +75,18 @@ fn bell_psi_plus_matches_the_paper() {
     let (same, opposite) = game.same_opposite(sq("b1"), sq("a1"));
     assert_close(&[same, opposite], &[0.0, 1.0]);
     assert!(game.probability(sq("a2")) < 1e-24);
-}
+});
 
-#[test]
-fn bell_psi_minus_matches_the_paper() {
-    let game = play_record(&load("bell_psi_minus.qcg")).expect("replays");
+qc_sim::for_each_backend!(bell_psi_minus_matches_the_paper, |backend| {
+    let game = play_record_on(backend(), &load("bell_psi_minus.qcg")).expect("replays");
     assert_close(
         &game.bell(sq("b1"), sq("a1")),
         &[0.0, 1.0, 0.5, 0.5, 0.0, 0.0, 0.0, 0.0],
     );
-}
+});
 
-#[test]
-fn interference_matches_the_paper() {
-    let game = play_record(&load("interference.qcg")).expect("replays");
+qc_sim::for_each_backend!(interference_matches_the_paper, |backend| {
+    let game = play_record_on(backend(), &load("interference.qcg")).expect("replays");
     let a = 0.5 + 1.0 / (2.0 * 2f64.sqrt());
     let b = 0.5 - 1.0 / (2.0 * 2f64.sqrt());
     assert_close(
@@ -100,7 +97,7 @@ fn interference_matches_the_paper() {
         ],
         &[a * a, 0.25, b * b],
     );
-}
+});
 
 #[test]
 fn the_full_game_is_long_and_shows_what_it_says() {

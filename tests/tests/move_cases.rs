@@ -7,7 +7,7 @@
 //! -p qchess-tests` (or `cargo insta accept`) after checking the diff.
 
 use qc_rules::{MoveType, Variant};
-use qchess_tests::cases::{play, PlayedCase, CASES};
+use qchess_tests::cases::{play, play_on, PlayedCase, CASES};
 use qchess_tests::formats::FORMATS;
 use qchess_tests::metrics::{counts_text, ir_lines, metrics};
 use std::collections::BTreeSet;
@@ -17,16 +17,25 @@ fn played(name: &str) -> PlayedCase {
     play(case).unwrap_or_else(|e| panic!("case {name}: {e}"))
 }
 
-#[test]
-fn every_case_plays_and_classifies_as_written() {
+// Every case plays and classifies as written on every simulator, with the same circuit as on the
+// reference simulator (classification reads the simulator's support, so a simulator that gets a
+// state wrong shows here).
+qc_sim::for_each_backend!(every_case_plays_and_classifies_as_written, |backend| {
     let mut failures = Vec::new();
     for case in CASES {
-        if let Err(e) = play(case) {
-            failures.push(format!("{}: {e}", case.name));
+        match (play_on(backend(), case), play(case)) {
+            (Ok(got), Ok(want)) if got.game.circuit() != want.game.circuit() => {
+                failures.push(format!(
+                    "{}: another circuit than the reference's",
+                    case.name
+                ));
+            }
+            (Ok(_), Ok(_)) => {}
+            (Err(e), _) | (_, Err(e)) => failures.push(format!("{}: {e}", case.name)),
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
+});
 
 #[test]
 fn case_names_are_unique() {
@@ -78,15 +87,17 @@ fn the_table_covers_every_reachable_type_and_variant() {
     assert!(missing.is_empty(), "no case for {missing:?}");
 }
 
-#[test]
-fn measured_cases_emit_exactly_one_measurement_and_unmeasured_none() {
-    for case in CASES {
-        let p = play(case).unwrap_or_else(|e| panic!("case {}: {e}", case.name));
-        let m = metrics(p.featured_circuit().instructions());
-        let want = usize::from(case.measured);
-        assert_eq!(m.measurements, want, "case {}", case.name);
+qc_sim::for_each_backend!(
+    measured_cases_emit_exactly_one_measurement_and_unmeasured_none,
+    |backend| {
+        for case in CASES {
+            let p = play_on(backend(), case).unwrap_or_else(|e| panic!("case {}: {e}", case.name));
+            let m = metrics(p.featured_circuit().instructions());
+            let want = usize::from(case.measured);
+            assert_eq!(m.measurements, want, "case {}", case.name);
+        }
     }
-}
+);
 
 /// Hand-checked circuits of the simplest cases: a test that fails if lowering changes, independent
 /// of the snapshot files.
