@@ -76,7 +76,7 @@ impl Circuit {
         }
     }
 
-    /// Builds a circuit from parts (no verification; call [`crate::verify`]).
+    /// Builds a circuit from parts (no verification; call [`crate::verify()`]).
     pub fn from_parts(
         qubits: Vec<QubitRole>,
         num_clbits: u32,

@@ -213,7 +213,7 @@ pub struct GateInfo {
     /// How exporters write it with one 1-control.
     pub controlled: Controlled,
     /// Further OpenQASM spellings with controls that importers read (`cx`, `ccx`, `cu3`, ...);
-    /// exporters write them only through [`GateInfo::controlled`] and [`MCX_FORMS`].
+    /// exporters write them only through [`GateInfo::controlled`] and the multi-controlled X forms (`ccx`, [`C3X`]).
     pub qasm_controlled: &'static [QasmForm],
     /// The inverse's kind (the angles of a rotation are negated; see [`Gate::inverse`]).
     pub inverse: GateKind,

@@ -1,6 +1,6 @@
 //! Exact rewrites of circuits, run before simulation and export: the pass manager
-//! ([`optimize`]), recognising runs of gates as the table gate they amount to ([`blocks`]), and
-//! recognising one small unitary ([`recognise`]), the deferred-measurement form
+//! ([`optimize()`]), recognising runs of gates as the table gate they amount to ([`blocks`]), and
+//! recognising one small unitary ([`recognise()`]), the deferred-measurement form
 //! ([`deferred`]) and folding classically known qubits away ([`fold`]).
 
 pub mod blocks;
