@@ -161,9 +161,11 @@ class Game:
         dialect: Literal["portable", "extended"] = "portable",
         width: Literal["compact", "full"] = "compact",
         backends_dir: Optional[str] = None,
+        optimize: bool = True,
     ) -> str:
         """The whole game as one program (what ``qchess compile`` writes), with the recorded
-        outcomes for post-selection and the board map in its header.
+        outcomes for post-selection and the board map in its header. ``optimize=False`` skips
+        the exact passes that run before export (``qchess compile --no-optimize``).
 
         Raises OptionError (unknown option) or ExportError (cannot compile as asked)."""
     def to_qiskit(self, form: Literal["dynamic", "deferred"] = "dynamic") -> object:
@@ -199,9 +201,15 @@ class BoardEstimate:
     def exact(self) -> Optional[Dict[str, float]]:
         """Square -> exact probability (``exact=True``)."""
 
-def run(program: str, backend: Literal["sparse", "dense", "reference"] = "sparse") -> Dict[str, float]:
+def run(
+    program: str,
+    backend: Literal["sparse", "dense", "reference"] = "sparse",
+    optimize: bool = True,
+) -> Dict[str, float]:
     """The exact probability of every outcome of an OpenQASM 2 or 3 program: bit string
-    (Qiskit's order, ``c[0]`` rightmost) -> probability, as ``qchess run`` gives it."""
+    (Qiskit's order, ``c[0]`` rightmost) -> probability, as ``qchess run`` gives it.
+    ``optimize=False`` skips the exact passes ``qchess run`` runs first and simulates the
+    program exactly as written."""
 
 def counts(
     program: str,

@@ -204,3 +204,33 @@ def test_counts_reads_the_bundled_device_counts_like_the_cli():
         qchess.counts(program, {"0": 5})
     with pytest.raises(qchess.OptionError):
         qchess.counts(program, counts, mitigate="magic")
+
+
+def test_optimize_false_skips_the_passes_of_run_and_compile():
+    # h on 41 qubits, then h again on each: the passes cancel every pair (nothing else acts on
+    # those qubits in between), so the program is the identity; as written, 41 qubits are in
+    # superposition at once, which no state vector can hold.
+    width = 41
+    program = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[41] q;\nbit[1] c;\n"
+    program += "".join(f"h q[{i}];\n" for i in range(width)) * 2
+    program += "c[0] = measure q[0];\n"
+    assert qchess.run(program, backend="dense") == {"0": 1.0}
+    assert qchess.run(program, backend="dense", optimize=True) == {"0": 1.0}
+    with pytest.raises(qchess.SimulationError):
+        qchess.run(program, backend="dense", optimize=False)
+    # compile: the Bell Psi- game (circuits/bell_psi_minus.qcg: a king hops a1 -> a2 -> a1,
+    # two iSWAPs between X gates that the passes merge) exported as lowered writes more
+    # two-qubit gate calls than after the passes, and both programs give the same distribution.
+    g = qchess.Game(fen="7k/8/8/8/8/8/8/K7 w - - 0 1")
+    for mv in ["a1^a2b1", "h8g8", "b1a1", "g8h8", "a2b1", "h8g8", "a1a2", "g8h8", "a2a1"]:
+        g.play(mv)
+    lowered = g.compile(measure="squares", target="ibm", optimize=False)
+    optimized = g.compile(measure="squares", target="ibm")
+    assert lowered != optimized
+
+    def two_qubit_calls(program):
+        return sum(1 for line in program.splitlines() if line.startswith(("cx ", "ecr ", "cz ")))
+
+    assert two_qubit_calls(optimized) < two_qubit_calls(lowered)
+    a, b = qchess.run(lowered, optimize=False), qchess.run(optimized, optimize=False)
+    assert set(a) == set(b) and all(a[k] == pytest.approx(b[k]) for k in a)

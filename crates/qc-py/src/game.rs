@@ -370,11 +370,15 @@ impl Game {
     ///     width: ``"compact"`` (squares that take part) or ``"full"`` (all 64).
     ///     backends_dir: a folder of target files ``NAME.toml`` that add to (or override) the
     ///         bundled targets.
+    ///     optimize: run the exact passes before export, as ``qchess compile`` does (runs of
+    ///         gates recognised as one gate, single-qubit runs merged, identities dropped,
+    ///         X-wrapped 0-controls read back, inverse pairs cancelled); ``False`` exports the
+    ///         circuit exactly as the moves were lowered (``qchess compile --no-optimize``).
     ///
     /// Raises:
     ///     OptionError: an unknown format, form, target, ... ExportError: the game cannot be
     ///     compiled as asked.
-    #[pyo3(signature = (format="qasm3", form="dynamic", target=None, measure="board", dialect="portable", width="compact", backends_dir=None))]
+    #[pyo3(signature = (format="qasm3", form="dynamic", target=None, measure="board", dialect="portable", width="compact", backends_dir=None, optimize=true))]
     #[allow(clippy::too_many_arguments, reason = "Python keyword arguments")]
     fn compile(
         &self,
@@ -385,13 +389,14 @@ impl Game {
         dialect: &str,
         width: &str,
         backends_dir: Option<std::path::PathBuf>,
+        optimize: bool,
     ) -> PyResult<String> {
         let options = ExportOptions {
             form: option(form)?,
             dialect: option(dialect)?,
             width: option(width)?,
             measure: option(measure)?,
-            optimize: true,
+            optimize,
         };
         let target = target
             .map(|name| load_target(name, backends_dir.as_deref()))
@@ -423,7 +428,9 @@ impl Game {
     fn to_qiskit<'py>(&self, py: Python<'py>, form: &str) -> PyResult<Bound<'py, PyAny>> {
         let qasm3 = import(py, "qiskit.qasm3", "qiskit")?;
         import(py, "qiskit_qasm3_import", "qiskit-qasm3-import")?;
-        let text = self.compile("qasm3", form, None, "board", "portable", "compact", None)?;
+        let text = self.compile(
+            "qasm3", form, None, "board", "portable", "compact", None, true,
+        )?;
         qasm3.call_method1("loads", (text,))
     }
 
@@ -438,7 +445,9 @@ impl Game {
     #[pyo3(signature = (form="deferred"))]
     fn to_cirq<'py>(&self, py: Python<'py>, form: &str) -> PyResult<Bound<'py, PyAny>> {
         let importer = import(py, "cirq.contrib.qasm_import", "cirq-core")?;
-        let text = self.compile("qasm2", form, None, "board", "portable", "compact", None)?;
+        let text = self.compile(
+            "qasm2", form, None, "board", "portable", "compact", None, true,
+        )?;
         importer.call_method1("circuit_from_qasm", (text,))
     }
 }

@@ -17,6 +17,9 @@ use std::collections::BTreeMap;
 /// Args:
 ///     program: the program text.
 ///     backend: the simulator: ``"sparse"`` (default), ``"dense"`` or ``"reference"``.
+///     optimize: first run the exact passes ``qchess run`` runs (inlined gate bodies recognised
+///         as one gate, X-wrapped 0-controls read back, inverse pairs cancelled, identities
+///         dropped); ``False`` simulates the program exactly as written.
 ///
 /// Returns:
 ///     dict[str, float]: bit string (Qiskit's order: ``c[0]`` rightmost) -> probability.
@@ -24,12 +27,17 @@ use std::collections::BTreeMap;
 /// Raises:
 ///     ProgramError: the program cannot be read. SimulationError: it cannot be simulated.
 #[pyfunction]
-#[pyo3(signature = (program, backend="sparse"))]
-pub fn run(program: &str, backend: &str) -> PyResult<BTreeMap<String, f64>> {
+#[pyo3(signature = (program, backend="sparse", optimize=true))]
+pub fn run(program: &str, backend: &str, optimize: bool) -> PyResult<BTreeMap<String, f64>> {
     let choice = parse_backend(backend)?;
     let circuit =
         qc_export::import_qasm(program).map_err(|e| raise::<ProgramError>("cannot import", &e))?;
     qc_ir::verify(&circuit).map_err(|e| raise::<ProgramError>("not a well-formed circuit", &e))?;
+    let circuit = if optimize {
+        qc_ir::passes::optimize(&circuit).0
+    } else {
+        circuit
+    };
     let dist = qc_front::with_backend!(choice, |backend| {
         let mut sim = backend;
         qc_ir::exec::exact_distribution(&mut sim, &circuit)
