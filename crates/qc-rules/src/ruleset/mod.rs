@@ -3,8 +3,8 @@
 //! [`Ruleset`] is the ruleset itself: its name, its start positions and rule options, its game
 //! files. [`QuantumGame`] is a game in progress on some [`Backend`]: play a move written in the
 //! ruleset's notation (outcomes written in are forced, the others sampled from the caller's
-//! `rand` source), undo it (restoring the snapshot taken before it), the legal moves with their
-//! kind, one [`Status`], the circuit and its recorded outcomes, the instructions of move N, the
+//! `rand` source), undo it (restoring the snapshot taken before it), list a move's outcomes with
+//! their exact probabilities (computed on the simulator), the legal moves with their kind, one [`Status`], the circuit and its recorded outcomes, the instructions of move N, the
 //! record, a [`BoardView`] for the renderers, and ruleset-specific extras for JSON.
 //!
 //! Quantum Chess ([`Cantwell`], on [`crate::Game`]) and Niel's Chess ([`Niels`], on
