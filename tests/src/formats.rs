@@ -5,7 +5,7 @@
 use crate::cases::PlayedCase;
 use crate::metrics::ir_lines;
 use qc_export::{build_program, export_qasm3, ExportOptions, Width};
-use qc_ir::{Circuit, Op, Qubit, QubitRole};
+use qc_ir::{Circuit, Qubit, QubitRole};
 
 /// One output format.
 pub struct Format {
@@ -48,36 +48,7 @@ fn qasm3_featured(p: &PlayedCase) -> String {
         .iter()
         .map(|instr| {
             let mut i = instr.clone();
-            i.op = match &instr.op {
-                Op::Gate {
-                    gate,
-                    targets,
-                    controls,
-                } => Op::Gate {
-                    gate: *gate,
-                    targets: targets.iter().map(|&q| remap(q)).collect(),
-                    controls: controls
-                        .iter()
-                        .map(|c| qc_ir::Control {
-                            qubit: remap(c.qubit),
-                            on: c.on,
-                        })
-                        .collect(),
-                },
-                Op::Measure { qubit, clbit } => Op::Measure {
-                    qubit: remap(*qubit),
-                    clbit: *clbit,
-                },
-                Op::Reset { qubit } => Op::Reset {
-                    qubit: remap(*qubit),
-                },
-                Op::Alloc { qubit } => Op::Alloc {
-                    qubit: remap(*qubit),
-                },
-                Op::Free { qubit } => Op::Free {
-                    qubit: remap(*qubit),
-                },
-            };
+            i.op = instr.op.map_qubits(remap);
             i
         })
         .collect();

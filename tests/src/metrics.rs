@@ -37,7 +37,7 @@ pub fn metrics(instructions: &[Instruction]) -> Metrics {
         let qs = touched(instr);
         qubits.extend(qs.iter().copied());
         match &instr.op {
-            Op::Gate { .. } => {
+            Op::Gate { .. } | Op::UserGate { .. } => {
                 gates += 1;
                 if qs.len() >= 2 {
                     multi += 1;
@@ -49,7 +49,7 @@ pub fn metrics(instructions: &[Instruction]) -> Metrics {
     }
     let gate_qubits: Vec<Vec<Qubit>> = instructions
         .iter()
-        .filter(|i| matches!(i.op, Op::Gate { .. }))
+        .filter(|i| matches!(i.op, Op::Gate { .. } | Op::UserGate { .. }))
         .map(touched)
         .collect();
     let two_qubit_depth = qc_export::two_qubit_depth(gate_qubits.iter().map(Vec::as_slice));

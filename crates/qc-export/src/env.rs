@@ -164,6 +164,8 @@ pub struct Env {
     pub gates: HashMap<String, GateDef>,
     /// Instructions so far.
     pub instrs: Vec<Instruction>,
+    /// Small user gates met so far, with their parameter values (see [`crate::user_call`]).
+    pub user_gates: HashMap<crate::user_call::UserGateKey, crate::user_call::UserGateEntry>,
 }
 
 /// The table's OpenQASM form of a gate an importer knows without a definition (stdgates,
@@ -401,6 +403,15 @@ impl Env {
             if qubits[..k].contains(q) {
                 return Err(pos.error(Kind::QubitRepeated { qubit: *q }));
             }
+        }
+        if let Some(instr) = self.user_gate_call(mods, name, params, qubits, cond, pos)? {
+            if self.instrs.len() >= MAX_INSTRUCTIONS {
+                return Err(pos.error(format!(
+                    "the program has more than {MAX_INSTRUCTIONS} instructions"
+                )));
+            }
+            self.instrs.push(instr);
+            return Ok(());
         }
         let body = self
             .expand(mods, name, params, qubits.len(), pos, 0)?

@@ -31,6 +31,7 @@ mod peephole;
 pub mod program;
 pub mod qasm2;
 pub mod target;
+pub mod user_call;
 
 pub use board_map::{parse_header, BoardFacts, BoardMap, Holds, MapError, ProgramHeader};
 pub use circuit_format::{

@@ -92,6 +92,17 @@ impl Lowerer {
                     }
                 }
             }
+            Op::UserGate {
+                gate,
+                targets,
+                controls,
+            } => {
+                // Written as its body: gate by gate, each with the call's controls and condition
+                // (exact, and every target can run it).
+                for inner in gate.inlined(targets, controls, instr.condition) {
+                    self.instruction(index, &inner, out)?;
+                }
+            }
             Op::Measure { qubit, clbit } => {
                 if instr.condition.is_some() {
                     return Err(ExportError::Unsupported {

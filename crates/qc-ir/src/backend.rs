@@ -134,6 +134,14 @@ pub enum BackendError {
         /// The most amplitude updates allowed.
         limit: u64,
     },
+    /// A matrix that is not `2^k x 2^k` for its `k` targets (`k` at most 3) was applied.
+    #[error("a {dim} x {dim} matrix cannot act on {targets} target(s): it must be 2^k x 2^k for k <= 3 targets")]
+    MatrixSize {
+        /// The matrix's dimension.
+        dim: usize,
+        /// The number of targets.
+        targets: usize,
+    },
     /// A snapshot from another backend or state was restored or compared.
     #[error("invalid snapshot: {0}")]
     InvalidSnapshot(&'static str),
@@ -176,6 +184,21 @@ pub struct GateRunError {
     pub source: BackendError,
 }
 
+/// The check every [`Backend::apply_matrix`] makes before it touches the state: the matrix is
+/// `2^k x 2^k` for its `k` targets, `k` at most [`crate::user_gate::MAX_USER_GATE_QUBITS`].
+///
+/// # Errors
+/// [`BackendError::MatrixSize`] otherwise.
+pub fn check_matrix_size(matrix: &Matrix, targets: usize) -> Result<(), BackendError> {
+    if targets > crate::user_gate::MAX_USER_GATE_QUBITS || !matrix.is_square_of(1 << targets) {
+        return Err(BackendError::MatrixSize {
+            dim: matrix.dim(),
+            targets,
+        });
+    }
+    Ok(())
+}
+
 /// A simulator the IR can run on. See the module docs for conventions.
 pub trait Backend {
     /// A saved state for undo; restoring it must be exact.
@@ -206,6 +229,17 @@ pub trait Backend {
         }
         Ok(())
     }
+
+    /// Applies the unitary `matrix` (`2^k x 2^k` for the `k = targets.len()` targets, `k` at most
+    /// [`crate::user_gate::MAX_USER_GATE_QUBITS`]; the first target is the most significant bit,
+    /// as for gates) on the basis states where every control has its value. This is how a user
+    /// gate ([`crate::Op::UserGate`]) runs; the caller has checked the matrix (the verifier).
+    fn apply_matrix(
+        &mut self,
+        matrix: &Matrix,
+        targets: &[Qubit],
+        controls: &[Control],
+    ) -> Result<(), BackendError>;
 
     /// Measures `qubit` in the computational basis, collapsing the state.
     fn measure(&mut self, qubit: Qubit, choice: MeasureChoice) -> Result<bool, BackendError>;

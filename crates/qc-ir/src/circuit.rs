@@ -197,7 +197,10 @@ impl Circuit {
     pub fn is_unitary(&self) -> bool {
         self.instructions.iter().all(|i| {
             i.condition.is_none()
-                && matches!(i.op, Op::Gate { .. } | Op::Alloc { .. } | Op::Free { .. })
+                && matches!(
+                    i.op,
+                    Op::Gate { .. } | Op::UserGate { .. } | Op::Alloc { .. } | Op::Free { .. }
+                )
         })
     }
 
@@ -219,6 +222,15 @@ impl Circuit {
                     controls,
                 } => Op::Gate {
                     gate: gate.inverse(),
+                    targets: targets.clone(),
+                    controls: controls.clone(),
+                },
+                Op::UserGate {
+                    gate,
+                    targets,
+                    controls,
+                } => Op::UserGate {
+                    gate: std::sync::Arc::new(gate.inverse()),
                     targets: targets.clone(),
                     controls: controls.clone(),
                 },
@@ -255,14 +267,17 @@ impl Circuit {
     pub fn gate_counts(&self) -> Vec<(String, usize)> {
         let mut counts = std::collections::BTreeMap::<String, usize>::new();
         for instr in &self.instructions {
-            if let Op::Gate { gate, controls, .. } = &instr.op {
-                let mut name = String::new();
-                for c in controls {
-                    name.push(if c.on.value() { 'c' } else { 'n' });
-                }
-                name.push_str(gate.name());
-                *counts.entry(name).or_default() += 1;
+            let (gate_name, controls) = match &instr.op {
+                Op::Gate { gate, controls, .. } => (gate.name(), controls),
+                Op::UserGate { gate, controls, .. } => (gate.name(), controls),
+                _ => continue,
+            };
+            let mut name = String::new();
+            for c in controls {
+                name.push(if c.on.value() { 'c' } else { 'n' });
             }
+            name.push_str(gate_name);
+            *counts.entry(name).or_default() += 1;
         }
         counts.into_iter().collect()
     }
@@ -271,7 +286,7 @@ impl Circuit {
     pub fn num_gates(&self) -> usize {
         self.instructions
             .iter()
-            .filter(|i| matches!(i.op, Op::Gate { .. }))
+            .filter(|i| matches!(i.op, Op::Gate { .. } | Op::UserGate { .. }))
             .count()
     }
 

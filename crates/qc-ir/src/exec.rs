@@ -118,6 +118,13 @@ pub fn apply_instruction<B: Backend + ?Sized>(
             targets,
             controls,
         } => backend.apply_gate(*gate, targets, controls).map(|_| None),
+        Op::UserGate {
+            gate,
+            targets,
+            controls,
+        } => backend
+            .apply_matrix(gate.matrix(), targets, controls)
+            .map(|_| None),
         Op::Measure { qubit, clbit } => {
             let outcome = backend.measure(*qubit, policy.choose(Some(*clbit)))?;
             record.set(*clbit, outcome);

@@ -3,9 +3,12 @@
 
 use crate::gate::Gate;
 use crate::ids::{Clbit, Qubit};
+use crate::matrix::Matrix;
+use crate::user_gate::UserGate;
 use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// Which value of a control qubit lets the gate act.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -78,6 +81,17 @@ pub enum Op {
         /// Quantum controls (any number, any polarity).
         controls: Controls,
     },
+    /// A user gate applied as its matrix on `targets` (one per qubit of the gate, the first
+    /// target its most significant bit), acting only where every control has its value. The
+    /// gate is shared: copies of a circuit and repeated calls hold the same definition.
+    UserGate {
+        /// The gate: name, body and matrix.
+        gate: Arc<UserGate>,
+        /// Its targets; `targets.len() == gate.num_qubits()`.
+        targets: Targets,
+        /// Quantum controls (any number, any polarity).
+        controls: Controls,
+    },
     /// Computational-basis measurement of `qubit`, written to the fresh `clbit`.
     Measure {
         /// The measured qubit.
@@ -103,10 +117,93 @@ pub enum Op {
 }
 
 impl Op {
+    /// The unitary of a gate or user gate without its controls (first target = most significant
+    /// bit); `None` for other operations.
+    pub fn matrix(&self) -> Option<Cow<'_, Matrix>> {
+        match self {
+            Op::Gate { gate, .. } => Some(Cow::Owned(gate.matrix())),
+            Op::UserGate { gate, .. } => Some(Cow::Borrowed(gate.matrix())),
+            _ => None,
+        }
+    }
+
+    /// The controls of a gate or user gate (empty for other operations).
+    pub fn controls(&self) -> &[Control] {
+        match self {
+            Op::Gate { controls, .. } | Op::UserGate { controls, .. } => controls,
+            _ => &[],
+        }
+    }
+
+    /// The same operation with every qubit `q` renamed `rename(q)`.
+    pub fn map_qubits(&self, rename: impl Fn(Qubit) -> Qubit) -> Op {
+        let controls = |cs: &Controls| -> Controls {
+            cs.iter()
+                .map(|c| Control {
+                    qubit: rename(c.qubit),
+                    on: c.on,
+                })
+                .collect()
+        };
+        match self {
+            Op::Gate {
+                gate,
+                targets,
+                controls: cs,
+            } => Op::Gate {
+                gate: *gate,
+                targets: targets.iter().map(|&q| rename(q)).collect(),
+                controls: controls(cs),
+            },
+            Op::UserGate {
+                gate,
+                targets,
+                controls: cs,
+            } => Op::UserGate {
+                gate: Arc::clone(gate),
+                targets: targets.iter().map(|&q| rename(q)).collect(),
+                controls: controls(cs),
+            },
+            Op::Measure { qubit, clbit } => Op::Measure {
+                qubit: rename(*qubit),
+                clbit: *clbit,
+            },
+            Op::Reset { qubit } => Op::Reset {
+                qubit: rename(*qubit),
+            },
+            Op::Alloc { qubit } => Op::Alloc {
+                qubit: rename(*qubit),
+            },
+            Op::Free { qubit } => Op::Free {
+                qubit: rename(*qubit),
+            },
+        }
+    }
+
+    /// The same gate or user gate with `controls` instead of its own; other operations unchanged.
+    pub fn with_controls(&self, controls: Controls) -> Op {
+        match self {
+            Op::Gate { gate, targets, .. } => Op::Gate {
+                gate: *gate,
+                targets: targets.clone(),
+                controls,
+            },
+            Op::UserGate { gate, targets, .. } => Op::UserGate {
+                gate: Arc::clone(gate),
+                targets: targets.clone(),
+                controls,
+            },
+            other => other.clone(),
+        }
+    }
+
     /// Every qubit the operation touches: targets first, then controls.
     pub fn qubits(&self) -> SmallVec<[Qubit; 4]> {
         match self {
             Op::Gate {
+                targets, controls, ..
+            }
+            | Op::UserGate {
                 targets, controls, ..
             } => targets
                 .iter()

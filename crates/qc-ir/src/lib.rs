@@ -23,6 +23,7 @@ pub mod matrix;
 pub mod passes;
 pub mod text;
 pub mod unitary;
+pub mod user_gate;
 pub mod verify;
 
 pub use backend::{
@@ -39,4 +40,5 @@ pub use ids::{Clbit, Qubit, Square};
 pub use instruction::{Condition, Control, Instruction, Op, Origin, Polarity};
 pub use matrix::Matrix;
 pub use num_complex::Complex64;
+pub use user_gate::{UserGate, UserGateError};
 pub use verify::{verify, VerifyError, VerifyErrorKind, VerifyErrors};

@@ -58,6 +58,11 @@ impl Matrix {
         Matrix { dim, data }
     }
 
+    /// Whether this is a well-formed `dim x dim` matrix (a matrix read from JSON may not be).
+    pub fn is_square_of(&self, dim: usize) -> bool {
+        self.dim == dim && dim.checked_mul(dim) == Some(self.data.len())
+    }
+
     /// Number of rows (= columns).
     pub fn dim(&self) -> usize {
         self.dim

@@ -83,6 +83,22 @@ pub fn print_instruction(instr: &Instruction, names: &[String]) -> String {
                 let _ = write!(line, " ctrl({})", list.join(", "));
             }
         }
+        Op::UserGate { gate, targets, .. } => {
+            // The text format has no gate definitions: a user gate is written as its body (the
+            // exact inlined form, each line with the controls, condition and origin) after a
+            // comment naming it; reading the text back gives the body's gates.
+            line.clear();
+            let _ = write!(
+                line,
+                "# user gate {} {}, written as its body",
+                gate.name(),
+                targets.iter().map(name).collect::<Vec<_>>().join(", ")
+            );
+            for inner in crate::user_gate::inline_instruction(instr).unwrap_or_default() {
+                let _ = write!(line, "\n{}", print_instruction(&inner, names));
+            }
+            return line;
+        }
         Op::Measure { qubit, clbit } => {
             let _ = write!(line, "measure {} -> {clbit}", name(qubit));
         }

@@ -24,7 +24,17 @@ pub fn apply_gate_reference(
     targets: &[Qubit],
     controls: &[Control],
 ) {
-    let matrix = gate.matrix();
+    apply_matrix_reference(state, &gate.matrix(), targets, controls);
+}
+
+/// Applies `matrix` (first target = most significant bit) with `controls` to `state` (qubit k =
+/// bit k of the index), as [`apply_gate_reference`] does for a gate.
+pub fn apply_matrix_reference(
+    state: &mut [Complex64],
+    matrix: &Matrix,
+    targets: &[Qubit],
+    controls: &[Control],
+) {
     let k = targets.len();
     let mut out = vec![Complex64::new(0.0, 0.0); state.len()];
     for (basis, &amp) in state.iter().enumerate() {
@@ -107,13 +117,18 @@ impl Circuit {
                 .for_each(|v| *v = Complex64::new(0.0, 0.0));
             column[col] = Complex64::new(1.0, 0.0);
             for instr in self.instructions() {
-                if let Op::Gate {
-                    gate,
-                    targets,
-                    controls,
-                } = &instr.op
-                {
-                    apply_gate_reference(&mut column, *gate, targets, controls);
+                match &instr.op {
+                    Op::Gate {
+                        gate,
+                        targets,
+                        controls,
+                    } => apply_gate_reference(&mut column, *gate, targets, controls),
+                    Op::UserGate {
+                        gate,
+                        targets,
+                        controls,
+                    } => apply_matrix_reference(&mut column, gate.matrix(), targets, controls),
+                    _ => {}
                 }
             }
             for (row, v) in column.iter().enumerate() {

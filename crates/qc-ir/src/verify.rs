@@ -4,7 +4,8 @@
 //! user's mistake in a move: moves are checked by the rules before they are lowered.
 //!
 //! Checks: qubits and clbits in range; gate arity; finite angles; targets and controls pairwise
-//! distinct; an ancilla is used only between its `alloc` and `free` and is not allocated twice;
+//! distinct; user gates well formed (at most 3 qubits, a unitary matrix equal to its body's
+//! unitary, see [`crate::user_gate`]) with one target per qubit; an ancilla is used only between its `alloc` and `free` and is not allocated twice;
 //! `alloc`/`free` only on ancillas; each clbit written once; a clbit read by a condition only after
 //! it has been written.
 
@@ -34,6 +35,20 @@ pub enum VerifyErrorKind {
         /// Targets given.
         got: usize,
     },
+    /// Wrong number of targets for a user gate.
+    #[error("user gate `{gate}` takes {expected} target(s), got {got}")]
+    UserGateArity {
+        /// The user gate's name.
+        gate: String,
+        /// Targets it takes.
+        expected: usize,
+        /// Targets given.
+        got: usize,
+    },
+    /// A user gate that is malformed (name, size, body, or a matrix that is not unitary or not
+    /// its body's unitary).
+    #[error("{0}")]
+    UserGate(crate::user_gate::UserGateError),
     /// A NaN or infinite angle.
     #[error("gate `{0}` has a non-finite angle")]
     NonFiniteAngle(&'static str),
@@ -118,6 +133,8 @@ pub fn verify(circuit: &Circuit) -> Result<(), VerifyErrors> {
         })
         .collect();
     let mut written = vec![false; circuit.num_clbits()];
+    // A user gate shared by many instructions is checked once.
+    let mut checked_gates = std::collections::HashSet::new();
     for (index, instr) in circuit.instructions().iter().enumerate() {
         let mut report = |kind| {
             errors.push(VerifyError {
@@ -153,6 +170,20 @@ pub fn verify(circuit: &Circuit) -> Result<(), VerifyErrors> {
             }
             if !gate.params_finite() {
                 report(VerifyErrorKind::NonFiniteAngle(gate.name()));
+            }
+        }
+        if let Op::UserGate { gate, targets, .. } = &instr.op {
+            if checked_gates.insert(std::sync::Arc::as_ptr(gate)) {
+                if let Err(e) = gate.check() {
+                    report(VerifyErrorKind::UserGate(e));
+                }
+            }
+            if targets.len() != gate.num_qubits() {
+                report(VerifyErrorKind::UserGateArity {
+                    gate: gate.name().to_string(),
+                    expected: gate.num_qubits(),
+                    got: targets.len(),
+                });
             }
         }
         if !in_range {

@@ -7,7 +7,7 @@
 //! renderers, so both pictures agree.
 
 use super::labels::gate_label;
-use qc_ir::{Circuit, Op, Qubit};
+use qc_ir::{Circuit, Control, Op, Qubit};
 use qc_rules::WireLabel;
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -128,6 +128,25 @@ fn alloc_label(notes: &Annotations, index: usize, qubit: Qubit) -> Option<String
         .next()
 }
 
+/// A box labelled `label` on every target and a dot of its polarity on every control.
+fn gate_marks(label: String, targets: &[Qubit], controls: &[Control]) -> Vec<(usize, Mark)> {
+    let mut m: Vec<(usize, Mark)> = targets
+        .iter()
+        .map(|t| (t.index(), Mark::Box(label.clone())))
+        .collect();
+    m.extend(controls.iter().map(|c| {
+        (
+            c.qubit.index(),
+            if c.on.value() {
+                Mark::ControlOne
+            } else {
+                Mark::ControlZero
+            },
+        )
+    }));
+    m
+}
+
 /// The marks of one instruction, by qubit.
 fn marks_of(op: &Op, notes: &Annotations, index: usize) -> Vec<(usize, Mark)> {
     match op {
@@ -135,24 +154,13 @@ fn marks_of(op: &Op, notes: &Annotations, index: usize) -> Vec<(usize, Mark)> {
             gate,
             targets,
             controls,
-        } => {
-            let label = gate_label(gate);
-            let mut m: Vec<(usize, Mark)> = targets
-                .iter()
-                .map(|t| (t.index(), Mark::Box(label.clone())))
-                .collect();
-            m.extend(controls.iter().map(|c| {
-                (
-                    c.qubit.index(),
-                    if c.on.value() {
-                        Mark::ControlOne
-                    } else {
-                        Mark::ControlZero
-                    },
-                )
-            }));
-            m
-        }
+        } => gate_marks(gate_label(gate), targets, controls),
+        // A user gate is one box with the user's name on each of its targets.
+        Op::UserGate {
+            gate,
+            targets,
+            controls,
+        } => gate_marks(gate.name().to_string(), targets, controls),
         Op::Measure { qubit, clbit } => vec![(qubit.index(), Mark::Measure(clbit.to_string()))],
         Op::Reset { qubit } => vec![(qubit.index(), Mark::Reset)],
         Op::Alloc { qubit } => vec![(

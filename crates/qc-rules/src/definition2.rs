@@ -171,6 +171,13 @@ fn walk(instructions: &[Instruction], mut values: BTreeMap<Qubit, bool>) -> Walk
                     }
                 }
             }
+            // Game circuits hold no user gates; one may act like any gate that is not a swap.
+            Op::UserGate { .. } => {
+                return Walk {
+                    acts: true,
+                    measured,
+                }
+            }
             Op::Measure { qubit, clbit } => {
                 let bit = value(&values, qubit);
                 bits.insert(*clbit, bit);

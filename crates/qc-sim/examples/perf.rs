@@ -244,7 +244,7 @@ fn fused_block<F: qc_sim::Real>(n: u32, s: u32, low: u32) {
     let phase = F::complex(Complex64::new(0.0, 1.0));
     for _ in 0..5 {
         let start = Instant::now();
-        qc_sim::fused_kernel::apply(&mut amps, &fixed, &offsets, &m, true);
+        qc_sim::fused_kernel::apply(&mut amps, &fixed, 0, &offsets, &m, true);
         best = best.min(start.elapsed().as_secs_f64());
         let start = Instant::now();
         qc_sim::kernels::phase(&mut amps, &[], 0, 0, phase, true);

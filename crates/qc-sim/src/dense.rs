@@ -18,7 +18,8 @@ use crate::precision::Real;
 use crate::table::SmallGate;
 use num_complex::Complex;
 use qc_ir::{
-    Backend, BackendError, Complex64, Control, Gate, GateCall, GateRunError, MeasureChoice, Qubit,
+    Backend, BackendError, Complex64, Control, Gate, GateCall, GateRunError, Matrix, MeasureChoice,
+    Qubit,
 };
 use rayon::prelude::*;
 
@@ -465,12 +466,18 @@ impl<F: Real> DenseSim<F> {
     /// dense qubits, with the vectorised [`crate::fused_kernel`] (a 2x2 with the pair kernel).
     pub(crate) fn apply_block(&mut self, positions: &[u8], m: &[Complex64]) {
         self.fused_blocks += 1;
-        let mut fixed = positions.to_vec();
+        self.apply_block_where(positions, m, &[], 0);
+    }
+
+    /// [`DenseSim::apply_block`] on the amplitudes whose bits at the dense control positions
+    /// `cpos` equal those of `cval` (a controlled user gate; fused blocks have no controls).
+    fn apply_block_where(&mut self, positions: &[u8], m: &[Complex64], cpos: &[u8], cval: usize) {
+        let mut fixed: Vec<u8> = positions.iter().chain(cpos).copied().collect();
         fixed.sort_unstable();
         let parallel = self.parallel();
         if let [p] = positions {
             let m = [m[0], m[1], m[2], m[3]].map(F::complex);
-            kernels::pair(&mut self.amps, &fixed, 0, (0, 1usize << p), m, parallel);
+            kernels::pair(&mut self.amps, &fixed, cval, (0, 1usize << p), m, parallel);
             return;
         }
         let offsets: Vec<usize> = (0..1usize << positions.len())
@@ -483,7 +490,7 @@ impl<F: Real> DenseSim<F> {
                     .sum()
             })
             .collect();
-        crate::fused_kernel::apply(&mut self.amps, &fixed, &offsets, m, parallel);
+        crate::fused_kernel::apply(&mut self.amps, &fixed, cval, &offsets, m, parallel);
     }
 
     fn index_of(&self, ones: &[Qubit]) -> Option<usize> {
@@ -558,6 +565,38 @@ impl<F: Real> Backend for DenseSim<F> {
 
     fn apply_gates(&mut self, gates: &[GateCall<'_>]) -> Result<(), GateRunError> {
         self.apply_gates_fused(gates)
+    }
+
+    fn apply_matrix(
+        &mut self,
+        matrix: &Matrix,
+        targets: &[Qubit],
+        controls: &[Control],
+    ) -> Result<(), BackendError> {
+        qc_ir::backend::check_matrix_size(matrix, targets.len())?;
+        if self.control_bits(controls).is_none() {
+            return Ok(());
+        }
+        if targets
+            .iter()
+            .any(|t| matches!(self.place(*t), Place::Classical(_)))
+        {
+            // As in `apply_gate`: constant qubits leave before the vector grows.
+            self.evict_constant_qubits();
+        }
+        let Some((cpos, cval)) = self.control_bits(controls) else {
+            return Ok(());
+        };
+        // Joining appends at the top, so the control positions stay valid.
+        let mut positions = Vec::with_capacity(targets.len());
+        for &t in targets {
+            positions.push(self.join(t)?);
+        }
+        // The matrix's first target is its most significant bit; the block's local bit j is
+        // `positions[j]`, least significant first.
+        positions.reverse();
+        self.apply_block_where(&positions, matrix.as_slice(), &cpos, cval);
+        Ok(())
     }
 
     fn measure(&mut self, qubit: Qubit, choice: MeasureChoice) -> Result<bool, BackendError> {

@@ -253,22 +253,24 @@ fn apply_fixed_lanes<F: Real, const D: usize, const W: usize, const W2: usize>(
 
 /// Applies the row-major `d x d` matrix `m` (`d = offsets.len()`, a power of two up to 32) to
 /// amplitudes `i + offsets[c]` of every group of the vector for the fixed bits `fixed`
-/// (ascending; the block's qubits, no controls). 4, 8 and 16 take the fast fixed-size path.
+/// (ascending: the block's qubits and any control qubits) set to `base` (the controls' values).
+/// 4, 8 and 16 take the fast fixed-size path.
 pub fn apply<F: Real>(
     amps: &mut [Complex<F>],
     fixed: &[u8],
+    base: usize,
     offsets: &[usize],
     m: &[Complex64],
     parallel: bool,
 ) {
-    let groups = Groups::new(amps.len(), fixed, 0);
+    let groups = Groups::new(amps.len(), fixed, base);
     match offsets.len() {
         4 => apply_fixed::<F, 4, 8>(amps, &groups, offsets, m, parallel),
         8 => apply_fixed::<F, 8, 16>(amps, &groups, offsets, m, parallel),
         16 => apply_fixed::<F, 16, 32>(amps, &groups, offsets, m, parallel),
         _ => {
             let m: Vec<Complex<F>> = m.iter().map(|&z| F::complex(z)).collect();
-            crate::kernels::matrix(amps, fixed, 0, offsets, &m, parallel);
+            crate::kernels::matrix(amps, fixed, base, offsets, &m, parallel);
         }
     }
 }
@@ -329,12 +331,12 @@ mod tests {
             let want = by_hand(&amps, &fixed, &offsets, &m);
             for parallel in [false, true] {
                 let mut got = amps.clone();
-                apply(&mut got, &fixed, &offsets, &m, parallel);
+                apply(&mut got, &fixed, 0, &offsets, &m, parallel);
                 for (g, w) in got.iter().zip(&want) {
                     assert!((g - w).norm() < 1e-12, "d = {d}: {g} != {w}");
                 }
                 let mut single: Vec<Complex<f32>> = amps.iter().map(|&z| f32::complex(z)).collect();
-                apply(&mut single, &fixed, &offsets, &m, parallel);
+                apply(&mut single, &fixed, 0, &offsets, &m, parallel);
                 for (g, w) in single.iter().zip(&want) {
                     assert!(
                         (f32::widen(*g) - w).norm() < 1e-5,

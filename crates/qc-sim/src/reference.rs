@@ -8,7 +8,8 @@
 use crate::memory::MemoryLimit;
 use crate::slots::{Slot, SlotTable};
 use qc_ir::{
-    Backend, BackendError, Complex64, Control, Gate, MeasureChoice, Qubit, AMPLITUDE_EPSILON,
+    Backend, BackendError, Complex64, Control, Gate, Matrix, MeasureChoice, Qubit,
+    AMPLITUDE_EPSILON,
 };
 use std::collections::BTreeMap;
 
@@ -125,6 +126,16 @@ impl Backend for ReferenceSparse {
         targets: &[Qubit],
         controls: &[Control],
     ) -> Result<(), BackendError> {
+        self.apply_matrix(&gate.matrix(), targets, controls)
+    }
+
+    fn apply_matrix(
+        &mut self,
+        matrix: &Matrix,
+        targets: &[Qubit],
+        controls: &[Control],
+    ) -> Result<(), BackendError> {
+        qc_ir::backend::check_matrix_size(matrix, targets.len())?;
         // Classical controls decide at once; quantum ones become a (mask, value) test.
         let mut mask = 0u128;
         let mut value = 0u128;
@@ -147,7 +158,6 @@ impl Backend for ReferenceSparse {
         for &t in targets {
             bits.push(self.promote(t)?);
         }
-        let matrix = gate.matrix();
         let k = bits.len();
         // Each basis state becomes at most `fanout` (the most nonzeros in a column of the
         // matrix): refuse before building a state that would not fit.

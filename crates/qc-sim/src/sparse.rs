@@ -28,6 +28,7 @@ use std::collections::BTreeMap;
 pub type Entry = (u128, Complex64);
 
 mod branch;
+mod general;
 mod monomial;
 mod radix;
 use branch::kept;
@@ -456,6 +457,27 @@ impl Backend for SparseSim {
             if !self.entries.is_empty() {
                 self.demote_given(targets, or, and);
             }
+        }
+        Ok(())
+    }
+
+    fn apply_matrix(
+        &mut self,
+        matrix: &Matrix,
+        targets: &[Qubit],
+        controls: &[Control],
+    ) -> Result<(), BackendError> {
+        qc_ir::backend::check_matrix_size(matrix, targets.len())?;
+        let Some(test) = control_test(&self.slots, controls) else {
+            return Ok(());
+        };
+        let mut bits = Vec::with_capacity(targets.len());
+        for &t in targets {
+            bits.push(self.promote(t)?.0);
+        }
+        let (or, and) = self.apply_general(matrix, &bits, test)?;
+        if !self.entries.is_empty() {
+            self.demote_given(targets, or, and);
         }
         Ok(())
     }

@@ -35,6 +35,10 @@ pub struct RunArgs {
     /// Seed for --shots.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Simulate the circuit as written: no optimisation passes, and user gates of OpenQASM
+    /// programs applied gate by gate from their bodies instead of as one matrix each.
+    #[arg(long)]
+    pub no_optimize: bool,
 }
 
 /// Runs the command.
@@ -43,7 +47,12 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     let (name, circuit) = read_circuit(&args.circuit)?;
     // Rewrites that keep the distribution (inlined gate bodies recognised as their table gate,
     // X-wrapped 0-controls read back, inverse pairs, identities): fewer passes over the state.
-    let (circuit, _) = qc_ir::passes::optimize(&circuit);
+    // Small user gates stay one matrix each unless `--no-optimize` asks for their bodies.
+    let circuit = if args.no_optimize {
+        qc_ir::passes::inline_user_gates(&circuit)
+    } else {
+        qc_ir::passes::optimize(&circuit).0
+    };
     let dist = with_backend!(args.backend, args.precision, |backend| {
         let mut sim = backend;
         exact_distribution(&mut sim, &circuit).with_context(|| format!("cannot simulate {name}"))?

@@ -43,18 +43,10 @@ pub fn defer_measurements(circuit: &Circuit) -> Circuit {
             origin: instr.origin.clone(),
         };
         match &instr.op {
-            Op::Gate {
-                gate,
-                targets,
-                controls,
-            } => {
+            Op::Gate { controls, .. } | Op::UserGate { controls, .. } => {
                 let mut controls = controls.clone();
                 controls.extend(cond_control);
-                out.push(with(Op::Gate {
-                    gate: *gate,
-                    targets: targets.clone(),
-                    controls,
-                }));
+                out.push(with(instr.op.with_controls(controls)));
             }
             Op::Measure { qubit, clbit } if terminal[index] => {
                 finals.push((*qubit, *clbit, instr.origin.clone()));

@@ -24,7 +24,7 @@
 //!   resolved at compile time.
 
 use crate::instruction::Controls;
-use crate::{Circuit, Clbit, Control, Gate, Instruction, Op, Qubit, QubitRole};
+use crate::{Circuit, Clbit, Control, Gate, Instruction, Matrix, Op, Qubit, QubitRole};
 use std::collections::BTreeMap;
 
 /// An amplitude below this is zero when the pass reads a gate's matrix.
@@ -78,6 +78,17 @@ pub fn fold_gate(
     controls: &[Control],
     known: impl Fn(Qubit) -> Option<bool>,
 ) -> GateFold {
+    fold_matrix(&gate.matrix(), targets, controls, known)
+}
+
+/// [`fold_gate`] for any gate given by its unitary `matrix` (first target = most significant
+/// bit): a table gate or a user gate ([`Op::UserGate`]).
+pub fn fold_matrix(
+    matrix: &Matrix,
+    targets: &[Qubit],
+    controls: &[Control],
+    known: impl Fn(Qubit) -> Option<bool>,
+) -> GateFold {
     let Some(controls) = resolve_controls(controls, &known) else {
         return GateFold::Drop;
     };
@@ -89,7 +100,7 @@ pub fn fold_gate(
             after: before,
         };
     }
-    let action = known_action(gate, &before);
+    let action = known_action(matrix, &before);
     if action.identity {
         return GateFold::Drop;
     }
@@ -113,11 +124,10 @@ struct KnownAction {
     after: Vec<Option<bool>>,
 }
 
-/// Reads [`KnownAction`] off `gate`'s matrix (target 0 is the most significant bit).
-fn known_action(gate: Gate, before: &[Option<bool>]) -> KnownAction {
+/// Reads [`KnownAction`] off a gate's matrix `m` (target 0 is the most significant bit).
+fn known_action(m: &Matrix, before: &[Option<bool>]) -> KnownAction {
     let n = before.len();
     let bit = |index: usize, k: usize| (index >> (n - 1 - k)) & 1 == 1;
-    let m = gate.matrix();
     let allowed = (0..m.dim()).filter(|&col| {
         before
             .iter()
@@ -197,12 +207,16 @@ pub fn fold_classical_known(circuit: &Circuit) -> (Circuit, Vec<Option<bool>>) {
         };
         match &instr.op {
             Op::Gate {
-                gate,
-                targets,
-                controls,
+                targets, controls, ..
+            }
+            | Op::UserGate {
+                targets, controls, ..
             } => {
                 let known = |q: Qubit| value[q.index()];
-                let kept = match fold_gate(*gate, targets, controls, known) {
+                let Some(matrix) = instr.op.matrix() else {
+                    unreachable!("a gate or user gate has a matrix")
+                };
+                let kept = match fold_matrix(&matrix, targets, controls, known) {
                     GateFold::Drop => continue,
                     GateFold::Act { controls, after } => {
                         if controls.is_empty() && condition.is_none() {
@@ -219,15 +233,7 @@ pub fn fold_classical_known(circuit: &Circuit) -> (Circuit, Vec<Option<bool>>) {
                 for q in targets {
                     materialize(&mut out, &mut value, *q);
                 }
-                emit(
-                    &mut out,
-                    Op::Gate {
-                        gate: *gate,
-                        targets: targets.clone(),
-                        controls: kept,
-                    },
-                    condition,
-                );
+                emit(&mut out, instr.op.with_controls(kept), condition);
             }
             Op::Measure { qubit, clbit } => match (value[qubit.index()], condition) {
                 (Some(v), None) => {
