@@ -406,9 +406,9 @@ impl Env {
         }
         if let Some(instr) = self.user_gate_call(mods, name, params, qubits, cond, pos)? {
             if self.instrs.len() >= MAX_INSTRUCTIONS {
-                return Err(pos.error(format!(
-                    "the program has more than {MAX_INSTRUCTIONS} instructions"
-                )));
+                return Err(pos.error(Kind::TooManyInstructions {
+                    max: MAX_INSTRUCTIONS,
+                }));
             }
             self.instrs.push(instr);
             return Ok(());

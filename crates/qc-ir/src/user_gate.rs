@@ -2,7 +2,7 @@
 //! on one to [`MAX_USER_GATE_QUBITS`] qubits whose body is no gate of the table. It keeps the
 //! user's name and the body it was defined by (primitive gate instructions on its own qubits
 //! `0..n`) together with the body's unitary, so that simulators apply one small matrix, export
-//! writes the definition back, target lowering uses the body and drawings show one named box.
+//! (every target) writes the body gate by gate, and drawings show one named box.
 //!
 //! The matrix follows the gate table's convention: the first target is the most significant
 //! bit of the row and column index. It is computed from the body when the gate is built
