@@ -209,7 +209,8 @@ def run(
     """The exact probability of every outcome of an OpenQASM 2 or 3 program: bit string
     (Qiskit's order, ``c[0]`` rightmost) -> probability, as ``qchess run`` gives it.
     ``optimize=False`` skips the exact passes ``qchess run`` runs first and simulates the
-    program exactly as written."""
+    program exactly as written, user gates gate by gate from their bodies
+    (``qchess run --no-optimize``)."""
 
 def counts(
     program: str,

@@ -3,6 +3,11 @@
 //! Errors go to standard error with their full context chain (file, line, column or move number,
 //! and the rule broken) and exit code 2; a closed standard output (e.g. `qchess ... | head -1`)
 //! ends the program quietly with code 0.
+#![allow(
+    rustdoc::broken_intra_doc_links,
+    reason = "the argument types' doc comments are clap's --help text for a terminal (`draw [N]`, \
+              `c[0]`), not rustdoc links; escaping the brackets would print the backslashes"
+)]
 
 mod backend_choice;
 mod circuit_input;

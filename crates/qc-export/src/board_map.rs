@@ -258,7 +258,7 @@ pub struct ProgramHeader {
     pub qubits: usize,
     /// Bits declared.
     pub clbits: usize,
-    /// Recorded outcomes in Qiskit order (rightmost = c[0]); `x` = not recorded.
+    /// Recorded outcomes in Qiskit order (rightmost = `c[0]`); `x` = not recorded.
     pub postselect: String,
     /// What every bit means.
     pub map: BoardMap,

@@ -24,7 +24,7 @@ pub const MAX_INSTRUCTIONS: usize = 1 << 22;
 const MAX_GATE_NESTING: usize = 64;
 
 /// Where a construct starts in the source: a byte offset, turned into a line and column only
-/// when an error leaves the importer ([`ImportError::locate`]), so positions cost nothing on the
+/// when an error leaves the importer (`ImportError::locate`), so positions cost nothing on the
 /// way (counting lines for every token would make import quadratic).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Pos {

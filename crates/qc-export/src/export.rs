@@ -1,7 +1,7 @@
 //! The export pipeline: circuit + recorded outcomes + options -> [`Program`] -> OpenQASM 3 text.
 //!
 //! Steps: verify; deferred form if asked ([`qc_ir::passes::deferred`]); the exact passes of
-//! [`qc_ir::passes::optimize`] unless turned off; classical folding for the compact width
+//! [`qc_ir::passes::optimize()`] unless turned off; classical folding for the compact width
 //! ([`qc_ir::passes::fold`]), then the passes again (folding drops known controls and gates,
 //! which can leave new pairs and runs); register assignment (qubits in IR order, then scratch
 //! qubits); lowering ([`crate::lower`]) and, with the passes, inverse pairs of the calls it wrote

@@ -4,7 +4,7 @@
 //!
 //! Everything is written once against the ruleset interface (`qc_rules::QuantumGame`); the
 //! errors of the libraries become Python exceptions with the command line's messages (see
-//! [`errors`]), and no panic crosses into Python (PyO3 turns one into an exception; the code
+//! the `errors` module), and no panic crosses into Python (PyO3 turns one into an exception; the code
 //! avoids them: no `unwrap` on user input). `docs/python.md` is the user's guide.
 
 mod engine;

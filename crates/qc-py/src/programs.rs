@@ -19,7 +19,8 @@ use std::collections::BTreeMap;
 ///     backend: the simulator: ``"sparse"`` (default), ``"dense"`` or ``"reference"``.
 ///     optimize: first run the exact passes ``qchess run`` runs (inlined gate bodies recognised
 ///         as one gate, X-wrapped 0-controls read back, inverse pairs cancelled, identities
-///         dropped); ``False`` simulates the program exactly as written.
+///         dropped; small user gates applied as one matrix each); ``False`` simulates the program
+///         exactly as written, user gates gate by gate from their bodies (``--no-optimize``).
 ///
 /// Returns:
 ///     dict[str, float]: bit string (Qiskit's order: ``c[0]`` rightmost) -> probability.
@@ -33,11 +34,7 @@ pub fn run(program: &str, backend: &str, optimize: bool) -> PyResult<BTreeMap<St
     let circuit =
         qc_export::import_qasm(program).map_err(|e| raise::<ProgramError>("cannot import", &e))?;
     qc_ir::verify(&circuit).map_err(|e| raise::<ProgramError>("not a well-formed circuit", &e))?;
-    let circuit = if optimize {
-        qc_ir::passes::optimize(&circuit).0
-    } else {
-        circuit
-    };
+    let circuit = qc_ir::passes::simulation_form(&circuit, optimize);
     let dist = qc_front::with_backend!(choice, |backend| {
         let mut sim = backend;
         qc_ir::exec::exact_distribution(&mut sim, &circuit)

@@ -48,11 +48,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     // Rewrites that keep the distribution (inlined gate bodies recognised as their table gate,
     // X-wrapped 0-controls read back, inverse pairs, identities): fewer passes over the state.
     // Small user gates stay one matrix each unless `--no-optimize` asks for their bodies.
-    let circuit = if args.no_optimize {
-        qc_ir::passes::inline_user_gates(&circuit)
-    } else {
-        qc_ir::passes::optimize(&circuit).0
-    };
+    let circuit = qc_ir::passes::simulation_form(&circuit, !args.no_optimize);
     let dist = with_backend!(args.backend, args.precision, |backend| {
         let mut sim = backend;
         exact_distribution(&mut sim, &circuit).with_context(|| format!("cannot simulate {name}"))?

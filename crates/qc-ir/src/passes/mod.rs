@@ -21,3 +21,16 @@ pub use inline::inline_user_gates;
 pub use optimize::{optimize, OptimizeReport};
 pub use recognise::{recognise, recognise_unitary, Recognised};
 pub use single_qubit::{merge_single_qubit_runs, MergeReport};
+
+use crate::Circuit;
+
+/// The circuit `qchess run` simulates: with `optimize`, the result of [`optimize()`] (small user
+/// gates stay one matrix each); without, the circuit exactly as written, every user gate as its
+/// body ([`inline_user_gates`]), so that nothing is rewritten.
+pub fn simulation_form(circuit: &Circuit, optimize: bool) -> Circuit {
+    if optimize {
+        self::optimize(circuit).0
+    } else {
+        inline_user_gates(circuit)
+    }
+}
