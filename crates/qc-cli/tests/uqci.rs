@@ -511,6 +511,16 @@ fn niels_go_takes_the_queen() {
     // = +0.5 pawn (the rook stands on e6 either way); the rest stays at -4.
     let lines = niels("position fen 7k/8/8/8/8/8/8/K3R3 w - - 0 1 qe6e7\ngo\nquit\n");
     assert_eq!(lines, ["info depth 1 score cp 50 pv e1e6", "bestmove e1e6"]);
+    // The Deterministic Game (App. E): the attempt applies a Hadamard move to the equal pair,
+    // which puts the queen on its red square e6 for certain (H|+> = |0>): +5 for sure.
+    let lines = replies(
+        &["uqci", "--rules", "niels", "--variant", "deterministic"],
+        "position fen 7k/8/8/8/8/8/8/K3R3 w - - 0 1 qe6e7\ngo\nquit\n",
+    );
+    assert_eq!(
+        lines,
+        ["info depth 1 score cp 500 pv e1e6", "bestmove e1e6"]
+    );
     // 4x4: White rook b1, king d1 (105); Black queen a4, pawn b3, king d4 (110). Depth 1 takes
     // the pawn (-4); depth 2 sees the queen take the rook back on b3 (-9), while a move that
     // keeps the rook out of the queen's lines (a-file, 4th rank) leaves -5: -500 cp.
