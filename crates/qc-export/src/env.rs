@@ -166,6 +166,12 @@ pub struct Env {
     pub instrs: Vec<Instruction>,
     /// Small user gates met so far, with their parameter values (see [`crate::user_call`]).
     pub user_gates: HashMap<crate::user_call::UserGateKey, crate::user_call::UserGateEntry>,
+    /// How many more instructions the program has once its small user gates are inlined: per
+    /// call, its body's length less one. A call counts against [`MAX_INSTRUCTIONS`] as its body
+    /// would inlined, so the inlined form (`--no-optimize`, export, the IR text) is as bounded as
+    /// a program written out, and so are the bodies held in memory (a few lines calling a body of
+    /// 4 096 gates with ever new angles would otherwise hold billions of gates).
+    pub user_gate_instrs: usize,
 }
 
 /// The table's OpenQASM form of a gate an importer knows without a definition (stdgates,
@@ -187,6 +193,11 @@ pub fn is_builtin(name: &str) -> bool {
 }
 
 impl Env {
+    /// Instructions so far with the small user gates inlined, against [`MAX_INSTRUCTIONS`].
+    pub fn instructions_held(&self) -> usize {
+        self.instrs.len() + self.user_gate_instrs
+    }
+
     /// The number of qubits declared.
     pub fn num_qubits(&self) -> usize {
         self.qregs.iter().map(|r| r.size).sum()
@@ -405,7 +416,7 @@ impl Env {
             }
         }
         if let Some(instr) = self.user_gate_call(mods, name, params, qubits, cond, pos)? {
-            if self.instrs.len() >= MAX_INSTRUCTIONS {
+            if self.instructions_held() >= MAX_INSTRUCTIONS {
                 return Err(pos.error(Kind::TooManyInstructions {
                     max: MAX_INSTRUCTIONS,
                 }));
@@ -416,7 +427,7 @@ impl Env {
         let body = self
             .expand(mods, name, params, qubits.len(), pos, 0)?
             .remap(qubits);
-        if self.instrs.len() + body.instrs.len() > MAX_INSTRUCTIONS {
+        if self.instructions_held() + body.instrs.len() > MAX_INSTRUCTIONS {
             return Err(pos.error(Kind::TooManyInstructions {
                 max: MAX_INSTRUCTIONS,
             }));

@@ -7,8 +7,8 @@
 //! observable under the control and the matrix of a user gate is its body's unitary exactly.
 //! `qc_ir::passes::inline_user_gates` gives the plain inlined form back (`--no-optimize`).
 
-use crate::env::{Env, Mod, Pos};
-use crate::error::ImportError;
+use crate::env::{Env, Mod, Pos, MAX_INSTRUCTIONS};
+use crate::error::{ImportError, ImportErrorKind};
 use qc_ir::passes::recognise;
 use qc_ir::user_gate::MAX_USER_GATE_QUBITS;
 use qc_ir::{Condition, Control, Instruction, Op, Qubit, UserGate};
@@ -85,6 +85,14 @@ impl Env {
         if phase != 0.0 && !controls.is_empty() {
             return Ok(None);
         }
+        // The call counts as its body would inlined (see `Env::user_gate_instrs`).
+        let len = gate.body().len();
+        if self.instructions_held() + len > MAX_INSTRUCTIONS {
+            return Err(pos.error(ImportErrorKind::TooManyInstructions {
+                max: MAX_INSTRUCTIONS,
+            }));
+        }
+        self.user_gate_instrs += len.saturating_sub(1);
         let targets: Vec<Qubit> = qubits[controls.len()..]
             .iter()
             .map(|&q| Qubit(q as u32))

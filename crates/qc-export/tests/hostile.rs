@@ -242,3 +242,51 @@ fn mutated_and_binary_programs_never_panic() {
         let _ = import_qasm2(&text);
     }
 }
+
+/// A two-qubit gate of 4 096 body gates in twelve nested lines (each level calls the one below
+/// twice) that matches no table gate, so each call is one user gate holding its body.
+fn doubling_gates(v3: bool) -> String {
+    let mut s = String::from("gate g1(t) a, b { rz(t) a; cx a, b; }\n");
+    for k in 2..=12 {
+        s += &format!(
+            "gate g{k}(t) a, b {{ g{}(t) a, b; g{}(t) b, a; }}\n",
+            k - 1,
+            k - 1
+        );
+    }
+    s += if v3 { "qubit[2] q;\n" } else { "qreg q[2];\n" };
+    s
+}
+
+#[test]
+fn user_gate_calls_count_as_their_bodies_against_the_instruction_limit() {
+    // A call is one instruction holding its body; it counts as the body would inlined. Otherwise
+    // a few kilobytes of program would hold billions of gates: in the bodies of ever new angles,
+    // and in the inlined form `--no-optimize`, export and the IR text write even for one angle.
+    // 1 024 calls of a 4 096-gate body fill the limit exactly; the 1 025th goes over.
+    let limit = qc_export::env::MAX_INSTRUCTIONS;
+    let calls = limit / 4096 + 1;
+    let angles: String = (1..=calls)
+        .map(|i| format!("g12({}) q[0], q[1];\n", i as f64 * 1e-3))
+        .collect();
+    let same: String = "g12(0.5) q[0], q[1];\n".repeat(calls);
+    for e in [
+        err3(&(doubling_gates(true) + &angles)),
+        err2(&(doubling_gates(false) + &angles)),
+        err3(&(doubling_gates(true) + &same)),
+    ] {
+        assert_eq!(
+            e.kind,
+            ImportErrorKind::TooManyInstructions { max: limit },
+            "{e}"
+        );
+        // Two header lines, 12 gate lines, the register, then the call that goes over.
+        assert_eq!(e.line, 2 + 13 + calls, "{e}");
+    }
+    // One call fewer fits: 1 024 instructions sharing one gate, 2^22 once inlined.
+    let fits: String = "g12(0.5) q[0], q[1];\n".repeat(calls - 1);
+    let c = import_qasm3(&format!("{V3}{}{fits}", doubling_gates(true))).expect("fits");
+    assert_eq!(c.instructions().len(), calls - 1);
+    let inlined = qc_ir::passes::inline_user_gates(&c);
+    assert_eq!(inlined.instructions().len(), limit);
+}
