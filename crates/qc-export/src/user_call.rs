@@ -73,7 +73,7 @@ impl Env {
                 } else {
                     UserGate::new(name, num_qubits, body.instrs)
                         .ok()
-                        .map(|gate| (Arc::new(gate), body.phase))
+                        .map(|gate| (Arc::new(gate.with_params(params)), body.phase))
                 };
                 self.user_gates.insert(key, gate.clone());
                 gate

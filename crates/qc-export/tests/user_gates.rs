@@ -372,6 +372,43 @@ fn the_same_call_shares_one_gate() {
     assert!(gates.windows(2).all(|w| w[0] == w[1]));
 }
 
+#[test]
+fn a_user_gate_keeps_the_angles_of_its_call() {
+    let text = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\n\
+        gate g(t, u) a, b { ry(t) a; cx a, b; rx(u) b; }\nqubit[2] q;\n\
+        g(pi/2, 0.3) q[0], q[1];\ng(0.1, 0.3) q[1], q[0];\n";
+    let c = import_qasm3(text).expect("import");
+    let params: Vec<Vec<f64>> = c
+        .instructions()
+        .iter()
+        .filter_map(|i| match &i.op {
+            Op::UserGate { gate, .. } => Some(gate.params().to_vec()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        params,
+        [vec![std::f64::consts::FRAC_PI_2, 0.3], vec![0.1, 0.3]]
+    );
+    // The IR JSON keeps them.
+    let json = serde_json::to_string(&c).expect("json");
+    let back = qc_export::circuit_format::parse_circuit_as(
+        qc_export::circuit_format::CircuitFormat::Json,
+        &json,
+    )
+    .expect("read back");
+    assert_eq!(back, c);
+    // An angle that is not finite is refused by the verifier.
+    let Op::UserGate { gate, .. } = &c.instructions()[0].op else {
+        panic!("a user gate first")
+    };
+    let nan = (**gate).clone().with_params(&[f64::NAN]);
+    assert!(matches!(
+        nan.check(),
+        Err(qc_ir::UserGateError::NonFiniteParam { .. })
+    ));
+}
+
 /// The IR JSON of a circuit whose only instruction is a user gate, with `edit` applied to it.
 fn edited_json(edit: impl Fn(&mut serde_json::Value)) -> String {
     let text = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\n\

@@ -64,6 +64,12 @@ pub enum UserGateError {
         /// The gate's number of qubits.
         qubits: usize,
     },
+    /// A recorded angle is NaN or infinite.
+    #[error("user gate `{name}` has a non-finite angle")]
+    NonFiniteParam {
+        /// The gate's name.
+        name: String,
+    },
     /// The matrix is not `2^n x 2^n` for the gate's `n` qubits.
     #[error("user gate `{name}`: its matrix is not {dim} x {dim}")]
     MatrixSize {
@@ -90,6 +96,9 @@ pub enum UserGateError {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct UserGate {
     name: String,
+    /// The angles of the call (`g(pi/2, 0.3)`), for drawings; the body has them applied.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    params: Vec<f64>,
     num_qubits: usize,
     body: Vec<Instruction>,
     matrix: Matrix,
@@ -110,15 +119,28 @@ impl UserGate {
         let matrix = body_matrix(num_qubits, &body);
         Ok(UserGate {
             name: name.to_string(),
+            params: Vec::new(),
             num_qubits,
             body,
             matrix,
         })
     }
 
+    /// The same gate, recording the angles the call gave the definition's parameters (the body
+    /// already has them applied; they are kept so that a drawing can tell `g(0.1)` from `g(0.2)`).
+    pub fn with_params(mut self, params: &[f64]) -> UserGate {
+        self.params = params.to_vec();
+        self
+    }
+
     /// The user's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The angles of the call (empty for a gate without parameters).
+    pub fn params(&self) -> &[f64] {
+        &self.params
     }
 
     /// The number of qubits (targets) it acts on.
@@ -155,6 +177,7 @@ impl UserGate {
         name.truncate(MAX_USER_GATE_NAME);
         UserGate {
             name,
+            params: self.params.clone(),
             num_qubits: self.num_qubits,
             body,
             matrix: self.matrix.adjoint(),
@@ -204,6 +227,11 @@ impl UserGate {
     /// The first problem found.
     pub fn check(&self) -> Result<(), UserGateError> {
         check_shape(&self.name, self.num_qubits, &self.body)?;
+        if !self.params.iter().all(|p| p.is_finite()) {
+            return Err(UserGateError::NonFiniteParam {
+                name: self.name.clone(),
+            });
+        }
         let dim = 1usize << self.num_qubits;
         if !self.matrix.is_square_of(dim) {
             return Err(UserGateError::MatrixSize {

@@ -7,7 +7,7 @@
 //! reader wants `pi/2`, not `1.5707963267948968`. Any other angle prints as a decimal rounded
 //! to four places. (The IR text keeps exact angles; a drawing is for reading.)
 
-use qc_ir::Gate;
+use qc_ir::{Gate, UserGate};
 use std::f64::consts::PI;
 
 /// Denominators tried, smallest first, so that `pi/2` wins over `2*pi/4`.
@@ -68,18 +68,43 @@ fn decimal(value: f64) -> String {
 
 /// A gate box's text: the table's name, then its angles (`ry(pi/2)`, `rz(-0.3)`, `siswap`).
 pub fn gate_label(gate: &Gate) -> String {
-    let params = gate.params();
+    named_label(gate.name(), &gate.params())
+}
+
+/// A user gate box's text: the program's name for it, then the call's angles (`g2(pi/4)`).
+pub fn user_gate_label(gate: &UserGate) -> String {
+    named_label(gate.name(), gate.params())
+}
+
+/// `name`, or `name(a, b)` with each angle as [`angle_label`] writes it.
+fn named_label(name: &str, params: &[f64]) -> String {
     if params.is_empty() {
-        return gate.name().to_string();
+        return name.to_string();
     }
     let angles: Vec<String> = params.iter().map(|&p| angle_label(p)).collect();
-    format!("{}({})", gate.name(), angles.join(", "))
+    format!("{name}({})", angles.join(", "))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::f64::consts::{FRAC_PI_2, FRAC_PI_4};
+
+    #[test]
+    fn a_user_gate_box_names_the_gate_and_its_angles() {
+        let body = vec![
+            Gate::Ry(FRAC_PI_2).on(&[qc_ir::Qubit(0)]),
+            qc_ir::Instruction::gate(
+                Gate::X,
+                &[qc_ir::Qubit(1)],
+                &[qc_ir::Control::when(qc_ir::Qubit(0), true)],
+            ),
+        ];
+        let g = UserGate::new("g2", 2, body).expect("a good gate");
+        assert_eq!(user_gate_label(&g), "g2");
+        let g = g.with_params(&[FRAC_PI_2, -0.3]);
+        assert_eq!(user_gate_label(&g), "g2(pi/2, -0.3)");
+    }
 
     /// Hand-computed cases: the value, and what a reader should see.
     #[test]

@@ -160,7 +160,7 @@ fn marks_of(op: &Op, notes: &Annotations, index: usize) -> Vec<(usize, Mark)> {
             gate,
             targets,
             controls,
-        } => gate_marks(gate.name().to_string(), targets, controls),
+        } => gate_marks(crate::labels::user_gate_label(gate), targets, controls),
         Op::Measure { qubit, clbit } => vec![(qubit.index(), Mark::Measure(clbit.to_string()))],
         Op::Reset { qubit } => vec![(qubit.index(), Mark::Reset)],
         Op::Alloc { qubit } => vec![(
