@@ -26,6 +26,10 @@ echo "== sample circuits"
 "$VENV/bin/python" "$ROOT/tests/interop/check.py" "$OUT/circuits"
 echo "== games"
 "$VENV/bin/python" "$ROOT/tests/interop/check.py" "$OUT/games"
+# Small user gates, applied by qchess as one matrix each, against Qiskit's statevector on the
+# same program text (random definitions called plainly and under ctrl @ / negctrl @).
+echo "== user gates"
+"$VENV/bin/python" -W ignore "$ROOT/tests/interop/user_gates.py" "$ROOT/target/release/qchess" "$OUT/user_gates" 40
 # The doc_examples test checks that the docs' quotes equal these files; here they run.
 echo "== the scripts docs/hardware.md quotes"
 SNIP="$OUT/snippets"
