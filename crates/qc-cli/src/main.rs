@@ -127,10 +127,13 @@ enum Command {
     /// ancilla, or (Niel's Chess) the pair they stand for ("R d4/e6": piece, red and blue square);
     /// a whole game leaves out the set-up wires of squares no move touches (--all-wires draws
     /// them). Filled dots are 1-controls, open dots 0-controls; "if c0=1" marks a conditioned
-    /// instruction; angles read as multiples of pi where they are (ry(pi/2)).
+    /// instruction; angles read as multiples of pi where they are (ry(pi/2)). On a terminal a
+    /// drawing wider than the window is cut into bands that fit it, one under the other, each
+    /// starting with the wire names (--width N sets the width, --width 0 draws one band).
     ///
     /// Examples:
     ///   qchess draw --moves "b1^a3c3 g8f6 a3c3^b1"
+    ///   qchess draw circuits/tour.qcg --width 100
     ///   qchess draw --moves "b1^a3c3 g8f6 a3c3^b1" --move 3
     ///   qchess draw --rules niels circuits/niels/entangled_group.qng --svg pairs.svg
     ///   qchess draw --circuit circuits/split_and_measure.qc --svg split.svg

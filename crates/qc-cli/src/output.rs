@@ -17,6 +17,16 @@ pub fn write_stdout(text: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The terminal's width in characters when standard output is a terminal (what a drawing wraps
+/// to by default), else `None`.
+pub fn terminal_width() -> Option<usize> {
+    use std::io::IsTerminal;
+    if !io::stdout().is_terminal() {
+        return None;
+    }
+    terminal_size::terminal_size().map(|(w, _)| usize::from(w.0))
+}
+
 /// Prints an error with its context chain to standard error.
 pub fn print_error(err: &anyhow::Error) {
     eprintln!("error: {}", error_text(err));

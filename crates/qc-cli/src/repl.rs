@@ -124,7 +124,13 @@ pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>
                     None => s.game.moves().len(),
                 };
                 match game_drawing(&s.game, Some(n), false) {
-                    Ok((circuit, notes)) => text_circuit::draw_annotated(&circuit, &notes),
+                    Ok((circuit, notes)) => text_circuit::draw_with(
+                        &circuit,
+                        &notes,
+                        text_circuit::TextOptions {
+                            width: crate::output::terminal_width(),
+                        },
+                    ),
                     Err(e) => format!("error: {e:#}\n"),
                 }
             },

@@ -88,3 +88,81 @@ fn niels_wires_are_named_by_their_pairs() {
         .count();
     assert_eq!(sections, 5, "set-up and four plies: {svg}");
 }
+
+/// Counts what a drawing shows, wherever its bands cut: gate boxes and control dots.
+fn marks(drawing: &str) -> (usize, usize) {
+    (
+        drawing.matches('[').count(),
+        drawing.matches(['●', '○']).count(),
+    )
+}
+
+#[test]
+fn width_cuts_a_long_drawing_into_bands_that_fit_and_lose_nothing() {
+    let games: [&[&str]; 3] = [
+        &["circuits/tour.qcg"],
+        &[
+            "--moves",
+            "e2e4 e7e5",
+            "--random-plies",
+            "30",
+            "--seed",
+            "3",
+        ],
+        &["--rules", "niels", "circuits/niels/entangled_group.qng"],
+    ];
+    for game in games {
+        let args = |extra: &[&str]| -> Vec<String> {
+            let mut a = vec!["draw".to_string()];
+            a.extend(game.iter().chain(extra).map(|s| s.to_string()));
+            a
+        };
+        let run = |extra: &[&str]| {
+            let a = args(extra);
+            let a: Vec<&str> = a.iter().map(String::as_str).collect();
+            ok_stdout(&qchess(&a))
+        };
+        // Standard output is a pipe here: one band, as with --width 0.
+        let whole = run(&[]);
+        assert_eq!(run(&["--width", "0"]), whole);
+        for width in [40, 80, 120] {
+            let banded = run(&["--width", &width.to_string()]);
+            for line in banded.lines() {
+                // Only a band of one column (one move's single gate, wider than the page) or
+                // the note under the drawing may be longer.
+                let long = line.chars().count() > width;
+                assert!(
+                    !long || line.contains("wire(s)") || line.matches('[').count() <= 1,
+                    "{width}: {line}\n{banded}"
+                );
+            }
+            assert_eq!(marks(&banded), marks(&whole), "{width}\n{banded}");
+            // Every wire is named again in every band.
+            let (named, wires) = (wire_names(&banded).len(), wire_names(&whole).len());
+            let bands = named / wires;
+            assert!(bands >= 1 && named.is_multiple_of(wires), "{banded}");
+            let widest = whole.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+            if widest > width {
+                assert!(bands > 1, "{width}: one band for a drawing {widest} wide");
+            }
+        }
+    }
+}
+
+#[test]
+fn width_is_for_text_drawings_only() {
+    let dir = temp_dir("draw-width-svg");
+    let svg = dir.join("g.svg");
+    let out = qchess(&[
+        "draw",
+        "--moves",
+        GAME,
+        "--width",
+        "80",
+        "--svg",
+        svg.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--width"));
+    assert!(!svg.exists());
+}

@@ -7,11 +7,12 @@
 use crate::backend_choice::BackendChoice;
 use crate::circuit_input::read_circuit;
 use crate::game_input::{with_game, GameArgs};
-use crate::output::write_stdout;
+use crate::output::{terminal_width, write_stdout};
 use anyhow::{bail, Context};
 use clap::Args;
 use qc_ir::{Circuit, Instruction, Qubit};
 use qc_render::layout::{Annotations, Section};
+use qc_render::text_circuit::TextOptions;
 use qc_render::{svg_circuit, text_circuit};
 use qc_rules::{QuantumGame, WireLabel};
 use std::collections::BTreeSet;
@@ -37,6 +38,12 @@ pub struct DrawArgs {
     /// Write an SVG picture to this file instead of drawing text.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// Cut the text drawing into bands of at most N characters per line, one under the other,
+    /// each starting with the wire names; cuts fall between moves where they can, never through
+    /// a gate. 0 = one band however wide. Default: the terminal's width when standard output is
+    /// a terminal, else one band.
+    #[arg(long, value_name = "N", conflicts_with = "svg")]
+    pub width: Option<usize>,
     /// Seed for the outcomes of moves written without them.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -60,7 +67,18 @@ pub fn run(args: &DrawArgs) -> anyhow::Result<()> {
     match &args.svg {
         Some(path) => std::fs::write(path, svg_circuit::draw_annotated(&circuit, &notes))
             .with_context(|| format!("cannot write {}", path.display())),
-        None => write_stdout(&text_circuit::draw_annotated(&circuit, &notes)),
+        None => {
+            let width = match args.width {
+                Some(0) => None,
+                Some(n) => Some(n),
+                None => terminal_width(),
+            };
+            write_stdout(&text_circuit::draw_with(
+                &circuit,
+                &notes,
+                TextOptions { width },
+            ))
+        }
     }
 }
 
