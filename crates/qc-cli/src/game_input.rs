@@ -72,7 +72,7 @@ macro_rules! with_rules {
 }
 
 /// Loads the game `$args` (a `GameArgs`) gives and plays it on the simulator `$backend` (a
-/// `BackendChoice`, or a pair `(BackendChoice, PrecisionChoice)`) with `$seed`; runs `$body` with `$loaded` (a `Loaded<R>`) and `$game` (an
+/// `BackendKind`, or a pair `(BackendKind, Precision)`) with `$seed`; runs `$body` with `$loaded` (a `Loaded<R>`) and `$game` (an
 /// `R::Game<B>`) bound, and the type `$rules` bound to the ruleset. `$required`: whether a game
 /// must be given (otherwise: the start position, no moves).
 macro_rules! with_game {

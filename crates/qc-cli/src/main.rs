@@ -10,6 +10,7 @@
 )]
 
 mod backend_choice;
+mod choice_arg;
 mod circuit_input;
 mod commands;
 mod game_input;

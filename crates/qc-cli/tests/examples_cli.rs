@@ -397,7 +397,7 @@ fn compile_refuses_a_target_that_is_too_small() {
     }
     assert_exit_2(
         &qchess(&["compile", "circuits/full_game.qcg", "--form", "sideways"]),
-        &["unknown form `sideways`"],
+        &["'sideways'", "--form", "dynamic, deferred"],
     );
 }
 

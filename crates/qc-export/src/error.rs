@@ -1,6 +1,8 @@
 //! Typed errors of export and import.
 
 pub use crate::import_error::{ImportError, ImportErrorKind, SemanticProblem};
+/// The `FromStr` error of every option type (shared with the other crates through `qc_ir`).
+pub use qc_ir::choice::UnknownChoice;
 use thiserror::Error;
 
 /// Why a circuit could not be exported.
@@ -148,20 +150,4 @@ impl ExportError {
             other => other,
         }
     }
-}
-
-/// A word that names none of the choices of an option (`--form sideways`): which option, the
-/// word, and the choices (the `FromStr` error of every option type of this crate and of
-/// `qc_front::Format`).
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-#[error("unknown {what} `{given}` (expected {}{})", if *.list { "a comma-separated list of: " } else { "one of: " }, .expected.join(", "))]
-pub struct UnknownChoice {
-    /// What the option chooses (`form`, `counts format`, ...).
-    pub what: &'static str,
-    /// The word given.
-    pub given: String,
-    /// The words accepted.
-    pub expected: &'static [&'static str],
-    /// True when the option takes a comma-separated list of the choices.
-    pub list: bool,
 }

@@ -111,33 +111,30 @@ impl Default for ExportOptions {
     }
 }
 
-/// `FromStr` for an option type from its command-line words; an unknown word is an
-/// [`UnknownChoice`] naming the option and every word it takes.
-macro_rules! from_str {
-    ($ty:ty, $what:literal, $($text:literal => $value:expr),+) => {
-        impl std::str::FromStr for $ty {
-            type Err = UnknownChoice;
-            /// Parses the command-line spelling.
-            fn from_str(s: &str) -> Result<Self, UnknownChoice> {
-                match s {
-                    $($text => Ok($value),)+
-                    other => Err(UnknownChoice {
-                        what: $what,
-                        given: other.to_string(),
-                        expected: &[$($text),+],
-                        list: false,
-                    }),
-                }
-            }
-        }
-    };
-}
-
-from_str!(Form, "form", "dynamic" => Form::Dynamic, "deferred" => Form::Deferred);
-from_str!(Dialect, "dialect", "portable" => Dialect::Portable, "extended" => Dialect::Extended);
-from_str!(Width, "width", "compact" => Width::Compact, "full" => Width::Full);
-from_str!(MeasureScope, "measurement", "board" => MeasureScope::Board, "squares" => MeasureScope::Squares, "none" => MeasureScope::None);
-from_str!(counts::CountsFormat, "counts format", "qiskit" => counts::CountsFormat::Qiskit, "braket" => counts::CountsFormat::Braket, "csv" => counts::CountsFormat::Csv);
+// The option types' words, each in one table (parsing, printing and `--help` read it).
+qc_ir::choice!(Form, "form", [
+    "dynamic" => Form::Dynamic, "Mid-circuit measurement and if",
+    "deferred" => Form::Deferred, "Every measurement at the end",
+]);
+qc_ir::choice!(Dialect, "dialect", [
+    "portable" => Dialect::Portable, "What every tested tool accepts",
+    "extended" => Dialect::Extended, "Qiskit: ctrl @ modifiers, reset",
+]);
+qc_ir::choice!(Width, "width", [
+    "compact" => Width::Compact, "Only the squares that take part in a quantum operation",
+    "full" => Width::Full, "All 64 squares",
+]);
+qc_ir::choice!(MeasureScope, "measurement", [
+    "board" => MeasureScope::Board,
+        "Every square, every captured-piece ancilla, and every ancilla returned to |0> as an error check",
+    "squares" => MeasureScope::Squares, "The squares only",
+    "none" => MeasureScope::None, "Nothing beyond the circuit's own measurements",
+]);
+qc_ir::choice!(counts::CountsFormat, "counts format", [
+    "qiskit" => counts::CountsFormat::Qiskit, "Qiskit get_counts() JSON",
+    "braket" => counts::CountsFormat::Braket, "Braket measurement_counts JSON",
+    "csv" => counts::CountsFormat::Csv, "CSV lines bits,count",
+]);
 
 /// The probability that a shot is kept under post-selection, computed exactly by running
 /// `circuit` on `backend` (which must start in |0...0>).

@@ -3,9 +3,6 @@
 //! monomorphises each arm (no trait objects). Written once so that the command line and the Python
 //! package offer the same simulators under the same names.
 
-use std::fmt;
-use std::str::FromStr;
-
 /// The simulators a front end offers.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum BackendKind {
@@ -20,50 +17,14 @@ pub enum BackendKind {
     Reference,
 }
 
-impl BackendKind {
-    /// Every simulator, in the order front ends list them.
-    pub const ALL: [BackendKind; 3] = [
-        BackendKind::Sparse,
-        BackendKind::Dense,
-        BackendKind::Reference,
-    ];
-
-    /// The name a user writes (`sparse`, `dense`, `reference`).
-    pub fn name(self) -> &'static str {
-        match self {
-            BackendKind::Sparse => "sparse",
-            BackendKind::Dense => "dense",
-            BackendKind::Reference => "reference",
-        }
-    }
-}
-
-impl fmt::Display for BackendKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A simulator name that is none of [`BackendKind::ALL`].
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown backend `{name}` (expected one of: sparse, dense, reference)")]
-pub struct UnknownBackend {
-    /// The name given.
-    pub name: String,
-}
-
-impl FromStr for BackendKind {
-    type Err = UnknownBackend;
-
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
-        BackendKind::ALL
-            .into_iter()
-            .find(|kind| kind.name() == name)
-            .ok_or_else(|| UnknownBackend {
-                name: name.to_string(),
-            })
-    }
-}
+qc_ir::choice!(BackendKind, "backend", [
+    "sparse" => BackendKind::Sparse,
+        "The fast sparse simulator: a superposition of bitboards (the default for games)",
+    "dense" => BackendKind::Dense,
+        "The dense state-vector simulator over the qubits in superposition",
+    "reference" => BackendKind::Reference,
+        "The simple reference sparse simulator (the oracle the others are tested against)",
+]);
 
 /// `--precision single` (or any precision but double) given with a simulator other than dense:
 /// only the dense simulator has complex64 kernels.
@@ -129,10 +90,11 @@ macro_rules! with_backend {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use qc_ir::Choice;
 
     #[test]
     fn every_name_parses_back_to_its_kind_and_others_are_refused() {
-        for kind in BackendKind::ALL {
+        for kind in BackendKind::CHOICES.iter().map(|c| c.value) {
             assert_eq!(kind.name().parse::<BackendKind>(), Ok(kind));
         }
         let err = "qulacs".parse::<BackendKind>().unwrap_err();
@@ -147,8 +109,9 @@ mod tests {
         fn type_name_of<T>(_: &T) -> &'static str {
             std::any::type_name::<T>()
         }
-        let names: Vec<&str> = BackendKind::ALL
-            .into_iter()
+        let names: Vec<&str> = BackendKind::CHOICES
+            .iter()
+            .map(|c| c.value)
             .map(|kind| crate::with_backend!(kind, |backend| type_name_of(&backend)))
             .collect();
         assert!(names[0].ends_with("SparseSim"), "{names:?}");
@@ -167,7 +130,7 @@ mod tests {
     #[test]
     fn single_precision_is_refused_off_the_dense_simulator() {
         use qc_sim::Precision;
-        for kind in BackendKind::ALL {
+        for kind in BackendKind::CHOICES.iter().map(|c| c.value) {
             assert_eq!(check_precision(kind, Precision::Double), Ok(()));
             let single = check_precision(kind, Precision::Single);
             assert_eq!(single.is_ok(), kind == BackendKind::Dense, "{kind}");

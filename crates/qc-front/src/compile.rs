@@ -1,9 +1,7 @@
 //! A game circuit compiled to a program text: OpenQASM 3 or 2 (through `qc_export`, with the
 //! recorded outcomes for post-selection and the board map in the header) or the IR.
 
-use qc_export::{
-    BoardFacts, BoardMap, Export, ExportError, ExportOptions, Summary, Target, UnknownChoice,
-};
+use qc_export::{BoardFacts, BoardMap, Export, ExportError, ExportOptions, Summary, Target};
 use qc_ir::Circuit;
 
 /// Output formats.
@@ -19,24 +17,12 @@ pub enum Format {
     Json,
 }
 
-impl std::str::FromStr for Format {
-    type Err = UnknownChoice;
-    /// `qasm3`, `qasm2`, `ir` or `json`.
-    fn from_str(s: &str) -> Result<Format, UnknownChoice> {
-        match s {
-            "qasm3" => Ok(Format::Qasm3),
-            "qasm2" => Ok(Format::Qasm2),
-            "ir" => Ok(Format::Ir),
-            "json" => Ok(Format::Json),
-            other => Err(UnknownChoice {
-                what: "format",
-                given: other.to_string(),
-                expected: &["qasm3", "qasm2", "ir", "json"],
-                list: false,
-            }),
-        }
-    }
-}
+qc_ir::choice!(Format, "format", [
+    "qasm3" => Format::Qasm3, "OpenQASM 3 (docs/backends.md)",
+    "qasm2" => Format::Qasm2, "OpenQASM 2 with qelib1.inc gates",
+    "ir" => Format::Ir, "The IR text format (docs/ir.md)",
+    "json" => Format::Json, "The IR as JSON",
+]);
 
 /// A compiled game: the text to write and the summary of the OpenQASM program it becomes.
 pub struct Compiled {

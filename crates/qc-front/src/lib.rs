@@ -10,7 +10,7 @@ pub mod board_facts;
 pub mod compile;
 pub mod counts;
 
-pub use backend::{check_precision, BackendKind, PrecisionNeedsDense, UnknownBackend};
+pub use backend::{check_precision, BackendKind, PrecisionNeedsDense};
 pub use board_facts::board_facts;
 
 pub use compile::{compile_circuit, CompileError, Compiled, Format};

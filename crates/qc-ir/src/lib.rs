@@ -12,6 +12,7 @@
 pub mod angle;
 pub mod backend;
 pub mod builder;
+pub mod choice;
 pub mod circuit;
 pub mod error;
 pub mod exec;
@@ -31,6 +32,7 @@ pub use backend::{
     IMPOSSIBLE_PROBABILITY,
 };
 pub use builder::{BuilderMark, CircuitBuilder};
+pub use choice::{Choice, UnknownChoice};
 pub use circuit::{AncillaKind, Circuit, QubitRole};
 pub use error::IrError;
 pub use exec::{ClassicalRecord, Distribution, ExecError, OutcomePolicy};

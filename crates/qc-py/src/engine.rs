@@ -92,7 +92,7 @@ pub const RULES: [&str; 2] = [Cantwell::NAME, Niels::NAME];
 /// or an `OptionError` listing the names.
 pub fn parse_backend(name: &str) -> PyResult<BackendKind> {
     name.parse()
-        .map_err(|e: qc_front::UnknownBackend| OptionError::new_err(e.to_string()))
+        .map_err(|e: qc_ir::UnknownChoice| OptionError::new_err(e.to_string()))
 }
 
 /// A new game of ruleset `R` on `backend` from `fen` (default: the standard start) with rule

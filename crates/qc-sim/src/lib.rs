@@ -31,6 +31,6 @@ mod table;
 pub use dense::{DenseSim, DenseSnapshot, DEFAULT_DENSE_PARALLEL_THRESHOLD, MAX_DENSE_QUBITS};
 pub use fusion::{DEFAULT_FUSE_MAX, DEFAULT_FUSE_MIN_AMPLITUDES, FUSE_LIMIT};
 pub use memory::{physical_memory_bytes, MemoryLimit, DEFAULT_MEMORY_FRACTION};
-pub use precision::{Precision, Real, UnknownPrecision};
+pub use precision::{Precision, Real};
 pub use reference::ReferenceSparse;
 pub use sparse::{BranchPaths, SparseSim, DEFAULT_PARALLEL_THRESHOLD};

@@ -1,11 +1,11 @@
 //! `qchess board`: a picture of the final board, for every ruleset.
 
-use crate::backend_choice::BackendChoice;
 use crate::game_input::{with_game, GameArgs};
 use crate::output::write_stdout;
 use crate::status::status_line;
 use anyhow::Context;
 use clap::Args;
+use qc_front::BackendKind;
 use qc_render::{board_svg, board_text};
 use qc_rules::QuantumGame;
 use std::path::PathBuf;
@@ -26,8 +26,8 @@ pub struct BoardArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// The simulator.
-    #[arg(long, value_enum, default_value_t = BackendChoice::Sparse)]
-    pub backend: BackendChoice,
+    #[arg(long, value_parser = crate::choice_arg::choice::<BackendKind>(), default_value_t = BackendKind::Sparse)]
+    pub backend: BackendKind,
 }
 
 /// Runs the command (with no game: the start position).

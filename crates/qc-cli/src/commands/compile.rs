@@ -1,40 +1,17 @@
 //! `qchess compile`: a whole game as one circuit, written as OpenQASM 3 or 2 (through
 //! `qc_export`, carrying the game's recorded outcomes for post-selection) or as the IR.
 
-use crate::backend_choice::BackendChoice;
+use crate::choice_arg::choice;
 use crate::game_input::{with_game, GameArgs};
 use crate::output::{write_stderr, write_stdout};
 use anyhow::Context;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use qc_export::{Dialect, ExportOptions, Form, MeasureScope, Summary, Target, Width};
-use qc_front::Compiled;
+use qc_front::BackendKind;
+use qc_front::{Compiled, Format};
 use qc_ir::Circuit;
 use qc_rules::QuantumGame;
 use std::path::PathBuf;
-
-/// Output formats.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// OpenQASM 3 (docs/backends.md).
-    Qasm3,
-    /// OpenQASM 2 with qelib1.inc gates.
-    Qasm2,
-    /// The IR text format (docs/ir.md).
-    Ir,
-    /// The IR as JSON.
-    Json,
-}
-
-impl From<Format> for qc_front::Format {
-    fn from(format: Format) -> qc_front::Format {
-        match format {
-            Format::Qasm3 => qc_front::Format::Qasm3,
-            Format::Qasm2 => qc_front::Format::Qasm2,
-            Format::Ir => qc_front::Format::Ir,
-            Format::Json => qc_front::Format::Json,
-        }
-    }
-}
 
 /// Arguments of `qchess compile`.
 #[derive(Args, Debug)]
@@ -42,25 +19,24 @@ pub struct CompileArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Qasm3)]
+    #[arg(long, value_parser = choice::<Format>(), default_value_t = Format::Qasm3)]
     pub format: Format,
     /// Hardware target: a bundled one (generic, ibm, google, braket) or NAME.toml in
     /// --backends-dir. OpenQASM 3 is lowered to its native gates; every format is refused when
     /// the game needs more qubits than the target has.
     #[arg(long, value_name = "NAME")]
     pub target: Option<String>,
-    /// dynamic (mid-circuit measurement and if) or deferred (every measurement at the end).
-    #[arg(long, value_name = "FORM", default_value = "dynamic")]
+    /// Where the measurements stand.
+    #[arg(long, value_name = "FORM", value_parser = choice::<Form>(), default_value_t = Form::Dynamic)]
     pub form: Form,
-    /// portable (what every tested tool accepts) or extended (Qiskit: ctrl @ modifiers, reset).
-    #[arg(long, value_name = "DIALECT", default_value = "portable")]
+    /// Which OpenQASM features the program may use.
+    #[arg(long, value_name = "DIALECT", value_parser = choice::<Dialect>(), default_value_t = Dialect::Portable)]
     pub dialect: Dialect,
-    /// compact (only squares that take part in a quantum operation) or full (all 64 squares).
-    #[arg(long, value_name = "WIDTH", default_value = "compact")]
+    /// Which squares get a qubit.
+    #[arg(long, value_name = "WIDTH", value_parser = choice::<Width>(), default_value_t = Width::Compact)]
     pub width: Width,
-    /// What the program measures at the end: board (every square, every captured-piece ancilla,
-    /// and every ancilla returned to |0> as an error check), squares, or none.
-    #[arg(long, value_name = "WHAT", default_value = "board")]
+    /// What the program measures at the end.
+    #[arg(long, value_name = "WHAT", value_parser = choice::<MeasureScope>(), default_value_t = MeasureScope::Board)]
     pub measure: MeasureScope,
     /// Export the circuit exactly as the moves were lowered: skip the exact passes that
     /// otherwise run first (runs of gates recognised as one gate, single-qubit runs merged,
@@ -82,8 +58,8 @@ pub struct CompileArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// The simulator the game is played on (the circuit is the same on every one).
-    #[arg(long, value_enum, default_value_t = BackendChoice::Sparse)]
-    pub backend: BackendChoice,
+    #[arg(long, value_parser = crate::choice_arg::choice::<BackendKind>(), default_value_t = BackendKind::Sparse)]
+    pub backend: BackendKind,
 }
 
 impl CompileArgs {
@@ -136,7 +112,7 @@ pub fn run(args: &CompileArgs) -> anyhow::Result<()> {
             let compiled = qc_front::compile_circuit(
                 game.circuit(),
                 &outcomes,
-                args.format.into(),
+                args.format,
                 &args.options(),
                 target.as_ref(),
                 Some(&facts),

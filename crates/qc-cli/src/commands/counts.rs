@@ -27,8 +27,8 @@ pub struct CountsArgs {
     /// Readout calibration (JSON; see docs/hardware.md), needed by --mitigate readout.
     #[arg(long, value_name = "FILE")]
     pub calibration: Option<PathBuf>,
-    /// qiskit, braket or csv (detected when unambiguous).
-    #[arg(long, value_name = "FORMAT")]
+    /// How the counts file writes its bit strings (detected when unambiguous).
+    #[arg(long, value_name = "FORMAT", value_parser = crate::choice_arg::choice::<CountsFormat>())]
     pub counts_format: Option<CountsFormat>,
     /// Also simulate the program exactly and report the exact board and the total variation
     /// distance to it.

@@ -4,12 +4,12 @@
 //! pair they stand for, and in a whole game the set-up wires of squares no move touches are
 //! left out unless `--all-wires` asks for them.
 
-use crate::backend_choice::BackendChoice;
 use crate::circuit_input::read_circuit;
 use crate::game_input::{with_game, GameArgs};
 use crate::output::{terminal_width, write_stdout};
 use anyhow::{bail, Context};
 use clap::Args;
+use qc_front::BackendKind;
 use qc_ir::{Circuit, Instruction, Qubit};
 use qc_render::layout::{Annotations, Section};
 use qc_render::text_circuit::TextOptions;
@@ -48,8 +48,8 @@ pub struct DrawArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// The simulator the game is played on.
-    #[arg(long, value_enum, default_value_t = BackendChoice::Sparse)]
-    pub backend: BackendChoice,
+    #[arg(long, value_parser = crate::choice_arg::choice::<BackendKind>(), default_value_t = BackendKind::Sparse)]
+    pub backend: BackendKind,
 }
 
 /// Runs the command.

@@ -1,11 +1,11 @@
 //! `qchess moves`: the legal moves of the side to move, grouped by kind, for every ruleset.
 
-use crate::backend_choice::BackendChoice;
 use crate::commands::simulate::side_name;
 use crate::game_input::{with_game, GameArgs};
 use crate::output::write_stdout;
 use crate::status::game_over_text;
 use clap::Args;
+use qc_front::BackendKind;
 use qc_rules::{QuantumGame, Ruleset};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -19,8 +19,8 @@ pub struct MovesArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// The simulator.
-    #[arg(long, value_enum, default_value_t = BackendChoice::Sparse)]
-    pub backend: BackendChoice,
+    #[arg(long, value_parser = crate::choice_arg::choice::<BackendKind>(), default_value_t = BackendKind::Sparse)]
+    pub backend: BackendKind,
     /// Print JSON: {"rules": ..., "side_to_move": "w", "moves": {"jump": [...], ...}, ...}.
     #[arg(long)]
     pub json: bool,

@@ -3,10 +3,10 @@
 //! `crate::repl`). A bad move or command prints an error and the game goes on; the exit code is
 //! 0 unless input cannot be read.
 
-use crate::backend_choice::BackendChoice;
 use crate::game_input::{with_game, GameArgs};
 use crate::repl;
 use clap::Args;
+use qc_front::BackendKind;
 
 /// Arguments of `qchess play`.
 #[derive(Args, Debug)]
@@ -18,8 +18,8 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// The simulator.
-    #[arg(long, value_enum, default_value_t = BackendChoice::Reference)]
-    pub backend: BackendChoice,
+    #[arg(long, value_parser = crate::choice_arg::choice::<BackendKind>(), default_value_t = BackendKind::Reference)]
+    pub backend: BackendKind,
 }
 
 /// Runs the command.

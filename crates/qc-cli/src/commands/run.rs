@@ -1,11 +1,13 @@
 //! `qchess run`: exact outcome probabilities of a circuit file (IR text, OpenQASM 2 or 3).
 
-use crate::backend_choice::{check_precision, with_backend, BackendChoice, PrecisionChoice};
+use crate::backend_choice::{check_precision, with_backend};
 use crate::circuit_input::read_circuit;
 use crate::output::write_stdout;
 use anyhow::Context;
 use clap::Args;
+use qc_front::BackendKind;
 use qc_ir::exec::{exact_distribution, qiskit_key, sample_counts};
+use qc_sim::Precision;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -17,14 +19,14 @@ pub struct RunArgs {
     /// (`.qasm`; told apart by content), or `-` for standard input.
     pub circuit: PathBuf,
     /// The simulator.
-    #[arg(long, value_enum, default_value_t = BackendChoice::Sparse)]
-    pub backend: BackendChoice,
+    #[arg(long, value_parser = crate::choice_arg::choice::<BackendKind>(), default_value_t = BackendKind::Sparse)]
+    pub backend: BackendKind,
     /// Amplitude precision of the dense simulator: double (complex128, default) or single
     /// (complex64, `--backend dense` only: half the memory, faster; about 7 significant digits
     /// as in qsim, so probabilities agree with double to about 1e-6 and those below 1e-10 read
     /// as 0).
-    #[arg(long, value_enum, default_value_t = PrecisionChoice::Double)]
-    pub precision: PrecisionChoice,
+    #[arg(long, value_parser = crate::choice_arg::choice::<Precision>(), default_value_t = Precision::Double)]
+    pub precision: Precision,
     /// Print `{"probabilities": {"<bits>": p, ...}}` (or `{"counts": ...}` with --shots).
     #[arg(long)]
     pub json: bool,

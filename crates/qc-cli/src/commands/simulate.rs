@@ -1,12 +1,13 @@
 //! `qchess simulate`: play a game on a simulator and show the result, for every ruleset.
 
-use crate::backend_choice::{BackendChoice, PrecisionChoice};
 use crate::game_input::{rng, with_game, GameArgs, Loaded};
 use crate::output::{progress, write_stdout};
 use crate::status::{fen_text, move_table, status_line};
 use clap::Args;
+use qc_front::BackendKind;
 use qc_render::board_text;
 use qc_rules::{QuantumGame, Ruleset};
+use qc_sim::Precision;
 use rand::Rng;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -17,14 +18,14 @@ pub struct SimulateArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// The simulator.
-    #[arg(long, value_enum, default_value_t = BackendChoice::Sparse)]
-    pub backend: BackendChoice,
+    #[arg(long, value_parser = crate::choice_arg::choice::<BackendKind>(), default_value_t = BackendKind::Sparse)]
+    pub backend: BackendKind,
     /// Amplitude precision of the dense simulator: double (complex128, default) or single
     /// (complex64, `--backend dense` only: half the memory, faster; about 7 significant digits
     /// as in qsim, so probabilities agree with double to about 1e-6 and those below 1e-10 read
     /// as 0).
-    #[arg(long, value_enum, default_value_t = PrecisionChoice::Double)]
-    pub precision: PrecisionChoice,
+    #[arg(long, value_parser = crate::choice_arg::choice::<Precision>(), default_value_t = Precision::Double)]
+    pub precision: Precision,
     /// Seed for the outcomes of moves written without them.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,

@@ -38,16 +38,6 @@ pub enum CountsFormat {
     Csv,
 }
 
-impl std::fmt::Display for CountsFormat {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            CountsFormat::Qiskit => "qiskit",
-            CountsFormat::Braket => "braket",
-            CountsFormat::Csv => "csv",
-        })
-    }
-}
-
 /// Which mitigations to apply (`--mitigate postselect,symmetry,readout`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Mitigation {
@@ -89,7 +79,7 @@ impl std::str::FromStr for Mitigation {
                     return Err(UnknownChoice {
                         what: "mitigation",
                         given: other.to_string(),
-                        expected: &["postselect", "symmetry", "readout", "none"],
+                        expected: vec!["postselect", "symmetry", "readout", "none"],
                         list: true,
                     })
                 }
