@@ -2,14 +2,21 @@
 //!
 //! Each instruction spans the wires from its lowest to its highest qubit (the vertical line of a
 //! controlled gate crosses the wires between), so it goes in the first column after every column
-//! already used on that span. A labelled section (a game's move) starts after every column of
-//! the sections before it, so moves never share a column. The same layout feeds the text and SVG
-//! renderers, so both pictures agree.
+//! already used on that span, and after the column of every instruction it depends on through
+//! a classical bit: a conditioned instruction after the measurement that writes its bit, a
+//! measurement after every instruction that reads or writes its bit before it. Columns are read
+//! left to right, so a drawing never shows an instruction before one it depends on. A labelled
+//! section (a game's move) starts after every column of the sections before it, so moves never
+//! share a column. The same layout feeds the text and SVG renderers, so both pictures agree.
+//!
+//! The work is linear in the wires the instructions span (each instruction reads and writes the
+//! next free column of its span once) and in the marks; the wires an instruction only crosses
+//! are its [`Placed::span`], not marks of their own.
 
 use super::labels::gate_label;
-use qc_ir::{Circuit, Control, Op, Qubit};
+use qc_ir::{Circuit, Clbit, Control, Op, Qubit};
 use qc_rules::WireLabel;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
 
 /// What a drawing shows besides the instructions: labelled sections (a game's set-up and
@@ -63,16 +70,17 @@ pub enum Mark {
     Alloc(Option<String>),
     /// End of an ancilla's life.
     Free,
-    /// A vertical line crossing this wire.
-    Cross,
 }
 
 /// One placed instruction.
 #[derive(Clone, Debug)]
 pub struct Placed {
+    /// Its index in the drawn circuit's instruction list.
+    pub instruction: usize,
     /// Its column.
     pub column: usize,
-    /// (wire, mark) pairs.
+    /// (wire, mark) pairs, one per qubit it acts on; the wires of `span` without a mark are
+    /// only crossed by its vertical line.
     pub marks: Vec<(usize, Mark)>,
     /// Lowest and highest wire it spans.
     pub span: (usize, usize),
@@ -98,34 +106,55 @@ pub struct Layout {
 /// Names each drawn qubit's wire: what it stands for when one label covers it over the whole
 /// drawing, else the circuit's name (`anc0`, `b1`); the `alloc` marks of a wire that stands for
 /// several things carry their labels.
-fn wire_names(circuit: &Circuit, notes: &Annotations) -> Vec<String> {
+fn wire_names(circuit: &Circuit, labels: &WireLabels) -> Vec<String> {
     let mut names = circuit.qubit_names();
-    for (q, name) in names.iter_mut().enumerate() {
-        let labels: BTreeSet<&str> = notes
-            .wire_labels
-            .iter()
-            .filter(|l| l.qubit.index() == q)
-            .map(|l| l.label.as_str())
-            .collect();
-        if let (1, Some(only)) = (labels.len(), labels.first()) {
-            *name = (*only).to_string();
+    for (qubit, distinct) in &labels.per_wire {
+        if let (1, Some(only), Some(name)) = (
+            distinct.len(),
+            distinct.first(),
+            names.get_mut(qubit.index()),
+        ) {
+            name.clone_from(only);
         }
     }
     names
 }
 
-/// The label an `alloc` at instruction `index` carries: its wire label when the wire has
-/// more than one over the drawing.
-fn alloc_label(notes: &Annotations, index: usize, qubit: Qubit) -> Option<String> {
-    let on_wire = notes.wire_labels.iter().filter(|l| l.qubit == qubit);
-    let distinct: BTreeSet<&str> = on_wire.clone().map(|l| l.label.as_str()).collect();
-    if distinct.len() < 2 {
-        return None;
+/// The annotations' wire labels, looked up once: the distinct labels of each wire and the
+/// label each `alloc` instruction gives its wire.
+struct WireLabels {
+    per_wire: HashMap<Qubit, BTreeSet<String>>,
+    at_alloc: HashMap<(usize, Qubit), String>,
+}
+
+impl WireLabels {
+    fn new(notes: &Annotations) -> WireLabels {
+        let mut labels = WireLabels {
+            per_wire: HashMap::new(),
+            at_alloc: HashMap::new(),
+        };
+        for l in &notes.wire_labels {
+            labels
+                .per_wire
+                .entry(l.qubit)
+                .or_default()
+                .insert(l.label.clone());
+            labels
+                .at_alloc
+                .entry((l.instruction, l.qubit))
+                .or_insert_with(|| l.label.clone());
+        }
+        labels
     }
-    on_wire
-        .filter(|l| l.instruction == index)
-        .map(|l| l.label.clone())
-        .next()
+
+    /// The label an `alloc` at instruction `index` carries: its wire label when the wire has
+    /// more than one over the drawing (otherwise the wire's name says it).
+    fn alloc_label(&self, index: usize, qubit: Qubit) -> Option<String> {
+        if self.per_wire.get(&qubit).map_or(0, BTreeSet::len) < 2 {
+            return None;
+        }
+        self.at_alloc.get(&(index, qubit)).cloned()
+    }
 }
 
 /// A box labelled `label` on every target and a dot of its polarity on every control.
@@ -148,7 +177,7 @@ fn gate_marks(label: String, targets: &[Qubit], controls: &[Control]) -> Vec<(us
 }
 
 /// The marks of one instruction, by qubit.
-fn marks_of(op: &Op, notes: &Annotations, index: usize) -> Vec<(usize, Mark)> {
+fn marks_of(op: &Op, labels: &WireLabels, index: usize) -> Vec<(usize, Mark)> {
     match op {
         Op::Gate {
             gate,
@@ -165,7 +194,7 @@ fn marks_of(op: &Op, notes: &Annotations, index: usize) -> Vec<(usize, Mark)> {
         Op::Reset { qubit } => vec![(qubit.index(), Mark::Reset)],
         Op::Alloc { qubit } => vec![(
             qubit.index(),
-            Mark::Alloc(alloc_label(notes, index, *qubit)),
+            Mark::Alloc(labels.alloc_label(index, *qubit)),
         )],
         Op::Free { qubit } => vec![(qubit.index(), Mark::Free)],
     }
@@ -179,7 +208,8 @@ pub fn layout(circuit: &Circuit) -> Layout {
 /// Lays out `circuit`: only qubits that some instruction uses get a wire, in qubit order,
 /// except the hidden ones; sections start on fresh columns.
 pub fn layout_annotated(circuit: &Circuit, notes: &Annotations) -> Layout {
-    let names = wire_names(circuit, notes);
+    let labels = WireLabels::new(notes);
+    let names = wire_names(circuit, &labels);
     let mut row_of = vec![None; names.len()];
     let mut wires = Vec::new();
     let mut used: Vec<usize> = circuit
@@ -197,6 +227,7 @@ pub fn layout_annotated(circuit: &Circuit, notes: &Annotations) -> Layout {
         wires.push(names[q].clone());
     }
     let mut next_free = vec![0usize; wires.len()];
+    let mut bits = BitColumns::default();
     let mut placed = Vec::new();
     let mut columns = 0;
     let mut spans: Vec<SectionSpan> = Vec::new();
@@ -205,7 +236,7 @@ pub fn layout_annotated(circuit: &Circuit, notes: &Annotations) -> Layout {
         while let Some(section) = sections.next_if(|s| s.start <= index) {
             open_section(&mut spans, &mut columns, &mut next_free, &section.label);
         }
-        let mut marks: Vec<(usize, Mark)> = marks_of(&instr.op, notes, index)
+        let marks: Vec<(usize, Mark)> = marks_of(&instr.op, &labels, index)
             .into_iter()
             .filter_map(|(q, m)| row_of.get(q).copied().flatten().map(|w| (w, m)))
             .collect();
@@ -214,20 +245,24 @@ pub fn layout_annotated(circuit: &Circuit, notes: &Annotations) -> Layout {
         }
         let lo = marks.iter().map(|(w, _)| *w).min().unwrap_or(0);
         let hi = marks.iter().map(|(w, _)| *w).max().unwrap_or(0);
-        let column = next_free[lo..=hi].iter().copied().max().unwrap_or(0);
+        let reads = instr.condition.map(|c| c.clbit);
+        let writes = match instr.op {
+            Op::Measure { clbit, .. } => Some(clbit),
+            _ => None,
+        };
+        // `next_free` starts at the open section's first column, so the span's maximum does.
+        let after_wires = next_free[lo..=hi].iter().copied().max().unwrap_or(0);
+        let column = after_wires.max(bits.earliest(reads, writes));
         for slot in &mut next_free[lo..=hi] {
             *slot = column + 1;
         }
-        for w in lo..=hi {
-            if !marks.iter().any(|(m, _)| *m == w) {
-                marks.push((w, Mark::Cross));
-            }
-        }
+        bits.record(reads, writes, column);
         columns = columns.max(column + 1);
         let condition = instr
             .condition
             .map(|c| format!("{}={}", c.clbit, u8::from(c.value)));
         placed.push(Placed {
+            instruction: index,
             column,
             marks,
             span: (lo, hi),
@@ -245,6 +280,35 @@ pub fn layout_annotated(circuit: &Circuit, notes: &Annotations) -> Layout {
         columns,
         sections: spans,
         note: notes.note.clone(),
+    }
+}
+
+/// For every classical bit, the first column an instruction that reads it may take (after its
+/// writer) and the first column one that writes it may take (after its writer and readers).
+#[derive(Default)]
+struct BitColumns {
+    read_from: HashMap<Clbit, usize>,
+    write_from: HashMap<Clbit, usize>,
+}
+
+impl BitColumns {
+    /// The first column an instruction reading `reads` and writing `writes` may take.
+    fn earliest(&self, reads: Option<Clbit>, writes: Option<Clbit>) -> usize {
+        let read = reads.and_then(|b| self.read_from.get(&b)).copied();
+        let write = writes.and_then(|b| self.write_from.get(&b)).copied();
+        read.unwrap_or(0).max(write.unwrap_or(0))
+    }
+
+    /// Notes an instruction placed in `column`.
+    fn record(&mut self, reads: Option<Clbit>, writes: Option<Clbit>, column: usize) {
+        if let Some(b) = reads {
+            let w = self.write_from.entry(b).or_insert(0);
+            *w = (*w).max(column + 1);
+        }
+        if let Some(b) = writes {
+            self.read_from.insert(b, column + 1);
+            self.write_from.insert(b, column + 1);
+        }
     }
 }
 

@@ -35,7 +35,7 @@ fn mark_text(mark: &Mark) -> Option<String> {
         Mark::Alloc(None) => Some("|0⟩".into()),
         Mark::Alloc(Some(what)) => Some(format!("|0⟩ {what}")),
         Mark::Free => Some("⟨0|".into()),
-        Mark::ControlOne | Mark::ControlZero | Mark::Cross => None,
+        Mark::ControlOne | Mark::ControlZero => None,
     }
 }
 
@@ -209,7 +209,6 @@ fn draw_placed(svg: &mut String, p: &Placed, cx: f64, y: &dyn Fn(usize) -> f64) 
                     xml_escape(&mark_text(mark).unwrap_or_default())
                 );
             }
-            Mark::Cross => {}
         }
     }
     if let Some(cond) = &p.condition {

@@ -17,13 +17,15 @@ fn label(mark: &Mark) -> String {
         Mark::Alloc(None) => "|0>".into(),
         Mark::Alloc(Some(what)) => format!("|0> {what}"),
         Mark::Free => "<0|".into(),
-        Mark::Cross => "│".into(),
     }
 }
 
 fn width(text: &str) -> usize {
     text.chars().count()
 }
+
+/// A wire crossed by an instruction's vertical line.
+const CROSSING: &str = "│";
 
 /// The separator between sections, on wire, spacer and header rows.
 const SEPARATOR: char = '┊';
@@ -102,6 +104,10 @@ impl<'a> Grid<'a> {
         let mut cells = vec![vec![String::new(); lay.columns]; rows];
         let mut spacers = vec![vec![String::new(); lay.columns]; rows];
         for p in &lay.placed {
+            // The vertical line crosses the span's wires; the marks then overwrite their own.
+            for row in cells.iter_mut().take(p.span.1 + 1).skip(p.span.0 + 1) {
+                row[p.column] = CROSSING.into();
+            }
             for (w, m) in &p.marks {
                 cells[*w][p.column] = label(m);
             }
