@@ -6,12 +6,12 @@
 //! the session's history (up and down arrows); from a pipe or a file plain lines, no prompt, so a
 //! piped script gives the same output as before.
 
-use crate::commands::draw::game_drawing;
 use crate::commands::moves::grouped_moves;
 use crate::game_input::{pick_rng, play_random, replay, Loaded};
 use crate::output::write_stdout;
 use crate::status::{fen_text, game_over_text, move_table, status_line};
 use qc_ir::{Backend, Square};
+use qc_render::game_drawing::game_drawing;
 use qc_render::{board_svg, board_text, text_circuit};
 use qc_rules::{MoveView, QuantumGame, Ruleset};
 use rustyline::error::ReadlineError;

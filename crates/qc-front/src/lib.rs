@@ -9,12 +9,14 @@ pub mod backend;
 pub mod board_facts;
 pub mod compile;
 pub mod counts;
+pub mod estimate_view;
 
 pub use backend::{check_precision, BackendKind, PrecisionNeedsDense};
 pub use board_facts::board_facts;
 
 pub use compile::{compile_circuit, CompileError, Compiled, Format};
 pub use counts::{board_from_counts, CountsRequest, CountsStepError};
+pub use estimate_view::{estimate_view, exact_view};
 /// The simulators [`with_backend!`] constructs, re-exported so that the macro works in any crate.
 #[doc(hidden)]
 pub use qc_sim as sim;

@@ -6,6 +6,7 @@
 
 pub mod board_svg;
 pub mod board_text;
+pub mod game_drawing;
 pub mod labels;
 pub mod layout;
 pub mod svg_circuit;

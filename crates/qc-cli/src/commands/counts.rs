@@ -7,8 +7,6 @@ use clap::Args;
 use qc_export::counts::{BoardEstimate, CountsFormat, Mitigation};
 use qc_front::CountsRequest;
 use qc_render::board_text;
-use qc_rules::ruleset::SquareView;
-use qc_rules::{BoardView, Color};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `qchess counts`.
@@ -71,20 +69,7 @@ pub fn run(args: &CountsArgs) -> anyhow::Result<()> {
 /// The board drawn as `simulate` draws it, then shots and a line per square.
 fn to_text(e: &BoardEstimate) -> String {
     // The side to move is not drawn; the map does not record it.
-    let mut view = BoardView::new(8, 8, Color::White);
-    for (sq, s) in &e.squares {
-        if s.probability > 0.0 {
-            view.squares[sq.index()] = Some(SquareView {
-                piece: s
-                    .piece
-                    .as_deref()
-                    .and_then(|p| p.chars().next())
-                    .unwrap_or('?'),
-                probability: s.probability,
-                mark: None,
-            });
-        }
-    }
+    let view = qc_front::estimate_view(e);
     let mut out = board_text::draw(&view);
     let reasons: Vec<String> = e
         .discarded
