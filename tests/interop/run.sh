@@ -30,6 +30,10 @@ echo "== games"
 # same program text (random definitions called plainly and under ctrl @ / negctrl @).
 echo "== user gates"
 "$VENV/bin/python" -W ignore "$ROOT/tests/interop/user_gates.py" "$ROOT/target/release/qchess" "$OUT/user_gates" 40
+# OpenQASM 3 as the specification types it (integer division, parameters named like constants)
+# and valid forms the parser does not read as written (braceless if/else, `barrier;`, `OPENQASM 3;`).
+echo "== OpenQASM 3 forms"
+"$VENV/bin/python" -W ignore "$ROOT/tests/interop/qasm3_forms.py" "$ROOT/target/release/qchess" "$OUT/qasm3_forms"
 # The doc_examples test checks that the docs' quotes equal these files; here they run.
 echo "== the scripts docs/hardware.md quotes"
 SNIP="$OUT/snippets"

@@ -6,9 +6,11 @@
 //! (elements or whole registers), `reset`, `barrier` (ignored), and `if (c[k])` /
 //! `if (c[k] == true|false|0|1)` / `!=` on one bit, with an optional `else`, around gates,
 //! measurements and resets. Anything else is an error naming the construct, line and column.
-//! Angles are evaluated from the literal text the ASG keeps, in source order, so `3*pi/8` or
-//! `0.1` come back bit for bit. The input first passes [`crate::guard3`], which keeps every
-//! panicking path of `oq3_semantics` out of reach.
+//! Angles are typed as OpenQASM 3 types them (`1/2` is 0; `angle3.rs`) and evaluated from
+//! the literal text the ASG keeps, in source order, so `3*pi/8` or `0.1` come back bit for bit.
+//! The input is first rewritten by `rewrite3.rs` (valid forms the parser does not read:
+//! braceless `if` bodies, `barrier;`, `OPENQASM 3;`) and then passes [`crate::guard3`], which
+//! keeps every panicking path of `oq3_semantics` out of reach.
 
 use crate::env::{BodyCall, Env, GateDef, Mod, Pos};
 use crate::error::{ImportError, ImportErrorKind as Kind, SemanticProblem};
@@ -18,7 +20,7 @@ use oq3_semantics::symbols::{SymbolIdResult, SymbolTable};
 use oq3_semantics::types::{ArrayDims, Type};
 use oq3_syntax::ast::{self as synast, AstNode, HasName};
 use oq3_syntax::SyntaxNode;
-use qc_ir::angle::{AngleExpr, BinOp};
+use qc_ir::angle::AngleExpr;
 use qc_ir::{Circuit, Clbit, Condition};
 use std::collections::{BTreeSet, HashSet};
 use std::sync::OnceLock;
@@ -28,13 +30,21 @@ use std::sync::OnceLock;
 pub fn import_qasm3(src: &str) -> Result<Circuit, ImportError> {
     // `guard3` refuses what is known to make oq3_parser/oq3_semantics panic, with a position;
     // `contain` turns any panic left (their asserts on grammar they do not expect) into an error.
-    crate::contain::contain(|| read(src))
-        .unwrap_or_else(|panic| {
-            Err(Pos::default().error(Kind::ParserPanic {
-                panic: panic.to_string(),
-            }))
+    // `rewrite3` turns valid forms `oq3_parser` does not read into ones it does; errors found in
+    // the rewritten text are moved back to the user's offsets.
+    crate::contain::contain(|| {
+        let rewritten = crate::rewrite3::rewrite(src)?;
+        read(&rewritten.text).map_err(|e| {
+            let offset = e.offset().map(|o| rewritten.user_offset(o));
+            e.moved_to(offset)
         })
-        .map_err(|e| e.locate(src))
+    })
+    .unwrap_or_else(|panic| {
+        Err(Pos::default().error(Kind::ParserPanic {
+            panic: panic.to_string(),
+        }))
+    })
+    .map_err(|e| e.locate(src))
 }
 
 /// The gate names `oq3_semantics` knows without a definition in the program: its builtin `U` and
@@ -425,54 +435,11 @@ impl Walk<'_> {
         }
     }
 
-    /// An angle expression; `params` names the enclosing gate's parameters (symbolic).
+    /// An angle expression, typed as OpenQASM 3 types it (`angle3.rs`); `params` names
+    /// the enclosing gate's parameters (symbolic).
     fn angle(&self, e: &TExpr, params: &[String], pos: Pos) -> Result<AngleExpr, ImportError> {
-        Ok(match e.expression() {
-            Expr::Literal(Literal::Float(f)) => {
-                AngleExpr::Num(f.value().replace('_', "").parse().map_err(|_| {
-                    pos.error(Kind::BadNumber {
-                        text: f.value().to_string(),
-                    })
-                })?)
-            }
-            Expr::Literal(Literal::Int(i)) => {
-                let v = *i.value() as f64;
-                AngleExpr::Num(if *i.sign() { v } else { -v })
-            }
-            Expr::Identifier(id) => {
-                let name = self.name(id, pos)?;
-                match name {
-                    "pi" | "π" => AngleExpr::Num(std::f64::consts::PI),
-                    "tau" | "τ" => AngleExpr::Num(std::f64::consts::TAU),
-                    "euler" | "ℇ" => AngleExpr::Num(std::f64::consts::E),
-                    _ if params.iter().any(|p| p == name) => AngleExpr::Var(name.to_string()),
-                    _ => {
-                        return Err(pos.error(Kind::NotAConstant {
-                            name: name.to_string(),
-                        }))
-                    }
-                }
-            }
-            Expr::UnaryExpr(u) if matches!(u.op(), asg::UnaryOp::Minus) => {
-                AngleExpr::Neg(Box::new(self.angle(u.operand(), params, pos)?))
-            }
-            Expr::BinaryExpr(b) => {
-                let op = match b.op() {
-                    asg::BinaryOp::ArithOp(asg::ArithOp::Add) => BinOp::Add,
-                    asg::BinaryOp::ArithOp(asg::ArithOp::Sub) => BinOp::Sub,
-                    asg::BinaryOp::ArithOp(asg::ArithOp::Mul) => BinOp::Mul,
-                    asg::BinaryOp::ArithOp(asg::ArithOp::Div) => BinOp::Div,
-                    _ => return Err(pos.error(Kind::AngleOperator)),
-                };
-                AngleExpr::Bin(
-                    op,
-                    Box::new(self.angle(b.left(), params, pos)?),
-                    Box::new(self.angle(b.right(), params, pos)?),
-                )
-            }
-            Expr::Cast(c) => self.angle(c.operand(), params, pos)?,
-            _ => return Err(pos.error(Kind::AngleExpression)),
-        })
+        let name = |id: &SymbolIdResult| self.name(id, pos).map(str::to_string);
+        crate::angle3::angle(e, params, &name, pos)
     }
 
     /// The flat indices of a register or one element of it.

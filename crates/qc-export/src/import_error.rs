@@ -267,6 +267,9 @@ pub enum ImportErrorKind {
     /// `if` inside `if`.
     #[error("nested `if` is not supported")]
     NestedIf,
+    /// `else if` (a condition on two bits, which the importer does not support).
+    #[error("`else if` is not supported (a condition tests one bit)")]
+    ElseIf,
     /// A declaration inside an `if` body.
     #[error("declaration inside `if`")]
     DeclarationInIf,
@@ -288,6 +291,12 @@ pub enum ImportErrorKind {
         /// The name.
         name: String,
     },
+    /// An integer division by zero (both operands integers, as OpenQASM 3 types them: `1/0`).
+    #[error("integer division by zero")]
+    IntegerDivisionByZero,
+    /// Integer arithmetic beyond 128 bits.
+    #[error("integer arithmetic overflows 128 bits")]
+    IntegerOverflow,
     /// An index that is not one integer.
     #[error("only one integer index is supported")]
     IndexNotInteger,

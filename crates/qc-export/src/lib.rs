@@ -10,6 +10,7 @@
 //! - [`import3`]: OpenQASM 3 import, a walk over `oq3_semantics`' checked syntax graph (after
 //!   [`guard3`] has kept every panicking path of it out of reach).
 
+mod angle3;
 pub mod board_map;
 pub mod circuit_format;
 mod contain;
@@ -30,6 +31,7 @@ pub mod measure;
 mod peephole;
 pub mod program;
 pub mod qasm2;
+mod rewrite3;
 pub mod target;
 pub mod user_call;
 

@@ -1,0 +1,286 @@
+//! Valid OpenQASM 3 that `oq3_parser` 0.7 does not read, rewritten into the equivalent text it
+//! reads, before anything else sees the program:
+//!
+//! - `OPENQASM 3;`: an integer version (Braket's examples write it) becomes `OPENQASM 3.0;`
+//!   (the parser expects a decimal).
+//! - `if (c[0]) x q[1];` and `else x q[1];`: a body that is one statement without braces gets
+//!   them (the parser expects a block); a braceless body that is itself an `if`, and `else if`,
+//!   are refused (conditions on two bits, which the importer does not support; the parser would
+//!   drop an `else if` without a word).
+//! - `barrier;` with no operands (a barrier on every qubit) is blanked out: barriers are ignored
+//!   anyway, and the semantic pass panics on one without operands.
+//!
+//! The rewrite only inserts characters or overwrites them with spaces (keeping line breaks), and
+//! [`Rewritten::user_offset`] maps a byte offset in the rewritten text back to the user's, so every
+//! error still names the user's line and column. One pass over the tokens (`oq3_lexer`, the
+//! parser's own lexer), with bracket pairs found once, so the work is linear in the text.
+
+use crate::env::Pos;
+use crate::error::{ImportError, ImportErrorKind as Kind};
+use oq3_lexer::{LiteralKind, TokenKind};
+
+/// The program as `oq3_parser` reads it, and how to get back to the user's offsets.
+#[derive(Debug)]
+pub(crate) struct Rewritten {
+    /// The rewritten text.
+    pub text: String,
+    /// The insertions: where in the user's text (byte offset) and how many bytes, in order.
+    inserts: Vec<(usize, usize)>,
+}
+
+impl Rewritten {
+    /// The byte offset in the user's text of byte `offset` of the rewritten text (an inserted
+    /// character maps to the user's character it was inserted before).
+    pub fn user_offset(&self, offset: usize) -> usize {
+        let mut shift = 0;
+        for &(at, len) in &self.inserts {
+            let start = at + shift;
+            if offset < start {
+                break;
+            }
+            if offset < start + len {
+                return at;
+            }
+            shift += len;
+        }
+        offset - shift
+    }
+}
+
+/// A token that is not whitespace or a comment: its kind and byte range.
+#[derive(Copy, Clone, Debug)]
+struct Tok {
+    kind: TokenKind,
+    start: usize,
+    end: usize,
+}
+
+/// One change to the text at a byte offset.
+#[derive(Debug)]
+enum Edit {
+    /// Insert this text.
+    Insert(&'static str),
+    /// Overwrite up to this offset with spaces (line breaks kept).
+    Blank(usize),
+}
+
+/// Rewrites `src` (see the module docs). Errors carry offsets in `src`.
+pub(crate) fn rewrite(src: &str) -> Result<Rewritten, ImportError> {
+    let toks = significant_tokens(src);
+    let text = |t: &Tok| &src[t.start..t.end];
+    let is_word = |i: usize, word: &str| {
+        toks.get(i)
+            .is_some_and(|t| t.kind == TokenKind::Ident && text(t) == word)
+    };
+    let closing = closing_brackets(&toks);
+    let mut edits: Vec<(usize, Edit)> = Vec::new();
+
+    if is_word(0, "OPENQASM") {
+        if let Some(version) = toks.get(1) {
+            let integer = matches!(
+                version.kind,
+                TokenKind::Literal {
+                    kind: LiteralKind::Int { .. },
+                    ..
+                }
+            );
+            if integer {
+                edits.push((version.end, Edit::Insert(".0")));
+            }
+        }
+    }
+
+    let mut i = 0;
+    while i < toks.len() {
+        let body_start = if is_word(i, "if") {
+            // The body follows the condition's closing parenthesis.
+            match (toks.get(i + 1), closing[i + 1..].first().copied().flatten()) {
+                (Some(t), Some(close)) if t.kind == TokenKind::OpenParen => Some(close + 1),
+                _ => None,
+            }
+        } else if is_word(i, "else") {
+            if is_word(i + 1, "if") {
+                return Err(Pos::of_offset(toks[i].start).error(Kind::ElseIf));
+            }
+            Some(i + 1)
+        } else if is_word(i, "barrier")
+            && toks.get(i + 1).is_some_and(|t| t.kind == TokenKind::Semi)
+        {
+            edits.push((toks[i].start, Edit::Blank(toks[i + 1].end)));
+            i += 2;
+            continue;
+        } else {
+            None
+        };
+        let Some(body) = body_start else {
+            i += 1;
+            continue;
+        };
+        match toks.get(body) {
+            Some(t) if t.kind == TokenKind::OpenBrace => i = body,
+            Some(t) if text(t) == "if" && t.kind == TokenKind::Ident => {
+                return Err(Pos::of_offset(t.start).error(Kind::NestedIf));
+            }
+            Some(first) => match statement_end(&toks, &closing, body) {
+                Some(end) => {
+                    edits.push((first.start, Edit::Insert("{")));
+                    edits.push((toks[end].end, Edit::Insert("}")));
+                    // The body is read on (a `barrier;` in it); being one statement, it
+                    // holds no `if`/`else` of its own, so no token is scanned a third time.
+                    i = body;
+                }
+                // No `;`: the parser reports what is missing.
+                None => i = body,
+            },
+            None => i = body,
+        }
+    }
+    Ok(apply(src, edits))
+}
+
+/// Every token but whitespace and comments.
+fn significant_tokens(src: &str) -> Vec<Tok> {
+    let mut toks = Vec::new();
+    let mut start = 0usize;
+    for token in oq3_lexer::tokenize(src) {
+        let end = start + token.len as usize;
+        if !matches!(
+            token.kind,
+            TokenKind::Whitespace | TokenKind::LineComment | TokenKind::BlockComment { .. }
+        ) {
+            toks.push(Tok {
+                kind: token.kind,
+                start,
+                end,
+            });
+        }
+        start = end;
+    }
+    toks
+}
+
+/// For each opening bracket (`(`, `[`, `{`), the index of the token that closes it (`None` for
+/// other tokens and for brackets without a matching partner).
+fn closing_brackets(toks: &[Tok]) -> Vec<Option<usize>> {
+    let mut closing = vec![None; toks.len()];
+    let mut open: Vec<(usize, TokenKind)> = Vec::new();
+    for (k, t) in toks.iter().enumerate() {
+        let partner = match t.kind {
+            TokenKind::OpenParen | TokenKind::OpenBracket | TokenKind::OpenBrace => {
+                open.push((k, t.kind));
+                continue;
+            }
+            TokenKind::CloseParen => TokenKind::OpenParen,
+            TokenKind::CloseBracket => TokenKind::OpenBracket,
+            TokenKind::CloseBrace => TokenKind::OpenBrace,
+            _ => continue,
+        };
+        if let Some(&(at, kind)) = open.last() {
+            if kind == partner {
+                open.pop();
+                closing[at] = Some(k);
+            }
+        }
+    }
+    closing
+}
+
+/// The index of the `;` that ends the statement starting at token `from` (brackets skipped
+/// whole); `None` when a `}` or the end of the text comes first.
+fn statement_end(toks: &[Tok], closing: &[Option<usize>], from: usize) -> Option<usize> {
+    let mut k = from;
+    while let Some(t) = toks.get(k) {
+        match t.kind {
+            TokenKind::Semi => return Some(k),
+            TokenKind::CloseBrace => return None,
+            TokenKind::OpenParen | TokenKind::OpenBracket | TokenKind::OpenBrace => {
+                k = closing[k]?;
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    None
+}
+
+/// The text with the edits applied (sorted by offset; an insertion before a blanking at the
+/// same offset).
+fn apply(src: &str, mut edits: Vec<(usize, Edit)>) -> Rewritten {
+    edits.sort_by_key(|(at, edit)| (*at, matches!(edit, Edit::Blank(_))));
+    let mut text = String::with_capacity(src.len() + 2 * edits.len());
+    let mut inserts = Vec::new();
+    let mut cursor = 0usize;
+    for (at, edit) in edits {
+        text.push_str(&src[cursor..at]);
+        cursor = at;
+        match edit {
+            Edit::Insert(s) => {
+                text.push_str(s);
+                inserts.push((at, s.len()));
+            }
+            Edit::Blank(end) => {
+                text.extend(
+                    src[at..end]
+                        .bytes()
+                        .map(|b| if b == b'\n' { '\n' } else { ' ' }),
+                );
+                cursor = end;
+            }
+        }
+    }
+    text.push_str(&src[cursor..]);
+    Rewritten { text, inserts }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rewrite;
+
+    fn rewritten(src: &str) -> String {
+        rewrite(src).expect("rewrites").text
+    }
+
+    #[test]
+    fn braceless_bodies_get_braces() {
+        assert_eq!(
+            rewritten("if (c[0]) x q[1]; else z q[1];"),
+            "if (c[0]) {x q[1];} else {z q[1];}"
+        );
+        assert_eq!(
+            rewritten("if (c[0] == 1) rz(f(1, 2)) q;"),
+            "if (c[0] == 1) {rz(f(1, 2)) q;}"
+        );
+        let braced = "if (c[0]) { x q[1]; } else { z q; }";
+        assert_eq!(rewritten(braced), braced);
+    }
+
+    #[test]
+    fn an_integer_version_becomes_decimal() {
+        assert_eq!(rewritten("OPENQASM 3;\n"), "OPENQASM 3.0;\n");
+        assert_eq!(rewritten("OPENQASM 3.0;\n"), "OPENQASM 3.0;\n");
+        assert_eq!(rewritten("// v\nOPENQASM 3 ;"), "// v\nOPENQASM 3.0 ;");
+    }
+
+    #[test]
+    fn a_barrier_without_operands_is_blanked() {
+        assert_eq!(rewritten("barrier;\nbarrier q;"), "        \nbarrier q;");
+        assert_eq!(rewritten("barrier\n;"), "       \n ");
+        assert_eq!(rewritten("if (c) barrier;"), "if (c) {        }");
+    }
+
+    #[test]
+    fn offsets_map_back_to_the_users_text() {
+        let src = "OPENQASM 3;\nif (c) x q; y q;";
+        let r = rewrite(src).expect("rewrites");
+        let y = r.text.find("y q").expect("y");
+        assert_eq!(r.user_offset(y), src.find("y q").expect("y"));
+        let brace = r.text.find('{').expect("{");
+        assert_eq!(r.user_offset(brace), src.find("x q").expect("x"));
+    }
+
+    #[test]
+    fn else_if_and_a_nested_braceless_if_are_refused() {
+        assert!(rewrite("if (a) { x q; } else if (b) { y q; }").is_err());
+        assert!(rewrite("if (a) if (b) x q;").is_err());
+    }
+}
