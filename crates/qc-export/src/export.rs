@@ -7,10 +7,8 @@
 //! qubits); lowering ([`crate::lower`]) and, with the passes, inverse pairs of the calls it wrote
 //! (`crate::peephole`); labels and the machine-readable header.
 
-use crate::board_map::{
-    BoardFacts, BoardMap, FixedBit, MeasuredBit, ProgramHeader, RecordedBit, ZeroBit,
-};
 use crate::error::ExportError;
+use crate::header::{BoardMap, FixedBit, MeasuredBit, ProgramHeader, RecordedBit, ZeroBit};
 use crate::lower::Lowerer;
 use crate::measure::{measure_board, AddedBit};
 use crate::program::{Program, Summary};
@@ -37,11 +35,12 @@ impl Export {
         &self.program.map
     }
 
-    /// Adds what the caller knows about the game (pieces, captured colours, conserved
-    /// quantities: [`BoardMap::annotate`]) to the map, and rewrites the header line of the text.
-    pub fn annotate(&mut self, facts: &BoardFacts) {
-        self.program.map.annotate(facts);
-        let marker = format!("// {}", crate::board_map::HEADER_PREFIX);
+    /// Replaces the map with `map` (the exporter's map with what the caller knows about the
+    /// game added: pieces, captured colours, conserved quantities) and rewrites the header line
+    /// of the text.
+    pub fn set_map(&mut self, map: BoardMap) {
+        self.program.map = map;
+        let marker = format!("// {}", crate::header::HEADER_PREFIX);
         let mut text = String::with_capacity(self.text.len());
         for line in self.text.split_inclusive('\n') {
             match line.strip_prefix(&marker) {

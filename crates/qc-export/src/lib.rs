@@ -9,18 +9,18 @@
 //!   them all ([`parse_circuit`]).
 //! - [`import3`]: OpenQASM 3 import, a walk over `oq3_semantics`' checked syntax graph (after
 //!   [`guard3`] has kept every panicking path of it out of reach).
+//! - [`header`]: the program's JSON header, with the map of what every bit measures.
 
 mod angle3;
-pub mod board_map;
 pub mod circuit_format;
 mod contain;
-pub mod counts;
 pub mod decompose;
 pub mod env;
 pub mod error;
 pub mod export;
 pub mod gate_docs;
 pub mod guard3;
+pub mod header;
 pub mod import2;
 pub mod import3;
 mod import_error;
@@ -35,7 +35,6 @@ mod rewrite3;
 pub mod target;
 pub mod user_call;
 
-pub use board_map::{parse_header, BoardFacts, BoardMap, Holds, MapError, ProgramHeader};
 pub use circuit_format::{
     detect_format, import_qasm, parse_circuit, parse_circuit_as, CircuitError, CircuitFormat,
 };
@@ -44,6 +43,7 @@ pub use error::{
     UnknownChoice, Unsupported,
 };
 pub use export::{build_program, export_qasm3, keep_probability, transform, Export};
+pub use header::{parse_header, BoardMap, Holds, MapError, MeasuredBit, ProgramHeader};
 pub use import2::import_qasm2;
 pub use import3::import_qasm3;
 pub use measure::MeasureScope;
@@ -131,11 +131,6 @@ qc_ir::choice!(MeasureScope, "measurement", [
         "Every square, every captured-piece ancilla, and every ancilla returned to |0> as an error check",
     "squares" => MeasureScope::Squares, "The squares only",
     "none" => MeasureScope::None, "Nothing beyond the circuit's own measurements",
-]);
-qc_ir::choice!(counts::CountsFormat, "counts format", [
-    "qiskit" => counts::CountsFormat::Qiskit, "Qiskit get_counts() JSON",
-    "braket" => counts::CountsFormat::Braket, "Braket measurement_counts JSON",
-    "csv" => counts::CountsFormat::Csv, "CSV lines bits,count",
 ]);
 
 /// The probability that a shot is kept under post-selection, computed exactly by running

@@ -6,7 +6,7 @@
 //! order), then the zero checks (in circuit order). A square or ancilla the compact width folded
 //! away has a value known at compile time: it gets no bit and is reported as fixed.
 
-use crate::board_map::Holds;
+use crate::header::Holds;
 use crate::Form;
 use qc_ir::{AncillaKind, Circuit, Clbit, Instruction, Op, Qubit, QubitRole};
 

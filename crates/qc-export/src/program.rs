@@ -84,7 +84,7 @@ pub struct Program {
     /// The statements.
     pub body: Vec<Stmt>,
     /// What every bit means (written into the header).
-    pub map: crate::board_map::BoardMap,
+    pub map: crate::header::BoardMap,
 }
 
 /// Depth counting only gates on two or more qubits: each such gate starts one layer after the

@@ -406,13 +406,6 @@ fn options_parse_from_their_command_line_spelling() {
         err.to_string(),
         "unknown form `sideways` (expected one of: dynamic, deferred)"
     );
-    let err = "postselect,readout,bogus"
-        .parse::<qc_export::counts::Mitigation>()
-        .expect_err("bad mitigation");
-    assert_eq!(
-        err.to_string(),
-        "unknown mitigation `bogus` (expected a comma-separated list of: postselect, symmetry, readout, none)"
-    );
 }
 
 #[test]

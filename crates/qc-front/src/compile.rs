@@ -1,7 +1,8 @@
 //! A game circuit compiled to a program text: OpenQASM 3 or 2 (through `qc_export`, with the
 //! recorded outcomes for post-selection and the board map in the header) or the IR.
 
-use qc_export::{BoardFacts, BoardMap, Export, ExportError, ExportOptions, Summary, Target};
+use crate::board_facts::{annotate, BoardFacts};
+use qc_export::{BoardMap, Export, ExportError, ExportOptions, Summary, Target};
 use qc_ir::Circuit;
 
 /// Output formats.
@@ -59,7 +60,9 @@ pub fn compile_circuit(
 ) -> Result<Compiled, CompileError> {
     let annotated = |mut e: Export| -> Export {
         if let Some(f) = facts {
-            e.annotate(f);
+            let mut map = e.map().clone();
+            annotate(&mut map, f);
+            e.set_map(map);
         }
         e
     };

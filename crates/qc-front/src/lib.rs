@@ -1,7 +1,8 @@
 //! What every front end (the `qchess` command line, the Python package `qchess`) shares on top
-//! of the libraries, written once so that both give the same results: the facts a game hands
-//! the exporter for its board map, compiling a game to a program text, a device's counts back into
-//! a board, the random source behind a seed, and the choice of simulator.
+//! of the libraries, written once so that both give the same results: the facts a game adds to
+//! its program's board map, compiling a game to a program text, a device's counts back into a
+//! board (the estimate and its mitigations), the random source behind a seed, and the choice of
+//! simulator.
 //!
 //! Depends on qc-ir, qc-rules, qc-sim and qc-export; the front ends depend on it.
 
@@ -12,7 +13,7 @@ pub mod counts;
 pub mod estimate_view;
 
 pub use backend::{check_precision, BackendKind, PrecisionNeedsDense};
-pub use board_facts::board_facts;
+pub use board_facts::{annotate, board_facts, BoardFacts};
 
 pub use compile::{compile_circuit, CompileError, Compiled, Format};
 pub use counts::{board_from_counts, CountsRequest, CountsStepError};

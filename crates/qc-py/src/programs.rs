@@ -7,7 +7,7 @@ use crate::errors::{raise, CountsError, OptionError, ProgramError, SimulationErr
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use qc_export::counts::{BoardEstimate as Estimate, CountsFormat, Mitigation};
+use qc_front::counts::{BoardEstimate as Estimate, CountsFormat, Mitigation};
 use qc_front::{CountsRequest, CountsStepError};
 use std::collections::BTreeMap;
 

@@ -1,10 +1,10 @@
 //! `qchess counts`: a device's counts of an exported program back into a board. Reads the files
-//! and prints; the parsing, mitigation and estimate are `qc_export::counts`.
+//! and prints; the parsing, mitigation and estimate are `qc_front::counts`.
 
 use crate::output::write_stdout;
 use anyhow::Context;
 use clap::Args;
-use qc_export::counts::{BoardEstimate, CountsFormat, Mitigation};
+use qc_front::counts::{BoardEstimate, CountsFormat, Mitigation};
 use qc_front::CountsRequest;
 use qc_render::board_text;
 use std::path::{Path, PathBuf};

@@ -1,13 +1,17 @@
-//! The board map: what every bit of an exported program means, written into the program's JSON
-//! header (`// qchess-export {...}`) so that a device's counts can be read back into a board
-//! without parsing comments. [`parse_header`] reads it back.
+//! The program header: what every bit of an exported program means (the board map), written
+//! into the program's JSON header (`// qchess-export {...}`) so that a device's counts can be read
+//! back into a board without parsing comments. [`parse_header`] reads it back.
+//!
+//! This is the exporter's own output format. What a game adds to it (the pieces, the captured
+//! pieces' colours, the conserved quantities) and reading counts back into a board are the front
+//! ends' (crate qc-front), which know the game.
 //!
 //! Bits are indices into the program's `bit[N] c;` register. `qubit` fields are indices into its
 //! `qubit[M] q;` register (the qubit a readout calibration refers to).
 
 use qc_ir::Square;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// What a measured (or compile-time known) board bit stands for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -100,108 +104,16 @@ pub struct BoardMap {
     /// Squares and captured ancillas known at compile time.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fixed: Vec<FixedBit>,
-    /// Conserved quantities (filled by [`BoardMap::annotate`]).
+    /// Conserved quantities (filled in by the front end that knows the game: the exporter
+    /// writes none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conserved: Vec<Conserved>,
 }
-
-/// What the caller knows about the game beyond the circuit: which piece stands on each square,
-/// the colour of each captured piece, and the probability of each square and captured ancilla
-/// reading 1 (from the game's simulation, used to find the totals of conserved quantities).
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct BoardFacts {
-    /// FEN letter of the piece on each square (in every branch where the square is occupied).
-    pub pieces: BTreeMap<Square, char>,
-    /// `true` for white: the colour of the piece the k-th captured ancilla holds.
-    pub captured_white: BTreeMap<usize, bool>,
-    /// P(1) of every square and captured ancilla at the end of the game.
-    pub probability: BTreeMap<Holds, f64>,
-}
-
-/// How far a conserved quantity's expectation may lie from an integer (rounding of the
-/// simulator's probabilities); farther means it is not conserved and is not used.
-const INTEGER_TOLERANCE: f64 = 1e-6;
 
 impl BoardMap {
     /// The measured bit reading `holds`, if any.
     pub fn bit_of(&self, holds: Holds) -> Option<&MeasuredBit> {
         self.measured.iter().find(|m| m.holds == holds)
-    }
-
-    /// Fills in pieces and the conserved quantities from `facts`: `pieces` (every measured bit),
-    /// per colour (`white`, `black`) when every measured captured ancilla has a known colour, and
-    /// `empty` (the squares with no piece). A quantity is kept only when its expectation
-    /// under `facts.probability` is an integer: each shot of an error-free run then has that
-    /// integer as its sum, because every Quantum Chess move maps a basis state to basis states
-    /// with the same number of pieces of each colour (see docs/hardware.md).
-    pub fn annotate(&mut self, facts: &BoardFacts) {
-        let piece_of = |holds: Holds| -> Option<String> {
-            match holds {
-                Holds::Square(sq) => facts.pieces.get(&sq).map(char::to_string),
-                Holds::Captured(k) => facts
-                    .captured_white
-                    .get(&k)
-                    .map(|w| if *w { "w" } else { "b" }.to_string()),
-            }
-        };
-        for m in &mut self.measured {
-            m.piece = piece_of(m.holds);
-        }
-        for f in &mut self.fixed {
-            f.piece = piece_of(f.holds);
-        }
-        self.conserved.clear();
-        // Colour of a measured bit: a square's piece letter (upper case = white), a captured
-        // ancilla's recorded colour; `None` for a square with no piece (it must read 0).
-        let white_of = |m: &MeasuredBit| -> Option<bool> {
-            let piece = m.piece.as_deref()?;
-            match m.holds {
-                Holds::Square(_) => piece.chars().next().map(|c| c.is_ascii_uppercase()),
-                Holds::Captured(_) => Some(piece == "w"),
-            }
-        };
-        let mut groups: Vec<(&str, Vec<&MeasuredBit>)> =
-            vec![("pieces", self.measured.iter().collect())];
-        let colours_known = self
-            .measured
-            .iter()
-            .all(|m| matches!(m.holds, Holds::Square(_)) || m.piece.is_some());
-        if colours_known {
-            for (name, white) in [("white", true), ("black", false)] {
-                let bits = self
-                    .measured
-                    .iter()
-                    .filter(|m| white_of(m) == Some(white))
-                    .collect();
-                groups.push((name, bits));
-            }
-        }
-        let empty = self
-            .measured
-            .iter()
-            .filter(|m| matches!(m.holds, Holds::Square(_)) && m.piece.is_none())
-            .collect();
-        groups.push(("empty", empty));
-        for (name, bits) in groups {
-            if bits.is_empty() {
-                continue;
-            }
-            let Some(sum) = bits
-                .iter()
-                .map(|m| facts.probability.get(&m.holds).copied())
-                .sum::<Option<f64>>()
-            else {
-                continue;
-            };
-            let total = sum.round();
-            if (sum - total).abs() <= INTEGER_TOLERANCE && total >= 0.0 {
-                self.conserved.push(Conserved {
-                    name: name.to_string(),
-                    bits: bits.iter().map(|m| m.bit).collect(),
-                    total: total as usize,
-                });
-            }
-        }
     }
 
     /// Checks that every bit index is inside `c` and read by one entry only.
@@ -355,54 +267,6 @@ mod tests {
             serde_json::to_string(&c).expect("json"),
             r#"{"bit":9,"qubit":7,"captured":0,"piece":"b"}"#
         );
-    }
-
-    #[test]
-    fn annotate_finds_conserved_totals_and_skips_non_integers() {
-        let mut map = BoardMap {
-            clbits: 3,
-            measured: vec![
-                MeasuredBit {
-                    bit: 0,
-                    qubit: 0,
-                    holds: Holds::Square(sq("a3")),
-                    piece: None,
-                },
-                MeasuredBit {
-                    bit: 1,
-                    qubit: 1,
-                    holds: Holds::Square(sq("c3")),
-                    piece: None,
-                },
-                MeasuredBit {
-                    bit: 2,
-                    qubit: 2,
-                    holds: Holds::Square(sq("f6")),
-                    piece: None,
-                },
-            ],
-            ..BoardMap::default()
-        };
-        let facts = BoardFacts {
-            pieces: [(sq("a3"), 'N'), (sq("c3"), 'N'), (sq("f6"), 'n')].into(),
-            captured_white: BTreeMap::new(),
-            // A split knight (1/2 + 1/2) and a black knight at 0.7 (not conserved on its own:
-            // such a board cannot come from a game, so the black group is dropped).
-            probability: [
-                (Holds::Square(sq("a3")), 0.5),
-                (Holds::Square(sq("c3")), 0.5),
-                (Holds::Square(sq("f6")), 0.7),
-            ]
-            .into(),
-        };
-        map.annotate(&facts);
-        let names: Vec<(&str, usize, &[usize])> = map
-            .conserved
-            .iter()
-            .map(|c| (c.name.as_str(), c.total, c.bits.as_slice()))
-            .collect();
-        assert_eq!(names, vec![("white", 1, &[0usize, 1][..])]);
-        assert_eq!(map.measured[2].piece.as_deref(), Some("n"));
     }
 
     #[test]

@@ -1,12 +1,12 @@
-//! `qc_export::counts`: the parsers (every format, every error) and the mitigations on
+//! `qc_front::counts`: the parsers (every format, every error) and the mitigations on
 //! hand-constructed counts whose right answer is computed by hand.
 
-use qc_export::board_map::{Conserved, MeasuredBit, RecordedBit, ZeroBit};
-use qc_export::counts::{
+use qc_export::header::{Conserved, MeasuredBit, RecordedBit, ZeroBit};
+use qc_export::{BoardMap, Holds};
+use qc_front::counts::{
     estimate_board, exact_board, parse_counts, Calibration, Counts, CountsError, CountsFormat,
     KeyProblem, Mitigation,
 };
-use qc_export::{BoardMap, Holds};
 use qc_ir::Square;
 
 fn sq(s: &str) -> Square {
@@ -320,4 +320,11 @@ fn mitigation_lists_parse() {
     let none: Mitigation = "none".parse().expect("none");
     assert!(!none.postselect && !none.symmetry && !none.readout);
     assert!("postselect,magic".parse::<Mitigation>().is_err());
+    let err = "postselect,readout,bogus"
+        .parse::<Mitigation>()
+        .expect_err("bad mitigation");
+    assert_eq!(
+        err.to_string(),
+        "unknown mitigation `bogus` (expected a comma-separated list of: postselect, symmetry, readout, none)"
+    );
 }

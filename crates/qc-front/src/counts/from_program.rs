@@ -1,9 +1,9 @@
 //! A device's counts of a compiled program back into a board: read the program's board map,
 //! the counts and the calibration, estimate the board with the mitigations asked for, and
-//! optionally compare with the exact board. The steps are `qc_export::counts`'s; this is their
+//! optionally compare with the exact board. The steps are the other modules'; this is their
 //! order, shared by `qchess counts` and the Python `qchess.counts`.
 
-use qc_export::counts::{
+use super::{
     estimate_board, exact_board, parse_counts, BoardEstimate, Calibration, CountsError,
     CountsFormat, Mitigation,
 };

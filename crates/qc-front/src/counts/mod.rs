@@ -1,20 +1,23 @@
 //! A device's counts back into a board: parsing ([`parse_counts`]), error mitigation and the
-//! board estimate ([`estimate_board`]), the exact board of a program ([`exact_board`]) and the
-//! readout calibration format ([`Calibration`]). The CLI (`qchess counts`) and the Python
-//! package call this module; they only read files and print. docs/hardware.md describes the
-//! formats and the argument behind each mitigation.
+//! board estimate ([`estimate_board`]), the exact board of a program ([`exact_board`]), the
+//! readout calibration format ([`Calibration`]), and the steps in their order from a program's
+//! text ([`board_from_counts`]). The CLI (`qchess counts`) and the Python package call this
+//! module; they only read files and print. docs/hardware.md describes the formats and the
+//! argument behind each mitigation.
 
 mod calibration;
 mod estimate;
+mod from_program;
 mod parse;
 
 pub use calibration::{Calibration, CalibrationProblem, ReadoutError};
 pub use estimate::{
     estimate_board, exact_board, total_variation, BoardEstimate, ExactBoard, SquareEstimate,
 };
+pub use from_program::{board_from_counts, CountsRequest, CountsStepError};
 pub use parse::{parse_counts, KeyProblem};
 
-use crate::UnknownChoice;
+use qc_ir::UnknownChoice;
 use std::collections::BTreeMap;
 
 /// Shots per outcome of a program's bits.
@@ -37,6 +40,13 @@ pub enum CountsFormat {
     /// CSV lines `bits,count` (optional header `bits,count`), bits in Qiskit order.
     Csv,
 }
+
+// The format's words, in one table (parsing, printing and `--help` read it).
+qc_ir::choice!(CountsFormat, "counts format", [
+    "qiskit" => CountsFormat::Qiskit, "Qiskit get_counts() JSON",
+    "braket" => CountsFormat::Braket, "Braket measurement_counts JSON",
+    "csv" => CountsFormat::Csv, "CSV lines bits,count",
+]);
 
 /// Which mitigations to apply (`--mitigate postselect,symmetry,readout`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! with the exact board.
 
 use super::{Calibration, Counts, CountsError, Mitigation};
-use crate::board_map::{BoardMap, Holds};
+use qc_export::{BoardMap, Holds};
 use qc_ir::Square;
 use serde::Serialize;
 use std::collections::BTreeMap;
