@@ -2,7 +2,7 @@
 //! so that the renderers draw it as they draw a game's board: `qchess counts` prints it, the web
 //! page shows the mitigated board beside the exact one.
 
-use qc_export::counts::{BoardEstimate, SquareEstimate};
+use crate::counts::{BoardEstimate, SquareEstimate};
 use qc_ir::Square;
 use qc_rules::ruleset::SquareView;
 use qc_rules::{BoardView, Color};
