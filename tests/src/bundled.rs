@@ -73,11 +73,13 @@ pub fn bundled_games() -> Result<Vec<BundledGame>, BundledError> {
         .collect()
 }
 
-/// The bundled targets (`backends/*.toml` as built into qc-export), by name.
+/// The bundled logical targets (`backends/*.toml` as built into qc-export, without the device
+/// targets, whose programs are placed and routed and tested on their own), by name.
 pub fn bundled_targets() -> Vec<Target> {
     qc_export::BUNDLED_TARGETS
         .iter()
         .filter_map(|(name, _)| Target::bundled(name).and_then(Result::ok))
+        .filter(|t| !t.is_device())
         .collect()
 }
 

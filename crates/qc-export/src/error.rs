@@ -104,6 +104,15 @@ pub enum TargetProblem {
     /// A call with `ctrl @`/`inv @`/`pow @` modifiers (the extended dialect) reached the lowering.
     #[error("gate modifiers cannot be lowered; export in the portable dialect")]
     Modifiers,
+    /// The device's `edges` are not a usable coupling map.
+    #[error("edges: {0}")]
+    Coupling(qc_ir::CouplingError),
+    /// A device target (one with `edges`) that turns lowering off: programs on a device must
+    /// be written in its native gates.
+    #[error(
+        "a device target (with `edges`) must lower to its native gates: remove `lower = false`"
+    )]
+    DeviceNotLowered,
     /// A call could not be expanded into the target's gates.
     #[error("cannot expand `{gate}`: {why}")]
     Expand {

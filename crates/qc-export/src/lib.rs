@@ -49,7 +49,7 @@ pub use import3::import_qasm3;
 pub use measure::MeasureScope;
 pub use program::{two_qubit_depth, Program, Summary};
 pub use qasm2::export_qasm2;
-pub use target::{export_for_target, export_qasm2_for_target, Target, BUNDLED_TARGETS};
+pub use target::{export_for_target, export_qasm2_for_target, Coupler, Target, BUNDLED_TARGETS};
 
 /// Mid-circuit measurement with feed-forward, or everything deferred to the end.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]

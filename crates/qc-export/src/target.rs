@@ -16,7 +16,7 @@ use crate::program::{GateCall, Program, Stmt};
 use crate::qasm2::{build_qasm2_program, to_qasm2};
 use crate::{ExportOptions, Form};
 use qc_ir::gate_data::{qasm_gate, Home, LibraryGate, QasmForm};
-use qc_ir::{Circuit, Gate, Matrix};
+use qc_ir::{Circuit, CouplingMap, Gate, Matrix};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -56,10 +56,41 @@ pub struct Target {
     /// Output names for gates (`cx = "cnot"`).
     #[serde(default)]
     pub rename: BTreeMap<String, String>,
+    /// The couplers of a device target: undirected pairs of physical qubits `0..qubits` a
+    /// two-qubit gate may act on. A target with edges is a device target: `qchess compile`
+    /// places and routes programs onto it (qc-route). Empty for the logical targets.
+    #[serde(default)]
+    pub edges: Vec<Coupler>,
+    /// Mid-circuit measurement and reset are available even without feed-forward (a device
+    /// target reuses measured qubits only where it may measure mid-circuit).
+    #[serde(default)]
+    pub measure_reset: bool,
+    /// The checked coupling map of `edges` (filled when the file is read).
+    #[serde(skip)]
+    coupling: Option<CouplingMap>,
 }
 
 fn yes() -> bool {
     true
+}
+
+/// One coupler of a device target: two physical qubits, `[a, b]` in the TOML file (any other
+/// length is refused when the file is read).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "Vec<usize>")]
+pub struct Coupler(pub [usize; 2]);
+
+impl TryFrom<Vec<usize>> for Coupler {
+    type Error = String;
+    fn try_from(qubits: Vec<usize>) -> Result<Coupler, String> {
+        match qubits[..] {
+            [a, b] => Ok(Coupler([a, b])),
+            _ => Err(format!(
+                "a coupler is two qubits `[a, b]`, not {} ({qubits:?})",
+                qubits.len()
+            )),
+        }
+    }
 }
 
 /// A native gate of a target: an OpenQASM spelling from the gate table.
@@ -139,21 +170,29 @@ fn controlled_name(gate: Gate) -> &'static str {
 /// The hardware targets built into qchess: the repository's `backends/*.toml` at build time, as
 /// (name, TOML text). `--target NAME` finds them wherever the binary runs; a file
 /// `NAME.toml` in `--backends-dir` adds a target or overrides a bundled one.
-pub const BUNDLED_TARGETS: [(&str, &str); 4] = [
+pub const BUNDLED_TARGETS: [(&str, &str); 6] = [
     ("braket", include_str!("../../../backends/braket.toml")),
     ("generic", include_str!("../../../backends/generic.toml")),
     ("google", include_str!("../../../backends/google.toml")),
     ("ibm", include_str!("../../../backends/ibm.toml")),
+    ("ibm_fez", include_str!("../../../backends/ibm_fez.toml")),
+    ("sycamore", include_str!("../../../backends/sycamore.toml")),
 ];
 
 impl Target {
     /// Parses a target from TOML text and checks that its lowering is possible.
     pub fn from_toml(text: &str) -> Result<Target, ExportError> {
-        let t: Target = toml::from_str(text).map_err(|error| ExportError::Target {
+        let mut t: Target = toml::from_str(text).map_err(|error| ExportError::Target {
             target: "<toml>".into(),
             problem: TargetProblem::Toml { error },
         })?;
         t.check()?;
+        if !t.edges.is_empty() {
+            let pairs: Vec<[usize; 2]> = t.edges.iter().map(|c| c.0).collect();
+            let map = CouplingMap::new(t.qubits, &pairs)
+                .map_err(|error| t.err(TargetProblem::Coupling(error)))?;
+            t.coupling = Some(map);
+        }
         Ok(t)
     }
 
@@ -203,6 +242,9 @@ impl Target {
 
     fn check(&self) -> Result<(), ExportError> {
         if !self.lower {
+            if !self.edges.is_empty() {
+                return Err(self.err(TargetProblem::DeviceNotLowered));
+            }
             return Ok(());
         }
         let single = self
@@ -216,6 +258,21 @@ impl Target {
             }
         }
         Ok(())
+    }
+
+    /// The device's coupling map: `Some` for a device target (one with `edges`).
+    pub fn coupling(&self) -> Option<&CouplingMap> {
+        self.coupling.as_ref()
+    }
+
+    /// True for a device target: one that lists its couplers, onto which programs are routed.
+    pub fn is_device(&self) -> bool {
+        self.coupling.is_some()
+    }
+
+    /// True when programs may measure and reset qubits mid-circuit (feed-forward implies it).
+    pub fn mid_circuit_measurement(&self) -> bool {
+        self.feed_forward || self.measure_reset
     }
 
     /// True when `name` is one of the target's native gates.

@@ -243,3 +243,54 @@ fn openqasm_2_for_a_target_is_its_native_program_or_a_clear_refusal() {
         }
     }
 }
+
+/// A device target: the bundled ones read with their couplers (ibm_fez's heavy hex: 156 qubits,
+/// 176 couplers, every qubit of degree 1 to 3; Sycamore's grid: 54 qubits, 88 couplers, degree
+/// up to 4), and bad coupling maps refused with what is wrong.
+#[test]
+fn device_targets_read_their_couplers_and_bad_maps_are_refused() {
+    let fez = Target::find("ibm_fez", None).expect("ibm_fez");
+    let map = fez.coupling().expect("a device target");
+    assert_eq!((map.num_qubits(), map.edges().len()), (156, 176));
+    assert!((0..156).all(|q| (1..=3).contains(&map.neighbours(q).len())));
+    assert!(
+        map.has_edge(68, 69),
+        "the coupler the calibration marks broken is listed"
+    );
+    let syc = Target::find("sycamore", None).expect("sycamore");
+    let grid = syc.coupling().expect("a device target");
+    assert_eq!((grid.num_qubits(), grid.edges().len()), (54, 88));
+    assert!((0..54).all(|q| (1..=4).contains(&grid.neighbours(q).len())));
+    assert!(syc.mid_circuit_measurement() && !syc.feed_forward);
+    assert!(!Target::find("ibm", None).expect("ibm").is_device());
+
+    let device = |edges: &str| {
+        Target::from_toml(&format!(
+            "name = \"d\"\nqubits = 3\nfeed_forward = true\nnative = [\"rz\", \"sx\", \"x\", \"cz\"]\ntwo_qubit = \"cz\"\nedges = {edges}\n"
+        ))
+    };
+    assert!(device("[[0, 1], [1, 2]]").expect("line").is_device());
+    let refused = |edges: &str, expected: &str| match device(edges) {
+        Err(e @ ExportError::Target { .. }) => {
+            let message = e.to_string();
+            assert!(message.contains(expected), "{edges}: {message}");
+        }
+        other => panic!("{edges}: expected a target error, got {other:?}"),
+    };
+    refused(
+        "[[0, 1], [1, 3]]",
+        "names qubit 3, but the device has qubits 0..3",
+    );
+    refused("[[0, 1], [1, 1]]", "joins qubit 1 to itself");
+    refused("[[0, 1], [1, 2], [2, 1]]", "(2-1) is listed twice");
+    refused("[[0, 1]]", "disconnected: 1 of 3 qubits cannot be reached");
+    refused("[[0, 1, 2]]", "a coupler is two qubits `[a, b]`, not 3");
+    refused("[[0, -1]]", "invalid value");
+    let unlowered = Target::from_toml(
+        "name = \"d\"\nqubits = 2\nfeed_forward = true\nlower = false\nedges = [[0, 1]]\n",
+    );
+    assert!(
+        matches!(unlowered, Err(ExportError::Target { .. })),
+        "{unlowered:?}"
+    );
+}

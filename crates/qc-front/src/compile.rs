@@ -44,6 +44,9 @@ pub enum CompileError {
     /// The circuit could not be written as JSON.
     #[error("cannot write the circuit as JSON")]
     Json(#[from] serde_json::Error),
+    /// A device target (one with couplers): programs are not yet placed and routed onto one.
+    #[error("target `{0}` is a device target: placing and routing onto its couplers is not available yet")]
+    DeviceTarget(String),
 }
 
 /// Compiles a game circuit with its recorded outcomes (indexed by clbit) to `format`. The summary
@@ -58,6 +61,9 @@ pub fn compile_circuit(
     target: Option<&Target>,
     facts: Option<&BoardFacts>,
 ) -> Result<Compiled, CompileError> {
+    if let Some(t) = target.filter(|t| t.is_device()) {
+        return Err(CompileError::DeviceTarget(t.name.clone()));
+    }
     let annotated = |mut e: Export| -> Export {
         if let Some(f) = facts {
             let mut map = e.map().clone();

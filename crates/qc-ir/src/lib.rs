@@ -14,6 +14,7 @@ pub mod backend;
 pub mod builder;
 pub mod choice;
 pub mod circuit;
+pub mod coupling;
 pub mod error;
 pub mod exec;
 pub mod gate;
@@ -34,6 +35,7 @@ pub use backend::{
 pub use builder::{BuilderMark, CircuitBuilder};
 pub use choice::{Choice, UnknownChoice};
 pub use circuit::{AncillaKind, Circuit, QubitRole};
+pub use coupling::{CouplingError, CouplingMap};
 pub use error::IrError;
 pub use exec::{ClassicalRecord, Distribution, ExecError, OutcomePolicy};
 pub use gate::{Gate, GateKind};

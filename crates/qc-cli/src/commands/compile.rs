@@ -21,9 +21,9 @@ pub struct CompileArgs {
     /// Output format.
     #[arg(long, value_parser = choice::<Format>(), default_value_t = Format::Qasm3)]
     pub format: Format,
-    /// Hardware target: a bundled one (generic, ibm, google, braket) or NAME.toml in
-    /// --backends-dir. OpenQASM 3 is lowered to its native gates; every format is refused when
-    /// the game needs more qubits than the target has.
+    /// Hardware target: a bundled one (generic, ibm, google, braket; the devices ibm_fez,
+    /// sycamore) or NAME.toml in --backends-dir. OpenQASM 3 is lowered to its native gates;
+    /// every format is refused when the game needs more qubits than the target has.
     #[arg(long, value_name = "NAME")]
     pub target: Option<String>,
     /// Where the measurements stand.

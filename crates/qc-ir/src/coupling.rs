@@ -1,0 +1,236 @@
+//! A device's coupling map: its physical qubits `0..n` and the undirected couplers between them
+//! (the pairs a two-qubit gate may act on). Read from a target's `edges` (qc-export) and used by
+//! the router (qc-route); the checks live here once: every coupler names two different qubits of
+//! the device, none is listed twice, and every qubit can reach every other one.
+
+use std::collections::BTreeSet;
+use thiserror::Error;
+
+/// Why a list of couplers is not a usable coupling map.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CouplingError {
+    /// A device without qubits.
+    #[error("a device needs at least one qubit")]
+    NoQubits,
+    /// A coupler names a qubit the device does not have.
+    #[error(
+        "coupler {index} ({a}-{b}) names qubit {qubit}, but the device has qubits 0..{qubits}"
+    )]
+    OutOfRange {
+        /// Position of the coupler in the list (from 0).
+        index: usize,
+        /// Its first qubit.
+        a: usize,
+        /// Its second qubit.
+        b: usize,
+        /// The qubit out of range.
+        qubit: usize,
+        /// The device's qubit count.
+        qubits: usize,
+    },
+    /// A coupler from a qubit to itself.
+    #[error("coupler {index} joins qubit {qubit} to itself")]
+    SelfLoop {
+        /// Position of the coupler in the list.
+        index: usize,
+        /// The qubit.
+        qubit: usize,
+    },
+    /// The same coupler twice (in either direction).
+    #[error("coupler {index} ({a}-{b}) is listed twice")]
+    Duplicate {
+        /// Position of the second listing.
+        index: usize,
+        /// Its first qubit.
+        a: usize,
+        /// Its second qubit.
+        b: usize,
+    },
+    /// Some qubits cannot be reached from qubit 0 through couplers.
+    #[error("the coupling map is disconnected: {unreachable} of {qubits} qubits cannot be reached from qubit 0 (for example qubit {example})")]
+    Disconnected {
+        /// How many qubits qubit 0 cannot reach.
+        unreachable: usize,
+        /// The device's qubit count.
+        qubits: usize,
+        /// The smallest such qubit.
+        example: usize,
+    },
+}
+
+/// A checked coupling map: qubits `0..num_qubits`, undirected couplers, connected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CouplingMap {
+    num_qubits: usize,
+    /// Couplers as `(low, high)`, sorted.
+    edges: Vec<(usize, usize)>,
+    /// Neighbours of every qubit, sorted.
+    neighbours: Vec<Vec<usize>>,
+}
+
+impl CouplingMap {
+    /// Checks `edges` (pairs of qubits in `0..num_qubits`, either order) and builds the map.
+    pub fn new(num_qubits: usize, edges: &[[usize; 2]]) -> Result<CouplingMap, CouplingError> {
+        let map = CouplingMap::partial(num_qubits, edges)?;
+        let reach = map.component_of(0, |_, _| true);
+        let unreachable = reach.iter().filter(|r| !**r).count();
+        if let Some(example) = reach.iter().position(|r| !*r) {
+            return Err(CouplingError::Disconnected {
+                unreachable,
+                qubits: num_qubits,
+                example,
+            });
+        }
+        Ok(map)
+    }
+
+    /// Like [`CouplingMap::new`] without the connectivity check: the map a device has left
+    /// after its broken couplers are taken out (the router keeps to one connected part).
+    pub fn partial(num_qubits: usize, edges: &[[usize; 2]]) -> Result<CouplingMap, CouplingError> {
+        if num_qubits == 0 {
+            return Err(CouplingError::NoQubits);
+        }
+        let mut seen = BTreeSet::new();
+        let mut neighbours = vec![Vec::new(); num_qubits];
+        for (index, &[a, b]) in edges.iter().enumerate() {
+            if let Some(&qubit) = [a, b].iter().find(|q| **q >= num_qubits) {
+                return Err(CouplingError::OutOfRange {
+                    index,
+                    a,
+                    b,
+                    qubit,
+                    qubits: num_qubits,
+                });
+            }
+            if a == b {
+                return Err(CouplingError::SelfLoop { index, qubit: a });
+            }
+            if !seen.insert((a.min(b), a.max(b))) {
+                return Err(CouplingError::Duplicate { index, a, b });
+            }
+            neighbours[a].push(b);
+            neighbours[b].push(a);
+        }
+        for n in &mut neighbours {
+            n.sort_unstable();
+        }
+        Ok(CouplingMap {
+            num_qubits,
+            edges: seen.into_iter().collect(),
+            neighbours,
+        })
+    }
+
+    /// The number of physical qubits.
+    pub fn num_qubits(&self) -> usize {
+        self.num_qubits
+    }
+
+    /// The couplers as `(low, high)` pairs, sorted.
+    pub fn edges(&self) -> &[(usize, usize)] {
+        &self.edges
+    }
+
+    /// The qubits coupled to `qubit` (empty for a qubit out of range).
+    pub fn neighbours(&self, qubit: usize) -> &[usize] {
+        self.neighbours.get(qubit).map_or(&[], Vec::as_slice)
+    }
+
+    /// True when a coupler joins `a` and `b`.
+    pub fn has_edge(&self, a: usize, b: usize) -> bool {
+        self.neighbours(a).binary_search(&b).is_ok()
+    }
+
+    /// Which qubits `start` reaches through couplers that `usable(a, b)` allows.
+    pub fn component_of(&self, start: usize, usable: impl Fn(usize, usize) -> bool) -> Vec<bool> {
+        let mut reached = vec![false; self.num_qubits];
+        if start >= self.num_qubits {
+            return reached;
+        }
+        reached[start] = true;
+        let mut stack = vec![start];
+        while let Some(q) = stack.pop() {
+            for &n in &self.neighbours[q] {
+                if !reached[n] && usable(q, n) {
+                    reached[n] = true;
+                    stack.push(n);
+                }
+            }
+        }
+        reached
+    }
+
+    /// Hop counts between every pair of qubits (breadth-first search from each qubit;
+    /// `u32::MAX` where no path exists).
+    pub fn hop_distances(&self) -> Vec<Vec<u32>> {
+        (0..self.num_qubits)
+            .map(|from| {
+                let mut dist = vec![u32::MAX; self.num_qubits];
+                dist[from] = 0;
+                let mut queue = std::collections::VecDeque::from([from]);
+                while let Some(q) = queue.pop_front() {
+                    for &n in &self.neighbours[q] {
+                        if dist[n] == u32::MAX {
+                            dist[n] = dist[q] + 1;
+                            queue.push_back(n);
+                        }
+                    }
+                }
+                dist
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_is_connected_with_hop_distances() {
+        let m = CouplingMap::new(4, &[[0, 1], [2, 1], [2, 3]]).expect("line");
+        assert_eq!(m.edges(), &[(0, 1), (1, 2), (2, 3)]);
+        assert!(m.has_edge(1, 0) && !m.has_edge(0, 2));
+        assert_eq!(m.hop_distances()[0], vec![0, 1, 2, 3]);
+        assert_eq!(m.neighbours(2), &[1, 3]);
+        assert!(m.neighbours(9).is_empty());
+    }
+
+    #[test]
+    fn bad_couplers_are_refused_with_what_is_wrong() {
+        assert_eq!(
+            CouplingMap::new(3, &[[0, 1], [1, 3]]),
+            Err(CouplingError::OutOfRange {
+                index: 1,
+                a: 1,
+                b: 3,
+                qubit: 3,
+                qubits: 3
+            })
+        );
+        assert_eq!(
+            CouplingMap::new(3, &[[0, 1], [2, 2]]),
+            Err(CouplingError::SelfLoop { index: 1, qubit: 2 })
+        );
+        assert_eq!(
+            CouplingMap::new(3, &[[0, 1], [1, 2], [1, 0]]),
+            Err(CouplingError::Duplicate {
+                index: 2,
+                a: 1,
+                b: 0
+            })
+        );
+        assert_eq!(
+            CouplingMap::new(5, &[[0, 1], [2, 3], [3, 4]]),
+            Err(CouplingError::Disconnected {
+                unreachable: 3,
+                qubits: 5,
+                example: 2
+            })
+        );
+        assert_eq!(CouplingMap::new(0, &[]), Err(CouplingError::NoQubits));
+        assert!(CouplingMap::new(1, &[]).is_ok());
+        assert!(CouplingMap::partial(5, &[[0, 1], [2, 3]]).is_ok());
+    }
+}
