@@ -56,11 +56,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         std::fs::write(out.join(format!("{name}.ibm.qasm")), &on_ibm.text)?;
         std::fs::write(out.join(format!("{name}.braket.qasm")), &on_braket.text)?;
         std::fs::write(out.join(format!("{name}.qasm2")), &qasm2.text)?;
-        let moves: Vec<String> = g
-            .game
-            .history()
+        let moves: Vec<String> = qc_rules::QuantumGame::moves(&g.game)
             .iter()
-            .map(|r| r.qcan.to_string())
+            .map(|r| r.text())
             .collect();
         let json = serde_json::json!({
             "name": name,

@@ -6,7 +6,9 @@
 //! its circuit is deterministic; playing a case that would need a random outcome is an error.
 
 use qc_ir::Backend;
-use qc_rules::{Game, GameRecord, MoveError, MoveRecord, MoveType, NotationError, Variant};
+use qc_rules::{
+    Game, GameRecord, MoveError, MoveType, NotationError, PlayedQcan, QuantumGame, Variant,
+};
 use qc_sim::ReferenceSparse;
 use std::fmt;
 
@@ -115,7 +117,7 @@ pub struct PlayedCase<B: Backend = ReferenceSparse> {
     /// The game after the featured move.
     pub game: Game<B>,
     /// The featured move's record.
-    pub featured: MoveRecord,
+    pub featured: PlayedQcan,
 }
 
 impl<B: Backend> PlayedCase<B> {
@@ -153,8 +155,8 @@ pub fn play_record_on<B: Backend>(backend: B, record: &GameRecord) -> Result<Gam
             sampled = true;
             0.5
         };
-        let result = game.play_with(&recorded.qcan, &mut uniform).map(|_| ());
-        let qcan = recorded.qcan.to_string();
+        let result = game.play_with(&recorded.mv, &mut uniform).map(|_| ());
+        let qcan = recorded.mv.to_string();
         result.map_err(|error| CaseError::Move {
             number: i + 1,
             qcan: qcan.clone(),
@@ -180,12 +182,16 @@ pub fn play(case: &MoveCase) -> Result<PlayedCase, CaseError> {
 pub fn play_on<B: Backend>(backend: B, case: &MoveCase) -> Result<PlayedCase<B>, CaseError> {
     let record = GameRecord::parse(&case.game_file()).map_err(CaseError::Notation)?;
     let game = play_record_on(backend, &record)?;
-    let featured = game.history().last().cloned().ok_or(CaseError::Mismatch {
+    let featured = game.moves().last().cloned().ok_or(CaseError::Mismatch {
         expected: case.featured.into(),
         actual: "no move".into(),
     })?;
     let expected = describe(case.move_type, case.variant, case.measured);
-    let actual = describe(featured.move_type, featured.variant, featured.measured);
+    let actual = describe(
+        featured.move_type(),
+        featured.variant(),
+        featured.measured(),
+    );
     if expected != actual {
         return Err(CaseError::Mismatch { expected, actual });
     }

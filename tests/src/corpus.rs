@@ -4,7 +4,7 @@
 
 use crate::cases::{play, CASES};
 use qc_ir::{Circuit, Clbit, Instruction, Op, QubitRole, Square};
-use qc_rules::{Board, Game};
+use qc_rules::{Board, Game, QuantumGame};
 use qc_sim::ReferenceSparse;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -143,7 +143,7 @@ pub fn random_game(
         let mut played = false;
         for mv in moves {
             let mut uniform = || rng.gen::<f64>();
-            if game.play_with(&mv, &mut uniform).is_err() {
+            if game.play_with(&mv.mv, &mut uniform).is_err() {
                 continue;
             }
             if export_width(&game)? > max_qubits {
@@ -188,7 +188,7 @@ pub fn random_games(count: usize) -> Result<Vec<CorpusGame>, String> {
             return Ok(games);
         }
         let game = random_game(seed, RANDOM_FEN, 36, RANDOM_MAX_QUBITS)?;
-        if game.history().len() >= 30 && game.circuit().num_measurements() > 0 {
+        if game.moves().len() >= 30 && game.circuit().num_measurements() > 0 {
             games.push(CorpusGame {
                 name: format!("random{seed:03}"),
                 fen: RANDOM_FEN,

@@ -6,6 +6,7 @@ use crate::cases::PlayedCase;
 use crate::metrics::ir_lines;
 use qc_export::{build_program, export_qasm3, ExportOptions, Width};
 use qc_ir::{Circuit, Qubit, QubitRole};
+use qc_rules::QuantumGame;
 
 /// One output format.
 pub struct Format {

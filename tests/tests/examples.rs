@@ -5,7 +5,7 @@
 //! `QCHESS_BLESS=1 cargo test -p qchess-tests --test examples`.
 
 use qc_ir::Square;
-use qc_rules::{GameRecord, GameStatus, MoveType, Variant};
+use qc_rules::{Color, GameRecord, MoveType, QuantumGame, Status, Variant, WinReason};
 use qchess_tests::cases::{play_record, play_record_on, CASES};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -69,7 +69,7 @@ qc_sim::for_each_backend!(bell_psi_plus_matches_the_paper, |backend| {
     let game = play_record_on(backend(), &load("bell_psi_plus.qcg")).expect("replays");
     // Psi+ (up to a global phase): O1 = 1, O3 = O4 = 1/2 (circuits.md sec. 4).
     assert_close(
-        &game.bell(sq("b1"), sq("a1")),
+        &game.bell_expectations(sq("b1"), sq("a1")),
         &[1.0, 0.0, 0.5, 0.5, 0.0, 0.0, 0.0, 0.0],
     );
     let (same, opposite) = game.same_opposite(sq("b1"), sq("a1"));
@@ -80,7 +80,7 @@ qc_sim::for_each_backend!(bell_psi_plus_matches_the_paper, |backend| {
 qc_sim::for_each_backend!(bell_psi_minus_matches_the_paper, |backend| {
     let game = play_record_on(backend(), &load("bell_psi_minus.qcg")).expect("replays");
     assert_close(
-        &game.bell(sq("b1"), sq("a1")),
+        &game.bell_expectations(sq("b1"), sq("a1")),
         &[0.0, 1.0, 0.5, 0.5, 0.0, 0.0, 0.0, 0.0],
     );
 });
@@ -104,11 +104,11 @@ fn the_full_game_is_long_and_shows_what_it_says() {
     let record = load("full_game.qcg");
     assert_eq!(record.start, qc_rules::Board::start());
     let game = play_record(&record).expect("replays");
-    assert!(game.history().len() >= 60);
+    assert!(game.moves().len() >= 60);
     let seen: HashSet<(MoveType, Variant, bool)> = game
-        .history()
+        .moves()
         .iter()
-        .map(|r| (r.move_type, r.variant, r.measured))
+        .map(|r| (r.move_type(), r.variant(), r.measured()))
         .collect();
     let types: HashSet<MoveType> = seen.iter().map(|s| s.0).collect();
     for t in [
@@ -124,9 +124,12 @@ fn the_full_game_is_long_and_shows_what_it_says() {
     }
     assert!(seen.contains(&(MoveType::Jump, Variant::Capture, true)));
     assert!(seen.contains(&(MoveType::PawnStep, Variant::Excluded, true)));
-    assert!(game.history().iter().any(|r| r.qcan.promotion.is_some()));
-    assert!(game.history().iter().any(|r| r.measured && !r.applied));
-    assert_eq!(game.status(), GameStatus::WhiteWins);
+    assert!(game.moves().iter().any(|r| r.mv.promotion.is_some()));
+    assert!(game.moves().iter().any(|r| r.measured() && !r.applied()));
+    assert_eq!(
+        game.status(),
+        Status::Win(Color::White, WinReason::KingCaptured)
+    );
 }
 
 fn tour_file(index: usize, case: &qchess_tests::cases::MoveCase) -> (String, String) {
@@ -185,9 +188,9 @@ fn the_one_game_tour_shows_what_its_header_lists() {
     use Variant as V;
     let game = play_record(&load("tour.qcg")).expect("replays");
     let seen: HashSet<(MoveType, Variant, bool)> = game
-        .history()
+        .moves()
         .iter()
-        .map(|r| (r.move_type, r.variant, r.measured))
+        .map(|r| (r.move_type(), r.variant(), r.measured()))
         .collect();
     for want in [
         (T::SplitJump, V::Basic, false),
@@ -219,7 +222,7 @@ fn the_tours_castle_runs_only_where_its_path_square_is_empty() {
     let mut record = load("tour.qcg");
     record.moves.truncate(11);
     let game = play_record(&record).expect("replays");
-    assert_eq!(game.history()[10].move_type, MoveType::QueensideCastle);
+    assert_eq!(game.moves()[10].move_type(), MoveType::QueensideCastle);
     // b1 held half a knight, so king and rook castled in half the branches.
     for (square, p) in [
         ("e1", 0.5),

@@ -9,6 +9,7 @@
 //! in a test (their table row in `docs/performance.md` is still generated from them).
 
 use qc_export::{ExportError, ExportOptions, Form};
+use qc_rules::QuantumGame;
 use qchess_tests::bundled::{
     assert_program_gives_board, bundled_games, bundled_targets, export_on,
 };

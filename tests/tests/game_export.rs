@@ -4,6 +4,7 @@
 //! probabilities (`Game::board_probabilities`, read from the engine's state).
 
 use qc_export::{export_for_target, export_qasm3, ExportOptions, Form, Target};
+use qc_rules::QuantumGame;
 use qchess_tests::bundled::assert_program_gives_board;
 use qchess_tests::corpus::{random_game, CorpusGame, RANDOM_FEN, RANDOM_MAX_QUBITS};
 
@@ -28,7 +29,7 @@ fn games() -> Vec<CorpusGame> {
     .collect();
     // Seed 2 reaches 36 plies with a measurement (the first seed the interop corpus keeps).
     let game = random_game(2, RANDOM_FEN, 36, RANDOM_MAX_QUBITS).expect("a random game");
-    assert!(game.history().len() >= 30 && game.circuit().num_measurements() > 0);
+    assert!(game.moves().len() >= 30 && game.circuit().num_measurements() > 0);
     games.push(CorpusGame {
         name: "random002".into(),
         fen: RANDOM_FEN,

@@ -6,7 +6,7 @@
 //! Snapshots live in `tests/tests/snapshots/`; accept changes with `INSTA_UPDATE=always cargo test
 //! -p qchess-tests` (or `cargo insta accept`) after checking the diff.
 
-use qc_rules::{MoveType, Variant};
+use qc_rules::{MoveType, QuantumGame, Variant};
 use qchess_tests::cases::{play, play_on, PlayedCase, CASES};
 use qchess_tests::formats::FORMATS;
 use qchess_tests::metrics::{counts_text, ir_lines, metrics};
@@ -126,10 +126,10 @@ fn snapshot_header(p: &PlayedCase, name: &str) -> String {
         case.name,
         case.fen,
         case.all_moves(),
-        p.featured.qcan,
-        p.featured.move_type,
-        p.featured.variant,
-        if p.featured.measured { ", measured" } else { "" },
+        p.featured.mv,
+        p.featured.move_type(),
+        p.featured.variant(),
+        if p.featured.measured() { ", measured" } else { "" },
         m.qubits,
         m.gates,
         counts_text(&m.gate_counts),

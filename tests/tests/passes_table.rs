@@ -5,6 +5,7 @@
 //! `QCHESS_BLESS=1 cargo test --release -p qchess-tests --test passes_table`.
 
 use qc_export::{ExportError, ExportOptions, MeasureScope, Summary, Target};
+use qc_rules::QuantumGame;
 use qchess_tests::bundled::{bundled_games, bundled_targets, export_on, repo_root, BundledGame};
 
 const BEGIN: &str =

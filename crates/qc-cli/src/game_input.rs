@@ -7,7 +7,7 @@
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use qc_ir::Backend;
-use qc_rules::{GameText, QuantumGame, Ruleset};
+use qc_rules::{GameFile, QuantumGame, Ruleset};
 use rand::Rng;
 use std::path::PathBuf;
 
@@ -109,7 +109,7 @@ pub struct Loaded<R: Ruleset> {
     /// `path`, `<stdin>` or `--moves`.
     pub source: String,
     /// The tags, the start position and the moves.
-    pub text: GameText<R::Start>,
+    pub text: GameFile<R::Start, R::Move>,
     /// Random moves to play after the given ones.
     pub random_plies: usize,
 }
@@ -152,10 +152,9 @@ pub fn load<R: Ruleset>(args: &GameArgs, required: bool) -> anyhow::Result<Loade
     };
     Ok(Loaded {
         source: "--moves".into(),
-        text: GameText {
-            tags: Vec::new(),
-            start,
+        text: GameFile {
             moves,
+            ..GameFile::new(start)
         },
         random_plies,
     })
@@ -172,13 +171,13 @@ pub fn replay<R: Ruleset, B: Backend>(
         .with_context(|| format!("{}: cannot set up the start position", loaded.source))?;
     let mut dice = rng(seed);
     for (index, m) in loaded.text.moves.iter().enumerate() {
-        game.play_text(&m.text, &mut dice).with_context(|| {
+        game.play(&m.mv, &mut dice).with_context(|| {
             let place = if m.line == 0 {
                 String::new()
             } else {
                 format!(", line {}, column {}", m.line, m.column)
             };
-            format!("{}: move {} `{}`{place}", loaded.source, index + 1, m.text)
+            format!("{}: move {} `{}`{place}", loaded.source, index + 1, m.mv)
         })?;
     }
     R::finish_replay(&loaded.text, &mut game).with_context(|| loaded.source.clone())?;
@@ -202,7 +201,7 @@ pub fn play_random<G: QuantumGame>(
     let mut moves = game.legal_moves();
     while !moves.is_empty() {
         let mv = moves.swap_remove(pick.gen_range(0..moves.len()));
-        if game.play_text(&mv.text, dice).is_ok() {
+        if game.play(&mv.mv, dice).is_ok() {
             return Ok(true);
         }
     }

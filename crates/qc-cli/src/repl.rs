@@ -13,7 +13,7 @@ use crate::status::{fen_text, game_over_text, move_table, status_line};
 use qc_ir::{Backend, Square};
 use qc_render::game_drawing::game_drawing;
 use qc_render::{board_svg, board_text, text_circuit};
-use qc_rules::{MoveView, QuantumGame, Ruleset};
+use qc_rules::{PlayedMove, QuantumGame, Ruleset};
 use rustyline::error::ReadlineError;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
@@ -69,7 +69,7 @@ pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>
                 if moves.is_empty() {
                     "no move played yet\n".into()
                 } else {
-                    move_table(&moves)
+                    move_table(moves)
                 }
             },
         },
@@ -92,7 +92,7 @@ pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>
             arity: 0..=0,
             help: "take back the last move exactly (state, board, circuit)",
             run: |s, _| match s.game.undo() {
-                Ok(m) => format!("took back {}\n\n{}", m.text, show(&s.game)),
+                Ok(m) => format!("took back {}\n\n{}", m.text(), show(&s.game)),
                 Err(e) => format!("error: {e}\n"),
             },
         },
@@ -335,7 +335,10 @@ fn answer<R: Ruleset, B: Backend + Default>(
             ),
             None if args.is_empty() && looks_like_a_move(name) => {
                 match session.game.play_text(name, &mut session.dice) {
-                    Ok(m) => played(&session.game, &m),
+                    Ok(m) => {
+                        let m = m.clone();
+                        played(&session.game, &m)
+                    }
                     Err(e) => format!("error: {name}: {e}\n"),
                 }
             }
@@ -372,12 +375,12 @@ pub fn run<R: Ruleset, B: Backend + Default>(session: &mut Session<R, B>) -> any
 }
 
 /// What is printed after a move.
-fn played<G: QuantumGame>(game: &G, m: &MoveView) -> String {
+fn played<G: QuantumGame>(game: &G, m: &PlayedMove<G::Move>) -> String {
     format!(
         "played {} ({} {})\n\n{}",
-        m.text,
-        m.kind,
-        m.detail,
+        m.text(),
+        m.kind_name(),
+        m.detail(),
         show(game)
     )
 }

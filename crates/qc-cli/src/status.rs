@@ -1,6 +1,6 @@
 //! The game's state in words for the text outputs, the same for every command and ruleset.
 
-use qc_rules::{MoveView, QuantumGame};
+use qc_rules::{GameMove, PlayedMove, QuantumGame};
 
 /// `Game over: White wins (king captured)` once the game has ended, `White to move` before.
 pub fn status_line<G: QuantumGame>(game: &G) -> String {
@@ -38,7 +38,7 @@ pub fn fen_text<G: QuantumGame>(game: &G) -> String {
 
 /// The moves played, one line each: number, the move with its outcomes, its kind and what
 /// happened (`  3. f3xe5.m0   jump   capture, measured, outcome 0 (P 0.5000): ...`).
-pub fn move_table(moves: &[MoveView]) -> String {
+pub fn move_table<M: GameMove>(moves: &[PlayedMove<M>]) -> String {
     moves
         .iter()
         .enumerate()
@@ -46,9 +46,9 @@ pub fn move_table(moves: &[MoveView]) -> String {
             format!(
                 "  {:>3}. {:<18} {:<16} {}\n",
                 i + 1,
-                m.text,
-                m.kind,
-                m.detail
+                m.text(),
+                m.kind_name(),
+                m.detail()
             )
         })
         .collect()

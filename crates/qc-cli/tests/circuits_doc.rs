@@ -88,7 +88,7 @@ fn generate() -> String {
             if case.measured { ", measured" } else { "" },
             case.fen,
             case.all_moves(),
-            played.featured.qcan,
+            played.featured.mv,
             m.qubits,
             m.gates,
             counts_text(&m.gate_counts),

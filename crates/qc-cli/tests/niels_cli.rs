@@ -5,7 +5,7 @@
 
 use qc_ir::exec::{exact_distribution, qiskit_key};
 use qc_ir::Circuit;
-use qc_rules::niels::{NielsGame, NielsRecord};
+use qc_rules::{Niels, QuantumGame, Ruleset};
 use qc_sim::ReferenceSparse;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -179,19 +179,15 @@ fn distribution(circuit: &Circuit) -> BTreeMap<String, f64> {
 }
 
 fn game_circuit(path: &str) -> Circuit {
-    let record = NielsRecord::parse(&std::fs::read_to_string(root().join(path)).unwrap())
-        .expect("example parses");
-    let start = record.start(record.rules().unwrap()).unwrap();
-    let moves: Vec<&str> = record.moves.iter().map(|m| m.text.as_str()).collect();
-    NielsGame::replay(
-        start,
+    let text = std::fs::read_to_string(root().join(path)).unwrap();
+    let record = Niels::read_game(&text, None).expect("example parses");
+    let game = Niels::replay(
+        &record,
         ReferenceSparse::new(),
         &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0),
-        &moves.join(" "),
     )
-    .expect("example replays")
-    .circuit()
-    .clone()
+    .expect("example replays");
+    game.circuit().clone()
 }
 
 #[test]

@@ -6,8 +6,8 @@
 
 use qc_ir::exec::{exact_distribution_within, ExactLimits};
 use qc_ir::Circuit;
-use qc_rules::niels::{NielsGame, NielsMove, NielsPosition, NielsRecord, NielsRules};
-use qc_rules::{parse_move_list, Board, Game, GameRecord, QcanMove};
+use qc_rules::niels::{NielsGame, NielsPosition, NielsRecord, NielsRules, RolledMove};
+use qc_rules::{parse_move_list, Board, Game, GameMove, GameRecord, QcanMove, QuantumGame};
 use qc_sim::{DenseSim, MemoryLimit, ReferenceSparse, SparseSim};
 use rand::SeedableRng;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -97,11 +97,11 @@ impl Surface {
     /// Runs one input; `Err` says which property failed.
     pub fn run(self, input: &str) -> Result<(), String> {
         match self {
-            Surface::Qcan => ignore(input.parse::<QcanMove>()),
+            Surface::Qcan => move_round_trip::<QcanMove>(input)?,
             Surface::MoveList => ignore(parse_move_list(input)),
             Surface::Fen => fen_round_trip(input)?,
             Surface::GameFile => ignore(GameRecord::parse(input)),
-            Surface::NielsMove => ignore(input.parse::<NielsMove>()),
+            Surface::NielsMove => move_round_trip::<RolledMove>(input)?,
             Surface::NielsFen => ignore(NielsPosition::from_fen(input, NielsRules::default())),
             Surface::NielsGameFile => ignore(NielsRecord::parse(input)),
             Surface::IrText => ignore(qc_ir::text::parse(input)),
@@ -157,6 +157,20 @@ fn fen_round_trip(input: &str) -> Result<(), String> {
     }
 }
 
+/// A move that reads prints in a form that reads back as the same move (a ruleset's move is
+/// read once and written back, `GameMove`).
+fn move_round_trip<M: GameMove>(input: &str) -> Result<(), String> {
+    let Ok(mv) = input.parse::<M>() else {
+        return Ok(());
+    };
+    let printed = mv.to_string();
+    match printed.parse::<M>() {
+        Ok(again) if again == mv => Ok(()),
+        Ok(_) => Err(format!("`{printed}` reads back as another move")),
+        Err(e) => Err(format!("printed move `{printed}` is refused: {e}")),
+    }
+}
+
 fn limit() -> MemoryLimit {
     MemoryLimit::bytes(FUZZ_MEMORY_BYTES)
 }
@@ -170,7 +184,7 @@ fn replay(input: &str) {
     };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
     for recorded in record.moves.iter().take(MAX_REPLAYED_MOVES) {
-        if game.play(&recorded.qcan, &mut rng).is_err() {
+        if game.play(&recorded.mv, &mut rng).is_err() {
             return;
         }
     }
@@ -180,16 +194,12 @@ fn niels_replay(input: &str) {
     let Ok(record) = NielsRecord::parse(input) else {
         return;
     };
-    let Ok(rules) = record.rules() else { return };
-    let Ok(position) = record.start(rules) else {
-        return;
-    };
-    let Ok(mut game) = NielsGame::new(position, SparseSim::with_limit(limit())) else {
+    let Ok(mut game) = NielsGame::new(record.start.clone(), SparseSim::with_limit(limit())) else {
         return;
     };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
     for recorded in record.moves.iter().take(MAX_REPLAYED_MOVES) {
-        if game.play_text(&recorded.text, &mut rng).is_err() {
+        if game.play(&recorded.mv, &mut rng).is_err() {
             return;
         }
     }

@@ -148,10 +148,10 @@ impl Game {
     ) -> PyResult<Move> {
         let text = self.with_outcome(r#move, outcome)?;
         let rng = &mut self.rng;
-        let view = with_engine!(&mut self.engine, |R, _start, game| {
-            QuantumGame::play_text(game, &text, rng).map_err(|e| e.to_py(None))?
-        });
-        Move::new(py, &view)
+        with_engine!(&mut self.engine, |R, _start, game| {
+            let played = QuantumGame::play_text(game, &text, rng).map_err(|e| e.to_py(None))?;
+            Move::new(py, played)
+        })
     }
 
     /// Takes back the last move exactly (state, circuit, position) and returns it.
@@ -159,9 +159,10 @@ impl Game {
     /// Raises:
     ///     IllegalMove: no move to take back.
     fn undo(&mut self, py: Python<'_>) -> PyResult<Move> {
-        let view = with_engine!(&mut self.engine, |R, _start, game| QuantumGame::undo(game)
-            .map_err(|e| e.to_py(None))?);
-        Move::new(py, &view)
+        with_engine!(&mut self.engine, |R, _start, game| {
+            let played = QuantumGame::undo(game).map_err(|e| e.to_py(None))?;
+            Move::new(py, &played)
+        })
     }
 
     /// The legal moves of the side to move (none once the game is over).
@@ -170,22 +171,26 @@ impl Game {
     ///     kinds: return ``(move, kind)`` pairs (kind: ``jump``, ``split_slide``, ...).
     #[pyo3(signature = (kinds=false))]
     fn legal_moves<'py>(&self, py: Python<'py>, kinds: bool) -> PyResult<Bound<'py, PyAny>> {
-        let moves = with_engine!(&self.engine, |R, _start, game| QuantumGame::legal_moves(
-            game
-        ));
+        let moves: Vec<(String, &str)> = with_engine!(&self.engine, |R, _start, game| {
+            QuantumGame::legal_moves(game)
+                .into_iter()
+                .map(|m| (m.mv.to_string(), m.kind_name()))
+                .collect()
+        });
         if kinds {
-            let pairs: Vec<(String, &str)> = moves.into_iter().map(|m| (m.text, m.kind)).collect();
-            Ok(pairs.into_pyobject(py)?.into_any())
+            Ok(moves.into_pyobject(py)?.into_any())
         } else {
-            let texts: Vec<String> = moves.into_iter().map(|m| m.text).collect();
+            let texts: Vec<String> = moves.into_iter().map(|(text, _)| text).collect();
             Ok(texts.into_pyobject(py)?.into_any())
         }
     }
 
     /// The moves played so far.
     fn moves(&self, py: Python<'_>) -> PyResult<Vec<Move>> {
-        let views = with_engine!(&self.engine, |R, _start, game| QuantumGame::moves(game));
-        views.iter().map(|v| Move::new(py, v)).collect()
+        with_engine!(&self.engine, |R, _start, game| QuantumGame::moves(game)
+            .iter()
+            .map(|m| Move::new(py, m))
+            .collect())
     }
 
     /// Whether the game goes on: ``"ongoing"``, ``"white_wins"``, ``"black_wins"``, ``"draw"``,

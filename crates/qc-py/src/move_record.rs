@@ -3,7 +3,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use qc_rules::MoveView;
+use qc_rules::{GameMove, PlayedMove};
 use serde_json::Value;
 
 /// How deep a ruleset's extra fields may nest (they are flat records; this only bounds the
@@ -34,19 +34,19 @@ pub struct Move {
 }
 
 impl Move {
-    /// The Python record of `view`.
-    pub fn new(py: Python<'_>, view: &MoveView) -> PyResult<Move> {
+    /// The Python record of `played`.
+    pub fn new<M: GameMove>(py: Python<'_>, played: &PlayedMove<M>) -> PyResult<Move> {
         let extras = PyDict::new(py);
-        for (key, value) in &view.extras {
+        for (key, value) in &played.extras() {
             extras.set_item(key, to_python(py, value, 0)?)?;
         }
         Ok(Move {
-            text: view.text.clone(),
-            kind: view.kind.to_string(),
-            detail: view.detail.clone(),
-            instructions: (view.instructions.start, view.instructions.end),
+            text: played.text(),
+            kind: played.kind_name().to_string(),
+            detail: played.detail(),
+            instructions: (played.instructions.start, played.instructions.end),
             extras: extras.unbind(),
-            outcome_text: view.outcome.clone(),
+            outcome_text: played.outcome_summary(),
         })
     }
 

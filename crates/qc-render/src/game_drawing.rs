@@ -48,7 +48,7 @@ pub fn game_drawing<G: QuantumGame>(
                 sections.push((setup.clone(), move_label(0, "")));
             }
             for (k, m) in moves.iter().enumerate() {
-                sections.push((m.instructions.clone(), move_label(k + 1, &m.text)));
+                sections.push((m.instructions.clone(), move_label(k + 1, &m.text())));
             }
         }
         Some(n) => match game.move_instructions(n) {
@@ -56,8 +56,8 @@ pub fn game_drawing<G: QuantumGame>(
                 let text = n
                     .checked_sub(1)
                     .and_then(|k| moves.get(k))
-                    .map(|m| m.text.as_str());
-                sections.push((range, move_label(n, text.unwrap_or(""))));
+                    .map(|m| m.text());
+                sections.push((range, move_label(n, text.as_deref().unwrap_or(""))));
             }
             None => {
                 return Err(NoSuchMove {
@@ -85,11 +85,11 @@ pub fn game_drawing<G: QuantumGame>(
             .collect(),
         wire_labels: game
             .wire_labels()
-            .into_iter()
+            .iter()
             .filter(|l| range.contains(&l.instruction))
             .map(|l| WireLabel {
                 instruction: l.instruction - range.start,
-                ..l
+                ..l.clone()
             })
             .collect(),
         ..Annotations::default()

@@ -131,11 +131,11 @@ fn game_notes<G: QuantumGame>(game: &G) -> Annotations {
     }];
     sections.extend(game.moves().iter().map(|m| Section {
         start: m.instructions.start,
-        label: m.text.clone(),
+        label: m.text(),
     }));
     Annotations {
         sections,
-        wire_labels: game.wire_labels(),
+        wire_labels: game.wire_labels().to_vec(),
         ..Annotations::default()
     }
 }
@@ -155,7 +155,7 @@ fn every_bundled_game_is_drawn_in_dependency_order() {
             .expect("its start position");
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         for m in &record.moves {
-            game.play_text(&m.text, &mut rng).expect("a move");
+            game.play(&m.mv, &mut rng).expect("a move");
         }
         let name = path.display().to_string();
         check(&name, game.circuit(), &game_notes(&game));

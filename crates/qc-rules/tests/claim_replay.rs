@@ -3,7 +3,7 @@
 //! simulator (docs/rules.md, rule 14). A recorded claim the replay cannot make is refused.
 
 use qc_rules::ruleset::{CantwellError, REPETITION_BOARD_TAG};
-use qc_rules::{Cantwell, Ending, MoveError, QuantumGame, Ruleset};
+use qc_rules::{parse_move_list, Cantwell, Ending, MoveError, QcanMove, QuantumGame, Ruleset};
 use rand::SeedableRng;
 
 /// White's knight split onto a3 and c3, then two four-ply cycles of king and knight jumps: the
@@ -16,17 +16,17 @@ const MOVES: &str = "b1^a3c3 g8f6 e1d1 f6g8 d1e1 g8f6 e1d1 f6g8 d1e1";
 const A3: u64 = 1 << 16;
 const C3: u64 = 1 << 18;
 
-fn play_moves<G: QuantumGame>(game: &mut G, moves: &[&str]) {
+fn play_moves<G: QuantumGame>(game: &mut G, moves: &[G::Move]) {
     // No move here samples anything (a split and jumps), so the seed does not matter.
     let mut dice = rand_chacha::ChaCha8Rng::seed_from_u64(7);
     for m in moves {
-        game.play_text(m, &mut dice).expect(m);
+        game.play(m, &mut dice).expect("move");
     }
 }
 
 qc_sim::for_each_backend!(a_claim_replays_on_the_board_it_measured, |backend| {
     let start = Cantwell::start(Some(START), None).expect("start");
-    let moves: Vec<&str> = MOVES.split(' ').collect();
+    let moves = parse_move_list(MOVES).expect("moves");
     // Sampled claims (u below or above P(a3) = 1/2, a3 being the first square in superposition)
     // and a forced one (the knight on c3).
     for (u, forced, knight) in [(0.25, None, A3), (0.75, None, C3), (0.25, Some(C3), C3)] {
@@ -37,7 +37,7 @@ qc_sim::for_each_backend!(a_claim_replays_on_the_board_it_measured, |backend| {
             let certain = (1 << 4) | (1 << 60) | (1 << 62);
             game.set_forced_board(Some(certain | knight));
         }
-        let measured = game.claim(&mut || u).expect("claim").clone();
+        let measured = game.claim_with(&mut || u).expect("claim").clone();
         assert_eq!(measured.ending, Ending::Repetition);
         assert_eq!(measured.bitboard & (A3 | C3), knight, "u = {u}");
 
@@ -50,7 +50,7 @@ qc_sim::for_each_backend!(a_claim_replays_on_the_board_it_measured, |backend| {
             "{text}"
         );
         let read = Cantwell::read_game(&text, None).expect("the written game reads");
-        let replayed: Vec<&str> = read.moves.iter().map(|m| m.text.as_str()).collect();
+        let replayed: Vec<QcanMove> = read.moves.iter().map(|m| m.mv).collect();
 
         let mut replay = Cantwell::game_for(&read, backend()).expect("replay");
         play_moves(&mut replay, &replayed);
@@ -75,13 +75,12 @@ qc_sim::for_each_backend!(a_claim_replays_on_the_board_it_measured, |backend| {
 qc_sim::for_each_backend!(
     a_recorded_claim_the_replay_cannot_make_is_refused,
     |backend| {
-        let moves: Vec<&str> = MOVES.split(' ').collect();
         let certain = (1 << 4) | (1 << 60) | (1 << 62);
         // One cycle only: the position occurred once before, not twice.
         let early = format!(
             "[FEN \"{START}\"]\n[{REPETITION_BOARD_TAG} \"{:#018x}\"]\n\n{}\n",
             certain | A3,
-            moves[..5].join(" ")
+            MOVES.split(' ').take(5).collect::<Vec<_>>().join(" ")
         );
         // Both halves of the split knight on the board at once: probability zero.
         let impossible = format!(
@@ -100,7 +99,7 @@ qc_sim::for_each_backend!(
         ] {
             let read = Cantwell::read_game(text, None).expect("reads");
             let mut replay = Cantwell::game_for(&read, backend()).expect("set-up");
-            let replayed: Vec<&str> = read.moves.iter().map(|m| m.text.as_str()).collect();
+            let replayed: Vec<QcanMove> = read.moves.iter().map(|m| m.mv).collect();
             play_moves(&mut replay, &replayed);
             match Cantwell::finish_replay(&read, &mut replay) {
                 Err(CantwellError::RecordedClaim { after_move, source }) => {

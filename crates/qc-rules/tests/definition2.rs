@@ -4,6 +4,7 @@
 mod common;
 use common::*;
 use qc_ir::Backend;
+use qc_rules::cantwell::CantwellError;
 use qc_rules::{Board, Color, Game, MoveError};
 
 fn game<B: Backend>(backend: B, fen: &str) -> Game<B> {
@@ -15,19 +16,23 @@ fn listed<B: Backend>(g: &Game<B>, text: &str) -> bool {
     let unmarked = text.replace(['x', 'w'], "");
     g.legal_moves()
         .iter()
-        .any(|m| m.to_string().replace(['x', 'w'], "") == unmarked)
+        .any(|m| m.mv.to_string().replace(['x', 'w'], "") == unmarked)
 }
 
 /// Asserts `text` is refused as certainly failing and that nothing changed (same side to move,
 /// same history, same state).
 fn assert_refused<B: Backend>(g: &mut Game<B>, text: &str) {
-    let before = (g.history().len(), g.board().clone(), state(g));
+    let before = (g.moves().len(), g.board().clone(), state(g));
     let err = g
         .play(&mv(text), &mut rand::thread_rng())
         .expect_err("a move failing in every branch must be refused");
-    assert_eq!(err, MoveError::CertainlyFails, "{text}");
+    assert_eq!(
+        err,
+        CantwellError::Move(MoveError::CertainlyFails),
+        "{text}"
+    );
     assert!(err.to_string().contains("Definition 2"), "{err}");
-    assert_eq!((g.history().len(), g.board().clone(), state(g)), before);
+    assert_eq!((g.moves().len(), g.board().clone(), state(g)), before);
 }
 
 qc_sim::for_each_backend!(
@@ -57,7 +62,7 @@ qc_sim::for_each_backend!(capture_slide_clear_in_one_branch_stays_legal, |backen
     play_all(&mut g, "b2^a3b3 h8g8");
     assert!(listed(&g, "a1xa4"));
     let r = play(&mut g, "a1xa4.m1");
-    assert_eq!((r.measured, r.applied), (true, true));
+    assert_eq!((r.measured(), r.applied()), (true, true));
     assert_eq!(piece_at(&g, "a4"), Some('R'));
     assert!(
         (g.probability(sq("b3")) - 1.0).abs() < 1e-12,
@@ -89,7 +94,7 @@ qc_sim::for_each_backend!(
         play_all(&mut g, "f2^g1g2 e8d8");
         assert!(listed(&g, "e1g1"));
         let r = play(&mut g, "e1g1.m1");
-        assert!(r.applied);
+        assert!(r.applied());
         assert_eq!(piece_at(&g, "g1"), Some('K'));
         assert_eq!(piece_at(&g, "f1"), Some('R'));
     }

@@ -6,7 +6,8 @@
 mod common;
 use common::*;
 use qc_ir::Backend;
-use qc_rules::{Board, Ending, Game, GameStatus, MoveError};
+use qc_rules::ruleset::CantwellError;
+use qc_rules::{Board, Color, DrawReason, Ending, Game, MoveError, Status, WinReason};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -49,13 +50,12 @@ qc_sim::for_each_backend!(
                 assert!((counter.reference - 4.0).abs() < 1e-12);
             }
         }
-        assert_eq!(
-            g.status(),
-            GameStatus::WhiteWins,
-            "the king is gone in both halves"
-        );
+        assert_eq!(g.status(), WHITE_WINS, "the king is gone in both halves");
     }
 );
+
+/// White has won by capturing the black king in every branch.
+const WHITE_WINS: Status = Status::Win(Color::White, WinReason::KingCaptured);
 
 /// From a FEN halfmove clock of 96, the fourth ply reaches 100: the black king is on h6 with
 /// probability 1/2 (its other half was captured), so the full measurement is a draw or a white
@@ -78,7 +78,7 @@ qc_sim::for_each_backend!(
         play(&mut g, "h7h6");
         let m = g.full_measurement().expect("measured").clone();
         assert_eq!((m.ending, m.bitboard), (Ending::FiftyMoves, survive));
-        assert_eq!(g.status(), GameStatus::Draw);
+        assert_eq!(g.status(), Status::Draw(DrawReason::FiftyMoves));
         assert!((g.probability(sq("h6")) - 1.0).abs() < 1e-12);
         assert!(g.legal_moves().is_empty());
 
@@ -88,7 +88,7 @@ qc_sim::for_each_backend!(
         g.set_forced_board(Some(gone));
         play(&mut g, "h7h6");
         assert_eq!(g.full_measurement().expect("measured").bitboard, gone);
-        assert_eq!(g.status(), GameStatus::WhiteWins);
+        assert_eq!(g.status(), WHITE_WINS);
         assert_eq!(piece_at(&g, "h6"), None);
 
         // An impossible board (the rook missing) is refused and nothing changes.
@@ -97,8 +97,11 @@ qc_sim::for_each_backend!(
         let err = g
             .play(&mv("h7h6"), &mut rand::thread_rng())
             .expect_err("impossible board");
-        assert!(matches!(err, MoveError::ImpossibleBoard { .. }), "{err}");
-        assert_eq!(g.history().len(), 3);
+        assert!(
+            matches!(err, CantwellError::Move(MoveError::ImpossibleBoard { .. })),
+            "{err}"
+        );
+        assert_eq!(g.moves().len(), 3);
         assert_eq!(g.fifty_move_counter().plies, 99);
         assert!(g.full_measurement().is_none());
     }
@@ -117,9 +120,9 @@ qc_sim::for_each_backend!(
             let king = m.bitboard & bits(&["h6"]) != 0;
             assert_eq!(m.bitboard & !bits(&["h6"]), bits(&["e1", "g8"]));
             let want = if king {
-                GameStatus::Draw
+                Status::Draw(DrawReason::FiftyMoves)
             } else {
-                GameStatus::WhiteWins
+                WHITE_WINS
             };
             assert_eq!(g.status(), want);
             draws += usize::from(king);
@@ -144,7 +147,7 @@ qc_sim::for_each_backend!(
         assert_eq!(g.repetitions(), 1);
         assert_eq!(g.claimable(), None);
         let err = g
-            .claim(&mut || 0.5)
+            .claim_with(&mut || 0.5)
             .expect_err("only one earlier occurrence");
         assert_eq!(err, MoveError::NothingToClaim { repetitions: 1 });
         play_all(&mut g, CYCLE);
@@ -177,18 +180,22 @@ qc_sim::for_each_backend!(
         play_all(&mut g, &format!("b1^a3c3 {CYCLE} {CYCLE}"));
         let forced = bits(&["a3", "e1", "e8", "g8"]);
         g.set_forced_board(Some(forced));
-        let m = g.claim(&mut || 0.5).expect("claim").clone();
+        let m = g.claim_with(&mut || 0.5).expect("claim").clone();
         assert_eq!((m.ending, m.bitboard), (Ending::Repetition, forced));
-        assert_eq!(g.status(), GameStatus::Draw, "both kings are certain");
+        assert_eq!(
+            g.status(),
+            Status::Draw(DrawReason::Repetition),
+            "both kings are certain"
+        );
         assert_eq!(piece_at(&g, "c3"), None);
-        assert_eq!(g.history().len(), 9, "a claim is not a move");
+        assert_eq!(g.moves().len(), 9, "a claim is not a move");
 
         // Sampled: u < P(a3) = 1/2 measures a3 occupied (squares are measured a1 first, so a3 is the
         // first square in superposition).
         for (u, on_a3) in [(0.25, true), (0.75, false)] {
             let mut g = game(backend(), START);
             play_all(&mut g, &format!("b1^a3c3 {CYCLE} {CYCLE}"));
-            let m = g.claim(&mut || u).expect("claim");
+            let m = g.claim_with(&mut || u).expect("claim");
             assert_eq!(m.bitboard & bits(&["a3"]) != 0, on_a3, "u = {u}");
             assert_eq!(m.bitboard & bits(&["c3"]) != 0, !on_a3, "u = {u}");
         }
@@ -201,15 +208,15 @@ qc_sim::for_each_backend!(
     a_fifty_move_ending_replays_on_the_board_it_measured,
     |backend| {
         use qc_rules::ruleset::FIFTY_MOVE_BOARD_TAG;
-        use qc_rules::{Cantwell, QuantumGame, Ruleset};
+        use qc_rules::{Cantwell, QcanMove, QuantumGame, Ruleset};
         use rand::SeedableRng;
         // The counter is at 98: the split and Black's reply make 100, and every square is measured
         // with the knight on a3 (bit 16) or c3 (bit 18), each with probability 1/2.
         let start = Cantwell::start(Some("4k3/8/8/8/8/8/8/1N2K3 w - - 98 50"), None).expect("fen");
-        fn play<B: Backend>(seed: u64, game: &mut qc_rules::Game<B>, moves: &[&str]) {
+        fn play<B: Backend>(seed: u64, game: &mut qc_rules::Game<B>, moves: &[QcanMove]) {
             let mut dice = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             for m in moves {
-                game.play_text(m, &mut dice).expect(m);
+                game.play(m, &mut dice).expect("move");
             }
         }
         fn knight<B: Backend>(game: &qc_rules::Game<B>) -> u64 {
@@ -222,13 +229,13 @@ qc_sim::for_each_backend!(
         let (mut seen, mut differs_without_tag) = (Vec::new(), false);
         for seed in 0..12 {
             let mut game = Cantwell::new_game(&start, backend()).expect("start");
-            play(seed, &mut game, &["b1^a3c3", "e8d8"]);
+            play(seed, &mut game, &[mv("b1^a3c3"), mv("e8d8")]);
             let board = knight(&game);
             seen.push(board);
             let text = Cantwell::write_game(&[], &start, &game);
             assert!(text.contains(FIFTY_MOVE_BOARD_TAG), "{text}");
             let read = Cantwell::read_game(&text, None).expect("the written game reads");
-            let moves: Vec<&str> = read.moves.iter().map(|m| m.text.as_str()).collect();
+            let moves: Vec<QcanMove> = read.moves.iter().map(|m| m.mv).collect();
             let mut replay = Cantwell::game_for(&read, backend()).expect("replay");
             play(seed + 1000, &mut replay, &moves);
             assert_eq!(knight(&replay), board, "seed {seed}: {text}");
@@ -249,7 +256,6 @@ qc_sim::for_each_backend!(
 );
 
 qc_sim::for_each_backend!(a_malformed_fifty_move_board_tag_is_refused, |backend| {
-    use qc_rules::ruleset::CantwellError;
     use qc_rules::{Cantwell, Ruleset};
     for value in ["12", "0x", "0x10000000000000000", "0xzz"] {
         let text = format!("[FiftyMoveBoard \"{value}\"]\n1. e2e4\n");

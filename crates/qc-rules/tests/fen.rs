@@ -249,7 +249,7 @@ fn rejects_bad_counters() {
         FenField::Fullmove,
         "99999999999",
         FenErrorKind::CounterTooLarge {
-            max: qc_rules::board::MAX_FEN_COUNTER,
+            max: qc_rules::chess::MAX_FEN_COUNTER,
         },
     );
     rejects(

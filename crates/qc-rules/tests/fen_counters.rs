@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use qc_rules::board::MAX_FEN_COUNTER;
+use qc_rules::chess::MAX_FEN_COUNTER;
 use qc_rules::niels::{NielsPosition, NielsRules};
 use qc_rules::{Board, FenErrorKind, Game, NotationError};
 use qc_sim::ReferenceSparse;

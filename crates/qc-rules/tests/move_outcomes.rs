@@ -5,8 +5,7 @@
 //! is then played, and against sampled frequencies.
 
 use qc_ir::IMPOSSIBLE_PROBABILITY;
-use qc_rules::niels::moves::format_played;
-use qc_rules::niels::NielsGame;
+use qc_rules::niels::{NielsGame, RolledMove};
 use qc_rules::ruleset::CantwellError;
 use qc_rules::{Cantwell, MoveError, MoveOutcome, Niels, QuantumGame, Ruleset};
 use qc_sim::SparseSim;
@@ -32,12 +31,21 @@ fn played<R: Ruleset>(
     g
 }
 
+/// The outcomes of the move `text` reads as: their moves and probabilities, in the order given.
+fn outcomes_of<G: QuantumGame>(
+    g: &mut G,
+    text: &str,
+) -> Result<Vec<MoveOutcome<G::Move>>, G::Error> {
+    let mv: G::Move = text.parse()?;
+    QuantumGame::move_outcomes(g, &mv)
+}
+
 /// The outcomes as (text, probability), in the order given.
 fn outcomes(g: &mut impl QuantumGame, mv: &str) -> Vec<(String, f64)> {
-    QuantumGame::move_outcomes(g, mv)
+    outcomes_of(g, mv)
         .unwrap_or_else(|e| panic!("{mv}: {e}"))
         .into_iter()
-        .map(|MoveOutcome { text, probability }| (text, probability))
+        .map(|MoveOutcome { mv, probability }| (mv.to_string(), probability))
         .collect()
 }
 
@@ -115,7 +123,7 @@ fn outcomes_worked_out_by_hand() {
 #[test]
 fn illegal_moves_and_finished_games_have_no_outcomes() {
     fn refused(g: &mut impl QuantumGame, mv: &str) -> bool {
-        QuantumGame::move_outcomes(g, mv).is_err()
+        outcomes_of(g, mv).is_err()
     }
     let mut q = game::<Cantwell>(None, None);
     assert!(refused(&mut q, "e2e5"));
@@ -142,8 +150,8 @@ fn random_game<G: QuantumGame>(g: &mut G, seed: u64, plies: usize, check: &mut d
             break;
         }
         check(g);
-        let mv = &moves[pick.gen_range(0..moves.len())].text;
-        QuantumGame::play_text(g, mv, &mut dice).expect("a legal move plays");
+        let mv = &moves[pick.gen_range(0..moves.len())].mv;
+        QuantumGame::play(g, mv, &mut dice).expect("a legal move plays");
     }
 }
 
@@ -186,7 +194,10 @@ fn niels_outcomes_on_the_simulator_equal_the_rules_dice() {
                         .outcomes(&mv)
                         .expect("dice model")
                         .into_iter()
-                        .map(|o| (format_played(&mv, &o.rolls), o.probability)),
+                        .map(|o| {
+                            let rolled = RolledMove { mv, rolls: o.rolls };
+                            (rolled.to_string(), o.probability)
+                        }),
                 );
                 assert_eq!(
                     sim.keys().collect::<Vec<_>>(),
@@ -235,10 +246,10 @@ fn cantwell_outcomes_equal_what_the_measurement_reads() {
         random_game(&mut g, seed, 24, &mut |g| {
             let before = fingerprint(g);
             for mv in QuantumGame::legal_moves(g) {
-                let list = match QuantumGame::move_outcomes(g, &mv.text) {
+                let list = match QuantumGame::move_outcomes(g, &mv.mv) {
                     Ok(list) => list
                         .into_iter()
-                        .map(|o| (o.text, o.probability))
+                        .map(|o| (o.mv, o.probability))
                         .collect::<Vec<_>>(),
                     Err(e) => {
                         // `legal_moves` judges Definition 2 branch by branch and can list a
@@ -247,30 +258,29 @@ fn cantwell_outcomes_equal_what_the_measurement_reads() {
                         assert!(
                             matches!(e, CantwellError::Move(MoveError::Unchanged)),
                             "{}: {e}",
-                            mv.text
+                            mv.mv
                         );
                         let played =
-                            QuantumGame::play_text(g, &mv.text, &mut ChaCha8Rng::seed_from_u64(0));
+                            QuantumGame::play(g, &mv.mv, &mut ChaCha8Rng::seed_from_u64(0));
                         assert!(
                             played.is_err(),
                             "{} plays although it has no outcomes",
-                            mv.text
+                            mv.mv
                         );
                         continue;
                     }
                 };
                 let total: f64 = list.iter().map(|o| o.1).sum();
-                assert!((total - 1.0).abs() < 1e-9, "{}: sum {total}", mv.text);
-                for (text, p) in &list {
-                    let view = QuantumGame::play_text(g, text, &mut ChaCha8Rng::seed_from_u64(0))
-                        .unwrap_or_else(|e| {
-                            panic!("{text}: {e} after {} ({})", g.record(), g.fen())
-                        });
+                assert!((total - 1.0).abs() < 1e-9, "{}: sum {total}", mv.mv);
+                for (outcome, p) in &list {
+                    let (record, fen) = (g.record(), g.fen());
+                    let view = QuantumGame::play(g, outcome, &mut ChaCha8Rng::seed_from_u64(0))
+                        .unwrap_or_else(|e| panic!("{outcome}: {e} after {record} ({fen})"));
                     // The game reads P(outcome) off the state at the measurement itself.
-                    let read = view.extras["outcome_probability"].as_f64().unwrap_or(1.0);
-                    assert!((read - p).abs() < 1e-9, "{text}: {p} vs read {read}");
-                    assert_eq!(&view.text, text);
-                    measured += usize::from(view.extras["measured"] == true);
+                    let read = view.outcome_probability().unwrap_or(1.0);
+                    assert!((read - p).abs() < 1e-9, "{outcome}: {p} vs read {read}");
+                    assert_eq!(&view.mv, outcome);
+                    measured += usize::from(view.measured());
                     QuantumGame::undo(g).expect("undo");
                 }
             }
@@ -297,7 +307,9 @@ fn sampled_frequencies_match_the_outcomes() {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
         let mut hits = 0;
         for _ in 0..N {
-            let text = QuantumGame::play_text(g, mv, &mut rng).expect("move").text;
+            let text = QuantumGame::play_text(g, mv, &mut rng)
+                .expect("move")
+                .text();
             hits += u32::from(text == outcome);
             QuantumGame::undo(g).expect("undo");
         }

@@ -3,13 +3,14 @@
 
 mod common;
 use common::*;
+use qc_rules::cantwell::CantwellError;
 use qc_rules::{MoveError, MoveType, Variant};
 
 qc_sim::for_each_backend!(basic_jump_is_one_iswap, |backend| {
     let mut g = free_game_on(backend(), &[("b1", 'N')]);
     let r = play(&mut g, "b1c3");
     assert_eq!(
-        (r.move_type, r.variant, r.measured),
+        (r.move_type(), r.variant(), r.measured()),
         (MoveType::Jump, Variant::Basic, false)
     );
     assert_state(&g, &[("c3", c(0.0, 1.0))]);
@@ -23,7 +24,7 @@ qc_sim::for_each_backend!(
     |backend| {
         let mut g = free_game_on(backend(), &[("a3", 'N')]);
         let r = play(&mut g, "a3^b1c4");
-        assert_eq!(r.move_type, MoveType::SplitJump);
+        assert_eq!(r.move_type(), MoveType::SplitJump);
         assert_state(&g, &[("b1", c(0.0, R)), ("c4", c(0.0, R))]);
         play(&mut g, "b1c3");
         assert_state(&g, &[("c3", c(-R, 0.0)), ("c4", c(0.0, R))]);
@@ -40,17 +41,20 @@ fn excluded_jump_measures_the_target_empty() {
     assert_state(&g, &[("b1 c3", c(0.0, R)), ("b1 b6", c(0.0, R))]);
     let r = play(&mut g, "b1c3.m1");
     assert_eq!(
-        (r.move_type, r.variant),
+        (r.move_type(), r.variant()),
         (MoveType::Jump, Variant::Excluded)
     );
-    assert_eq!((r.measured, r.outcome, r.applied), (true, Some(true), true));
+    assert_eq!(
+        (r.measured(), r.outcome(), r.applied()),
+        (true, Some(true), true)
+    );
     assert_state(&g, &[("b6 c3", c(-1.0, 0.0))]);
     assert_eq!(piece_at(&g, "c3"), Some('N'));
 
     let mut g = free_game(&setup);
     play(&mut g, "a5^c3b6");
     let r = play(&mut g, "Nb1wc3.m0");
-    assert_eq!((r.outcome, r.applied), (Some(false), false));
+    assert_eq!((r.outcome(), r.applied()), (Some(false), false));
     assert_state(&g, &[("b1 c3", c(0.0, 1.0))]);
     assert_eq!(piece_at(&g, "c3"), Some('B'));
     assert_eq!(piece_at(&g, "b6"), None, "the measurement emptied b6");
@@ -61,7 +65,7 @@ qc_sim::for_each_backend!(
     |backend| {
         let mut g = free_game_on(backend(), &[("b1", 'N'), ("c3", 'p')]);
         let r = play(&mut g, "b1xc3");
-        assert_eq!((r.variant, r.measured), (Variant::Capture, false));
+        assert_eq!((r.variant(), r.measured()), (Variant::Capture, false));
         assert_state(&g, &[("c3 cap0", c(-1.0, 0.0))]);
         assert_eq!(piece_at(&g, "c3"), Some('N'));
     }
@@ -76,7 +80,7 @@ fn capture_jump_from_a_superposed_source_measures_it() {
     let mut g = free_game(&[("a3", 'N'), ("c3", 'p')]);
     play(&mut g, "a3^b1c4");
     let r = play(&mut g, "b1c3.m0");
-    assert!(!r.applied);
+    assert!(!r.applied());
     assert_state(&g, &[("c3 c4", c(0.0, 1.0))]);
     assert_eq!(piece_at(&g, "c3"), Some('p'));
 }
@@ -85,7 +89,10 @@ qc_sim::for_each_backend!(slide_through_a_superposed_square_figure_7, |backend| 
     let mut g = free_game_on(backend(), &[("d1", 'N'), ("c1", 'B')]);
     play(&mut g, "d1^b2f2");
     let r = play(&mut g, "c1a3");
-    assert_eq!((r.move_type, r.variant), (MoveType::Slide, Variant::Basic));
+    assert_eq!(
+        (r.move_type(), r.variant()),
+        (MoveType::Slide, Variant::Basic)
+    );
     assert_state(&g, &[("a3 f2", c(-R, 0.0)), ("b2 c1", c(0.0, R))]);
     // One quantum path square is a direct 0-control: a single instruction.
     assert_eq!(r.instructions.len(), 1);
@@ -114,7 +121,7 @@ qc_sim::for_each_backend!(excluded_slide, |backend| {
     let mut g = free_game_on(backend(), &[("a1", 'R'), ("b1", 'N')]);
     play(&mut g, "b1^a3c3");
     let r = play(&mut g, "a1a3.m1");
-    assert_eq!(r.variant, Variant::Excluded);
+    assert_eq!(r.variant(), Variant::Excluded);
     assert_state(&g, &[("a3 c3", c(-1.0, 0.0))]);
     assert_eq!(piece_at(&g, "a3"), Some('R'));
 });
@@ -128,7 +135,7 @@ qc_sim::for_each_backend!(capture_slide_measures_source_and_path, |backend| {
         play(&mut g, "c1^a2e2");
         let r = play(&mut g, &format!("a1xa4.m{outcome}"));
         assert_eq!(
-            (r.move_type, r.variant),
+            (r.move_type(), r.variant()),
             (MoveType::Slide, Variant::Capture)
         );
         assert_state(&g, &expected);
@@ -152,7 +159,7 @@ qc_sim::for_each_backend!(
         );
         // Merge t2 t1 ^ s undoes split s ^ t1 t2 exactly, also with two pieces.
         let r = play(&mut g, "c3a3^b1");
-        assert_eq!(r.move_type, MoveType::MergeJump);
+        assert_eq!(r.move_type(), MoveType::MergeJump);
         assert_eq!(state(&g).len(), before.len());
         for ((k1, a1), (k2, a2)) in state(&g).iter().zip(&before) {
             assert_eq!(k1, k2);
@@ -176,7 +183,7 @@ qc_sim::for_each_backend!(split_slide_and_merge_slide_figures_17_and_19, |backen
     play(&mut g, "c1^a2e2");
     let before = state(&g);
     let r = play(&mut g, "a1^a3b1");
-    assert_eq!(r.move_type, MoveType::SplitSlide);
+    assert_eq!(r.move_type(), MoveType::SplitSlide);
     assert_state(
         &g,
         &[
@@ -186,7 +193,7 @@ qc_sim::for_each_backend!(split_slide_and_merge_slide_figures_17_and_19, |backen
         ],
     );
     let r = play(&mut g, "b1a3^a1");
-    assert_eq!(r.move_type, MoveType::MergeSlide);
+    assert_eq!(r.move_type(), MoveType::MergeSlide);
     let after: Vec<_> = state(&g);
     assert_eq!(after.len(), before.len());
     for ((k1, a1), (k2, a2)) in after.iter().zip(&before) {
@@ -204,7 +211,7 @@ fn pawn_two_step_through_a_superposed_piece_figure_23() {
     play(&mut g, "a1^b3c2");
     let r = play(&mut g, "b2b4");
     assert_eq!(
-        (r.move_type, r.variant),
+        (r.move_type(), r.variant()),
         (MoveType::PawnTwoStep, Variant::Basic)
     );
     assert_state(&g, &[("b4 c2", c(-R, 0.0)), ("b2 b3", c(0.0, R))]);
@@ -213,7 +220,7 @@ fn pawn_two_step_through_a_superposed_piece_figure_23() {
     let mut g2 = free_game(&[("b2", 'P'), ("a1", 'N'), ("c5", 'r')]);
     play_all(&mut g2, "a1^b3c2 b2b4");
     let r = play(&mut g2, "b4xc5.m1");
-    assert_eq!(r.move_type, MoveType::PawnCapture);
+    assert_eq!(r.move_type(), MoveType::PawnCapture);
     assert_state(&g2, &[("c2 c5", c(-1.0, 0.0))]);
     assert_eq!(piece_at(&g2, "c5"), Some('P'));
 }
@@ -227,7 +234,7 @@ fn pawn_step_basic_and_excluded() {
     play(&mut g, "g4^e3h6");
     let r = play(&mut g, "e2e3.m1");
     assert_eq!(
-        (r.move_type, r.variant),
+        (r.move_type(), r.variant()),
         (MoveType::PawnStep, Variant::Excluded)
     );
     assert_state(&g, &[("e3 h6", c(-1.0, 0.0))]);
@@ -239,7 +246,7 @@ qc_sim::for_each_backend!(
         let mut g = free_game_on(backend(), &[("e4", 'P'), ("b6", 'n')]);
         play(&mut g, "b6^d5c8");
         let r = play(&mut g, "e4xd5");
-        assert_eq!((r.variant, r.measured), (Variant::Capture, false));
+        assert_eq!((r.variant(), r.measured()), (Variant::Capture, false));
         assert_state(&g, &[("d5", c(0.0, R)), ("c8 e4", c(0.0, R))]);
         assert_eq!(piece_at(&g, "d5"), Some('P'));
         assert_eq!(piece_at(&g, "e4"), Some('P'));
@@ -253,7 +260,7 @@ qc_sim::for_each_backend!(
         play(&mut g, "d7d5");
         let r = play(&mut g, "e5d6");
         assert_eq!(
-            (r.move_type, r.variant),
+            (r.move_type(), r.variant()),
             (MoveType::EnPassant, Variant::Basic)
         );
         assert_state(&g, &[("d6", c(0.0, 1.0))]);
@@ -277,7 +284,7 @@ qc_sim::for_each_backend!(en_passant_excluded, |backend| {
     let mut g = free_game_on(backend(), &[("e5", 'P'), ("b5", 'N'), ("d7", 'p')]);
     play_all(&mut g, "b5^d6a3 d7d5");
     let r = play(&mut g, "e5d6.m1");
-    assert_eq!(r.variant, Variant::Excluded);
+    assert_eq!(r.variant(), Variant::Excluded);
     // The flag s & ep is only known after the measurement, so the record ancilla is emitted.
     assert_state(&g, &[("a3 cap0 d6", c(-1.0, 0.0))]);
 });
@@ -286,7 +293,7 @@ qc_sim::for_each_backend!(en_passant_capture, |backend| {
     let mut g = free_game_on(backend(), &[("e5", 'P'), ("b7", 'n'), ("d7", 'p')]);
     play_all(&mut g, "b7^d6a5 d7d5");
     let r = play(&mut g, "e5xd6");
-    assert_eq!((r.variant, r.measured), (Variant::Capture, false));
+    assert_eq!((r.variant(), r.measured()), (Variant::Capture, false));
     assert_state(&g, &[("cap1 d6 d7", c(0.0, -R)), ("a5 cap0 d6", c(R, 0.0))]);
 });
 
@@ -297,7 +304,7 @@ fn kingside_castle_basic_and_excluded() {
     let mut g = qc_rules::Game::new(b.clone(), qc_sim::ReferenceSparse::new()).expect("setup");
     g.set_force_win(true);
     let r = play(&mut g, "e1g1");
-    assert_eq!(r.move_type, MoveType::KingsideCastle);
+    assert_eq!(r.move_type(), MoveType::KingsideCastle);
     assert_state(&g, &[("f1 g1", c(-1.0, 0.0))]);
     assert!(!g.board().castling.white_kingside);
     assert_eq!(piece_at(&g, "f1"), Some('R'));
@@ -308,7 +315,7 @@ fn kingside_castle_basic_and_excluded() {
     g.set_force_turn(true);
     play(&mut g, "h3^g1f4");
     let r = play(&mut g, "e1g1.m1");
-    assert_eq!(r.variant, Variant::Excluded);
+    assert_eq!(r.variant(), Variant::Excluded);
     assert_state(&g, &[("f1 f4 g1", c(0.0, -1.0))]);
 }
 
@@ -322,7 +329,7 @@ fn queenside_castle_is_controlled_by_b1() {
     play(&mut g, "a3^b1c4");
     let r = play(&mut g, "e1c1");
     assert_eq!(
-        (r.move_type, r.variant),
+        (r.move_type(), r.variant()),
         (MoveType::QueensideCastle, Variant::Basic)
     );
     assert_state(&g, &[("c1 c4 d1", c(0.0, -R)), ("a1 b1 e1", c(0.0, R))]);
@@ -333,7 +340,10 @@ qc_sim::for_each_backend!(promotion, |backend| {
     let err = g
         .play(&mv("a7a8"), &mut rand::thread_rng())
         .expect_err("needs a piece");
-    assert!(matches!(err, MoveError::PromotionMissing { .. }));
+    assert!(matches!(
+        err,
+        CantwellError::Move(MoveError::PromotionMissing { .. })
+    ));
     play(&mut g, "a7a8q");
     assert_state(&g, &[("a8", c(0.0, 1.0))]);
     assert_eq!(piece_at(&g, "a8"), Some('Q'));
@@ -375,7 +385,9 @@ fn impossible_moves_are_rejected_and_change_nothing() {
     let before = state(&g);
     let len = g.circuit().instructions().len();
     for (m, check) in cases {
-        let err = g.play(&mv(m), &mut rand::thread_rng()).expect_err(m);
+        let Err(CantwellError::Move(err)) = g.play(&mv(m), &mut rand::thread_rng()) else {
+            panic!("{m}: not refused by a rule");
+        };
         assert!(check(&err), "{m}: unexpected error {err}");
         assert_eq!(state(&g), before);
         assert_eq!(g.circuit().instructions().len(), len);
@@ -388,7 +400,10 @@ qc_sim::for_each_backend!(split_onto_an_opponent_piece_is_rejected, |backend| {
     let err = g
         .play(&mv("b1^a3c3"), &mut rand::thread_rng())
         .expect_err("split capture");
-    assert!(matches!(err, MoveError::SplitMergeOntoOtherPiece { .. }));
+    assert!(matches!(
+        err,
+        CantwellError::Move(MoveError::SplitMergeOntoOtherPiece { .. })
+    ));
 });
 
 #[test]
@@ -400,8 +415,8 @@ fn a_move_that_changes_nothing_is_illegal_and_the_turn_stays() {
     let err = g2
         .play(&mv("b1c3"), &mut rand::thread_rng())
         .expect_err("no-op");
-    assert_eq!(err, MoveError::Unchanged);
-    assert!(g2.history().is_empty());
+    assert_eq!(err, CantwellError::Move(MoveError::Unchanged));
+    assert!(g2.moves().is_empty());
 }
 
 #[test]
@@ -414,7 +429,10 @@ fn an_impossible_forced_outcome_is_an_error_and_changes_nothing() {
     let err = g2
         .play(&mv("b1c3.m0"), &mut rand::thread_rng())
         .expect_err("certain");
-    assert_eq!(err, MoveError::ImpossibleOutcome { outcome: false });
+    assert_eq!(
+        err,
+        CantwellError::Move(MoveError::ImpossibleOutcome { outcome: false })
+    );
     assert_eq!(state(&g), before);
 }
 
@@ -528,7 +546,7 @@ fn legal_moves_from_the_start_position() {
     let g = qc_rules::Game::new(qc_rules::Board::start(), qc_sim::ReferenceSparse::new())
         .expect("setup");
     let moves = g.legal_moves();
-    let text: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    let text: Vec<String> = moves.iter().map(|m| m.mv.to_string()).collect();
     // 16 pawn moves, 4 knight moves, 2 knight splits per knight (ordered pairs of 2 targets).
     assert_eq!(moves.len(), 16 + 4 + 4, "{text:?}");
     for m in ["e2e4", "g1f3", "g1^f3h3", "b1^c3a3"] {
@@ -541,11 +559,17 @@ fn capturing_the_king_with_certainty_wins_and_superposed_kings_play_on() {
     let b = board(&[("e1", 'K'), ("b1", 'N'), ("c3", 'k'), ("h8", 'r')]);
     let mut g = qc_rules::Game::new(b.clone(), qc_sim::ReferenceSparse::new()).expect("setup");
     play(&mut g, "b1c3");
-    assert_eq!(g.status(), qc_rules::GameStatus::WhiteWins);
+    assert_eq!(
+        g.status(),
+        qc_rules::Status::Win(qc_rules::Color::White, qc_rules::WinReason::KingCaptured)
+    );
     let err = g
         .play(&mv("e1e2"), &mut rand::thread_rng())
         .expect_err("over");
-    assert!(matches!(err, MoveError::GameOver(_)));
+    assert!(matches!(
+        err,
+        CantwellError::Move(MoveError::GameOver { .. })
+    ));
     assert!(g.legal_moves().is_empty());
 
     // A king in superposition that is captured on one branch only: the game goes on.
@@ -555,10 +579,10 @@ fn capturing_the_king_with_certainty_wins_and_superposed_kings_play_on() {
     play(&mut g, "e8^d7f7");
     let r = play(&mut g, "b6xd7");
     assert!(
-        !r.measured,
+        !r.measured(),
         "the knight is certainly on b6: nothing to measure"
     );
-    assert_eq!(g.status(), qc_rules::GameStatus::Ongoing);
+    assert_eq!(g.status(), qc_rules::Status::Ongoing);
     assert!((g.probability(sq("f7")) - 0.5).abs() < 1e-12);
     assert_eq!(piece_at(&g, "f7"), Some('k'));
     assert_eq!(piece_at(&g, "d7"), Some('N'));
@@ -590,12 +614,12 @@ fn the_record_carries_the_outcome_and_a_certain_m1_is_accepted() {
     let mut g = free_game(&[("b1", 'N'), ("a5", 'B')]);
     play(&mut g, "a5^c3b6");
     let r = play(&mut g, "b1c3");
-    assert!(r.measured);
-    let text = r.qcan.to_string();
+    assert!(r.measured());
+    let text = r.mv.to_string();
     assert!(text == "b1c3.m0" || text == "b1c3.m1", "{text}");
     let mut g = free_game(&[("b1", 'N'), ("c3", 'p')]);
     let r = play(&mut g, "b1xc3.m1");
-    assert!(!r.measured && r.applied);
+    assert!(!r.measured() && r.applied());
 }
 
 qc_sim::for_each_backend!(
@@ -631,7 +655,7 @@ fn en_passant_written_with_x_is_accepted_whatever_its_variant() {
     play_all(&mut g, "g2^e3h4 e2e4 e4e5 d7d5");
     let r = play(&mut g, "e5xd6");
     assert_eq!(
-        (r.move_type, r.variant),
+        (r.move_type(), r.variant()),
         (MoveType::EnPassant, Variant::Basic)
     );
     assert_state(&g, &[("cap0 d6 h4", c(R, 0.0)), ("d5 e2 e3", c(-R, 0.0))]);
@@ -639,7 +663,7 @@ fn en_passant_written_with_x_is_accepted_whatever_its_variant() {
     let mut g = free_game(&[("e5", 'P'), ("b5", 'N'), ("d7", 'p')]);
     play_all(&mut g, "b5^d6a3 d7d5");
     let r = play(&mut g, "e5xd6.m1");
-    assert_eq!(r.variant, Variant::Excluded);
+    assert_eq!(r.variant(), Variant::Excluded);
     assert_state(&g, &[("a3 cap0 d6", c(-1.0, 0.0))]);
 }
 
@@ -653,11 +677,11 @@ fn marks_other_than_x_on_pawn_captures_are_still_checked() {
     assert!(
         matches!(
             err,
-            MoveError::MarkMismatch {
+            CantwellError::Move(MoveError::MarkMismatch {
                 written: Variant::Excluded,
                 classified: Variant::Basic,
                 ..
-            }
+            })
         ),
         "{err:?}"
     );
@@ -666,15 +690,21 @@ fn marks_other_than_x_on_pawn_captures_are_still_checked() {
     let err = g
         .play(&mv("b1xc3"), &mut rand::thread_rng())
         .expect_err("nothing to capture");
-    assert!(matches!(err, MoveError::MarkMismatch { .. }), "{err:?}");
+    assert!(
+        matches!(err, CantwellError::Move(MoveError::MarkMismatch { .. })),
+        "{err:?}"
+    );
 }
 
 #[test]
 fn outcome_suffix_on_a_certain_move_is_validated_and_not_recorded() {
     let mut g = free_game(&[("b1", 'N')]);
     let r = play(&mut g, "b1c3.m1");
-    assert_eq!((r.measured, r.outcome, r.applied), (false, None, true));
-    assert_eq!(r.qcan.to_string(), "b1c3");
+    assert_eq!(
+        (r.measured(), r.outcome(), r.applied()),
+        (false, None, true)
+    );
+    assert_eq!(r.mv.to_string(), "b1c3");
     assert_state(&g, &[("c3", c(0.0, 1.0))]);
     assert_eq!(g.circuit().num_measurements(), 0);
 
@@ -683,9 +713,12 @@ fn outcome_suffix_on_a_certain_move_is_validated_and_not_recorded() {
     let err = g
         .play(&mv("b1c3.m0"), &mut rand::thread_rng())
         .expect_err("a certain move is always applied");
-    assert_eq!(err, MoveError::ImpossibleOutcome { outcome: false });
+    assert_eq!(
+        err,
+        CantwellError::Move(MoveError::ImpossibleOutcome { outcome: false })
+    );
     assert_eq!(state(&g), before);
-    assert!(g.history().is_empty());
+    assert!(g.moves().is_empty());
 }
 
 #[test]
@@ -722,12 +755,12 @@ fn undo_history_stays_within_its_budget() {
     assert_eq!(state(&g), after_first);
     assert_eq!(
         g.undo(),
-        Err(MoveError::UndoBeyondBudget {
+        Err(CantwellError::Move(MoveError::UndoBeyondBudget {
             budget_bytes: budget
-        })
+        }))
     );
     assert_eq!(state(&g), after_first, "a refused undo changes nothing");
-    assert_eq!(g.history().len(), 1);
+    assert_eq!(g.moves().len(), 1);
     // Moves played under the budget keep fitting it.
     play(&mut g, "b1^a3d2");
     play(&mut g, "h1h4");
@@ -749,7 +782,7 @@ fn a_king_beside_the_c_file_lists_each_step_once() {
     // Regression (issue 15): the castling candidate d1c1 was listed again beside the king step.
     let b = board(&[("d1", 'K'), ("e8", 'k')]);
     let g = qc_rules::Game::new(b, qc_sim::ReferenceSparse::new()).expect("setup");
-    let text: Vec<String> = g.legal_moves().iter().map(|m| m.to_string()).collect();
+    let text: Vec<String> = g.legal_moves().iter().map(|m| m.mv.to_string()).collect();
     // Five king steps (c1, e1, c2, d2, e2) and every ordered pair of them as a split.
     assert_eq!(text.len(), 5 + 5 * 4, "{text:?}");
     let distinct: std::collections::BTreeSet<&String> = text.iter().collect();

@@ -11,13 +11,13 @@ const GAME: &str = include_str!("../../../circuits/niels/entangled_group.qng");
 
 fn labels<G: QuantumGame>(game: &G) -> Vec<(usize, u32, String)> {
     game.wire_labels()
-        .into_iter()
+        .iter()
         .map(
             |WireLabel {
                  instruction,
                  qubit,
                  label,
-             }| (instruction, qubit.0, label),
+             }| (*instruction, qubit.0, label.clone()),
         )
         .collect()
 }
@@ -30,7 +30,7 @@ qc_sim::for_each_backend!(
         let mut dice = rand_chacha::ChaCha8Rng::seed_from_u64(3);
         let mut before = vec![labels(&game)];
         for m in &text.moves {
-            game.play_text(&m.text, &mut dice).expect(&m.text);
+            game.play(&m.mv, &mut dice).expect("a move of the game");
             before.push(labels(&game));
         }
         // The game's wires: the rook's pair from the set-up, then one per entanglement move.

@@ -9,8 +9,9 @@
 
 use proptest::prelude::*;
 use qc_ir::{AncillaKind, Backend, QubitRole};
+use qc_rules::cantwell::CantwellError;
 use qc_rules::{
-    classify, Board, Game, GameStatus, MoveError, MoveType, QcanMove, SquareStatus, Variant,
+    classify, Board, Game, MoveError, MoveType, QcanMove, QuantumGame, SquareStatus, Variant,
 };
 use qc_sim::{ReferenceSparse, SparseSim};
 use rand::{Rng, SeedableRng};
@@ -110,7 +111,7 @@ fn random_game<B: Backend>(
     let mut seen = BTreeMap::new();
     check_invariants(&g);
     for _ in 0..plies {
-        if g.status() != GameStatus::Ongoing {
+        if g.status().is_over() {
             break;
         }
         let occ = g.occupancy();
@@ -119,8 +120,14 @@ fn random_game<B: Backend>(
             .into_iter()
             .map(|m| {
                 let c =
-                    classify(g.board(), &occ, &m).expect("legal_moves lists classifiable moves");
-                (m, c.move_type, c.variant)
+                    classify(g.board(), &occ, &m.mv).expect("legal_moves lists classifiable moves");
+                assert_eq!(
+                    (c.move_type, c.variant),
+                    (m.kind.move_type, m.kind.variant),
+                    "{}: the kind listed is the classification",
+                    m.mv
+                );
+                (m.mv, c.move_type, c.variant)
             })
             .collect();
         assert!(!moves.is_empty(), "no moves for the side to move");
@@ -140,14 +147,14 @@ fn random_game<B: Backend>(
             match g.play(&m, &mut rng) {
                 Ok(r) => {
                     let r = r.clone();
-                    *seen.entry(r.move_type.to_string()).or_insert(0) += 1;
-                    *seen.entry(r.variant.to_string()).or_insert(0) += 1;
+                    *seen.entry(r.move_type().to_string()).or_insert(0) += 1;
+                    *seen.entry(r.variant().to_string()).or_insert(0) += 1;
                     if m.promotion.is_some() {
                         *seen.entry("promotion".into()).or_insert(0) += 1;
                     }
                     // Decision 7's pawn capture and an en passant whose flag is certain (no record
                     // ancilla) drop the victim from the count.
-                    if !r.measured && !matches!(t, MoveType::PawnCapture | MoveType::EnPassant) {
+                    if !r.measured() && !matches!(t, MoveType::PawnCapture | MoveType::EnPassant) {
                         let after = expected_count(&g);
                         assert!(
                             (after - before).abs() < 1e-9,
@@ -158,7 +165,7 @@ fn random_game<B: Backend>(
                     played = true;
                     break;
                 }
-                Err(MoveError::Unchanged) => continue,
+                Err(CantwellError::Move(MoveError::Unchanged)) => continue,
                 Err(e) => panic!("seed {seed}: legal move {m} failed: {e}"),
             }
         }
@@ -170,10 +177,10 @@ fn random_game<B: Backend>(
     // Replaying the recorded moves (outcomes forced by .m0/.m1) gives the same game exactly.
     let mut replay = Game::new(Board::start(), backend()).expect("setup");
     let mut no_rng = ChaCha8Rng::seed_from_u64(0);
-    for r in g.history() {
+    for r in g.moves() {
         replay
-            .play(&r.qcan, &mut no_rng)
-            .unwrap_or_else(|e| panic!("replay of {} failed: {e}", r.qcan));
+            .play(&r.mv, &mut no_rng)
+            .unwrap_or_else(|e| panic!("replay of {} failed: {e}", r.mv));
     }
     assert_eq!(replay.board(), g.board());
     assert_eq!(replay.circuit(), g.circuit());

@@ -5,7 +5,8 @@
 //! snapshots alone). One test only: the count is per process, and tests run in parallel.
 
 use qc_ir::Backend;
-use qc_rules::niels::{NielsGame, NielsPosition, NielsRules};
+use qc_rules::niels::{NielsGame, NielsPosition, NielsRules, RolledMove};
+use qc_rules::QuantumGame;
 use qc_rules::{parse_move_list, Board, Game};
 use rand::SeedableRng;
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -120,7 +121,8 @@ fn niels_chess() {
         };
         let before = game.undo_bytes();
         let state = qc_sim::SparseSim::snapshot_bytes(&game.backend().snapshot()) as u128;
-        game.play(&mv, &mut dice).expect("a legal move");
+        game.play(&RolledMove::from(mv), &mut dice)
+            .expect("a legal move");
         per_ply.push(game.undo_bytes() - before - state);
     }
     assert!(per_ply.len() >= 20, "the seeded game is long enough");

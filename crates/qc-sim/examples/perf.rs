@@ -426,12 +426,12 @@ fn game(path: &str, spectators: u32) {
     };
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     for (i, m) in record.moves.iter().enumerate() {
-        if let Err(e) = played.play(&m.qcan, &mut rng) {
+        if let Err(e) = qc_rules::QuantumGame::play(&mut played, &m.mv, &mut rng) {
             return fail(format!("{path}: move {}: {e}", i + 1));
         }
     }
     let outcomes = played.classical_record().clone();
-    let instructions = played.circuit().instructions();
+    let instructions = qc_rules::QuantumGame::circuit(&played).instructions();
     let mut sim = SparseSim::new();
     for i in 0..spectators {
         if let Err(e) = sim.apply_gate(Gate::H, &[Qubit(10_000 + i)], &[]) {

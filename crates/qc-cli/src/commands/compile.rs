@@ -180,9 +180,8 @@ fn outcome_lines<G: QuantumGame>(game: &G) -> Vec<String> {
         .iter()
         .enumerate()
         .filter_map(|(i, m)| {
-            m.outcome
-                .as_ref()
-                .map(|o| format!("move {} {}: {o}", i + 1, m.text))
+            m.outcome_summary()
+                .map(|o| format!("move {} {}: {o}", i + 1, m.text()))
         })
         .collect()
 }

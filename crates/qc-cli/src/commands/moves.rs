@@ -30,7 +30,10 @@ pub struct MovesArgs {
 pub fn grouped_moves<G: QuantumGame>(game: &G) -> BTreeMap<&'static str, Vec<String>> {
     let mut groups: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
     for mv in game.legal_moves() {
-        groups.entry(mv.kind).or_default().push(mv.text);
+        groups
+            .entry(mv.kind_name())
+            .or_default()
+            .push(mv.mv.to_string());
     }
     for list in groups.values_mut() {
         list.sort();

@@ -78,12 +78,12 @@ fn to_json<R: Ruleset, G: QuantumGame>(
 ) -> Value {
     let moves: Vec<Value> = game
         .moves()
-        .into_iter()
+        .iter()
         .map(|m| {
             let mut fields = Map::new();
-            fields.insert("move".into(), json!(m.text));
-            fields.insert("kind".into(), json!(m.kind));
-            fields.extend(m.extras);
+            fields.insert("move".into(), json!(m.text()));
+            fields.insert("kind".into(), json!(m.kind_name()));
+            fields.extend(m.extras());
             Value::Object(fields)
         })
         .collect();
@@ -143,7 +143,7 @@ fn to_text<R: Ruleset, G: QuantumGame>(
     let moves = game.moves();
     if !moves.is_empty() {
         out.push_str("\nMoves:\n");
-        out.push_str(&move_table(&moves));
+        out.push_str(&move_table(moves));
     }
     out.push('\n');
     out.push_str(&board_text::draw(&game.board_view(false)));

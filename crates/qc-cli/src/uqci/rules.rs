@@ -1,10 +1,9 @@
 //! What a UQCI session needs of a ruleset beyond `qc_rules::Ruleset` and `QuantumGame`: which
-//! of the `force...` options have a meaning and how they are set, how a move's written outcomes
-//! are dropped (`forcemeasure false`), the draw counters of the `status` reply, and `claim`.
+//! of the `force...` options have a meaning and how they are set, the draw counters of the
+//! `status` reply, and `claim`.
 //! Everything else the session does through the common interface (docs/uqci.md).
 
-use qc_rules::niels::moves::parse_played;
-use qc_rules::{Cantwell, Niels, QcanMove, Ruleset};
+use qc_rules::{Cantwell, Niels, Ruleset};
 use qc_sim::SparseSim;
 
 /// The game a session drives: the ruleset's game on the sparse simulator.
@@ -59,10 +58,6 @@ pub trait UqciRules: Ruleset {
     /// Sets the switches that apply on `game` (the others are always off).
     fn set_force(game: &mut Engine<Self>, force_turn: bool, force_win: bool);
 
-    /// `text` without the outcomes written in it (unchanged when it does not read as a move:
-    /// playing it reports why).
-    fn without_outcomes(text: &str) -> String;
-
     /// The counters and ending `status` shows.
     fn endings(game: &Engine<Self>) -> Endings;
 
@@ -83,17 +78,6 @@ impl UqciRules for Cantwell {
         game.set_force_win(force_win);
     }
 
-    fn without_outcomes(text: &str) -> String {
-        match text.parse::<QcanMove>() {
-            Ok(mv) => QcanMove {
-                outcome: None,
-                ..mv
-            }
-            .to_string(),
-            Err(_) => text.to_string(),
-        }
-    }
-
     fn endings(game: &Engine<Self>) -> Endings {
         Endings {
             fifty: game.fifty_move_counter().plies,
@@ -104,7 +88,7 @@ impl UqciRules for Cantwell {
 
     fn claim(game: &mut Engine<Self>, rng: &mut dyn rand::RngCore) -> Result<String, String> {
         let mut uniform = || rand::Rng::gen::<f64>(rng);
-        game.claim(&mut uniform)
+        game.claim_with(&mut uniform)
             .map(|m| format!("claim {} board {:#018x}", m.ending.as_str(), m.bitboard))
             .map_err(|e| e.to_string())
     }
@@ -129,13 +113,6 @@ impl UqciRules for Niels {
 
     fn set_force(_: &mut Engine<Self>, _: bool, _: bool) {
         // Neither switch applies (see `force_unsupported`); they stay off.
-    }
-
-    fn without_outcomes(text: &str) -> String {
-        match parse_played(text) {
-            Ok((mv, _)) => mv.to_string(),
-            Err(_) => text.to_string(),
-        }
     }
 
     fn endings(game: &Engine<Self>) -> Endings {

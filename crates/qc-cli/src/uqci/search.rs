@@ -69,9 +69,9 @@ pub enum Stopped<E> {
 }
 
 /// The best move of a search, its score in pawns and the depth searched.
-pub struct Found {
+pub struct Found<M> {
     /// The move, as `moves` lists it.
-    pub text: String,
+    pub mv: M,
     /// Its score in pawns, for the side to move.
     pub score: f64,
     /// The depth the score comes from.
@@ -90,7 +90,7 @@ pub fn best_move<G: QuantumGame>(
     game: &mut G,
     depth: u32,
     budget: usize,
-) -> Result<Option<Found>, Stopped<G::Error>> {
+) -> Result<Option<Found<G::Move>>, Stopped<G::Error>> {
     let mut left = DEPTH_ONE_BUDGET;
     let Some(shallow) = search(game, 1, &mut left)? else {
         return Ok(None);
@@ -99,7 +99,7 @@ pub fn best_move<G: QuantumGame>(
     // Depth 2 visits, for each of the positions depth 1 visited, about as many as the opponent
     // has moves; when that estimate is over the budget, depth 2 is not started at all.
     let visited = DEPTH_ONE_BUDGET - left;
-    if depth == 1 || visited.saturating_mul(replies(game, &shallow.text)?) > budget {
+    if depth == 1 || visited.saturating_mul(replies(game, &shallow.mv)?) > budget {
         return Ok(Some(shallow));
     }
     let mut left = budget;
@@ -109,15 +109,14 @@ pub fn best_move<G: QuantumGame>(
     }
 }
 
-/// The number of legal replies after `text`'s first outcome.
-fn replies<G: QuantumGame>(game: &mut G, text: &str) -> Result<usize, Stopped<G::Error>> {
-    let outcomes = game.move_outcomes(text).map_err(Stopped::Failed)?;
+/// The number of legal replies after `mv`'s first outcome.
+fn replies<G: QuantumGame>(game: &mut G, mv: &G::Move) -> Result<usize, Stopped<G::Error>> {
+    let outcomes = game.move_outcomes(mv).map_err(Stopped::Failed)?;
     let Some(first) = outcomes.first() else {
         return Ok(0);
     };
     let mut fixed = rand_chacha::ChaCha8Rng::seed_from_u64(0);
-    game.play_text(&first.text, &mut fixed)
-        .map_err(Stopped::Failed)?;
+    game.play(&first.mv, &mut fixed).map_err(Stopped::Failed)?;
     let count = game.legal_moves().len();
     game.undo().map_err(Stopped::Failed)?;
     Ok(count)
@@ -128,18 +127,18 @@ fn search<G: QuantumGame>(
     game: &mut G,
     depth: u32,
     budget: &mut usize,
-) -> Result<Option<Found>, Stopped<G::Error>> {
-    let mut best: Option<Found> = None;
+) -> Result<Option<Found<G::Move>>, Stopped<G::Error>> {
+    let mut best: Option<Found<G::Move>> = None;
     for mv in game.legal_moves() {
         // A listed move whose outcomes the engine refuses cannot be played, so it is no
         // candidate (Quantum Chess lists a few that only change the state's global phase).
-        let Ok(outcomes) = game.move_outcomes(&mv.text) else {
+        let Ok(outcomes) = game.move_outcomes(&mv.mv) else {
             continue;
         };
         let score = expected_score(game, outcomes, depth, budget)?;
         if best.as_ref().is_none_or(|b| score > b.score + TIE) {
             best = Some(Found {
-                text: mv.text,
+                mv: mv.mv,
                 score,
                 depth,
             });
@@ -152,7 +151,7 @@ fn search<G: QuantumGame>(
 /// searching `depth` plies.
 fn expected_score<G: QuantumGame>(
     game: &mut G,
-    outcomes: Vec<MoveOutcome>,
+    outcomes: Vec<MoveOutcome<G::Move>>,
     depth: u32,
     budget: &mut usize,
 ) -> Result<f64, Stopped<G::Error>> {
@@ -164,7 +163,7 @@ fn expected_score<G: QuantumGame>(
         // square at the fifty-move limit) is sampled with a fixed seed, so that a search is
         // repeatable.
         let mut fixed = rand_chacha::ChaCha8Rng::seed_from_u64(0);
-        game.play_text(&outcome.text, &mut fixed)
+        game.play(&outcome.mv, &mut fixed)
             .map_err(Stopped::Failed)?;
         let score = if depth > 1 && !game.status().is_over() {
             search(game, depth - 1, budget).map(|reply| match reply {

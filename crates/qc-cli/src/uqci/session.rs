@@ -5,7 +5,7 @@
 use super::rules::{Endings, Engine, Force, UqciRules};
 use super::search::{best_move, Stopped, MAX_DEPTH};
 use qc_ir::Square;
-use qc_rules::{DrawReason, QuantumGame, Status, WinReason};
+use qc_rules::{DrawReason, GameMove, QuantumGame, Status, WinReason};
 use qc_sim::SparseSim;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -108,7 +108,7 @@ impl<R: UqciRules> Session<R> {
                     .game
                     .legal_moves()
                     .into_iter()
-                    .map(|m| m.text)
+                    .map(|m| m.mv.to_string())
                     .collect();
                 lines(vec![format!("moves {}", moves.join(" "))
                     .trim_end()
@@ -250,9 +250,9 @@ impl<R: UqciRules> Session<R> {
                     "info depth {} score cp {} pv {}",
                     found.depth,
                     (found.score * 100.0).round() as i64,
-                    found.text
+                    found.mv
                 ));
-                reply.push(format!("bestmove {}", found.text));
+                reply.push(format!("bestmove {}", found.mv));
                 lines(reply)
             }
             Ok(None) => lines(vec!["bestmove 0000".into()]),
@@ -364,10 +364,17 @@ fn build<R: UqciRules>(
     let mut game = R::new_game(&position.start, SparseSim::new()).map_err(|e| e.to_string())?;
     R::set_force(&mut game, options.force_turn, options.force_win);
     for (i, written) in position.moves.iter().enumerate() {
-        let text = if options.force_measure {
-            written.clone()
-        } else {
-            R::without_outcomes(written)
+        // Read once; with `forcemeasure` off the outcomes written in are dropped.
+        let read = written.parse::<R::Move>().map(|mv| {
+            if options.force_measure {
+                mv
+            } else {
+                mv.without_outcomes()
+            }
+        });
+        let text = match &read {
+            Ok(mv) if !options.force_measure => mv.to_string(),
+            _ => written.clone(),
         };
         let status = game.status();
         if status.is_over() {
@@ -377,7 +384,8 @@ fn build<R: UqciRules>(
                 truncate(&text)
             ));
         }
-        game.play_text(&text, rng)
+        let mv = read.map_err(|e| format!("move {} `{}`: {e}", i + 1, truncate(&text)))?;
+        game.play(&mv, rng)
             .map_err(|e| format!("move {} `{}`: {e}", i + 1, truncate(&text)))?;
     }
     Ok(game)

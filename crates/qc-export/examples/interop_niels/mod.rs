@@ -5,7 +5,7 @@
 //! per-roll marginals are the dice probabilities the Niel's tests check.
 
 use qc_ir::Circuit;
-use qc_rules::niels::{NielsGame, NielsRecord};
+use qc_rules::{Niels, QuantumGame, Ruleset};
 use qc_sim::ReferenceSparse;
 use std::path::Path;
 
@@ -21,14 +21,11 @@ pub fn niels_games() -> Result<Vec<(String, Circuit)>, Box<dyn std::error::Error
     let mut out = Vec::new();
     for path in paths {
         let text = std::fs::read_to_string(&path)?;
-        let record = NielsRecord::parse(&text)?;
-        let start = record.start(record.rules()?)?;
-        let moves: Vec<&str> = record.moves.iter().map(|m| m.text.as_str()).collect();
-        let game = NielsGame::replay(
-            start,
+        let record = Niels::read_game(&text, None)?;
+        let game = Niels::replay(
+            &record,
             ReferenceSparse::new(),
             &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0),
-            &moves.join(" "),
         )
         .map_err(|e| format!("{}: {e}", path.display()))?;
         let stem = path

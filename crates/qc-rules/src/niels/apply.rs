@@ -6,8 +6,8 @@
 use super::error::NielsError;
 use super::moves::NielsMove;
 use super::position::{Cell, NielsPosition, Pair, PairId};
-use crate::piece::{Color, Piece, PieceKind};
-use qc_ir::Square;
+use crate::chess::Square;
+use crate::chess::{Color, Piece, PieceKind};
 
 /// The quantum side of a move. Every method is told the position at that moment.
 pub trait QuantumOps {
@@ -498,16 +498,7 @@ impl NielsPosition {
             _ => vec![],
         };
         for s in touched {
-            let c = &mut self.castling;
-            match s.to_string().as_str() {
-                "e1" => (c.white_kingside, c.white_queenside) = (false, false),
-                "e8" => (c.black_kingside, c.black_queenside) = (false, false),
-                "a1" => c.white_queenside = false,
-                "h1" => c.white_kingside = false,
-                "a8" => c.black_queenside = false,
-                "h8" => c.black_kingside = false,
-                _ => {}
-            }
+            self.castling = self.castling.without(s);
         }
         self.halfmove_clock = if irreversible {
             0

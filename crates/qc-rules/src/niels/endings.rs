@@ -6,9 +6,9 @@
 
 use super::moves::NielsMove;
 use super::position::{Cell, NielsPosition};
-use crate::board::CastlingRights;
-use crate::piece::{Color, Piece, PieceKind};
-use qc_ir::Square;
+use crate::chess::CastlingRights;
+use crate::chess::Square;
+use crate::chess::{Color, Piece, PieceKind};
 
 /// How often the same position must occur for the repetition draw (FIDE 9.2, made automatic).
 pub const REPETITION_COUNT: usize = 3;

@@ -1,8 +1,18 @@
 //! Errors of the Niel's Chess engine: bad position text, bad move text, illegal moves, and
 //! backend failures while collapsing.
 
-use qc_ir::{BackendError, Square};
+use crate::chess::Square;
+use qc_ir::BackendError;
 use thiserror::Error;
+
+/// `, line L, column C` for a move read from a file, nothing for one of a move list (line 0).
+fn place(line: usize, column: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(", line {line}, column {column}")
+    }
+}
 
 /// Everything that can go wrong in the Niel's Chess module.
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -22,6 +32,20 @@ pub enum NielsError {
         text: String,
         /// What is wrong with it.
         reason: String,
+    },
+    /// A move of a game file or move list does not parse.
+    #[error("move {number} `{text}`{}: {source}", place(*.line, *.column))]
+    BadMove {
+        /// The move's 1-based number in the file or list.
+        number: usize,
+        /// The move as written.
+        text: String,
+        /// Its line (0 for a move list).
+        line: usize,
+        /// Its column.
+        column: usize,
+        /// Why it does not parse.
+        source: Box<NielsError>,
     },
     /// The move is not legal in the position.
     #[error("illegal Niel's move `{text}`: {reason}")]

@@ -9,10 +9,11 @@
 
 use super::error::NielsError;
 use super::position::{Cell, NielsPosition, NielsRules, Pair};
-use crate::board::CastlingRights;
-use crate::board::{parse_move_counter, CounterError, MAX_FEN_COUNTER};
-use crate::piece::{Color, Piece};
-use qc_ir::Square;
+use crate::chess::Square;
+use crate::chess::{
+    parse_move_counter, CastlingError, CastlingRights, CounterError, MAX_FEN_COUNTER,
+};
+use crate::chess::{Color, Piece};
 use std::collections::BTreeMap;
 
 /// The standard 8x8 start.
@@ -147,20 +148,7 @@ impl NielsPosition {
             }
             rows.push(row);
         }
-        let c = self.castling;
-        let mut castling: String = [
-            (c.white_kingside, 'K'),
-            (c.white_queenside, 'Q'),
-            (c.black_kingside, 'k'),
-            (c.black_queenside, 'q'),
-        ]
-        .iter()
-        .filter(|(on, _)| *on)
-        .map(|(_, ch)| *ch)
-        .collect();
-        if castling.is_empty() {
-            castling.push('-');
-        }
+        let castling = self.castling;
         let ep = self.en_passant.map_or("-".to_string(), |s| s.to_string());
         let mut pairs: Vec<String> = Vec::new();
         for p in self.pairs.values() {
@@ -197,20 +185,10 @@ impl NielsPosition {
 }
 
 fn parse_castling(text: &str) -> Result<CastlingRights, NielsError> {
-    let mut c = CastlingRights::default();
-    if text == "-" {
-        return Ok(c);
-    }
-    for ch in text.chars() {
-        match ch {
-            'K' => c.white_kingside = true,
-            'Q' => c.white_queenside = true,
-            'k' => c.black_kingside = true,
-            'q' => c.black_queenside = true,
-            _ => return Err(bad(text, format!("unexpected castling letter `{ch}`"))),
-        }
-    }
-    Ok(c)
+    text.parse().map_err(|e| match e {
+        CastlingError::BadLetter(ch) => bad(text, format!("unexpected castling letter `{ch}`")),
+        CastlingError::Duplicate(ch) => bad(text, format!("castling letter `{ch}` given twice")),
+    })
 }
 
 fn parse_pairs(pos: &mut NielsPosition, field: &str) -> Result<(), NielsError> {

@@ -8,69 +8,36 @@
 use super::apply::QuantumOps;
 use super::endings::{RepetitionKey, REPETITION_COUNT};
 use super::error::NielsError;
-use super::legal::GameStatus;
-use super::moves::{format_played, parse_played, NielsMove};
+use super::moves::{NielsMove, RolledMove};
 use super::position::{NielsPosition, Pair, PairId};
-use crate::ruleset::WireLabel;
+use crate::chess::{Color, Square};
+use crate::ruleset::{DrawReason, PlayedMove, QuantumGame, Roll, Status, WireLabel};
 use crate::undo::{btree_map_bytes, UndoHistory};
 use qc_ir::exec::apply_instruction;
 use qc_ir::{
-    AncillaKind, Backend, BuilderMark, Circuit, CircuitBuilder, ClassicalRecord, Clbit, Gate,
-    MeasureChoice, Origin, Qubit, Square,
+    AncillaKind, Backend, BuilderMark, CircuitBuilder, ClassicalRecord, Clbit, Gate, MeasureChoice,
+    Origin, Qubit,
 };
 use rand::Rng;
 use std::collections::{BTreeMap, VecDeque};
 
-/// A move as played, with the squares its dice rolls collapsed to.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PlayedMove {
-    /// The move.
-    pub mv: NielsMove,
-    /// Its kind in the position it was played in ([`NielsPosition::move_kind`]).
-    pub kind: &'static str,
-    /// The square each rolled pair collapsed to, in roll order.
-    pub rolls: Vec<Square>,
-    /// P(|1>) of each roll's qubit (a pair on its blue square, or a tunnel succeeding) read from
-    /// the backend just before its measurement.
-    pub blue_probabilities: Vec<f64>,
-    /// Each roll's outcome: its probability and what it meant, in roll order.
-    pub roll_outcomes: Vec<RollOutcome>,
-    /// The instructions it emitted, as a range of the game circuit's instruction list.
-    pub instructions: std::ops::Range<usize>,
-}
-
-/// What one dice roll of a move gave: the probability of the outcome that came up (read from
-/// the state just before the measurement) and what it meant (`the white knight was on e6, not
-/// on c6`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct RollOutcome {
-    /// The probability of the outcome that came up.
-    pub probability: f64,
-    /// What it meant, in words.
-    pub meaning: String,
-}
-
-impl PlayedMove {
-    /// The move in notation with its outcomes (`f5e6[e6]`), enough to replay it exactly.
-    pub fn text(&self) -> String {
-        format_played(&self.mv, &self.rolls)
-    }
-}
+/// A move of Niel's Chess as played.
+pub type PlayedNiels = PlayedMove<RolledMove>;
 
 /// The quantum half of the game: circuit, backend, qubit of each pair.
-struct Quantum<B: Backend> {
-    builder: CircuitBuilder,
-    backend: B,
-    record: ClassicalRecord,
+pub(super) struct Quantum<B: Backend> {
+    pub(super) builder: CircuitBuilder,
+    pub(super) backend: B,
+    pub(super) record: ClassicalRecord,
     executed: usize,
     qubits: BTreeMap<PairId, Qubit>,
     forced: VecDeque<Square>,
     forcing: bool,
-    blue_probabilities: Vec<f64>,
-    roll_outcomes: Vec<RollOutcome>,
+    /// The rolls of the move being played, in order.
+    rolls: Vec<Roll>,
     ply: usize,
     /// What each allocated qubit stands for (a pair, a tunnelling), for circuit drawings.
-    wire_labels: Vec<WireLabel>,
+    pub(super) wire_labels: Vec<WireLabel>,
 }
 
 /// The quantum half of a move being played: the game's circuit and backend, and the uniform
@@ -148,12 +115,13 @@ impl<B: Backend> Quantum<B> {
             .ok_or_else(|| NielsError::Internal(format!("pair {pair} has no qubit")))
     }
 
-    /// Measures a pair's qubit, returns it to |0> (conditioned X) and frees it.
+    /// Measures a pair's qubit, returns it to |0> (conditioned X) and frees it; the outcome
+    /// and the classical bit it was written to.
     fn measure_and_free(
         &mut self,
         pair: PairId,
         choice: MeasureChoice,
-    ) -> Result<bool, NielsError> {
+    ) -> Result<(bool, Clbit), NielsError> {
         let q = self.qubit(pair)?;
         let clbit = self.builder.measure(q);
         let bit = self
@@ -163,7 +131,7 @@ impl<B: Backend> Quantum<B> {
         self.builder.free_ancilla(q);
         self.sync(choice)?;
         self.qubits.remove(&pair);
-        Ok(bit)
+        Ok((bit, clbit))
     }
 
     fn prepare_lone(&mut self, pos: &NielsPosition, id: PairId) -> Result<(), NielsError> {
@@ -301,7 +269,7 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
                 // The interference makes the last outcome certain (Appendix D for a lone pair;
                 // the group's parity for an entangled one), so no random number is drawn.
                 let expect = super::apply::blue_parity(&on_blue) != pos.group_phase_odd(group);
-                let got = self
+                let (got, _) = self
                     .quantum
                     .measure_and_free(*id, MeasureChoice::Random(0.5))?;
                 if got != expect {
@@ -315,15 +283,16 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
                 let choice = self.quantum.choice(p.red, p.blue, self.uniform)?;
                 let quantum = &mut *self.quantum;
                 let p_blue = quantum.backend.probability_one(quantum.qubit(*id)?);
-                quantum.blue_probabilities.push(p_blue);
-                let blue = quantum.measure_and_free(*id, choice)?;
+                let (blue, clbit) = quantum.measure_and_free(*id, choice)?;
                 let (on, off) = if blue {
                     (p.blue, p.red)
                 } else {
                     (p.red, p.blue)
                 };
-                quantum.roll_outcomes.push(RollOutcome {
-                    probability: if blue { p_blue } else { 1.0 - p_blue },
+                quantum.rolls.push(Roll {
+                    clbit,
+                    one: blue,
+                    p_one: p_blue,
                     meaning: format!(
                         "the Hadamard moves put the {} on {on}, not on {off}",
                         p.piece.name()
@@ -344,15 +313,16 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
         let choice = self.quantum.choice(p.red, p.blue, self.uniform)?;
         let quantum = &mut *self.quantum;
         let p_blue = quantum.backend.probability_one(quantum.qubit(pair)?);
-        quantum.blue_probabilities.push(p_blue);
-        let on_blue = quantum.measure_and_free(pair, choice)?;
+        let (on_blue, clbit) = quantum.measure_and_free(pair, choice)?;
         let (on, off) = if on_blue {
             (p.blue, p.red)
         } else {
             (p.red, p.blue)
         };
-        quantum.roll_outcomes.push(RollOutcome {
-            probability: if on_blue { p_blue } else { 1.0 - p_blue },
+        quantum.rolls.push(Roll {
+            clbit,
+            one: on_blue,
+            p_one: p_blue,
             meaning: format!("the {} was on {on}, not on {off}", p.piece.name()),
         });
         let event = on_blue == event_bit(&p);
@@ -369,7 +339,7 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
                 .cloned()
                 .ok_or_else(|| NielsError::Internal("group member missing".into()))?;
             let expect = op.square_on(event) == op.blue;
-            let got = quantum.measure_and_free(o, MeasureChoice::Random(0.5))?;
+            let (got, _) = quantum.measure_and_free(o, MeasureChoice::Random(0.5))?;
             if got != expect {
                 return Err(NielsError::Internal(format!(
                     "pair on {}/{} measured against its group",
@@ -391,13 +361,14 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
         );
         quantum.sync(MeasureChoice::Random(0.0))?;
         let p_through = quantum.backend.probability_one(q);
-        quantum.blue_probabilities.push(p_through);
         let clbit = quantum.builder.measure(q);
         let through = quantum
             .sync(choice)?
             .ok_or_else(|| NielsError::Internal("tunnel measurement gave no outcome".into()))?;
-        quantum.roll_outcomes.push(RollOutcome {
-            probability: if through { p_through } else { 1.0 - p_through },
+        quantum.rolls.push(Roll {
+            clbit,
+            one: through,
+            p_one: p_through,
             meaning: if through {
                 format!("the tunnelling from {from} to {to} succeeded")
             } else {
@@ -414,12 +385,12 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
 /// A Niel's Chess game on a backend.
 pub struct NielsGame<B: Backend> {
     initial: NielsPosition,
-    position: NielsPosition,
-    quantum: Quantum<B>,
-    history: Vec<PlayedMove>,
+    pub(super) position: NielsPosition,
+    pub(super) quantum: Quantum<B>,
+    pub(super) history: Vec<PlayedNiels>,
     /// The repetition key of the start and of the position after every move.
     keys: Vec<RepetitionKey>,
-    /// What each move of `history` changed, saved before it (for [`NielsGame::undo`]), within
+    /// What each move of `history` changed, saved before it (for [`QuantumGame::undo`]), within
     /// its memory budget.
     saved: UndoHistory<Saved<B>>,
 }
@@ -436,8 +407,7 @@ impl<B: Backend> NielsGame<B> {
             qubits: BTreeMap::new(),
             forced: VecDeque::new(),
             forcing: false,
-            blue_probabilities: Vec::new(),
-            roll_outcomes: Vec::new(),
+            rolls: Vec::new(),
             ply: 0,
             wire_labels: Vec::new(),
         };
@@ -487,13 +457,13 @@ impl<B: Backend> NielsGame<B> {
 
     /// The draws that end the game whatever the legal moves: only kings left, the current
     /// position's third occurrence, or 100 plies without capture or pawn move (in that order).
-    pub fn draw(&self) -> Option<GameStatus> {
+    pub fn draw(&self) -> Option<DrawReason> {
         if self.position.is_dead_material() {
-            Some(GameStatus::InsufficientMaterial)
+            Some(DrawReason::InsufficientMaterial)
         } else if self.repetitions() >= REPETITION_COUNT {
-            Some(GameStatus::Repetition)
+            Some(DrawReason::Repetition)
         } else if self.position.halfmove_clock >= 100 {
-            Some(GameStatus::FiftyMoves)
+            Some(DrawReason::FiftyMoves)
         } else {
             None
         }
@@ -502,29 +472,13 @@ impl<B: Backend> NielsGame<B> {
     /// The game's state, with the repetition draw that [`NielsPosition::status`] cannot see.
     /// Checkmate and stalemate take precedence (the move that made them ended the game, FIDE
     /// 5.1.1, 5.2.1).
-    pub fn status(&self) -> GameStatus {
+    pub(super) fn game_status(&self) -> Status {
         match self.position.status() {
-            GameStatus::Ongoing | GameStatus::FiftyMoves => {
-                self.draw().unwrap_or(GameStatus::Ongoing)
+            Status::Ongoing | Status::Draw(DrawReason::FiftyMoves) => {
+                self.draw().map_or(Status::Ongoing, Status::Draw)
             }
             other => other,
         }
-    }
-
-    /// The moves played so far.
-    pub fn history(&self) -> &[PlayedMove] {
-        &self.history
-    }
-
-    /// What each `alloc` of [`NielsGame::circuit`] stands for: a pair (`R d4/e6`, red then
-    /// blue square) or a tunnelling (`tunnel e2-e4`).
-    pub fn wire_labels(&self) -> &[WireLabel] {
-        &self.quantum.wire_labels
-    }
-
-    /// The whole game as one circuit (collapses are mid-circuit measurements).
-    pub fn circuit(&self) -> &Circuit {
-        self.quantum.builder.circuit()
     }
 
     /// The backend (its state is the quantum part of the current position).
@@ -532,11 +486,11 @@ impl<B: Backend> NielsGame<B> {
         &self.quantum.backend
     }
 
-    /// The recorded outcome of every classical bit of [`NielsGame::circuit`] (index = clbit),
-    /// as the exporters take them.
-    pub fn clbit_outcomes(&self) -> Vec<Option<bool>> {
+    /// The recorded outcome of every classical bit of the circuit (index = clbit), as the
+    /// exporters take them.
+    pub(super) fn clbit_outcomes(&self) -> Vec<Option<bool>> {
         let mut bits = self.quantum.record.bits().to_vec();
-        bits.resize(self.circuit().num_clbits(), None);
+        bits.resize(self.quantum.builder.circuit().num_clbits(), None);
         bits
     }
 
@@ -546,19 +500,19 @@ impl<B: Backend> NielsGame<B> {
     }
 
     /// The game record: move numbers and every move with its outcomes (`1. e2^e4e2 e7e5 2. ...`),
-    /// which [`NielsGame::replay`] plays back exactly.
-    pub fn record(&self) -> String {
+    /// which replays exactly (read back by [`super::NielsRecord::read_move_list`]).
+    pub(super) fn move_record(&self) -> String {
         let mut out = Vec::new();
         let mut number = self.initial.fullmove_number;
         let mut side = self.initial.side_to_move;
         for (i, m) in self.history.iter().enumerate() {
-            if side == crate::piece::Color::White {
+            if side == Color::White {
                 out.push(format!("{number}."));
             } else if i == 0 {
                 out.push(format!("{number}..."));
             }
             out.push(m.text());
-            if side == crate::piece::Color::Black {
+            if side == Color::Black {
                 number += 1;
             }
             side = side.opponent();
@@ -566,58 +520,17 @@ impl<B: Backend> NielsGame<B> {
         out.join(" ")
     }
 
-    /// Plays a record (whitespace-separated moves; move numbers like `12.` or `12...` are
-    /// skipped; moves without outcomes roll with `rng`).
-    pub fn replay(
-        position: NielsPosition,
-        backend: B,
-        rng: &mut dyn rand::RngCore,
-        record: &str,
-    ) -> Result<NielsGame<B>, NielsError> {
-        let mut game = NielsGame::new(position, backend)?;
-        for token in record.split_whitespace() {
-            let is_number = token
-                .trim_end_matches('.')
-                .chars()
-                .all(|c| c.is_ascii_digit())
-                && token.ends_with('.');
-            if !is_number {
-                game.play_text(token, rng)?;
-            }
-        }
-        Ok(game)
-    }
-
-    /// Plays a legal move, rolling the dice with `rng`.
-    pub fn play(
+    /// Plays `mv`: its recorded rolls forced, or without them the dice rolled with `rng`.
+    pub(super) fn play_rolled(
         &mut self,
-        mv: &NielsMove,
+        mv: &RolledMove,
         rng: &mut dyn rand::RngCore,
-    ) -> Result<&PlayedMove, NielsError> {
-        self.play_inner(mv, None, &mut || rng.gen::<f64>())
-    }
-
-    /// Plays a legal move with recorded outcomes (one square per roll), as in a game record.
-    pub fn play_recorded(
-        &mut self,
-        mv: &NielsMove,
-        rolls: &[Square],
-    ) -> Result<&PlayedMove, NielsError> {
-        // Every roll is forced, so no random number is drawn.
-        self.play_inner(mv, Some(rolls), &mut || 0.5)
-    }
-
-    /// Plays a move in notation; outcomes in brackets are forced, otherwise rolled with `rng`.
-    pub fn play_text(
-        &mut self,
-        text: &str,
-        rng: &mut dyn rand::RngCore,
-    ) -> Result<&PlayedMove, NielsError> {
-        let (mv, rolls) = parse_played(text)?;
-        if rolls.is_empty() {
-            self.play(&mv, rng)
+    ) -> Result<&PlayedNiels, NielsError> {
+        if mv.rolls.is_empty() {
+            self.play_inner(&mv.mv, None, &mut || rng.gen::<f64>())
         } else {
-            self.play_recorded(&mv, &rolls)
+            // Every roll is forced, so no random number is drawn.
+            self.play_inner(&mv.mv, Some(&mv.rolls), &mut || 0.5)
         }
     }
 
@@ -626,7 +539,7 @@ impl<B: Backend> NielsGame<B> {
         mv: &NielsMove,
         rolls: Option<&[Square]>,
         uniform: &mut dyn FnMut() -> f64,
-    ) -> Result<&PlayedMove, NielsError> {
+    ) -> Result<&PlayedNiels, NielsError> {
         let mv = &self.position.canonical(mv);
         if let Some(reason) = self.position.illegal_reason(mv) {
             return Err(NielsError::Illegal {
@@ -642,7 +555,7 @@ impl<B: Backend> NielsGame<B> {
                 let rolled = outcomes.iter().map(|o| o.rolls.len()).max().unwrap_or(0);
                 let possible: Vec<String> = outcomes
                     .iter()
-                    .map(|o| format_played(mv, &o.rolls))
+                    .map(|o| with_rolls(mv, &o.rolls).to_string())
                     .collect();
                 return Err(if rolled != r.len() {
                     NielsError::OutcomeCount {
@@ -652,7 +565,7 @@ impl<B: Backend> NielsGame<B> {
                     }
                 } else {
                     NielsError::Illegal {
-                        text: format_played(mv, r),
+                        text: with_rolls(mv, r).to_string(),
                         reason: format!("not a possible outcome; possible: {}", possible.join(" ")),
                     }
                 });
@@ -676,11 +589,9 @@ impl<B: Backend> NielsGame<B> {
             + saved.position.heap_bytes();
         self.saved.push(saved, heap);
         self.history.push(PlayedMove {
-            mv: *mv,
+            mv: with_rolls(mv, &done),
             kind,
-            rolls: done,
-            blue_probabilities: std::mem::take(&mut self.quantum.blue_probabilities),
-            roll_outcomes: std::mem::take(&mut self.quantum.roll_outcomes),
+            rolls: std::mem::take(&mut self.quantum.rolls),
             instructions: start..self.quantum.builder.len(),
         });
         self.history
@@ -703,8 +614,7 @@ impl<B: Backend> NielsGame<B> {
         q.ply = ply;
         q.forcing = rolls.is_some();
         q.forced = rolls.unwrap_or(&[]).iter().copied().collect();
-        q.blue_probabilities.clear();
-        q.roll_outcomes.clear();
+        q.rolls.clear();
         q.builder.set_origin(Some(Origin {
             move_index: ply as u32 + 1,
             rule: std::borrow::Cow::Owned(rule_name(mv).to_string()),
@@ -748,12 +658,7 @@ impl<B: Backend> NielsGame<B> {
             let saved = self.snapshot();
             // Every roll is forced, so no random number is drawn.
             let ran = self.run_on_state(mv, Some(&sequence.rolls), &mut || 0.5);
-            let probability: f64 = self
-                .quantum
-                .roll_outcomes
-                .iter()
-                .map(|o| o.probability)
-                .product();
+            let probability: f64 = self.quantum.rolls.iter().map(Roll::probability).product();
             self.restore(saved);
             ran?;
             if probability >= qc_ir::IMPOSSIBLE_PROBABILITY {
@@ -784,8 +689,7 @@ impl<B: Backend> NielsGame<B> {
         q.executed = saved.executed;
         q.qubits = saved.qubits;
         q.forced.clear();
-        q.blue_probabilities.clear();
-        q.roll_outcomes.clear();
+        q.rolls.clear();
         let kept = q.builder.len();
         q.wire_labels.retain(|l| l.instruction < kept);
         self.position = saved.position;
@@ -798,7 +702,7 @@ impl<B: Backend> NielsGame<B> {
     /// [`NielsError::NothingToUndo`] when no move was played;
     /// [`NielsError::UndoBeyondBudget`] when what this move needs was dropped to keep the undo
     /// history within its budget ([`NielsGame::set_undo_budget`]).
-    pub fn undo(&mut self) -> Result<PlayedMove, NielsError> {
+    pub(super) fn take_back(&mut self) -> Result<PlayedNiels, NielsError> {
         if self.history.is_empty() {
             return Err(NielsError::NothingToUndo);
         }
@@ -811,7 +715,7 @@ impl<B: Backend> NielsGame<B> {
         Ok(played)
     }
 
-    /// How many of the last moves [`NielsGame::undo`] can still take back.
+    /// How many of the last moves [`QuantumGame::undo`] can still take back.
     pub fn undo_depth(&self) -> usize {
         self.saved.len()
     }
@@ -861,9 +765,17 @@ pub fn simulate<B: Backend>(
         let Some(mv) = game.random_move(pick) else {
             break;
         };
-        game.play(&mv, dice)?;
+        game.play(&RolledMove::from(mv), dice)?;
     }
     Ok(game)
+}
+
+/// `mv` with the squares its rolls collapsed to.
+fn with_rolls(mv: &NielsMove, rolls: &[Square]) -> RolledMove {
+    RolledMove {
+        mv: *mv,
+        rolls: rolls.to_vec(),
+    }
 }
 
 fn rule_name(mv: &NielsMove) -> &'static str {

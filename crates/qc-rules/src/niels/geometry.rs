@@ -2,12 +2,10 @@
 //! what it attacks. Indefinite pieces block like any piece (Art. 6.2.2).
 
 use super::position::{Cell, NielsPosition};
-use crate::geometry::{forward, KNIGHT_STEPS};
-use crate::piece::{Color, Piece, PieceKind};
-use qc_ir::Square;
-
-const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+use crate::chess::movement::{
+    forward, BISHOP_DIRECTIONS as BISHOP_DIRS, KNIGHT_STEPS, ROOK_DIRECTIONS as ROOK_DIRS,
+};
+use crate::chess::{Color, Piece, PieceKind, Square};
 
 impl NielsPosition {
     fn occupied(&self, s: Square) -> bool {

@@ -3,32 +3,11 @@
 //! move may *possibly* expose or leave one's king in check (every collapse outcome is checked,
 //! Art. 7.6), the diagonal rule (at most two entangled groups) and the game's end.
 
-use super::moves::{Facing, NielsMove};
+use super::moves::{Facing, NielsMove, NielsMoveKind};
 use super::position::{Cell, NielsPosition};
-use crate::piece::{Color, Piece, PieceKind};
-use qc_ir::Square;
-
-/// Where the game stands.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum GameStatus {
-    /// The side to move has a legal move.
-    Ongoing,
-    /// The side to move is in check and no move guarantees escape; the other side wins.
-    Checkmate {
-        /// The winner.
-        winner: Color,
-    },
-    /// The side to move has no legal move and is not in check.
-    Stalemate,
-    /// 50 moves (100 plies) without a capture or pawn move (FIDE 9.3, automatic here).
-    FiftyMoves,
-    /// The same position for the third time (FIDE 9.2, automatic here; see
-    /// [`super::endings::RepetitionKey`]). Only a game knows its history: see
-    /// [`super::NielsGame::status`].
-    Repetition,
-    /// Only kings are left, so no checkmate can follow (FIDE 5.2.2).
-    InsufficientMaterial,
-}
+use crate::chess::Square;
+use crate::chess::{Color, Piece, PieceKind};
+use crate::ruleset::{DrawReason, Status, WinReason};
 
 const PROMOTIONS: [PieceKind; 4] = [
     PieceKind::Queen,
@@ -36,26 +15,6 @@ const PROMOTIONS: [PieceKind; 4] = [
     PieceKind::Bishop,
     PieceKind::Knight,
 ];
-
-impl std::fmt::Display for GameStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GameStatus::Ongoing => write!(f, "ongoing"),
-            GameStatus::Checkmate { winner } => write!(
-                f,
-                "checkmate, {} wins",
-                match winner {
-                    Color::White => "White",
-                    Color::Black => "Black",
-                }
-            ),
-            GameStatus::Stalemate => write!(f, "stalemate"),
-            GameStatus::FiftyMoves => write!(f, "draw by the fifty-move rule"),
-            GameStatus::Repetition => write!(f, "draw by threefold repetition"),
-            GameStatus::InsufficientMaterial => write!(f, "draw by insufficient material"),
-        }
-    }
-}
 
 impl NielsPosition {
     /// Whether the piece on `from` capturing the piece on `to` would succeed with non-zero
@@ -433,26 +392,26 @@ impl NielsPosition {
     /// The kind of `mv` in this position, as `moves` groups them and the JSON names them:
     /// `move`, `capture`, `castling`, `superposition`, `entanglement`, `mark_inversion`,
     /// `z_move`, `hadamard`, `tunnelling`.
-    pub fn move_kind(&self, mv: &NielsMove) -> &'static str {
+    pub fn move_kind(&self, mv: &NielsMove) -> NielsMoveKind {
         match *mv {
             NielsMove::Step { from, to, .. } => {
                 let king = self
                     .piece_at(from)
                     .is_some_and(|p| p.kind == PieceKind::King);
                 if self.piece_at(to).is_some() || self.pair_at(to).is_some() {
-                    "capture"
+                    NielsMoveKind::Capture
                 } else if king && (from.file() - to.file()).abs() == 2 {
-                    "castling"
+                    NielsMoveKind::Castling
                 } else {
-                    "move"
+                    NielsMoveKind::Move
                 }
             }
-            NielsMove::Superpose { .. } => "superposition",
-            NielsMove::Entangle { .. } => "entanglement",
-            NielsMove::Invert { .. } => "mark_inversion",
-            NielsMove::ZMove { .. } => "z_move",
-            NielsMove::Hadamard { .. } => "hadamard",
-            NielsMove::Tunnel { .. } => "tunnelling",
+            NielsMove::Superpose { .. } => NielsMoveKind::Superposition,
+            NielsMove::Entangle { .. } => NielsMoveKind::Entanglement,
+            NielsMove::Invert { .. } => NielsMoveKind::MarkInversion,
+            NielsMove::ZMove { .. } => NielsMoveKind::ZMove,
+            NielsMove::Hadamard { .. } => NielsMoveKind::Hadamard,
+            NielsMove::Tunnel { .. } => NielsMoveKind::Tunnelling,
         }
     }
 
@@ -470,23 +429,24 @@ impl NielsPosition {
             .collect()
     }
 
-    /// The game's state as far as this position alone tells (repetition needs the game's
-    /// history: [`super::NielsGame::status`]).
-    pub fn status(&self) -> GameStatus {
+    /// The game's state as far as this position alone tells: only kings left, checkmate (the
+    /// side to move is in check and no move guarantees escape), stalemate, 100 plies without
+    /// capture or pawn move (FIDE 9.3, automatic here), or going on. The threefold repetition
+    /// (FIDE 9.2, automatic here; see [`super::endings::RepetitionKey`]) needs the game's
+    /// history: the game's [`crate::QuantumGame::status`] adds it.
+    pub fn status(&self) -> Status {
         if self.is_dead_material() {
-            GameStatus::InsufficientMaterial
+            Status::Draw(DrawReason::InsufficientMaterial)
         } else if self.legal_moves().is_empty() {
             if self.in_check(self.side_to_move) {
-                GameStatus::Checkmate {
-                    winner: self.side_to_move.opponent(),
-                }
+                Status::Win(self.side_to_move.opponent(), WinReason::Checkmate)
             } else {
-                GameStatus::Stalemate
+                Status::Draw(DrawReason::Stalemate)
             }
         } else if self.halfmove_clock >= 100 {
-            GameStatus::FiftyMoves
+            Status::Draw(DrawReason::FiftyMoves)
         } else {
-            GameStatus::Ongoing
+            Status::Ongoing
         }
     }
 }

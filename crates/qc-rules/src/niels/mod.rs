@@ -22,6 +22,7 @@ pub mod moves;
 pub mod position;
 pub mod record;
 pub mod render;
+mod ruleset;
 
 #[cfg(test)]
 mod tests;
@@ -29,8 +30,8 @@ mod tests;
 pub use apply::{Outcome, QuantumOps};
 pub use endings::{RepetitionKey, REPETITION_COUNT};
 pub use error::NielsError;
-pub use game::{simulate, NielsGame, PlayedMove, RollOutcome};
-pub use legal::GameStatus;
-pub use moves::{Facing, NielsMove};
+pub use game::{simulate, NielsGame, PlayedNiels};
+pub use moves::{Facing, NielsMove, NielsMoveKind, RolledMove};
 pub use position::{Cell, Group, GroupId, NielsPosition, NielsRules, Pair, PairId};
-pub use record::{NielsRecord, RecordedMove};
+pub use record::NielsRecord;
+pub use ruleset::{Niels, NielsStart};

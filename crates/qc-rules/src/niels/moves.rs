@@ -10,11 +10,12 @@
 //!
 //! `:rf` gives the facing of the red and the blue mark (`o` = towards the opponent, `p` = towards
 //! the owner); omitted means `oo` (equal). Recorded collapse outcomes follow in brackets, one
-//! square per dice roll, in roll order: `f5xe6[e6]`.
+//! square per dice roll, in roll order: `f5xe6[e6]`. A [`RolledMove`] is a move with them, the
+//! [`crate::ruleset::GameMove`] of Niel's Chess.
 
 use super::error::NielsError;
-use crate::piece::PieceKind;
-use qc_ir::Square;
+use crate::chess::PieceKind;
+use crate::chess::Square;
 use std::fmt;
 
 /// The facing of a pair's two marks.
@@ -174,13 +175,96 @@ impl fmt::Display for NielsMove {
     }
 }
 
-/// Formats a move with its recorded outcomes (`f5xe6` prints as `f5e6[e6]`).
-pub fn format_played(mv: &NielsMove, outcomes: &[Square]) -> String {
-    if outcomes.is_empty() {
-        return mv.to_string();
+/// The kind of a Niel's move in the position it is played in, as `moves` groups them and the
+/// JSON names them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum NielsMoveKind {
+    /// A step to an empty square (`move`).
+    Move,
+    /// A step onto a piece: a capture or an attempted capture (`capture`).
+    Capture,
+    /// The king's two-square step (`castling`).
+    Castling,
+    /// A superposition move (`superposition`).
+    Superposition,
+    /// An entanglement move (`entanglement`).
+    Entanglement,
+    /// A mark inversion (`mark_inversion`).
+    MarkInversion,
+    /// A Z move (`z_move`).
+    ZMove,
+    /// A Hadamard move (`hadamard`).
+    Hadamard,
+    /// A tunnelling attempt (`tunnelling`).
+    Tunnelling,
+}
+
+impl NielsMoveKind {
+    /// The name: `move`, `capture`, `castling`, `superposition`, `entanglement`,
+    /// `mark_inversion`, `z_move`, `hadamard`, `tunnelling`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            NielsMoveKind::Move => "move",
+            NielsMoveKind::Capture => "capture",
+            NielsMoveKind::Castling => "castling",
+            NielsMoveKind::Superposition => "superposition",
+            NielsMoveKind::Entanglement => "entanglement",
+            NielsMoveKind::MarkInversion => "mark_inversion",
+            NielsMoveKind::ZMove => "z_move",
+            NielsMoveKind::Hadamard => "hadamard",
+            NielsMoveKind::Tunnelling => "tunnelling",
+        }
     }
-    let list: Vec<String> = outcomes.iter().map(|s| s.to_string()).collect();
-    format!("{mv}[{}]", list.join(","))
+}
+
+impl fmt::Display for NielsMoveKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A Niel's move as a game writes it: the move and, when recorded, the square each of its dice
+/// rolls collapsed to, in roll order (`f5e6[e6]`). Played without rolls, the dice are rolled.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RolledMove {
+    /// The move.
+    pub mv: NielsMove,
+    /// The square each roll collapsed to (empty: not recorded, or nothing rolled).
+    pub rolls: Vec<Square>,
+}
+
+impl From<NielsMove> for RolledMove {
+    /// The move with no roll recorded.
+    fn from(mv: NielsMove) -> RolledMove {
+        RolledMove {
+            mv,
+            rolls: Vec::new(),
+        }
+    }
+}
+
+/// The move, then its rolls in brackets (`f5xe6` with a roll prints as `f5e6[e6]`).
+impl fmt::Display for RolledMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.mv)?;
+        if let Some((first, rest)) = self.rolls.split_first() {
+            write!(f, "[{first}")?;
+            for square in rest {
+                write!(f, ",{square}")?;
+            }
+            f.write_str("]")?;
+        }
+        Ok(())
+    }
+}
+
+/// Reads a move with optional recorded outcomes (`f5xe6[e6]`); see the module docs.
+impl std::str::FromStr for RolledMove {
+    type Err = NielsError;
+
+    fn from_str(text: &str) -> Result<RolledMove, NielsError> {
+        parse_rolled(text)
+    }
 }
 
 struct Cursor<'a> {
@@ -258,7 +342,7 @@ impl<'a> Cursor<'a> {
 }
 
 /// Parses a move with optional recorded outcomes (`f5xe6[e6]`).
-pub fn parse_played(text: &str) -> Result<(NielsMove, Vec<Square>), NielsError> {
+fn parse_rolled(text: &str) -> Result<RolledMove, NielsError> {
     let trimmed = text.trim();
     let mut c = Cursor {
         text: trimmed,
@@ -338,7 +422,10 @@ pub fn parse_played(text: &str) -> Result<(NielsMove, Vec<Square>), NielsError> 
     if !c.rest.is_empty() {
         return Err(c.err("unexpected trailing text"));
     }
-    Ok((mv, outcomes))
+    Ok(RolledMove {
+        mv,
+        rolls: outcomes,
+    })
 }
 
 impl std::str::FromStr for NielsMove {
@@ -346,8 +433,8 @@ impl std::str::FromStr for NielsMove {
 
     /// Parses a move without outcomes.
     fn from_str(text: &str) -> Result<NielsMove, NielsError> {
-        let (mv, outcomes) = parse_played(text)?;
-        if !outcomes.is_empty() {
+        let RolledMove { mv, rolls } = parse_rolled(text)?;
+        if !rolls.is_empty() {
             return Err(NielsError::Notation {
                 text: text.to_string(),
                 reason: "outcomes are not part of a bare move".into(),

@@ -1,12 +1,12 @@
 //! The Niel's Chess position: a board of 4x4..8x8 squares holding conventional pieces and
 //! indefinite pieces; each indefinite piece belongs to a [`Pair`] (one piece on two squares,
 //! Art. 6.1) and each pair to a [`Group`] (itself alone, or an entangled group on one of the two
-//! diagonals, Art. 8.3.4). Squares use `qc_ir::Square` coordinates (a1 = file 0, rank 0); a
+//! diagonals, Art. 8.3.4). Squares use [`crate::chess::Square`] coordinates (a1 = file 0, rank 0); a
 //! smaller board uses the files and ranks below its width and height.
 
-use crate::board::CastlingRights;
-use crate::piece::{Color, Piece, PieceKind};
-use qc_ir::Square;
+use crate::chess::CastlingRights;
+use crate::chess::Square;
+use crate::chess::{Color, Piece, PieceKind};
 use std::collections::BTreeMap;
 
 /// Identifies a pair instance (stable while the pair lives).

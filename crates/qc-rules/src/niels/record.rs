@@ -4,30 +4,26 @@
 //! game-file reader cannot be reused: Niel's tokens contain `[`, `^`, `&`, `@`, `~`, `*`, `:`.
 //!
 //! Tags the reader understands: `FEN` (the start position, FEN-like) and `Variant` (rule
-//! options as [`NielsRules`] parses them); every other tag is kept as text.
+//! options as [`NielsRules`] parses them); every other tag is kept as text. The file is read
+//! into the game-file model every ruleset shares, [`GameFile`] ([`NielsRecord`]), every move
+//! read once.
 
 use super::error::NielsError;
+use super::moves::RolledMove;
 use super::position::{NielsPosition, NielsRules};
+use crate::ruleset::{GameFile, GameResult, Tag, WrittenMove};
 use std::fmt::Write;
 
-/// One move token and where it was written (1-based).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecordedMove {
-    /// The move text, e.g. `f5e6[e6]`.
-    pub text: String,
-    /// Line of its first character.
-    pub line: usize,
-    /// Column of its first character.
-    pub column: usize,
-}
+/// A Niel's Chess game file: tags (other than `FEN` and `Variant`), the start position under
+/// the rules in force, the moves and the result token.
+pub type NielsRecord = GameFile<NielsPosition, RolledMove>;
 
-/// A parsed Niel's game file.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct NielsRecord {
-    /// The tags in file order.
-    pub tags: Vec<(String, String)>,
-    /// The moves in order.
-    pub moves: Vec<RecordedMove>,
+/// A file's tags and move tokens, before the tokens are read as moves.
+#[derive(Default)]
+struct Tokens {
+    tags: Vec<Tag>,
+    moves: Vec<WrittenMove<String>>,
+    result: Option<GameResult>,
 }
 
 fn bad(line: usize, column: usize, reason: impl Into<String>) -> NielsError {
@@ -46,12 +42,8 @@ fn is_move_number(token: &str) -> bool {
         && token.chars().next().is_some_and(|c| c.is_ascii_digit())
 }
 
-fn is_result(token: &str) -> bool {
-    matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
-}
-
 /// Parses `[Name "value"]`.
-fn parse_tag(line: &str, number: usize) -> Result<(String, String), NielsError> {
+fn parse_tag(line: &str, number: usize) -> Result<Tag, NielsError> {
     let inner = line
         .strip_prefix('[')
         .and_then(|s| s.strip_suffix(']'))
@@ -70,99 +62,155 @@ fn parse_tag(line: &str, number: usize) -> Result<(String, String), NielsError> 
                 "the tag value must be in double quotes",
             )
         })?;
-    Ok((name.to_string(), value.to_string()))
+    Ok(Tag::new(name, value))
+}
+
+/// Splits a game file into tags and move tokens; errors give the line and column.
+fn tokens(text: &str) -> Result<Tokens, NielsError> {
+    let mut record = Tokens::default();
+    let mut in_comment: Option<(usize, usize)> = None;
+    for (index, line) in text.lines().enumerate() {
+        let number = index + 1;
+        let trimmed = line.trim();
+        if in_comment.is_none() && trimmed.starts_with('[') {
+            if !record.moves.is_empty() {
+                return Err(bad(number, 1, "tags must come before the moves"));
+            }
+            record.tags.push(parse_tag(trimmed, number)?);
+            continue;
+        }
+        // A token's start: its byte offset and its column (counted once, as the line is
+        // walked, so that a long line is read in linear time).
+        let mut token_start: Option<(usize, usize)> = None;
+        let chars: Vec<(usize, char)> = line.char_indices().collect();
+        let flush = |start: Option<(usize, usize)>, end: usize, rec: &mut Tokens| {
+            if let Some((s, column)) = start {
+                let token = &line[s..end];
+                if let Some(result) = GameResult::from_token(token) {
+                    rec.result = Some(result);
+                } else if !is_move_number(token) {
+                    rec.moves.push(WrittenMove {
+                        mv: token.to_string(),
+                        line: number,
+                        column,
+                    });
+                }
+            }
+        };
+        let mut i = 0;
+        while i < chars.len() {
+            let (at, c) = chars[i];
+            if in_comment.is_some() {
+                if c == '}' {
+                    in_comment = None;
+                }
+            } else if c == '{' {
+                flush(token_start.take(), at, &mut record);
+                in_comment = Some((number, i + 1));
+            } else if c == ';' {
+                flush(token_start.take(), at, &mut record);
+                break;
+            } else if c.is_whitespace() {
+                flush(token_start.take(), at, &mut record);
+            } else if token_start.is_none() {
+                token_start = Some((at, i + 1));
+            }
+            i += 1;
+        }
+        let end = if i < chars.len() {
+            chars[i].0
+        } else {
+            line.len()
+        };
+        flush(token_start.take(), end, &mut record);
+    }
+    if let Some((line, column)) = in_comment {
+        return Err(bad(line, column, "comment `{` is never closed"));
+    }
+    Ok(record)
+}
+
+/// Reads the move tokens as moves; a bad one is named by its number in the list and where it
+/// was written.
+fn read_moves(
+    tokens: Vec<WrittenMove<String>>,
+) -> Result<Vec<WrittenMove<RolledMove>>, NielsError> {
+    tokens
+        .into_iter()
+        .enumerate()
+        .map(|(index, token)| match token.mv.parse::<RolledMove>() {
+            Ok(mv) => Ok(WrittenMove {
+                mv,
+                line: token.line,
+                column: token.column,
+            }),
+            Err(source) => Err(NielsError::BadMove {
+                number: index + 1,
+                text: token.mv,
+                line: token.line,
+                column: token.column,
+                source: Box::new(source),
+            }),
+        })
+        .collect()
 }
 
 impl NielsRecord {
-    /// Reads a game file; errors give the line and column.
+    /// Reads a game file: its `Variant` tag's rules (or `options`, which override them), its
+    /// `FEN` tag's start position (or the standard 8x8 start) and its moves. Errors give the
+    /// line and column.
+    pub fn read(text: &str, options: Option<&str>) -> Result<NielsRecord, NielsError> {
+        let tokens = tokens(text)?;
+        let tag = |name: &str| {
+            tokens
+                .tags
+                .iter()
+                .find(|t| t.name.eq_ignore_ascii_case(name))
+                .map(|t| t.value.as_str())
+        };
+        let rules: NielsRules = options
+            .or_else(|| tag("Variant"))
+            .unwrap_or("simplified")
+            .parse()?;
+        let start = match tag("FEN") {
+            Some(fen) => NielsPosition::from_fen(fen, rules)?,
+            None => NielsPosition::start(rules),
+        };
+        Ok(GameFile {
+            tags: tokens
+                .tags
+                .into_iter()
+                .filter(|t| {
+                    !t.name.eq_ignore_ascii_case("Variant") && !t.name.eq_ignore_ascii_case("FEN")
+                })
+                .collect(),
+            start,
+            moves: read_moves(tokens.moves)?,
+            result: tokens.result,
+        })
+    }
+
+    /// Reads a game file under the rules its `Variant` tag names ([`NielsRecord::read`]).
     pub fn parse(text: &str) -> Result<NielsRecord, NielsError> {
-        let mut record = NielsRecord::default();
-        let mut in_comment: Option<(usize, usize)> = None;
-        for (index, line) in text.lines().enumerate() {
-            let number = index + 1;
-            let trimmed = line.trim();
-            if in_comment.is_none() && trimmed.starts_with('[') {
-                if !record.moves.is_empty() {
-                    return Err(bad(number, 1, "tags must come before the moves"));
-                }
-                record.tags.push(parse_tag(trimmed, number)?);
-                continue;
-            }
-            // A token's start: its byte offset and its column (counted once, as the line is
-            // walked, so that a long line is read in linear time).
-            let mut token_start: Option<(usize, usize)> = None;
-            let chars: Vec<(usize, char)> = line.char_indices().collect();
-            let flush = |start: Option<(usize, usize)>, end: usize, rec: &mut NielsRecord| {
-                if let Some((s, column)) = start {
-                    let token = &line[s..end];
-                    if !is_move_number(token) && !is_result(token) {
-                        rec.moves.push(RecordedMove {
-                            text: token.to_string(),
-                            line: number,
-                            column,
-                        });
-                    }
-                }
-            };
-            let mut i = 0;
-            while i < chars.len() {
-                let (at, c) = chars[i];
-                if in_comment.is_some() {
-                    if c == '}' {
-                        in_comment = None;
-                    }
-                } else if c == '{' {
-                    flush(token_start.take(), at, &mut record);
-                    in_comment = Some((number, i + 1));
-                } else if c == ';' {
-                    flush(token_start.take(), at, &mut record);
-                    break;
-                } else if c.is_whitespace() {
-                    flush(token_start.take(), at, &mut record);
-                } else if token_start.is_none() {
-                    token_start = Some((at, i + 1));
-                }
-                i += 1;
-            }
-            let end = if i < chars.len() {
-                chars[i].0
-            } else {
-                line.len()
-            };
-            flush(token_start.take(), end, &mut record);
-        }
-        if let Some((line, column)) = in_comment {
-            return Err(bad(line, column, "comment `{` is never closed"));
-        }
-        Ok(record)
+        NielsRecord::read(text, None)
     }
 
-    /// The value of a tag (first occurrence, case-insensitive name).
-    pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// The rule options of the `Variant` tag, or the default (Simplified Game).
-    pub fn rules(&self) -> Result<NielsRules, NielsError> {
-        self.tag("Variant").unwrap_or("simplified").parse()
-    }
-
-    /// The start position: the `FEN` tag, or the standard 8x8 start, under `rules`.
-    pub fn start(&self, rules: NielsRules) -> Result<NielsPosition, NielsError> {
-        match self.tag("FEN") {
-            Some(fen) => NielsPosition::from_fen(fen, rules),
-            None => Ok(NielsPosition::start(rules)),
-        }
+    /// Reads a move list (as `--moves` gives it, move numbers and comments allowed): the
+    /// moves, with line and column 0.
+    pub fn read_move_list(text: &str) -> Result<Vec<WrittenMove<RolledMove>>, NielsError> {
+        let unplaced = tokens(text)?
+            .moves
+            .into_iter()
+            .map(|t| WrittenMove::unplaced(t.mv))
+            .collect();
+        read_moves(unplaced)
     }
 
     /// The file text: tags, a blank line, then `record` (a move list such as
     /// `NielsGame::record` gives) wrapped at about 80 columns.
-    pub fn write(tags: &[(String, String)], record: &str) -> String {
+    pub fn write(tags: &[Tag], record: &str) -> String {
         let mut out = String::new();
-        for (name, value) in tags {
+        for Tag { name, value } in tags {
             let _ = writeln!(out, "[{name} \"{value}\"]");
         }
         if !tags.is_empty() {
@@ -196,14 +244,17 @@ mod tests {
     fn reads_tags_moves_comments_and_skips_numbers_and_results() {
         let text = "; a header comment\n[Event \"test\"]\n[FEN \"rnbk/pppp/PPPP/RNBK w - - 0 1\"]\n[Variant \"full+tunnelling\"]\n\n1. b2^b3c3 {a split\nover two lines} c3b2 ; taken\n2. e1*e5[e1] f5e6[e6] *\n";
         let r = NielsRecord::parse(text).expect("parses");
-        let moves: Vec<&str> = r.moves.iter().map(|m| m.text.as_str()).collect();
+        let moves: Vec<String> = r.moves.iter().map(|m| m.mv.to_string()).collect();
         assert_eq!(moves, ["b2^b3c3", "c3b2", "e1*e5[e1]", "f5e6[e6]"]);
         assert_eq!((r.moves[1].line, r.moves[1].column), (7, 17));
         assert_eq!((r.moves[2].line, r.moves[2].column), (8, 4));
-        assert_eq!(r.tag("event"), Some("test"));
-        let rules = r.rules().expect("variant parses");
+        assert_eq!(r.tags, [Tag::new("Event", "test")]);
+        assert_eq!(r.result, Some(GameResult::Unknown));
+        let rules = r.start.rules;
         assert!(rules.full_marks && rules.tunnelling && !rules.hadamard);
-        assert_eq!(r.start(rules).expect("fen").width, 4);
+        assert_eq!(r.start.width, 4);
+        let forced = NielsRecord::read(text, Some("hadamard")).expect("options override");
+        assert!(forced.start.rules.hadamard && !forced.start.rules.tunnelling);
     }
 
     #[test]
@@ -226,15 +277,27 @@ mod tests {
         assert!(err.to_string().contains("line 1, column 6"), "{err}");
         let err = NielsRecord::parse("[FEN x]\n").expect_err("unquoted");
         assert!(err.to_string().contains("double quotes"), "{err}");
+        let err = NielsRecord::parse("1. e2e4 e7e5\n2. e4x9").expect_err("bad move");
+        assert_eq!(
+            err.to_string(),
+            "move 3 `e4x9`, line 2, column 4: bad Niel's move `e4x9`: expected a square like e4 \
+             (at column 4)"
+        );
+        let err = NielsRecord::read_move_list("e2e4 ~9").expect_err("bad move");
+        assert_eq!(
+            err.to_string(),
+            "move 2 `~9`: bad Niel's move `~9`: expected a square like e4 (at column 2)"
+        );
     }
 
     #[test]
     fn written_files_read_back() {
-        let tags = vec![("Variant".to_string(), "hadamard".to_string())];
+        let tags = vec![Tag::new("Event", "test"), Tag::new("Variant", "hadamard")];
         let text = NielsRecord::write(&tags, "1. e2^e4e3 e7e5 2. Hd4[d4]");
         let r = NielsRecord::parse(&text).expect("reads back");
-        assert_eq!(r.tags, tags);
-        let moves: Vec<&str> = r.moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(r.tags, tags[..1]);
+        assert!(r.start.rules.hadamard);
+        let moves: Vec<String> = r.moves.iter().map(|m| m.mv.to_string()).collect();
         assert_eq!(moves, ["e2^e4e3", "e7e5", "Hd4[d4]"]);
     }
 }

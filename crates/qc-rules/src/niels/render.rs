@@ -74,8 +74,8 @@ impl NielsPosition {
             out,
             "{} to move",
             match self.side_to_move {
-                crate::piece::Color::White => "White",
-                crate::piece::Color::Black => "Black",
+                crate::chess::Color::White => "White",
+                crate::chess::Color::Black => "Black",
             }
         );
         out

@@ -7,7 +7,8 @@ mod hadamard_plus;
 mod random_games;
 mod statistics;
 
-use crate::niels::{NielsError, NielsGame, NielsMove, NielsPosition, PlayedMove};
+use crate::niels::{NielsError, NielsGame, NielsMove, NielsPosition, PlayedNiels, RolledMove};
+use crate::ruleset::QuantumGame;
 use qc_sim::ReferenceSparse;
 use rand::SeedableRng;
 
@@ -27,14 +28,19 @@ impl Seeded {
         })
     }
 
-    /// [`NielsGame::play_text`] with the test's dice.
-    pub(crate) fn play_text(&mut self, text: &str) -> Result<&PlayedMove, NielsError> {
+    /// [`QuantumGame::play_text`] with the test's dice.
+    pub(crate) fn play_text(&mut self, text: &str) -> Result<&PlayedNiels, NielsError> {
         self.game.play_text(text, &mut self.dice)
     }
 
-    /// [`NielsGame::play`] with the test's dice.
-    pub(crate) fn play(&mut self, mv: &NielsMove) -> Result<&PlayedMove, NielsError> {
+    /// [`QuantumGame::play`] with the test's dice (for the rolls not written in).
+    pub(crate) fn play_rolled(&mut self, mv: &RolledMove) -> Result<&PlayedNiels, NielsError> {
         self.game.play(mv, &mut self.dice)
+    }
+
+    /// [`QuantumGame::play`] of a move without rolls, with the test's dice.
+    pub(crate) fn play(&mut self, mv: &NielsMove) -> Result<&PlayedNiels, NielsError> {
+        self.game.play(&RolledMove::from(*mv), &mut self.dice)
     }
 }
 
@@ -93,5 +99,5 @@ fn undo_beyond_its_budget_is_refused_and_changes_nothing() {
         "a refused undo changes nothing"
     );
     assert_eq!(g.game.circuit(), &circuit);
-    assert_eq!(g.game.history().len(), 1);
+    assert_eq!(g.game.moves().len(), 1);
 }

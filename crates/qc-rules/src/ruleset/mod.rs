@@ -1,180 +1,84 @@
 //! One interface over every ruleset, so that a command, a protocol or a binding is written once.
 //!
-//! [`Ruleset`] is the ruleset itself: its name, its start positions and rule options, its game
-//! files. [`QuantumGame`] is a game in progress on some [`Backend`]: play a move written in the
-//! ruleset's notation (outcomes written in are forced, the others sampled from the caller's
-//! `rand` source), undo it (restoring the snapshot taken before it), list a move's outcomes with
-//! their exact probabilities (computed on the simulator), the legal moves with their kind, one [`Status`], the circuit and its recorded outcomes, the instructions of move N, the
-//! record, a [`BoardView`] for the renderers, and ruleset-specific extras for JSON.
+//! [`Ruleset`] is the ruleset itself: its name, its start positions and rule options, its move
+//! notation ([`Ruleset::Move`], read from text once by `FromStr` and written back by `Display`),
+//! its game files ([`GameFile`]). [`QuantumGame`] is a game in progress on some [`Backend`]: play
+//! a move (outcomes written in are forced, the others sampled from the caller's `rand` source),
+//! undo it (restoring what was saved before it), list a move's outcomes with their exact
+//! probabilities (computed on the simulator), the legal moves with their kind, one [`Status`],
+//! the circuit and its recorded outcomes, the moves played ([`PlayedMove`]), the instructions of
+//! move N, the record, a [`BoardView`] for the renderers, and ruleset-specific extras for JSON.
 //!
 //! Quantum Chess ([`Cantwell`], on [`crate::Game`]) and Niel's Chess ([`Niels`], on
 //! [`crate::niels::NielsGame`]) implement both. A third ruleset implements them too and adds one
 //! arm to the command line's `RulesChoice` (see `docs/architecture.md`).
 
-mod cantwell;
-mod niels;
+pub mod game_file;
+pub mod played;
+pub mod status;
 pub mod view;
 
-pub use cantwell::{Cantwell, CantwellError, FIFTY_MOVE_BOARD_TAG, REPETITION_BOARD_TAG};
-pub use niels::{Niels, NielsStart};
+pub use crate::cantwell::{Cantwell, CantwellError, FIFTY_MOVE_BOARD_TAG, REPETITION_BOARD_TAG};
+pub use crate::niels::{Niels, NielsStart};
+pub use game_file::{GameFile, GameResult, Tag, WrittenMove};
+pub use played::{GameMove, LegalMove, MoveOutcome, PlayedMove, Roll};
+pub use status::{DrawReason, Status, WinReason};
 pub use view::{BoardView, MarkView, PairView, SquareView, WireLabel};
 
-use crate::piece::Color;
-use qc_ir::{Backend, Circuit, Square};
+use crate::chess::{Color, Square};
+use qc_ir::{Backend, Circuit};
 use serde_json::{Map, Value};
 use std::ops::Range;
+use std::str::FromStr;
 
-/// Why a game ended in a draw.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum DrawReason {
-    /// Both kings vanished at once (Quantum Chess).
-    BothKingsGone,
-    /// The side to move has no legal move and is not in check.
-    Stalemate,
-    /// 50 moves (100 plies) without a capture or pawn move.
-    FiftyMoves,
-    /// The same position for the third time.
-    Repetition,
-    /// No checkmate can follow (only kings left).
-    InsufficientMaterial,
-}
-
-/// How a game was won.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum WinReason {
-    /// The other king has probability zero (Quantum Chess: it was captured in every branch).
-    KingCaptured,
-    /// The other side is checkmated (Niel's Chess).
-    Checkmate,
-}
-
-/// Whether a game goes on, and how it ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Status {
-    /// The game goes on.
-    Ongoing,
-    /// This colour won, for this reason.
-    Win(Color, WinReason),
-    /// A draw, with its reason.
-    Draw(DrawReason),
-}
-
-impl Status {
-    /// The status as JSON spells it: `ongoing`, `white_wins`, `black_wins`, `draw` (both kings
-    /// gone), `stalemate`, `draw_fifty_moves`, `draw_repetition`, `draw_insufficient_material`.
-    /// Text outputs use the words of [`Status`]'s `Display` instead.
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Ongoing => "ongoing",
-            Status::Win(Color::White, _) => "white_wins",
-            Status::Win(Color::Black, _) => "black_wins",
-            Status::Draw(DrawReason::BothKingsGone) => "draw",
-            Status::Draw(DrawReason::Stalemate) => "stalemate",
-            Status::Draw(DrawReason::FiftyMoves) => "draw_fifty_moves",
-            Status::Draw(DrawReason::Repetition) => "draw_repetition",
-            Status::Draw(DrawReason::InsufficientMaterial) => "draw_insufficient_material",
-        }
-    }
-
-    /// True once the game has ended.
-    pub fn is_over(self) -> bool {
-        self != Status::Ongoing
-    }
-}
-
-/// The status in words, as the text outputs print it: `game on`, `White wins (king captured)`,
-/// `Black wins by checkmate`, `Draw by stalemate`, ...
-impl std::fmt::Display for Status {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match *self {
-            Status::Ongoing => f.write_str("game on"),
-            Status::Win(winner, WinReason::KingCaptured) => {
-                write!(f, "{} wins (king captured)", winner.name())
-            }
-            Status::Win(winner, WinReason::Checkmate) => {
-                write!(f, "{} wins by checkmate", winner.name())
-            }
-            Status::Draw(reason) => f.write_str(match reason {
-                DrawReason::BothKingsGone => "Draw (both kings captured at once)",
-                DrawReason::Stalemate => "Draw by stalemate",
-                DrawReason::FiftyMoves => "Draw by the fifty-move rule",
-                DrawReason::Repetition => "Draw by threefold repetition",
-                DrawReason::InsufficientMaterial => "Draw (insufficient material)",
-            }),
-        }
-    }
-}
-
-/// A legal move and its kind (`jump`, `slide`, `split_jump`, ... for Quantum Chess; `move`,
-/// `capture`, `superposition`, ... for Niel's Chess).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LegalMove {
-    /// The move in the ruleset's notation.
-    pub text: String,
-    /// Its kind, as `moves` groups them.
-    pub kind: &'static str,
-}
-
-/// A played move as every output shows it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MoveView {
-    /// The move with its outcomes written in, so that it replays exactly.
-    pub text: String,
-    /// Its kind (as [`LegalMove::kind`]).
-    pub kind: &'static str,
-    /// What happened, in words (`capture, measured, outcome 0 (P 0.5000): the white knight was
-    /// not on f3: the move did not take place`, `rolled e6 (P 0.5000): the white knight was on e6,
-    /// not on c6`).
-    pub detail: String,
-    /// The outcomes in a few words for a summary (`1`, `e6`), `None` when nothing was sampled.
-    pub outcome: Option<String>,
-    /// The instructions it emitted, as a range of the game circuit's instruction list.
-    pub instructions: Range<usize>,
-    /// Ruleset-specific fields for the JSON outputs.
-    pub extras: Map<String, Value>,
-}
-
-/// One outcome of a move: the move written with that outcome (so that
-/// [`QuantumGame::play_text`] plays exactly this outcome), and its exact probability.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MoveOutcome {
-    /// The move in the ruleset's notation with the outcome written in (`b1xc3.m1`,
-    /// `e1xe6[e7]`); a move with nothing random is written as it is (`e2e4`).
-    pub text: String,
-    /// The probability of this outcome, read from the state (not sampled).
-    pub probability: f64,
-}
+/// The error of reading a move of `M`'s notation.
+pub type ParseError<M> = <M as FromStr>::Err;
 
 /// A game in progress on a backend, whatever its ruleset.
 pub trait QuantumGame {
-    /// Why a move (or an undo) was refused.
-    type Error: std::error::Error + Send + Sync + 'static;
+    /// A move in the ruleset's notation.
+    type Move: GameMove;
+    /// Why a move (or an undo) was refused; a move that cannot be read converts into it.
+    type Error: std::error::Error + Send + Sync + 'static + From<ParseError<Self::Move>>;
 
-    /// Plays a move written in the ruleset's notation: outcomes written in are forced, the
-    /// others sampled from `rng`. On error nothing changes.
+    /// Plays `mv`: outcomes written in are forced, the others sampled from `rng`. On error
+    /// nothing changes.
+    fn play(
+        &mut self,
+        mv: &Self::Move,
+        rng: &mut dyn rand::RngCore,
+    ) -> Result<&PlayedMove<Self::Move>, Self::Error>;
+
+    /// Reads `text` as a move (once) and plays it, as [`QuantumGame::play`].
     fn play_text(
         &mut self,
         text: &str,
         rng: &mut dyn rand::RngCore,
-    ) -> Result<MoveView, Self::Error>;
+    ) -> Result<&PlayedMove<Self::Move>, Self::Error> {
+        let mv: Self::Move = text.parse()?;
+        self.play(&mv, rng)
+    }
 
     /// Takes back the last move exactly (state, circuit, position) and returns it.
-    fn undo(&mut self) -> Result<MoveView, Self::Error>;
+    fn undo(&mut self) -> Result<PlayedMove<Self::Move>, Self::Error>;
 
-    /// Every outcome of the legal move `text` that has a chance (at least
+    /// Every outcome of the legal move `mv` that has a chance (at least
     /// [`qc_ir::IMPOSSIBLE_PROBABILITY`]), with its exact probability computed on the backend's
     /// state; they add up to 1. A move with nothing random has one outcome of probability 1.
-    /// Outcomes written in `text` are ignored. The game is left as it was (a ruleset may run the
+    /// Outcomes written in `mv` are ignored. The game is left as it was (a ruleset may run the
     /// move on the state and restore it). Randomness that is not the move's own (Quantum
     /// Chess: the measurement of every square when the move reaches the fifty-move limit) is
     /// not enumerated.
     ///
     /// # Errors
-    /// The move cannot be read, is not legal here, or the game is over.
-    fn move_outcomes(&mut self, text: &str) -> Result<Vec<MoveOutcome>, Self::Error>;
+    /// The move is not legal here, or the game is over.
+    fn move_outcomes(
+        &mut self,
+        mv: &Self::Move,
+    ) -> Result<Vec<MoveOutcome<Self::Move>>, Self::Error>;
 
     /// The legal moves of the side to move, with their kinds (none once the game is over).
-    fn legal_moves(&self) -> Vec<LegalMove>;
+    fn legal_moves(&self) -> Vec<LegalMove<Self::Move>>;
 
     /// Whether the game goes on.
     fn status(&self) -> Status;
@@ -189,7 +93,7 @@ pub trait QuantumGame {
     fn outcomes(&self) -> Vec<Option<bool>>;
 
     /// The moves played, in order.
-    fn moves(&self) -> Vec<MoveView>;
+    fn moves(&self) -> &[PlayedMove<Self::Move>];
 
     /// The instructions of move `n` (1 = the first move; 0 = the set-up), as a range of the
     /// circuit's instruction list; `None` when there is no move `n`.
@@ -209,8 +113,8 @@ pub trait QuantumGame {
 
     /// What the ancilla wires of [`QuantumGame::circuit`] stand for, where the ruleset gives
     /// them a meaning (Niel's Chess: one wire per pair); empty by default.
-    fn wire_labels(&self) -> Vec<WireLabel> {
-        Vec::new()
+    fn wire_labels(&self) -> &[WireLabel] {
+        &[]
     }
 
     /// The moves played as text, with move numbers and every outcome written in.
@@ -262,30 +166,8 @@ pub trait QuantumGame {
     }
 }
 
-/// Where a move was written in a game file (1-based; 0 for `--moves`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WrittenMove {
-    /// The move text.
-    pub text: String,
-    /// Its line.
-    pub line: usize,
-    /// Its column.
-    pub column: usize,
-}
-
-/// A game file read: its tags, its start position and its moves.
-#[derive(Clone, Debug)]
-pub struct GameText<S> {
-    /// The tags other than the start position and the rule options, in file order.
-    pub tags: Vec<(String, String)>,
-    /// The start position with the rule options in force.
-    pub start: S,
-    /// The moves.
-    pub moves: Vec<WrittenMove>,
-}
-
-/// A ruleset: its name, its start positions and rule options, its game files, and the game
-/// engine that plays it.
+/// A ruleset: its name, its start positions and rule options, its move notation, its game
+/// files, and the game engine that plays it.
 pub trait Ruleset {
     /// The name as `--rules` spells it.
     const NAME: &'static str;
@@ -293,35 +175,41 @@ pub trait Ruleset {
     const GAME_FILE_EXTENSION: &'static str;
     /// A start position with the rule options in force.
     type Start: Clone;
-    /// A game of this ruleset on backend `B`.
-    type Game<B: Backend>: QuantumGame<Error = Self::Error>;
+    /// A move in the ruleset's notation (with its outcomes written in, when they are).
+    type Move: GameMove;
     /// Why a position, a game file or a move was refused.
-    type Error: std::error::Error + Send + Sync + 'static;
+    type Error: std::error::Error + Send + Sync + 'static + From<ParseError<Self::Move>>;
+    /// A game of this ruleset on backend `B`.
+    type Game<B: Backend>: QuantumGame<Move = Self::Move, Error = Self::Error>;
 
     /// A start position from a FEN (`None`: the standard start) and rule options (`None`: the
     /// defaults; a ruleset without options refuses them).
     fn start(fen: Option<&str>, options: Option<&str>) -> Result<Self::Start, Self::Error>;
 
-    /// Reads a game file; `options`, when given, override the file's.
-    fn read_game(text: &str, options: Option<&str>) -> Result<GameText<Self::Start>, Self::Error>;
+    /// Reads a game file (every move read once, with its line and column); `options`, when
+    /// given, override the file's.
+    fn read_game(
+        text: &str,
+        options: Option<&str>,
+    ) -> Result<GameFile<Self::Start, Self::Move>, Self::Error>;
 
-    /// Splits a move list (as `--moves` gives it) into moves.
-    fn read_moves(text: &str) -> Result<Vec<WrittenMove>, Self::Error>;
+    /// Reads a move list (as `--moves` gives it: whitespace-separated moves, line and column 0).
+    fn read_moves(text: &str) -> Result<Vec<WrittenMove<Self::Move>>, Self::Error>;
 
     /// A new game from `start` on `backend` (which must be in |0...0>).
     fn new_game<B: Backend>(start: &Self::Start, backend: B) -> Result<Self::Game<B>, Self::Error>;
 
-    /// A new game to replay `text` on: [`Ruleset::new_game`] from its start, with what its tags
+    /// A new game to replay `file` on: [`Ruleset::new_game`] from its start, with what its tags
     /// say about outcomes beyond the moves' own (Quantum Chess: the board a fifty-move ending
     /// measured, so that the replay ends the same way). The caller then plays the moves.
     fn game_for<B: Backend>(
-        text: &GameText<Self::Start>,
+        file: &GameFile<Self::Start, Self::Move>,
         backend: B,
     ) -> Result<Self::Game<B>, Self::Error> {
-        Self::new_game(&text.start, backend)
+        Self::new_game(&file.start, backend)
     }
 
-    /// Completes a replay of `text` once its moves are played on `game` (from
+    /// Completes a replay of `file` once its moves are played on `game` (from
     /// [`Ruleset::game_for`]): what the file records after its last move (Quantum Chess: a
     /// claimed threefold repetition, measured again to the board the file records). Nothing by
     /// default.
@@ -330,19 +218,34 @@ pub trait Ruleset {
     /// When what the file records cannot happen in the replayed game (a claim where the
     /// position has not occurred twice before, a board the state cannot give).
     fn finish_replay<B: Backend>(
-        _text: &GameText<Self::Start>,
+        _file: &GameFile<Self::Start, Self::Move>,
         _game: &mut Self::Game<B>,
     ) -> Result<(), Self::Error> {
         Ok(())
     }
 
+    /// Replays `file` on `backend`: [`Ruleset::game_for`], every move (outcomes not written in
+    /// sampled from `rng`), then [`Ruleset::finish_replay`].
+    ///
+    /// # Errors
+    /// The start position cannot be set up, a move is refused, or what the file records after
+    /// its last move cannot happen.
+    fn replay<B: Backend>(
+        file: &GameFile<Self::Start, Self::Move>,
+        backend: B,
+        rng: &mut dyn rand::RngCore,
+    ) -> Result<Self::Game<B>, Self::Error> {
+        let mut game = Self::game_for(file, backend)?;
+        for written in &file.moves {
+            game.play(&written.mv, rng)?;
+        }
+        Self::finish_replay(file, &mut game)?;
+        Ok(game)
+    }
+
     /// The game as a game file that replays exactly: `tags`, the start position and rule
     /// options, then every move with its outcomes.
-    fn write_game<B: Backend>(
-        tags: &[(String, String)],
-        start: &Self::Start,
-        game: &Self::Game<B>,
-    ) -> String;
+    fn write_game<B: Backend>(tags: &[Tag], start: &Self::Start, game: &Self::Game<B>) -> String;
 
     /// The rule options in force, as they are written (`None` for a ruleset without options).
     fn options_name(start: &Self::Start) -> Option<String>;

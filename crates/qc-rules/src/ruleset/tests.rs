@@ -33,7 +33,7 @@ fn undo_is_exact<G: QuantumGame>(mut g: G, first: &[&str], then: &str) {
     }
     let before = fingerprint(&g);
     let view_before = g.board_view(false);
-    let played = g.play_text(then, &mut dice(2)).expect("move");
+    let played = g.play_text(then, &mut dice(2)).expect("move").clone();
     assert_ne!(fingerprint(&g), before, "the move changed nothing");
     let taken = g.undo().expect("undo");
     assert_eq!(taken, played);
@@ -96,7 +96,7 @@ fn a_seed_reproduces_a_game_and_another_seed_may_not() {
         for m in moves {
             g.play_text(m, &mut rng).expect("move");
         }
-        g.moves().into_iter().map(|m| m.outcome).collect()
+        g.moves().iter().map(PlayedMove::outcome_summary).collect()
     }
     // Quantum Chess: a split, then a capture by one half (measured, 1/2 each way).
     let qc = "4k3/8/8/3p4/8/8/8/1N2K3 w - - 0 1";
@@ -170,8 +170,12 @@ fn status_has_one_spelling_for_both_rulesets() {
 #[test]
 fn legal_moves_carry_their_kinds() {
     let q = game::<Cantwell>(None, None);
-    let kind =
-        |moves: &[LegalMove], text: &str| moves.iter().find(|m| m.text == text).map(|m| m.kind);
+    fn kind<M: GameMove>(moves: &[LegalMove<M>], text: &str) -> Option<&'static str> {
+        moves
+            .iter()
+            .find(|m| m.mv.to_string() == text)
+            .map(LegalMove::kind_name)
+    }
     let moves = QuantumGame::legal_moves(&q);
     assert_eq!(kind(&moves, "b1a3"), Some("jump"));
     assert_eq!(kind(&moves, "e2e4"), Some("pawn_two_step"));
@@ -215,14 +219,14 @@ fn written_games_read_back_in_both_rulesets() {
         for m in moves {
             g.play_text(m, &mut dice(5)).expect("move");
         }
-        let tags = vec![("Event".to_string(), "test".to_string())];
+        let tags = vec![Tag::new("Event", "test")];
         let text = R::write_game(&tags, &start, &g);
         let read = R::read_game(&text, None).expect("reads back");
         assert_eq!(read.tags, tags, "{text}");
         let mut again = R::new_game(&read.start, ReferenceSparse::new()).expect("game");
         for m in &read.moves {
             // Every outcome is written in: another seed gives the same game.
-            again.play_text(&m.text, &mut dice(99)).expect("replay");
+            again.play(&m.mv, &mut dice(99)).expect("replay");
         }
         assert_eq!(again.fen(), g.fen(), "{text}");
         assert_eq!(again.record(), g.record());
@@ -260,12 +264,13 @@ fn measured_moves_give_the_outcome_probability_and_meaning() {
             q.play_text(m, &mut dice(0)).expect("setup");
         }
         let played = q.play_text(mv, &mut dice(0)).expect("capture");
-        let got = played.extras["outcome_probability"]
+        let got = played.extras()["outcome_probability"]
             .as_f64()
             .expect("a probability");
         assert!((got - p).abs() < 1e-12, "{mv}: {got} vs {p}");
-        assert_eq!(played.extras["meaning"], meaning, "{mv}");
-        assert!(played.detail.contains(meaning), "{}", played.detail);
+        assert_eq!(played.extras()["meaning"], meaning, "{mv}");
+        assert_eq!(played.meaning(), Some(meaning));
+        assert!(played.detail().contains(meaning), "{}", played.detail());
     }
     // Niel's Art. 7.5: the red square (d4, facing the opponent) comes up with chance 4/6.
     for (roll, p, meaning) in [
@@ -274,7 +279,7 @@ fn measured_moves_give_the_outcome_probability_and_meaning() {
     ] {
         let mut n = game::<Niels>(Some("7k/8/8/5P2/8/8/8/K7 w - - 0 1 rd4e6op"), None);
         let played = QuantumGame::play_text(&mut n, roll, &mut dice(0)).expect("roll");
-        let outcome = &played.extras["roll_outcomes"][0];
+        let outcome = &played.extras()["roll_outcomes"][0];
         let got = outcome["probability"].as_f64().expect("a probability");
         assert!((got - p).abs() < 1e-12, "{roll}: {got} vs {p}");
         assert_eq!(outcome["meaning"], meaning, "{roll}");

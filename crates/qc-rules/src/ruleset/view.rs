@@ -4,8 +4,8 @@
 //! renderers (text and SVG, in the command line) draw this and nothing else.
 
 use super::Status;
-use crate::piece::Color;
-use qc_ir::Square;
+use crate::chess::Color;
+use crate::chess::Square;
 use serde::Serialize;
 
 /// A Niel's mark on an indefinite piece's square.

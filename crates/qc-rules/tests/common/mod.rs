@@ -2,7 +2,8 @@
 #![allow(dead_code, reason = "each test file uses a different subset")]
 
 use qc_ir::{Backend, Complex64, Square};
-use qc_rules::{Board, Color, Game, MoveRecord, Piece, QcanMove};
+pub use qc_rules::QuantumGame;
+use qc_rules::{Board, Color, Game, Piece, PlayedQcan, QcanMove};
 use qc_sim::ReferenceSparse;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -45,7 +46,7 @@ pub fn mv(text: &str) -> QcanMove {
         .unwrap_or_else(|e| panic!("bad test move {text}: {e}"))
 }
 
-pub fn play<B: Backend>(g: &mut Game<B>, text: &str) -> MoveRecord {
+pub fn play<B: Backend>(g: &mut Game<B>, text: &str) -> PlayedQcan {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     g.play(&mv(text), &mut rng)
         .unwrap_or_else(|e| panic!("{text}: {e}"))

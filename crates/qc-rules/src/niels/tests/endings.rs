@@ -2,9 +2,10 @@
 //! identity with indefinite pieces, and the dead position of kings alone (with the mates that
 //! show why FIDE's other insufficient-material cases are not dead in Niel's Chess).
 
+use crate::chess::Color;
 use crate::niels::fen::NIELS_START_8X8;
-use crate::niels::{GameStatus, NielsPosition, NielsRules};
-use crate::piece::Color;
+use crate::niels::{NielsPosition, NielsRules};
+use crate::ruleset::{DrawReason, QuantumGame, Status, WinReason};
 
 fn pos_with(fen: &str, rules: NielsRules) -> NielsPosition {
     NielsPosition::from_fen(fen, rules).expect("test FEN")
@@ -19,7 +20,7 @@ fn game(fen: &str) -> crate::niels::tests::Seeded {
 }
 
 /// Plays `moves`, returning the game status after every ply.
-fn statuses(g: &mut crate::niels::tests::Seeded, moves: &[&str]) -> Vec<GameStatus> {
+fn statuses(g: &mut crate::niels::tests::Seeded, moves: &[&str]) -> Vec<Status> {
     moves
         .iter()
         .map(|m| {
@@ -35,21 +36,21 @@ fn knight_shuffles_draw_on_the_third_occurrence_not_the_second() {
     let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
     let first = statuses(&mut g, &cycle);
     assert_eq!(g.repetitions(), 2, "the start has now occurred twice");
-    assert!(first.iter().all(|s| *s == GameStatus::Ongoing), "{first:?}");
+    assert!(first.iter().all(|s| *s == Status::Ongoing), "{first:?}");
     let second = statuses(&mut g, &cycle);
     assert_eq!(g.repetitions(), 3);
     assert_eq!(
         second,
         [
-            GameStatus::Ongoing,
-            GameStatus::Ongoing,
-            GameStatus::Ongoing,
-            GameStatus::Repetition
+            Status::Ongoing,
+            Status::Ongoing,
+            Status::Ongoing,
+            Status::Draw(DrawReason::Repetition)
         ]
     );
     // The position alone cannot see its history.
-    assert_eq!(g.position().status(), GameStatus::Ongoing);
-    assert_eq!(g.status().to_string(), "draw by threefold repetition");
+    assert_eq!(g.position().status(), Status::Ongoing);
+    assert_eq!(g.status().to_string(), "Draw by threefold repetition");
 }
 
 #[test]
@@ -71,9 +72,9 @@ fn the_same_placement_with_the_other_side_to_move_is_not_a_repetition() {
         })
         .collect();
     let seen = statuses(&mut g, &moves);
-    let first_draw = seen.iter().position(|s| *s != GameStatus::Ongoing);
+    let first_draw = seen.iter().position(|s| *s != Status::Ongoing);
     assert_eq!(first_draw, Some(23), "{seen:?}");
-    assert_eq!(seen[23], GameStatus::Repetition);
+    assert_eq!(seen[23], Status::Draw(DrawReason::Repetition));
 }
 
 #[test]
@@ -111,9 +112,9 @@ fn pair_ids_do_not_change_the_identity() {
     let b = pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1 Nb1a3,bf5g6:1,Rc1c4:1");
     assert_eq!(a.pairs.len(), 3);
     assert_ne!(
-        a.pair_at(qc_ir::Square::parse("c1").expect("square"))
+        a.pair_at(crate::chess::Square::parse("c1").expect("square"))
             .map(|(id, _)| id),
-        b.pair_at(qc_ir::Square::parse("c1").expect("square"))
+        b.pair_at(crate::chess::Square::parse("c1").expect("square"))
             .map(|(id, _)| id)
     );
     assert_eq!(a.repetition_key(), b.repetition_key());
@@ -139,7 +140,11 @@ fn kings_alone_are_a_dead_position_also_when_indefinite() {
     ] {
         let p = pos(fen);
         assert!(p.is_dead_material(), "{fen}");
-        assert_eq!(p.status(), GameStatus::InsufficientMaterial, "{fen}");
+        assert_eq!(
+            p.status(),
+            Status::Draw(DrawReason::InsufficientMaterial),
+            "{fen}"
+        );
     }
 }
 
@@ -147,11 +152,11 @@ fn kings_alone_are_a_dead_position_also_when_indefinite() {
 fn king_and_rook_against_king_is_not_a_draw() {
     let p = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
     assert!(!p.is_dead_material());
-    assert_eq!(p.status(), GameStatus::Ongoing);
+    assert_eq!(p.status(), Status::Ongoing);
     // An indefinite rook is present too.
     let q = pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1 Ra1a4");
     assert!(!q.is_dead_material());
-    assert_eq!(q.status(), GameStatus::Ongoing);
+    assert_eq!(q.status(), Status::Ongoing);
 }
 
 /// FIDE's K+B v K, K+N v K and same-coloured bishops are dead, but in Niel's Chess a king may
@@ -169,9 +174,7 @@ fn a_king_pair_mates_with_a_lone_minor_piece_so_those_are_not_dead() {
         let p = pos(fen);
         assert_eq!(
             p.status(),
-            GameStatus::Checkmate {
-                winner: Color::White
-            },
+            Status::Win(Color::White, WinReason::Checkmate),
             "{what}"
         );
     }
@@ -191,7 +194,7 @@ fn a_king_pair_mates_with_a_lone_minor_piece_so_those_are_not_dead() {
     ] {
         let p = pos(fen);
         assert!(!p.is_dead_material(), "{fen}");
-        assert_eq!(p.status(), GameStatus::Ongoing, "{fen}");
+        assert_eq!(p.status(), Status::Ongoing, "{fen}");
     }
 }
 
@@ -200,12 +203,12 @@ fn a_random_game_stops_at_the_first_draw() {
     // Kings and a knight each on 4x4: a short random game must end no later than its draw.
     let g = crate::niels::tests::simulate(pos("k3/4/4/N2K w - - 0 1"), 3, 400).expect("simulate");
     let status = g.status();
-    assert_ne!(status, GameStatus::Ongoing, "400 plies without an ending");
+    assert_ne!(status, Status::Ongoing, "400 plies without an ending");
     // No ply before the last one ended the game.
     let mut replay =
         crate::niels::tests::Seeded::new(g.initial_position().clone(), 3).expect("game");
-    for m in &g.history()[..g.history().len() - 1] {
-        replay.play_recorded(&m.mv, &m.rolls).expect("replay");
-        assert_eq!(replay.status(), GameStatus::Ongoing);
+    for m in &g.moves()[..g.moves().len() - 1] {
+        replay.play_rolled(&m.mv).expect("replay");
+        assert_eq!(replay.status(), Status::Ongoing);
     }
 }

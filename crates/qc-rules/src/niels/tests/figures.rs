@@ -1,9 +1,11 @@
 //! The worked situations of the two papers, each checked against the rules' stated result.
 
+use crate::chess::Square;
+use crate::chess::{Color, Piece, PieceKind};
 use crate::niels::fen::{NIELS_START_4X4, NIELS_START_4X5, NIELS_START_5X6, NIELS_START_8X8};
-use crate::niels::{Cell, GameStatus, NielsGame, NielsMove, NielsPosition, NielsRules};
-use crate::piece::{Color, Piece, PieceKind};
-use qc_ir::{Backend, Square};
+use crate::niels::{Cell, NielsMove, NielsPosition, NielsRules};
+use crate::ruleset::{QuantumGame, Status, WinReason};
+use qc_ir::Backend;
 use qc_sim::ReferenceSparse;
 
 fn sq(s: &str) -> Square {
@@ -38,8 +40,8 @@ const PAWN_VS_ROOK: &str = "7k/8/8/5P2/8/8/8/K7 w - - 0 1 rd4e6";
 fn pawn_captures_rook_that_collapses_to_e6() {
     let mut g = game(PAWN_VS_ROOK);
     let played = g.play_text("f5xe6[e6]").expect("legal").clone();
-    assert_eq!(played.rolls, vec![sq("e6")]);
-    assert!((played.blue_probabilities[0] - 0.5).abs() < 1e-12);
+    assert_eq!(played.mv.rolls, vec![sq("e6")]);
+    assert!((played.rolls[0].p_one - 0.5).abs() < 1e-12);
     let p = g.position();
     assert_eq!(
         conventional(p, "e6"),
@@ -99,7 +101,7 @@ fn forbidden_attempted_capture_that_might_leave_the_king_in_check() {
     );
     // Not a checkmate: the king can step out of the knight's reach.
     assert!(p.legal_moves().contains(&mv("g4g5")));
-    assert_eq!(p.status(), GameStatus::Ongoing);
+    assert_eq!(p.status(), Status::Ongoing);
 }
 
 /// Schools paper Figs. 8-10: Black's knight on f6 joins White's rook pair (e4 red, f4 blue) by
@@ -137,7 +139,7 @@ fn entanglement_move_and_collapse_in_tandem() {
     g.play_text("h8g8").expect("waiting move");
     let played = g.play_text("f4xf6[f6]").expect("attempted capture").clone();
     assert_eq!(
-        played.rolls,
+        played.mv.rolls,
         vec![sq("f6")],
         "one roll collapses the whole group"
     );
@@ -235,15 +237,10 @@ fn indefinite_checkmate_by_a_superposition_move() {
     g.play_text("d4^d8d1").expect("queen to d8 and d1 at once");
     let p = g.position();
     assert!(p.in_check(Color::Black));
-    assert_eq!(
-        p.status(),
-        GameStatus::Checkmate {
-            winner: Color::White
-        }
-    );
+    assert_eq!(p.status(), Status::Win(Color::White, WinReason::Checkmate));
     // Classically the same queen on d1 alone gives no check.
     let classical = pos("7k/6pp/8/8/8/8/8/K2Q4 b - - 0 1");
-    assert_eq!(classical.status(), GameStatus::Ongoing);
+    assert_eq!(classical.status(), Status::Ongoing);
 }
 
 #[test]
@@ -343,14 +340,17 @@ fn render_shows_marks_facing_and_groups() {
 fn simulate_plays_a_legal_game_that_replays() {
     let start = pos(NIELS_START_5X6);
     let g = crate::niels::tests::simulate(start.clone(), 11, 40).expect("game");
-    assert!(!g.history().is_empty());
+    assert!(!g.moves().is_empty());
     let record = g.record();
     assert!(record.starts_with("1. "), "{record}");
-    let replay = NielsGame::replay(
-        start,
+    let file = crate::ruleset::GameFile {
+        moves: crate::niels::NielsRecord::read_move_list(&record).expect("the record reads"),
+        ..crate::ruleset::GameFile::new(start)
+    };
+    let replay = <crate::niels::Niels as crate::ruleset::Ruleset>::replay(
+        &file,
         ReferenceSparse::new(),
         &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0),
-        &record,
     )
     .expect("replay");
     assert_eq!(replay.position(), g.position());
@@ -535,7 +535,7 @@ fn entanglement_move_may_name_any_piece_of_the_joined_group() {
     // The knight attacks e4 from f6; naming the rook's other piece (f4) joins the same group.
     let mut g = game(FIG8);
     let played = g.play_text("f6&f6d5@f4").expect("same group").clone();
-    assert_eq!(played.mv, mv("f6&f6d5@e4"));
+    assert_eq!(played.mv.mv, mv("f6&f6d5@e4"));
     // A piece that is in no group the knight can join is rejected.
     let p = pos(FIG8);
     assert!(p.illegal_reason(&mv("f6&f6d5@e2")).is_some());

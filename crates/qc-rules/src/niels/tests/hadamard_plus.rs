@@ -6,9 +6,10 @@
 //! (red) and H|-> = |1> (blue). Each expectation is checked twice: against the rules' own
 //! enumeration (`outcomes`) and against the exact distribution of the game's circuit.
 
+use crate::chess::Square;
 use crate::niels::{Cell, NielsMove, NielsPosition, NielsRules};
+use crate::ruleset::QuantumGame;
 use qc_ir::exec::exact_distribution;
-use qc_ir::Square;
 use qc_sim::ReferenceSparse;
 use std::collections::BTreeMap;
 
@@ -102,9 +103,9 @@ fn hadamard_on_a_bell_group_keeps_the_correlation() {
     // A recorded outcome replays; the knight's square follows from the rook's (one roll).
     let mut g = crate::niels::tests::Seeded::new(pos(BELL, plus), 0).expect("game");
     let played = g.play_text("He4[f4]").expect("recorded").clone();
-    assert_eq!(played.rolls, vec![sq("f4")]);
+    assert_eq!(played.mv.rolls, vec![sq("f4")]);
     assert_eq!(board(g.position(), &SQUARES), "- R - n");
-    assert!((played.blue_probabilities[0] - 0.5).abs() < 1e-12);
+    assert!((played.rolls[0].p_one - 0.5).abs() < 1e-12);
 }
 
 #[test]
@@ -183,7 +184,7 @@ fn deterministic_capture_applies_a_hadamard_move_instead_of_a_roll() {
     for seed in 0..8 {
         let mut g = crate::niels::tests::Seeded::new(pos(phase, det), seed).expect("game");
         let played = g.play_text("d1d5").expect("capture").clone();
-        assert!(played.rolls.is_empty());
+        assert!(played.rolls.is_empty() && played.mv.rolls.is_empty());
         assert_eq!(board(g.position(), &["d1", "d5", "f6"]), "- R -");
     }
     // In the Hadamard+ Game the same attempt rolls the dice: 1/2 each.
@@ -201,16 +202,16 @@ fn deterministic_check_of_a_lone_king_pair_follows_its_phase() {
     let det = NielsRules::deterministic();
     let on_d = "8/8/8/8/8/8/8/K2R4 w - - 0 1 ke8d8";
     let on_e = "8/8/8/8/8/8/8/K3R3 w - - 0 1 ke8d8";
-    assert!(!pos(on_d, det).in_check(crate::piece::Color::Black));
-    assert!(pos(on_e, det).in_check(crate::piece::Color::Black));
+    assert!(!pos(on_d, det).in_check(crate::chess::Color::Black));
+    assert!(pos(on_e, det).in_check(crate::chess::Color::Black));
     // Art. 8.9: an attempt with zero chance is allowed; one with a chance is not.
     assert_eq!(pos(on_d, det).illegal_reason(&mv("d1d8")), None);
     assert!(pos(on_e, det).illegal_reason(&mv("e1e8")).is_some());
     // With phase (|->) it is the other way round.
     let on_d_phase = "8/8/8/8/8/8/8/K2R4 w - - 0 1 ke8d8op";
-    assert!(pos(on_d_phase, det).in_check(crate::piece::Color::Black));
+    assert!(pos(on_d_phase, det).in_check(crate::chess::Color::Black));
     // In the Hadamard+ Game (dice) both pieces of the pair can be captured: check either way.
-    assert!(pos(on_d, NielsRules::hadamard_plus()).in_check(crate::piece::Color::Black));
+    assert!(pos(on_d, NielsRules::hadamard_plus()).in_check(crate::chess::Color::Black));
 }
 
 #[test]
@@ -222,7 +223,7 @@ fn deterministic_check_inside_an_entangled_group_reads_the_group_sign() {
     let det = NielsRules::deterministic();
     let plus_sign = "8/8/8/8/8/8/8/K7 w - - 0 1 Rd1d2:1,ke8d8:1";
     let minus_sign = "8/8/8/8/8/8/8/K7 w - - 0 1 Rd1d2op:1,ke8d8:1";
-    let black = crate::piece::Color::Black;
+    let black = crate::chess::Color::Black;
     assert!(pos(plus_sign, det).in_check(black));
     assert!(!pos(minus_sign, det).in_check(black));
     // The dice game (Hadamard+) rolls one event for the group: both blue is possible either way.
@@ -254,19 +255,19 @@ fn random_games_of_both_variants_play_to_their_end() {
         for seed in 0..12u64 {
             let start = pos(NIELS_START_5X6, rules);
             let g = crate::niels::tests::simulate(start, seed, 3000).expect("a random game");
-            if g.status() != crate::niels::GameStatus::Ongoing {
+            if g.status() != crate::ruleset::Status::Ongoing {
                 ended += 1;
             }
             let mut replay =
                 crate::niels::tests::Seeded::new(pos(NIELS_START_5X6, rules), 0).expect("replay");
-            for played in g.history() {
+            for played in g.moves() {
                 let before = replay.position().clone();
                 let entangled = |square: Square| {
                     before
                         .pair_at(square)
                         .is_some_and(|(id, _)| before.is_entangled(id))
                 };
-                match played.mv {
+                match played.mv.mv {
                     NielsMove::Hadamard { square } if entangled(square) => group_hadamards += 1,
                     NielsMove::ZMove { square } if entangled(square) => entangled_z += 1,
                     _ => {}

@@ -3,8 +3,8 @@
 //! probability, and the record replays to the same position.
 
 use crate::niels::fen::{NIELS_START_4X5, NIELS_START_5X6};
-use crate::niels::moves::parse_played;
-use crate::niels::{GameStatus, NielsGame, NielsPosition, NielsRules};
+use crate::niels::{NielsError, NielsGame, NielsMoveKind, NielsPosition, NielsRules, RolledMove};
+use crate::ruleset::{QuantumGame, Status};
 use proptest::prelude::*;
 use qc_ir::Backend;
 use qc_sim::ReferenceSparse;
@@ -37,7 +37,7 @@ fn is_pawn_diagonal(p: &NielsPosition, mv: &crate::niels::NielsMove) -> bool {
     };
     from.file() != to.file()
         && p.piece_at(from)
-            .is_some_and(|piece| piece.kind == crate::piece::PieceKind::Pawn)
+            .is_some_and(|piece| piece.kind == crate::chess::PieceKind::Pawn)
 }
 
 /// The pieces on the board: conventional ones and one per indefinite pair.
@@ -118,7 +118,7 @@ proptest! {
         for _ in 0..30 {
             let moves = g.position().legal_moves();
             if moves.is_empty() {
-                prop_assert!(g.position().status() != GameStatus::Ongoing);
+                prop_assert!(g.position().status() != Status::Ongoing);
                 break;
             }
             let distinct: std::collections::BTreeSet<String> = moves.iter().map(|m| m.to_string()).collect();
@@ -132,7 +132,7 @@ proptest! {
             let total: f64 = outcomes.iter().map(|o| o.probability).sum();
             prop_assert!((total - 1.0).abs() < 1e-12, "{mv}: outcome probabilities sum to {total}");
             let kind = g.position().move_kind(&mv);
-            let may_capture = kind == "capture" || is_pawn_diagonal(g.position(), &mv);
+            let may_capture = kind == NielsMoveKind::Capture || is_pawn_diagonal(g.position(), &mv);
             let pieces_before = piece_count(g.position());
             let played = g.play(&mv).map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?.clone();
             // Pieces are conserved except that a capture (or an en passant step) may take one.
@@ -142,7 +142,7 @@ proptest! {
                 "{mv} ({kind}): {pieces_before} pieces became {pieces_after}"
             );
             check_occupancy(&g)?;
-            prop_assert!(outcomes.iter().any(|o| o.rolls == played.rolls), "{mv}: rolled {:?}", played.rolls);
+            prop_assert!(outcomes.iter().any(|o| o.rolls == played.mv.rolls), "{mv}: rolled {:?}", played.mv.rolls);
             let p = g.position();
             prop_assert!(!p.in_check(mover), "{mv} left the mover's king capturable");
             prop_assert_eq!(p.check_invariants(), Ok(()));
@@ -155,10 +155,10 @@ proptest! {
         // The record (moves with outcomes) replays exactly.
         let mut replay = NielsGame::new(start, ReferenceSparse::new())
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
-        for played in g.history() {
-            let (mv, rolls) = parse_played(&played.text()).map_err(|e| TestCaseError::fail(e.to_string()))?;
-            prop_assert_eq!(mv, played.mv);
-            replay.play_recorded(&mv, &rolls).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        for played in g.moves() {
+            let read: RolledMove = played.text().parse().map_err(|e: NielsError| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(&read, &played.mv);
+            replay.play(&read, &mut rand_chacha::ChaCha8Rng::seed_from_u64(0)).map_err(|e| TestCaseError::fail(e.to_string()))?;
         }
         prop_assert_eq!(replay.position(), g.position());
     }

@@ -1,9 +1,10 @@
 //! Dice frequencies over seeded runs (within 5 sigma) and exact probabilities from the
 //! simulator, against the dice rules: equal 1/2, unequal 4/6, entangled groups in tandem.
 
+use crate::chess::Square;
 use crate::niels::{Cell, NielsPosition, NielsRules};
+use crate::ruleset::QuantumGame;
 use qc_ir::exec::exact_distribution;
-use qc_ir::Square;
 use qc_sim::ReferenceSparse;
 
 fn sq(s: &str) -> Square {
@@ -37,7 +38,7 @@ fn frequency(fen: &str, rules: NielsRules, moves: &[&str], square: &str) -> usiz
     (0..N as u64)
         .filter(|seed| {
             let g = run(fen, rules, moves, *seed);
-            g.history().last().and_then(|m| m.rolls.first()) == Some(&sq(square))
+            g.moves().last().and_then(|m| m.mv.rolls.first()) == Some(&sq(square))
         })
         .count()
 }
@@ -93,7 +94,7 @@ fn entangled_groups_collapse_in_tandem_with_dice_frequencies() {
         for seed in 0..N as u64 {
             let g = run(fen, NielsRules::default(), &[join, "f4f6"], seed);
             let p = g.position();
-            let knight_red = matches!(p.cell(sq("f6")), Cell::Conventional(pc) if pc.color == crate::piece::Color::Black);
+            let knight_red = matches!(p.cell(sq("f6")), Cell::Conventional(pc) if pc.color == crate::chess::Color::Black);
             let rook_red = matches!(p.cell(sq("e4")), Cell::Conventional(_));
             assert_eq!(knight_red, rook_red, "seed {seed}: pairs collapsed apart");
             red += usize::from(knight_red);
@@ -118,8 +119,8 @@ fn two_rolls_defender_first_then_attacker() {
     for seed in 0..N as u64 {
         let mut g = crate::niels::tests::Seeded::new(pos.clone(), seed).expect("game");
         let played = g.play(&mv).expect("legal").clone();
-        assert_eq!(played.rolls.len(), 2);
-        *counts.entry(played.rolls).or_insert(0usize) += 1;
+        assert_eq!(played.mv.rolls.len(), 2);
+        *counts.entry(played.mv.rolls).or_insert(0usize) += 1;
     }
     for o in &outcomes {
         assert!((o.probability - 0.25).abs() < 1e-12);
@@ -170,11 +171,8 @@ fn simulator_probabilities_are_the_dice_probabilities() {
         ),
     ] {
         let g = run(fen, rules, &moves, 1);
-        let played = &g.history()[0];
-        assert!(
-            (played.blue_probabilities[0] - p_blue).abs() < 1e-12,
-            "{fen}"
-        );
+        let played = &g.moves()[0];
+        assert!((played.rolls[0].p_one - p_blue).abs() < 1e-12, "{fen}");
         // The whole game as one circuit, run from |0..0>: the first measurement has the same
         // distribution.
         let dist = exact_distribution(&mut ReferenceSparse::new(), g.circuit()).expect("run");
@@ -224,7 +222,7 @@ fn tunnelling_succeeds_on_a_six() {
         matches!(g.position().cell(sq("e4")), Cell::Conventional(_)),
         "the pawn stays"
     );
-    assert!((g.history()[0].blue_probabilities[0] - 1.0 / 6.0).abs() < 1e-12);
+    assert!((g.moves()[0].rolls[0].p_one - 1.0 / 6.0).abs() < 1e-12);
     let g = run(fen, rules, &["e1*e5[e1]"], 0);
     assert!(
         matches!(g.position().cell(sq("e1")), Cell::Conventional(_)),

@@ -1,5 +1,5 @@
-//! The one error type of the text formats: QCAN moves ([`crate::qcan`]), FEN ([`crate::fen`]) and
-//! game files ([`crate::gamefile`]).
+//! The one error type of the text formats: QCAN moves ([`crate::cantwell::qcan`]), FEN ([`crate::cantwell::fen`]) and
+//! game files ([`crate::cantwell::gamefile`]).
 //!
 //! Every variant carries structured fields (where, what was found, why) so callers can match on
 //! them; the `Display` text says the same in words. Columns and lines are 1-based and count
@@ -200,7 +200,7 @@ pub enum FenErrorKind {
     BadNumber,
     /// A fullmove number of 0.
     ZeroFullmove,
-    /// A counter above [`crate::board::MAX_FEN_COUNTER`].
+    /// A counter above [`crate::chess::MAX_FEN_COUNTER`].
     CounterTooLarge {
         /// The largest counter accepted.
         max: u32,

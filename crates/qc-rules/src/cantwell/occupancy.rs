@@ -2,7 +2,8 @@
 //! superposition, read from the exact support of the state (decision 11: amplitudes below
 //! `AMPLITUDE_EPSILON` are already pruned by the backend, so "no basis state has it" is exact).
 
-use qc_ir::{Backend, Qubit, Square};
+use crate::chess::Square;
+use qc_ir::{Backend, Qubit};
 
 /// The occupancy of one square over the support of the state.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

@@ -1,4 +1,4 @@
-//! Pieces and colours, with their FEN letters.
+//! Colours and pieces, with their FEN letters and the words sentences name them by.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -15,81 +15,36 @@ pub use endings::{
     REPETITION_STATE_LIMIT,
 };
 
-use crate::board::Board;
-use crate::classify::{classify, Classified, MoveType, Variant};
-use crate::definition2::{self, move_can_act};
-use crate::error::MoveError;
-use crate::lower::lower;
-use crate::measured;
-use crate::movegen::possible_moves;
-use crate::observe::{bell_expectations, same_opposite};
-use crate::occupancy::{Occupancy, SquareStatus};
-use crate::piece::{Color, Piece, PieceKind};
-use crate::qcan::{MoveShape, QcanMove};
+use crate::cantwell::board::Board;
+use crate::cantwell::classify::{classify, Classified, MoveType, Variant};
+use crate::cantwell::definition2;
+use crate::cantwell::error::MoveError;
+use crate::cantwell::kinds::MoveClass;
+use crate::cantwell::lower::lower;
+use crate::cantwell::measured;
+use crate::cantwell::movegen::possible_moves;
+use crate::cantwell::observe::{bell_expectations, same_opposite};
+use crate::cantwell::occupancy::{Occupancy, SquareStatus};
+use crate::cantwell::qcan::{MoveShape, QcanMove};
+use crate::chess::{Color, Piece, PieceKind, Square};
+use crate::ruleset::{DrawReason, LegalMove, MoveOutcome, PlayedMove, Roll, Status, WinReason};
 use crate::undo::UndoHistory;
 pub use crate::undo::UNDO_BUDGET_DIVISOR;
 use qc_ir::exec::run_instructions;
 use qc_ir::{
-    Backend, BackendError, BuilderMark, Circuit, CircuitBuilder, ClassicalRecord, Clbit,
-    MeasureChoice, Op, Origin, Qubit, Square,
+    Backend, BackendError, BuilderMark, CircuitBuilder, ClassicalRecord, Clbit, MeasureChoice, Op,
+    Origin, Qubit,
 };
-use serde::{Deserialize, Serialize};
-use std::ops::Range;
 
 /// Fidelity above which a move counts as leaving the state unchanged (Definition 2).
 pub const UNCHANGED_FIDELITY: f64 = 1.0 - 1e-9;
 
-/// What one played move did.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MoveRecord {
-    /// The move as played, with the measurement outcome written in (`.m0`/`.m1`) when measured.
-    pub qcan: QcanMove,
-    /// Its type.
-    pub move_type: MoveType,
-    /// Its variant.
-    pub variant: Variant,
-    /// True when a measurement was emitted (a certain outcome is not measured).
-    pub measured: bool,
-    /// The outcome, when measured.
-    pub outcome: Option<bool>,
-    /// The classical bit the measurement wrote, when measured.
-    pub clbit: Option<Clbit>,
-    /// True when the move's unitary was applied (no measurement, or outcome 1).
-    pub applied: bool,
-    /// The probability of the outcome that happened, read from the state just before the
-    /// measurement, when measured.
-    pub outcome_probability: Option<f64>,
-    /// What the outcome meant (`the white knight was not on c3: the move did not take place`),
-    /// when measured.
-    pub meaning: Option<String>,
-    /// The instructions it emitted, as a range of the game circuit's instruction list.
-    pub instructions: Range<usize>,
-}
+/// A move of Quantum Chess as played.
+pub type PlayedQcan = PlayedMove<QcanMove>;
 
-/// Whether the game goes on.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GameStatus {
-    /// Both kings have nonzero probability.
-    Ongoing,
-    /// Black's king has probability zero.
-    WhiteWins,
-    /// White's king has probability zero.
-    BlackWins,
-    /// Both kings have probability zero at once.
-    Draw,
-}
-
-impl GameStatus {
-    /// The error a move gets once the game is over (`None` while it goes on).
-    pub fn game_over_error(self) -> Option<MoveError> {
-        match self {
-            GameStatus::Ongoing => None,
-            GameStatus::WhiteWins => Some(MoveError::GameOver("white won")),
-            GameStatus::BlackWins => Some(MoveError::GameOver("black won")),
-            GameStatus::Draw => Some(MoveError::GameOver("draw")),
-        }
-    }
+/// The error a move gets once the game is over (`None` while it goes on).
+fn game_over_error(status: Status) -> Option<MoveError> {
+    status.is_over().then_some(MoveError::GameOver { status })
 }
 
 /// What a move may change, saved before it (see [`crate::undo`]): the state's snapshot, the
@@ -99,7 +54,7 @@ struct Saved<S> {
     board: Board,
     builder: BuilderMark,
     record_len: usize,
-    status: GameStatus,
+    status: Status,
     endings: endings::EndingsMark,
 }
 
@@ -107,14 +62,14 @@ struct Saved<S> {
 pub struct Game<B: Backend> {
     /// The start position (for the record's move numbers).
     start: Board,
-    backend: B,
-    builder: CircuitBuilder,
+    pub(super) backend: B,
+    pub(super) builder: CircuitBuilder,
     board: Board,
     record: ClassicalRecord,
-    history: Vec<MoveRecord>,
+    pub(super) history: Vec<PlayedQcan>,
     /// What to restore to undo the last `saved.len()` moves, within its memory budget.
     saved: UndoHistory<Saved<B::Snapshot>>,
-    status: GameStatus,
+    pub(super) status: Status,
     force_turn: bool,
     force_win: bool,
     /// Fifty-move counter, positions for repetition, the full measurement that ended the game.
@@ -159,7 +114,7 @@ impl<B: Backend> Game<B> {
             record,
             history: Vec::new(),
             saved,
-            status: GameStatus::Ongoing,
+            status: Status::Ongoing,
             force_turn: false,
             force_win: false,
             endings,
@@ -195,24 +150,9 @@ impl<B: Backend> Game<B> {
         &self.backend
     }
 
-    /// The whole game's circuit so far (set-up, then every move).
-    pub fn circuit(&self) -> &Circuit {
-        self.builder.circuit()
-    }
-
     /// The outcomes of every measurement so far, by classical bit.
     pub fn classical_record(&self) -> &ClassicalRecord {
         &self.record
-    }
-
-    /// The moves played, in order.
-    pub fn history(&self) -> &[MoveRecord] {
-        &self.history
-    }
-
-    /// Whether the game goes on.
-    pub fn status(&self) -> GameStatus {
-        self.status
     }
 
     /// The qubit of `square` (square k is qubit k).
@@ -234,38 +174,37 @@ impl<B: Backend> Game<B> {
         classify(&self.board, &self.occupancy(), mv)
     }
 
-    /// Every standard, split and merge move legal now for the side to move: possible by the
-    /// possibility equations and able to change the state in some branch (Definition 2, see
-    /// [`crate::definition2`]).
-    pub fn legal_moves(&self) -> Vec<QcanMove> {
-        if self.status != GameStatus::Ongoing {
+    /// Every standard, split and merge move legal now for the side to move, with its kind:
+    /// possible by the possibility equations and able to change the state in some branch
+    /// (Definition 2, see [`crate::cantwell::definition2`]).
+    pub(crate) fn legal(&self) -> Vec<LegalMove<QcanMove>> {
+        if self.status.is_over() {
             return Vec::new();
         }
         let occ = self.occupancy();
         possible_moves(&self.board, &occ)
             .into_iter()
-            .filter(|mv| move_can_act(&self.backend, &self.board, &occ, mv).unwrap_or(false))
+            .filter(|(_, c)| {
+                definition2::classified_can_act(&self.backend, &occ, c).unwrap_or(false)
+            })
+            .map(|(mv, c)| LegalMove {
+                mv,
+                kind: MoveClass {
+                    move_type: c.move_type,
+                    variant: c.variant,
+                },
+            })
             .collect()
     }
 
-    /// Plays `mv`. Measurements are forced by `mv.outcome` when given, otherwise sampled with
-    /// `rng`. On error nothing changes.
-    pub fn play(
-        &mut self,
-        mv: &QcanMove,
-        rng: &mut (impl rand::Rng + ?Sized),
-    ) -> Result<&MoveRecord, MoveError> {
-        let mut uniform = || rng.gen::<f64>();
-        self.play_with(mv, &mut uniform)
-    }
-
-    /// As [`Game::play`], with uniform numbers in [0, 1) from `uniform`.
+    /// Plays `mv` with uniform numbers in [0, 1) from `uniform` for its measurements (those
+    /// `mv.outcome` does not force). On error nothing changes.
     pub fn play_with(
         &mut self,
         mv: &QcanMove,
         uniform: &mut dyn FnMut() -> f64,
-    ) -> Result<&MoveRecord, MoveError> {
-        if let Some(over) = self.status.game_over_error() {
+    ) -> Result<&PlayedQcan, MoveError> {
+        if let Some(over) = game_over_error(self.status) {
             return Err(over);
         }
         let occ = self.occupancy();
@@ -319,13 +258,16 @@ impl<B: Backend> Game<B> {
     /// # Errors
     /// The game is over, or the move is not legal here (by the possibility equations or by
     /// Definition 2, including a move that would change the state only by a global phase).
-    pub fn move_outcomes(&mut self, mv: &QcanMove) -> Result<Vec<(QcanMove, f64)>, MoveError> {
-        if let Some(over) = self.status.game_over_error() {
+    pub(crate) fn outcomes_of(
+        &mut self,
+        mv: &QcanMove,
+    ) -> Result<Vec<MoveOutcome<QcanMove>>, MoveError> {
+        if let Some(over) = game_over_error(self.status) {
             return Err(over);
         }
         let occ = self.occupancy();
         let classified = classify(&self.board, &occ, mv)?;
-        let listed = definition2::move_outcomes(&self.backend, &self.board, &occ, mv)?;
+        let listed = definition2::move_outcomes(&self.backend, &occ, &classified)?;
         let mut out = Vec::with_capacity(listed.len());
         for (outcome, probability) in listed {
             let forced = QcanMove { outcome, ..*mv };
@@ -334,7 +276,10 @@ impl<B: Backend> Game<B> {
             let ran = self.run_move(&forced, &classified, &occ, &saved, &mut || 0.5);
             self.restore(saved);
             ran?;
-            out.push((forced, probability));
+            out.push(MoveOutcome {
+                mv: forced,
+                probability,
+            });
         }
         Ok(out)
     }
@@ -346,7 +291,7 @@ impl<B: Backend> Game<B> {
         occ: &Occupancy,
         saved: &Saved<B::Snapshot>,
         uniform: &mut dyn FnMut() -> f64,
-    ) -> Result<MoveRecord, MoveError> {
+    ) -> Result<PlayedQcan, MoveError> {
         let start = self.builder.len();
         let move_index = self.history.len() as u32 + 1;
         let lowered = lower(c, occ, &mut self.builder, move_index)?;
@@ -403,18 +348,22 @@ impl<B: Backend> Game<B> {
         self.after_ply(uniform)?;
         let mut qcan = *mv;
         qcan.outcome = outcome;
-        let outcome_probability = outcome.zip(p_one).map(|(o, p)| if o { p } else { 1.0 - p });
-        let meaning = outcome.map(|o| measured::meaning(&lowered.measured, o, &saved.board));
-        Ok(MoveRecord {
-            qcan,
-            move_type: c.move_type,
-            variant: c.variant,
-            measured: outcome.is_some(),
-            outcome,
-            clbit: lowered.measurement,
-            applied,
-            outcome_probability,
-            meaning,
+        let rolls = match (lowered.measurement, outcome, p_one) {
+            (Some(clbit), Some(one), Some(p_one)) => vec![Roll {
+                clbit,
+                one,
+                p_one,
+                meaning: measured::meaning(&lowered.measured, one, &saved.board),
+            }],
+            _ => Vec::new(),
+        };
+        Ok(PlayedMove {
+            mv: qcan,
+            kind: MoveClass {
+                move_type: c.move_type,
+                variant: c.variant,
+            },
+            rolls,
             instructions: start..end,
         })
     }
@@ -437,7 +386,7 @@ impl<B: Backend> Game<B> {
             named.extend([a, b]);
         }
         for sq in named {
-            self.board.castling = remove_rights(self.board.castling, sq);
+            self.board.castling = self.board.castling.without(sq);
         }
         self.board.en_passant = match (c.move_type, applied) {
             (MoveType::PawnTwoStep, true) => Square::from_coords(
@@ -458,9 +407,12 @@ impl<B: Backend> Game<B> {
         self.board.side_to_move = self.board.side_to_move.opponent();
     }
 
-    fn compute_status(&self) -> GameStatus {
+    /// The status the register gives: a side whose king has probability zero has lost, both
+    /// without theirs is a draw (named by the full measurement that ended the game, if one
+    /// did); with `forcewin` the game goes on.
+    fn compute_status(&self) -> Status {
         if self.force_win {
-            return GameStatus::Ongoing;
+            return Status::Ongoing;
         }
         let has = |color| {
             self.board
@@ -469,10 +421,20 @@ impl<B: Backend> Game<B> {
                 .any(|p| *p == Some(Piece::new(color, PieceKind::King)))
         };
         match (has(Color::White), has(Color::Black)) {
-            (true, true) => GameStatus::Ongoing,
-            (true, false) => GameStatus::WhiteWins,
-            (false, true) => GameStatus::BlackWins,
-            (false, false) => GameStatus::Draw,
+            (true, true) => Status::Ongoing,
+            (true, false) => Status::Win(Color::White, WinReason::KingCaptured),
+            (false, true) => Status::Win(Color::Black, WinReason::KingCaptured),
+            (false, false) => Status::Draw(self.measured_draw()),
+        }
+    }
+
+    /// Why the game is drawn once both kings are gone or a full measurement ended it: the
+    /// measurement's ending, or both kings captured at once.
+    fn measured_draw(&self) -> DrawReason {
+        match self.full_measurement().map(|m| m.ending) {
+            Some(Ending::FiftyMoves) => DrawReason::FiftyMoves,
+            Some(Ending::Repetition) => DrawReason::Repetition,
+            None => DrawReason::BothKingsGone,
         }
     }
 
@@ -502,7 +464,7 @@ impl<B: Backend> Game<B> {
     /// # Errors
     /// No move was played, or the snapshot for this move was dropped to keep the undo history
     /// within its budget ([`Game::set_undo_budget`]).
-    pub fn undo(&mut self) -> Result<MoveRecord, MoveError> {
+    pub(crate) fn take_back(&mut self) -> Result<PlayedQcan, MoveError> {
         if self.history.is_empty() {
             return Err(MoveError::NothingToUndo);
         }
@@ -514,7 +476,7 @@ impl<B: Backend> Game<B> {
         Ok(record)
     }
 
-    /// How many of the last moves [`Game::undo`] can still take back.
+    /// How many of the last moves [`crate::QuantumGame::undo`] can still take back.
     pub fn undo_depth(&self) -> usize {
         self.saved.len()
     }
@@ -569,13 +531,8 @@ impl<B: Backend> Game<B> {
             .collect()
     }
 
-    /// Number of basis states in the superposition (ancillas included).
-    pub fn state_size(&self) -> usize {
-        self.backend.state_size()
-    }
-
     /// `<O1>..<O8>` for the pair (`square1`, `square2`) (`circuits.md` sec. 4).
-    pub fn bell(&self, square1: Square, square2: Square) -> [f64; 8] {
+    pub fn bell_expectations(&self, square1: Square, square2: Square) -> [f64; 8] {
         let rho = self
             .backend
             .reduced_density_matrix(&[self.square_qubit(square1), self.square_qubit(square2)]);
@@ -584,29 +541,6 @@ impl<B: Backend> Game<B> {
 
     /// `(same, opposite)` correlation of the pair.
     pub fn same_opposite(&self, square1: Square, square2: Square) -> (f64, f64) {
-        same_opposite(&self.bell(square1, square2))
+        same_opposite(&self.bell_expectations(square1, square2))
     }
-}
-
-/// Removes the castling rights tied to `square` (a king's or a rook's starting square).
-fn remove_rights(
-    mut rights: crate::board::CastlingRights,
-    square: Square,
-) -> crate::board::CastlingRights {
-    match square.to_string().as_str() {
-        "e1" => {
-            rights.white_kingside = false;
-            rights.white_queenside = false;
-        }
-        "h1" => rights.white_kingside = false,
-        "a1" => rights.white_queenside = false,
-        "e8" => {
-            rights.black_kingside = false;
-            rights.black_queenside = false;
-        }
-        "h8" => rights.black_kingside = false,
-        "a8" => rights.black_queenside = false,
-        _ => {}
-    }
-    rights
 }

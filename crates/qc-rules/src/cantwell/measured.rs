@@ -2,8 +2,8 @@
 //! white knight was on b1 and the path was clear" (outcome 1) or "the white knight was not on b1,
 //! or the path was blocked" (outcome 0, by De Morgan).
 
-use crate::board::Board;
-use qc_ir::Square;
+use crate::cantwell::board::Board;
+use crate::chess::Square;
 
 /// One literal of a measured predicate (decision 5 measures a conjunction of them).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

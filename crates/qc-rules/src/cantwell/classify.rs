@@ -6,14 +6,14 @@
 //! and returns the move type, the variant and the squares the circuit needs. An impossible move
 //! is a typed [`MoveError`] naming the rule; classification never changes anything.
 
-use crate::board::Board;
-use crate::error::MoveError;
-use crate::geometry;
-pub use crate::kinds::{MoveType, Variant};
-use crate::occupancy::{Occupancy, SquareStatus};
-use crate::piece::{Color, Piece, PieceKind};
-use crate::qcan::{MoveShape, QcanMove, VariantMark};
-use qc_ir::Square;
+use crate::cantwell::board::Board;
+use crate::cantwell::error::MoveError;
+pub use crate::cantwell::kinds::{MoveType, Variant};
+use crate::cantwell::occupancy::{Occupancy, SquareStatus};
+use crate::cantwell::qcan::{MoveShape, QcanMove, VariantMark};
+use crate::chess::movement as geometry;
+use crate::chess::Square;
+use crate::chess::{Color, Piece, PieceKind};
 
 /// A classified move: everything lowering and the register update need.
 #[derive(Clone, Debug, PartialEq, Eq)]

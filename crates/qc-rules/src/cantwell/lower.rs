@@ -16,15 +16,16 @@
 //! and freed; the move's unitary is conditioned on outcome 1 and drops the controls the outcome
 //! settled. Paths follow decision 4, captured pieces decision 9 (never freed).
 
-use crate::classify::{Classified, MoveType, Variant};
-use crate::error::MoveError;
-use crate::measured::Literal;
-use crate::occupancy::Occupancy;
+use crate::cantwell::classify::{Classified, MoveType, Variant};
+use crate::cantwell::error::MoveError;
+use crate::cantwell::measured::Literal;
+use crate::cantwell::occupancy::Occupancy;
+use crate::chess::Square;
 use qc_ir::instruction::Controls;
 use qc_ir::passes::{fold_gate, resolve_controls, GateFold};
 use qc_ir::{
     AncillaKind, CircuitBuilder, Clbit, Condition, Control, Gate, Instruction, Origin, Qubit,
-    QubitRole, Square,
+    QubitRole,
 };
 use std::borrow::Cow;
 use std::collections::HashMap;

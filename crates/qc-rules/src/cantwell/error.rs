@@ -1,10 +1,22 @@
 //! The error a move can fail with: which rule it breaks, with the squares involved. A failed move
 //! changes nothing (board, quantum state, circuit and history are as before).
 
-use crate::classify::{MoveType, Variant};
-use crate::piece::{Color, Piece, PieceKind};
-use qc_ir::{ExecError, Square};
+use crate::cantwell::classify::{MoveType, Variant};
+use crate::chess::Square;
+use crate::chess::{Color, Piece, PieceKind};
+use crate::ruleset::Status;
+use qc_ir::ExecError;
 use thiserror::Error;
+
+/// How a Quantum Chess game ended, in the words of [`MoveError::GameOver`].
+fn over_words(status: Status) -> &'static str {
+    match status {
+        Status::Win(Color::White, _) => "white won",
+        Status::Win(Color::Black, _) => "black won",
+        Status::Draw(_) => "draw",
+        Status::Ongoing => "it goes on",
+    }
+}
 
 /// Why a move was rejected.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -14,8 +26,11 @@ pub enum MoveError {
     #[error("the null move 0000 cannot be played")]
     NullMove,
     /// The game has already ended.
-    #[error("the game is over ({0})")]
-    GameOver(&'static str),
+    #[error("the game is over ({})", over_words(*.status))]
+    GameOver {
+        /// How it ended.
+        status: Status,
+    },
     /// Nothing may be on the source square.
     #[error("no piece on {square} to move")]
     EmptySource {

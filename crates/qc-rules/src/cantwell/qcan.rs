@@ -16,9 +16,9 @@
 //!
 //! Marks on splits and merges (the engine's suggested future form `b1^xa3wc3`) are rejected.
 
-use crate::notation_error::{MoveErrorKind, NotationError};
-use crate::piece::PieceKind;
-use qc_ir::Square;
+use crate::cantwell::notation_error::{MoveErrorKind, NotationError};
+use crate::chess::PieceKind;
+use crate::chess::Square;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;

@@ -5,51 +5,7 @@
 //! [`qc_ir::Backend`]; the register says what kind of piece a square holds *if* it is occupied
 //! (paper sec. 5; the no-double-occupancy rule keeps that unambiguous).
 
-use crate::piece::{Color, Piece};
-use qc_ir::Square;
-use serde::{Deserialize, Serialize};
-
-/// The largest half-move clock or full-move number a FEN may give (Quantum Chess and Niel's
-/// positions alike): far beyond any real game, and far enough below `u32::MAX` that counting on
-/// from it can never wrap.
-pub const MAX_FEN_COUNTER: u32 = 1_000_000_000;
-
-/// Why a FEN move counter was refused.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum CounterError {
-    /// Not a non-empty string of decimal digits.
-    NotANumber,
-    /// Larger than [`MAX_FEN_COUNTER`].
-    TooLarge,
-}
-
-/// Reads a FEN move counter (both rulesets): decimal digits, at most [`MAX_FEN_COUNTER`].
-pub(crate) fn parse_move_counter(text: &str) -> Result<u32, CounterError> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(CounterError::NotANumber);
-    }
-    // Saturating, so that a digit string longer than any integer is too large, not malformed.
-    let value = text.bytes().fold(0u64, |v, digit| {
-        v.saturating_mul(10).saturating_add(u64::from(digit - b'0'))
-    });
-    u32::try_from(value)
-        .ok()
-        .filter(|v| *v <= MAX_FEN_COUNTER)
-        .ok_or(CounterError::TooLarge)
-}
-
-/// Castling rights, as FEN's `KQkq`.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct CastlingRights {
-    /// White kingside (`K`).
-    pub white_kingside: bool,
-    /// White queenside (`Q`).
-    pub white_queenside: bool,
-    /// Black kingside (`k`).
-    pub black_kingside: bool,
-    /// Black queenside (`q`).
-    pub black_queenside: bool,
-}
+use crate::chess::{CastlingRights, Color, Piece, Square};
 
 /// The classical register and flags of a position.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -9,17 +9,19 @@
 //! - **Repetition.** A position is its register (pieces, side to move, castling rights, en passant
 //!   square) and its quantum state (every basis state with its amplitude, ancillas included, up to
 //!   a global phase). When the current position occurred at least twice before, the game may be
-//!   claimed ([`Game::claim`]); the claim measures every square.
+//!   claimed ([`Game::claim_with`]); the claim measures every square.
 //!
 //! After the measurement the game is a draw if both kings survive, otherwise the usual result
 //! (a side without its king has lost, both without theirs is a draw).
 
 use super::Game;
-use crate::error::MoveError;
-use crate::occupancy::SquareStatus;
-use crate::Board;
+use crate::cantwell::board::Board;
+use crate::cantwell::error::MoveError;
+use crate::cantwell::occupancy::SquareStatus;
+use crate::chess::Square;
+use crate::ruleset::Status;
 use qc_ir::exec::run_instructions;
-use qc_ir::{Backend, BackendError, Clbit, Complex64, MeasureChoice, Origin, Qubit, Square};
+use qc_ir::{Backend, BackendError, Clbit, Complex64, MeasureChoice, Origin, Qubit};
 use serde::{Deserialize, Serialize};
 
 /// The fifty-move counter's limit, in plies.
@@ -199,7 +201,7 @@ impl<B: Backend> Game<B> {
     /// What could be claimed now: [`Ending::Repetition`] when the current position occurred
     /// twice before and the game goes on.
     pub fn claimable(&self) -> Option<Ending> {
-        (self.status == super::GameStatus::Ongoing && self.repetitions() >= REPETITION_EARLIER)
+        (!self.status.is_over() && self.repetitions() >= REPETITION_EARLIER)
             .then_some(Ending::Repetition)
     }
 
@@ -221,7 +223,7 @@ impl<B: Backend> Game<B> {
     /// # Errors
     /// [`MoveError::NothingToClaim`] when the position has not occurred twice before or the game
     /// is over; an impossible forced bitboard; a backend failure.
-    pub fn claim(
+    pub fn claim_with(
         &mut self,
         uniform: &mut dyn FnMut() -> f64,
     ) -> Result<&FullMeasurement, MoveError> {
@@ -245,8 +247,7 @@ impl<B: Backend> Game<B> {
     pub(super) fn after_ply(&mut self, uniform: &mut dyn FnMut() -> f64) -> Result<(), MoveError> {
         let expected = self.expected_piece_count();
         self.endings.fifty.count_ply(expected);
-        if self.status == super::GameStatus::Ongoing && self.endings.fifty.plies >= FIFTY_MOVE_PLIES
-        {
+        if !self.status.is_over() && self.endings.fifty.plies >= FIFTY_MOVE_PLIES {
             self.measure_every_square(Ending::FiftyMoves, uniform)?;
         }
         let key = PositionKey::of(&self.board, &self.backend);
@@ -308,11 +309,11 @@ impl<B: Backend> Game<B> {
                 self.board.set_piece(sq, None);
             }
         }
-        self.status = self.compute_status();
-        if self.status == super::GameStatus::Ongoing && !self.force_win {
-            self.status = super::GameStatus::Draw;
-        }
         self.endings.ended = Some(FullMeasurement { ending, bitboard });
+        self.status = self.compute_status();
+        if !self.status.is_over() && !self.force_win {
+            self.status = Status::Draw(self.measured_draw());
+        }
         Ok(())
     }
 }

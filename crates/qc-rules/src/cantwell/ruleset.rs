@@ -1,18 +1,20 @@
-//! Quantum Chess (Cantwell) behind the ruleset interface: [`crate::Game`] plays QCAN moves,
-//! [`crate::GameRecord`] reads and writes its game files.
+//! Quantum Chess (Cantwell) behind the ruleset interface: [`Game`] plays QCAN moves
+//! ([`QcanMove`], the [`GameMove`] of this ruleset), [`GameRecord`] reads and writes its game
+//! files.
 
-use super::{
-    BoardView, DrawReason, GameText, LegalMove, MoveOutcome, MoveView, QuantumGame, Ruleset,
-    SquareView, Status, WinReason, WrittenMove,
+use crate::cantwell::board::Board;
+use crate::cantwell::error::MoveError;
+use crate::cantwell::game::{Ending, Game, PlayedQcan};
+use crate::cantwell::gamefile::GameRecord;
+use crate::cantwell::kinds::{MoveClass, MoveType, Variant};
+use crate::cantwell::notation_error::NotationError;
+use crate::cantwell::qcan::{parse_move_list, QcanMove};
+use crate::chess::{Color, Square};
+use crate::ruleset::{
+    BoardView, GameMove, LegalMove, MoveOutcome, PlayedMove, QuantumGame, Ruleset, SquareView,
+    Status, Tag, WrittenMove,
 };
-use crate::board::Board;
-use crate::error::MoveError;
-use crate::game::{Ending, Game, GameStatus, MoveRecord};
-use crate::gamefile::GameRecord;
-use crate::notation_error::NotationError;
-use crate::piece::Color;
-use crate::qcan::{parse_move_list, QcanMove};
-use qc_ir::{Backend, Circuit, Square, IMPOSSIBLE_PROBABILITY};
+use qc_ir::{Backend, Circuit, Clbit, IMPOSSIBLE_PROBABILITY};
 use serde_json::{json, Map, Value};
 use thiserror::Error;
 
@@ -23,7 +25,7 @@ pub const LINK_THRESHOLD: f64 = 0.5;
 pub struct Cantwell;
 
 /// Why a Quantum Chess position, game file or move was refused.
-#[derive(Debug, Error)]
+#[derive(Clone, Debug, PartialEq, Error)]
 pub enum CantwellError {
     /// Bad notation: FEN, QCAN or game file.
     #[error(transparent)]
@@ -74,15 +76,15 @@ fn ending_tag(ending: Ending) -> &'static str {
 }
 
 /// The bitboard tag `name` of a game file holds, if it has one.
-fn tagged_board(text: &GameText<Board>, name: &'static str) -> Result<Option<u64>, CantwellError> {
-    let Some((_, value)) = text.tags.iter().find(|(tag, _)| tag == name) else {
+fn tagged_board(text: &GameRecord, name: &'static str) -> Result<Option<u64>, CantwellError> {
+    let Some(value) = text.tag(name) else {
         return Ok(None);
     };
     parse_bitboard(value)
         .map(Some)
         .ok_or_else(|| CantwellError::BadTag {
             name,
-            value: value.clone(),
+            value: value.to_string(),
             expected: "a bitboard in hexadecimal, 0x then 1 to 16 digits (bit k = square k)",
         })
 }
@@ -96,29 +98,95 @@ fn parse_bitboard(text: &str) -> Option<u64> {
     u64::from_str_radix(digits, 16).ok()
 }
 
-fn move_view(r: &MoveRecord) -> MoveView {
-    let what = match (r.outcome, r.outcome_probability, &r.meaning) {
-        (Some(o), Some(p), Some(meaning)) => {
-            format!("measured, outcome {} (P {p:.4}): {meaning}", u8::from(o))
+impl GameMove for QcanMove {
+    type Kind = MoveClass;
+
+    fn kind_name(kind: MoveClass) -> &'static str {
+        kind.move_type.as_str()
+    }
+
+    fn without_outcomes(&self) -> QcanMove {
+        QcanMove {
+            outcome: None,
+            ..*self
         }
-        (Some(o), _, _) => format!("measured, outcome {}", u8::from(o)),
-        (None, _, _) => "no measurement".into(),
-    };
-    let mut extras = Map::new();
-    extras.insert("type".into(), json!(r.move_type.as_str()));
-    extras.insert("variant".into(), json!(r.variant.as_str()));
-    extras.insert("measured".into(), json!(r.measured));
-    extras.insert("outcome".into(), json!(r.outcome.map(u8::from)));
-    extras.insert("outcome_probability".into(), json!(r.outcome_probability));
-    extras.insert("meaning".into(), json!(r.meaning));
-    extras.insert("applied".into(), json!(r.applied));
-    MoveView {
-        text: r.qcan.to_string(),
-        kind: r.move_type.as_str(),
-        detail: format!("{}, {what}", r.variant.as_str()),
-        outcome: r.outcome.map(|o| u8::from(o).to_string()),
-        instructions: r.instructions.clone(),
-        extras,
+    }
+
+    fn detail(played: &PlayedQcan) -> String {
+        let what = match played.rolls.first() {
+            Some(roll) => format!(
+                "measured, outcome {} (P {:.4}): {}",
+                u8::from(roll.one),
+                roll.probability(),
+                roll.meaning
+            ),
+            None => "no measurement".into(),
+        };
+        format!("{}, {what}", played.kind.variant.as_str())
+    }
+
+    fn outcome_summary(played: &PlayedQcan) -> Option<String> {
+        played.outcome().map(|o| u8::from(o).to_string())
+    }
+
+    fn extras(played: &PlayedQcan) -> Map<String, Value> {
+        let roll = played.rolls.first();
+        let mut extras = Map::new();
+        extras.insert("type".into(), json!(played.kind.move_type.as_str()));
+        extras.insert("variant".into(), json!(played.kind.variant.as_str()));
+        extras.insert("measured".into(), json!(played.measured()));
+        extras.insert("outcome".into(), json!(played.outcome().map(u8::from)));
+        extras.insert(
+            "outcome_probability".into(),
+            json!(roll.map(|r| r.probability())),
+        );
+        extras.insert("meaning".into(), json!(roll.map(|r| &r.meaning)));
+        extras.insert("applied".into(), json!(played.applied()));
+        extras
+    }
+}
+
+/// What a played Quantum Chess move did, read off its record.
+impl PlayedMove<QcanMove> {
+    /// Its type.
+    pub fn move_type(&self) -> MoveType {
+        self.kind.move_type
+    }
+
+    /// Its variant.
+    pub fn variant(&self) -> Variant {
+        self.kind.variant
+    }
+
+    /// True when a measurement was emitted (a certain outcome is not measured).
+    pub fn measured(&self) -> bool {
+        !self.rolls.is_empty()
+    }
+
+    /// The outcome, when measured.
+    pub fn outcome(&self) -> Option<bool> {
+        self.rolls.first().map(|r| r.one)
+    }
+
+    /// The classical bit the measurement wrote, when measured.
+    pub fn clbit(&self) -> Option<Clbit> {
+        self.rolls.first().map(|r| r.clbit)
+    }
+
+    /// True when the move's unitary was applied (no measurement, or outcome 1).
+    pub fn applied(&self) -> bool {
+        self.outcome().unwrap_or(true)
+    }
+
+    /// The probability of the outcome that happened (read from the state just before the
+    /// measurement), when measured.
+    pub fn outcome_probability(&self) -> Option<f64> {
+        self.rolls.first().map(|r| r.probability())
+    }
+
+    /// What the outcome meant, when measured.
+    pub fn meaning(&self) -> Option<&str> {
+        self.rolls.first().map(|r| r.meaning.as_str())
     }
 }
 
@@ -145,56 +213,35 @@ impl<B: Backend> Game<B> {
 }
 
 impl<B: Backend> QuantumGame for Game<B> {
+    type Move = QcanMove;
     type Error = CantwellError;
 
-    fn play_text(
+    fn play(
         &mut self,
-        text: &str,
+        mv: &QcanMove,
         rng: &mut dyn rand::RngCore,
-    ) -> Result<MoveView, CantwellError> {
-        let mv: QcanMove = text.parse()?;
-        Ok(move_view(self.play(&mv, rng)?))
+    ) -> Result<&PlayedQcan, CantwellError> {
+        let mut uniform = || rand::Rng::gen::<f64>(rng);
+        Ok(self.play_with(mv, &mut uniform)?)
     }
 
-    fn undo(&mut self) -> Result<MoveView, CantwellError> {
-        Ok(move_view(&Game::undo(self)?))
+    fn undo(&mut self) -> Result<PlayedQcan, CantwellError> {
+        Ok(self.take_back()?)
     }
 
-    fn move_outcomes(&mut self, text: &str) -> Result<Vec<MoveOutcome>, CantwellError> {
-        let mv: QcanMove = text.parse()?;
-        Ok(Game::move_outcomes(self, &mv)?
-            .into_iter()
-            .map(|(mv, probability)| MoveOutcome {
-                text: mv.to_string(),
-                probability,
-            })
-            .collect())
+    fn move_outcomes(
+        &mut self,
+        mv: &QcanMove,
+    ) -> Result<Vec<MoveOutcome<QcanMove>>, CantwellError> {
+        Ok(self.outcomes_of(mv)?)
     }
 
-    fn legal_moves(&self) -> Vec<LegalMove> {
-        Game::legal_moves(self)
-            .into_iter()
-            .filter_map(|mv| {
-                let kind = self.classify(&mv).ok()?.move_type.as_str();
-                Some(LegalMove {
-                    text: mv.to_string(),
-                    kind,
-                })
-            })
-            .collect()
+    fn legal_moves(&self) -> Vec<LegalMove<QcanMove>> {
+        self.legal()
     }
 
     fn status(&self) -> Status {
-        match Game::status(self) {
-            GameStatus::Ongoing => Status::Ongoing,
-            GameStatus::WhiteWins => Status::Win(Color::White, WinReason::KingCaptured),
-            GameStatus::BlackWins => Status::Win(Color::Black, WinReason::KingCaptured),
-            GameStatus::Draw => Status::Draw(match self.full_measurement() {
-                Some(m) if m.ending == Ending::FiftyMoves => DrawReason::FiftyMoves,
-                Some(_) => DrawReason::Repetition,
-                None => DrawReason::BothKingsGone,
-            }),
-        }
+        self.status
     }
 
     fn side_to_move(&self) -> Color {
@@ -202,15 +249,15 @@ impl<B: Backend> QuantumGame for Game<B> {
     }
 
     fn circuit(&self) -> &Circuit {
-        Game::circuit(self)
+        self.builder.circuit()
     }
 
     fn outcomes(&self) -> Vec<Option<bool>> {
         self.classical_record().bits().to_vec()
     }
 
-    fn moves(&self) -> Vec<MoveView> {
-        self.history().iter().map(move_view).collect()
+    fn moves(&self) -> &[PlayedQcan] {
+        &self.history
     }
 
     fn record(&self) -> String {
@@ -218,8 +265,8 @@ impl<B: Backend> QuantumGame for Game<B> {
             start: self.start().clone(),
             ..GameRecord::default()
         };
-        for r in self.history() {
-            record.push_move(r.qcan);
+        for r in &self.history {
+            record.push_move(r.mv);
         }
         // The printout without its tags (only a FEN tag, for a non-standard start).
         let text = record.to_string();
@@ -236,7 +283,7 @@ impl<B: Backend> QuantumGame for Game<B> {
 
     fn board_view(&self, links: bool) -> BoardView {
         let mut view = BoardView::new(8, 8, self.board().side_to_move);
-        view.status = QuantumGame::status(self);
+        view.status = self.status;
         let probs = self.probabilities();
         for sq in Square::ALL {
             if let Some(piece) = self.board().piece(sq) {
@@ -268,12 +315,12 @@ impl<B: Backend> QuantumGame for Game<B> {
     }
 
     fn state_size(&self) -> usize {
-        Game::state_size(self)
+        self.backend.state_size()
     }
 
     fn bell(&self, square1: Square, square2: Square) -> Option<([f64; 8], (f64, f64))> {
         Some((
-            Game::bell(self, square1, square2),
+            self.bell_expectations(square1, square2),
             self.same_opposite(square1, square2),
         ))
     }
@@ -298,7 +345,7 @@ impl<B: Backend> QuantumGame for Game<B> {
     fn claim(&mut self, rng: &mut dyn rand::RngCore) -> Option<Result<String, CantwellError>> {
         let mut uniform = || rand::Rng::gen::<f64>(rng);
         Some(
-            Game::claim(self, &mut uniform)
+            self.claim_with(&mut uniform)
                 .map(|m| {
                     format!(
                         "claimed {}: measured every square, board {:#018x}",
@@ -371,8 +418,9 @@ impl Ruleset for Cantwell {
     const NAME: &'static str = "cantwell";
     const GAME_FILE_EXTENSION: &'static str = "qcg";
     type Start = Board;
-    type Game<B: Backend> = Game<B>;
+    type Move = QcanMove;
     type Error = CantwellError;
+    type Game<B: Backend> = Game<B>;
 
     fn start(fen: Option<&str>, options: Option<&str>) -> Result<Board, CantwellError> {
         if let Some(o) = options {
@@ -384,38 +432,17 @@ impl Ruleset for Cantwell {
         })
     }
 
-    fn read_game(text: &str, options: Option<&str>) -> Result<GameText<Board>, CantwellError> {
+    fn read_game(text: &str, options: Option<&str>) -> Result<GameRecord, CantwellError> {
         if let Some(o) = options {
             return Err(CantwellError::NoOptions(o.to_string()));
         }
-        let record = GameRecord::parse(text)?;
-        Ok(GameText {
-            tags: record
-                .tags
-                .iter()
-                .map(|t| (t.name.clone(), t.value.clone()))
-                .collect(),
-            start: record.start,
-            moves: record
-                .moves
-                .iter()
-                .map(|m| WrittenMove {
-                    text: m.qcan.to_string(),
-                    line: m.line,
-                    column: m.column,
-                })
-                .collect(),
-        })
+        Ok(GameRecord::parse(text)?)
     }
 
-    fn read_moves(text: &str) -> Result<Vec<WrittenMove>, CantwellError> {
+    fn read_moves(text: &str) -> Result<Vec<WrittenMove<QcanMove>>, CantwellError> {
         Ok(parse_move_list(text)?
             .into_iter()
-            .map(|m| WrittenMove {
-                text: m.to_string(),
-                line: 0,
-                column: 0,
-            })
+            .map(WrittenMove::unplaced)
             .collect())
     }
 
@@ -423,7 +450,7 @@ impl Ruleset for Cantwell {
         Ok(Game::new(start.clone(), backend)?)
     }
 
-    fn game_for<B: Backend>(text: &GameText<Board>, backend: B) -> Result<Game<B>, CantwellError> {
+    fn game_for<B: Backend>(text: &GameRecord, backend: B) -> Result<Game<B>, CantwellError> {
         let mut game = Game::new(text.start.clone(), backend)?;
         // Checked before any move is played, so a malformed claim tag is refused up front too.
         tagged_board(text, REPETITION_BOARD_TAG)?;
@@ -432,7 +459,7 @@ impl Ruleset for Cantwell {
     }
 
     fn finish_replay<B: Backend>(
-        text: &GameText<Board>,
+        text: &GameRecord,
         game: &mut Game<B>,
     ) -> Result<(), CantwellError> {
         let Some(bitboard) = tagged_board(text, REPETITION_BOARD_TAG)? else {
@@ -440,7 +467,7 @@ impl Ruleset for Cantwell {
         };
         game.set_forced_board(Some(bitboard));
         // The board is forced, so the claim draws no random numbers.
-        let result = game.claim(&mut || 0.5).map(|_| ());
+        let result = game.claim_with(&mut || 0.5).map(|_| ());
         game.set_forced_board(None);
         result.map_err(|source| CantwellError::RecordedClaim {
             after_move: text.moves.len(),
@@ -448,28 +475,21 @@ impl Ruleset for Cantwell {
         })
     }
 
-    fn write_game<B: Backend>(tags: &[(String, String)], start: &Board, game: &Game<B>) -> String {
-        let ended = game.full_measurement().map(|m| {
-            (
-                ending_tag(m.ending).to_string(),
-                format!("{:#018x}", m.bitboard),
-            )
-        });
+    fn write_game<B: Backend>(tags: &[Tag], start: &Board, game: &Game<B>) -> String {
+        let ended = game
+            .full_measurement()
+            .map(|m| Tag::new(ending_tag(m.ending), format!("{:#018x}", m.bitboard)));
         let mut record = GameRecord {
             tags: tags
                 .iter()
-                .filter(|(name, _)| name != FIFTY_MOVE_BOARD_TAG && name != REPETITION_BOARD_TAG)
-                .chain(ended.as_ref())
-                .map(|(name, value)| crate::gamefile::Tag {
-                    name: name.clone(),
-                    value: value.clone(),
-                })
+                .filter(|t| t.name != FIFTY_MOVE_BOARD_TAG && t.name != REPETITION_BOARD_TAG)
+                .cloned()
+                .chain(ended)
                 .collect(),
-            start: start.clone(),
-            ..GameRecord::default()
+            ..GameRecord::new(start.clone())
         };
-        for r in game.history() {
-            record.push_move(r.qcan);
+        for r in game.moves() {
+            record.push_move(r.mv);
         }
         record.to_string()
     }

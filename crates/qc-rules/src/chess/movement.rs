@@ -1,10 +1,10 @@
-//! Board geometry: the movement pattern of every piece kind (FIDE Article 3, no check rules) and
-//! the path squares strictly between a source and a target.
+//! How pieces move (FIDE Article 3, no check rules): the steps and directions of every piece
+//! kind, the movement patterns on an empty 8x8 board and the path squares strictly between a
+//! source and a target. Niel's Chess walks the same steps on boards of other sizes.
 //!
 //! Everything here is pure chess geometry: it never looks at what occupies a square.
 
-use crate::piece::{Color, PieceKind};
-use qc_ir::Square;
+use super::{Color, PieceKind, Square};
 
 /// The eight (file, rank) offsets of a knight's move.
 pub const KNIGHT_STEPS: [(i32, i32); 8] = [
@@ -17,7 +17,12 @@ pub const KNIGHT_STEPS: [(i32, i32); 8] = [
     (-2, 1),
     (-1, 2),
 ];
-const KING_STEPS: [(i32, i32); 8] = [
+/// The four (file, rank) directions a rook slides in.
+pub const ROOK_DIRECTIONS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+/// The four (file, rank) directions a bishop slides in.
+pub const BISHOP_DIRECTIONS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+/// The eight (file, rank) steps of a king (a queen slides in the same directions).
+pub const KING_STEPS: [(i32, i32); 8] = [
     (1, 0),
     (1, 1),
     (0, 1),

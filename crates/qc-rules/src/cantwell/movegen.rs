@@ -1,13 +1,14 @@
 //! Move generation: every standard, split and merge move of the side to move that passes
-//! classification (the possibility equations) in the current position, as [`QcanMove`]s.
+//! classification (the possibility equations) in the current position, as [`QcanMove`]s with
+//! their classification.
 
-use crate::board::Board;
-use crate::classify::classify;
-use crate::geometry;
-use crate::occupancy::Occupancy;
-use crate::piece::{Piece, PieceKind};
-use crate::qcan::{MoveShape, QcanMove};
-use qc_ir::Square;
+use crate::cantwell::board::Board;
+use crate::cantwell::classify::{classify, Classified};
+use crate::cantwell::occupancy::Occupancy;
+use crate::cantwell::qcan::{MoveShape, QcanMove};
+use crate::chess::movement as geometry;
+use crate::chess::Square;
+use crate::chess::{Piece, PieceKind};
 
 const PROMOTIONS: [PieceKind; 4] = [
     PieceKind::Queen,
@@ -26,8 +27,8 @@ fn plain(shape: MoveShape, promotion: Option<PieceKind>) -> QcanMove {
     }
 }
 
-/// Every possible move of `board.side_to_move`; see the module docs.
-pub fn possible_moves(board: &Board, occ: &Occupancy) -> Vec<QcanMove> {
+/// Every possible move of `board.side_to_move` with its classification; see the module docs.
+pub fn possible_moves(board: &Board, occ: &Occupancy) -> Vec<(QcanMove, Classified)> {
     let mut candidates = Vec::new();
     let own: Vec<(Square, Piece)> = Square::ALL
         .into_iter()
@@ -108,6 +109,6 @@ pub fn possible_moves(board: &Board, occ: &Occupancy) -> Vec<QcanMove> {
     }
     candidates
         .into_iter()
-        .filter(|mv| classify(board, occ, mv).is_ok())
+        .filter_map(|mv| classify(board, occ, &mv).ok().map(|c| (mv, c)))
         .collect()
 }

@@ -1,16 +1,16 @@
-//! Niel's Chess behind the ruleset interface: [`NielsGame`] plays Niel's moves,
-//! [`NielsRecord`] reads and writes its game files, [`NielsRules`] are its options.
+//! Niel's Chess behind the ruleset interface: [`NielsGame`] plays Niel's moves ([`RolledMove`],
+//! the [`GameMove`] of this ruleset), [`NielsRecord`] reads and writes its game files,
+//! [`NielsRules`] are its options.
 
-use super::{
-    BoardView, DrawReason, GameText, LegalMove, MarkView, MoveOutcome, MoveView, PairView,
-    QuantumGame, Ruleset, SquareView, Status, WinReason, WireLabel, WrittenMove,
+use crate::chess::{Color, Square};
+use crate::niels::game::PlayedNiels;
+use crate::niels::moves::{NielsMoveKind, RolledMove};
+use crate::niels::{Cell, NielsError, NielsGame, NielsPosition, NielsRecord, NielsRules};
+use crate::ruleset::{
+    BoardView, GameMove, LegalMove, MarkView, MoveOutcome, PairView, QuantumGame, Ruleset,
+    SquareView, Status, Tag, WireLabel, WrittenMove,
 };
-use crate::niels::moves::{format_played, parse_played};
-use crate::niels::{
-    Cell, GameStatus, NielsError, NielsGame, NielsPosition, NielsRecord, NielsRules, PlayedMove,
-};
-use crate::piece::Color;
-use qc_ir::{Backend, Circuit, Square};
+use qc_ir::{Backend, Circuit};
 use serde_json::{json, Map, Value};
 
 /// Niel's Chess, "piece in a box" (`docs/niels.md`).
@@ -19,35 +19,49 @@ pub struct Niels;
 /// A Niel's start: the position, with the rule options in force.
 pub type NielsStart = NielsPosition;
 
-fn move_view(m: &PlayedMove) -> MoveView {
-    let detail = if m.rolls.is_empty() {
-        "no roll".to_string()
-    } else {
-        let shown: Vec<String> = m
+impl GameMove for RolledMove {
+    type Kind = NielsMoveKind;
+
+    fn kind_name(kind: NielsMoveKind) -> &'static str {
+        kind.as_str()
+    }
+
+    fn without_outcomes(&self) -> RolledMove {
+        RolledMove::from(self.mv)
+    }
+
+    fn detail(played: &PlayedNiels) -> String {
+        if played.rolls.is_empty() {
+            return "no roll".to_string();
+        }
+        let shown: Vec<String> = played
+            .mv
             .rolls
             .iter()
-            .zip(&m.roll_outcomes)
-            .map(|(s, o)| format!("{s} (P {:.4}): {}", o.probability, o.meaning))
+            .zip(&played.rolls)
+            .map(|(s, roll)| format!("{s} (P {:.4}): {}", roll.probability(), roll.meaning))
             .collect();
         format!("rolled {}", shown.join("; "))
-    };
-    let rolls: Vec<String> = m.rolls.iter().map(ToString::to_string).collect();
-    let mut extras = Map::new();
-    extras.insert("rolls".into(), json!(rolls));
-    extras.insert("blue_probabilities".into(), json!(m.blue_probabilities));
-    let outcomes: Vec<Value> = m
-        .roll_outcomes
-        .iter()
-        .map(|o| json!({"probability": o.probability, "meaning": o.meaning}))
-        .collect();
-    extras.insert("roll_outcomes".into(), Value::Array(outcomes));
-    MoveView {
-        text: m.text(),
-        kind: m.kind,
-        detail,
-        outcome: (!rolls.is_empty()).then(|| rolls.join(",")),
-        instructions: m.instructions.clone(),
-        extras,
+    }
+
+    fn outcome_summary(played: &PlayedNiels) -> Option<String> {
+        let rolls: Vec<String> = played.mv.rolls.iter().map(ToString::to_string).collect();
+        (!rolls.is_empty()).then(|| rolls.join(","))
+    }
+
+    fn extras(played: &PlayedNiels) -> Map<String, Value> {
+        let rolls: Vec<String> = played.mv.rolls.iter().map(ToString::to_string).collect();
+        let blue: Vec<f64> = played.rolls.iter().map(|r| r.p_one).collect();
+        let outcomes: Vec<Value> = played
+            .rolls
+            .iter()
+            .map(|r| json!({"probability": r.probability(), "meaning": r.meaning}))
+            .collect();
+        let mut extras = Map::new();
+        extras.insert("rolls".into(), json!(rolls));
+        extras.insert("blue_probabilities".into(), json!(blue));
+        extras.insert("roll_outcomes".into(), Value::Array(outcomes));
+        extras
     }
 }
 
@@ -58,18 +72,6 @@ fn p_red(pos: &NielsPosition, pair: &crate::niels::Pair) -> f64 {
         p_event
     } else {
         1.0 - p_event
-    }
-}
-
-/// The status in the interface's terms.
-pub(crate) fn status_of(status: GameStatus) -> Status {
-    match status {
-        GameStatus::Ongoing => Status::Ongoing,
-        GameStatus::Checkmate { winner } => Status::Win(winner, WinReason::Checkmate),
-        GameStatus::Stalemate => Status::Draw(DrawReason::Stalemate),
-        GameStatus::FiftyMoves => Status::Draw(DrawReason::FiftyMoves),
-        GameStatus::Repetition => Status::Draw(DrawReason::Repetition),
-        GameStatus::InsufficientMaterial => Status::Draw(DrawReason::InsufficientMaterial),
     }
 }
 
@@ -127,51 +129,59 @@ fn side_name(color: Color) -> &'static str {
 }
 
 impl<B: Backend> QuantumGame for NielsGame<B> {
+    type Move = RolledMove;
     type Error = NielsError;
 
-    fn play_text(
+    fn play(
         &mut self,
-        text: &str,
+        mv: &RolledMove,
         rng: &mut dyn rand::RngCore,
-    ) -> Result<MoveView, NielsError> {
-        NielsGame::play_text(self, text, rng).map(move_view)
+    ) -> Result<&PlayedNiels, NielsError> {
+        self.play_rolled(mv, rng)
     }
 
-    fn undo(&mut self) -> Result<MoveView, NielsError> {
-        NielsGame::undo(self).map(|m| move_view(&m))
+    fn undo(&mut self) -> Result<PlayedNiels, NielsError> {
+        self.take_back()
     }
 
-    fn move_outcomes(&mut self, text: &str) -> Result<Vec<MoveOutcome>, NielsError> {
-        let status = QuantumGame::status(self);
+    fn move_outcomes(
+        &mut self,
+        mv: &RolledMove,
+    ) -> Result<Vec<MoveOutcome<RolledMove>>, NielsError> {
+        let status = self.game_status();
         if status.is_over() {
             return Err(NielsError::GameOver(status));
         }
-        let (mv, _) = parse_played(text)?;
-        Ok(NielsGame::outcome_probabilities(self, &mv)?
+        let canonical = self.position().canonical(&mv.mv);
+        Ok(self
+            .outcome_probabilities(&canonical)?
             .into_iter()
             .map(|(rolls, probability)| MoveOutcome {
-                text: format_played(&self.position().canonical(&mv), &rolls),
+                mv: RolledMove {
+                    mv: canonical,
+                    rolls,
+                },
                 probability,
             })
             .collect())
     }
 
-    fn legal_moves(&self) -> Vec<LegalMove> {
-        if QuantumGame::status(self).is_over() {
+    fn legal_moves(&self) -> Vec<LegalMove<RolledMove>> {
+        if self.game_status().is_over() {
             return Vec::new();
         }
         let pos = self.position();
         pos.legal_moves()
             .into_iter()
             .map(|mv| LegalMove {
-                text: mv.to_string(),
                 kind: pos.move_kind(&mv),
+                mv: RolledMove::from(mv),
             })
             .collect()
     }
 
     fn status(&self) -> Status {
-        status_of(NielsGame::status(self))
+        self.game_status()
     }
 
     fn side_to_move(&self) -> Color {
@@ -179,23 +189,23 @@ impl<B: Backend> QuantumGame for NielsGame<B> {
     }
 
     fn circuit(&self) -> &Circuit {
-        NielsGame::circuit(self)
+        self.quantum.builder.circuit()
     }
 
     fn outcomes(&self) -> Vec<Option<bool>> {
         self.clbit_outcomes()
     }
 
-    fn moves(&self) -> Vec<MoveView> {
-        self.history().iter().map(move_view).collect()
+    fn moves(&self) -> &[PlayedNiels] {
+        &self.history
     }
 
-    fn wire_labels(&self) -> Vec<WireLabel> {
-        NielsGame::wire_labels(self).to_vec()
+    fn wire_labels(&self) -> &[WireLabel] {
+        &self.quantum.wire_labels
     }
 
     fn record(&self) -> String {
-        NielsGame::record(self)
+        self.move_record()
     }
 
     fn fen(&self) -> String {
@@ -206,7 +216,7 @@ impl<B: Backend> QuantumGame for NielsGame<B> {
         // Pairs are always drawn joined; `links` adds nothing (correlations are the pairs).
         let pos = self.position();
         let mut view = BoardView::new(pos.width, pos.height, pos.side_to_move);
-        view.status = QuantumGame::status(self);
+        view.status = self.game_status();
         for square in pos.squares() {
             view.squares[square.index()] = match pos.cell(square) {
                 Cell::Empty => None,
@@ -266,10 +276,7 @@ impl<B: Backend> QuantumGame for NielsGame<B> {
         let mut extras = Map::new();
         extras.insert("variant".into(), json!(pos.rules.to_string()));
         extras.insert("in_check".into(), json!(pos.in_check(pos.side_to_move)));
-        extras.insert(
-            "final".into(),
-            position_json(pos, QuantumGame::status(self)),
-        );
+        extras.insert("final".into(), position_json(pos, self.game_status()));
         extras
     }
 }
@@ -278,8 +285,9 @@ impl Ruleset for Niels {
     const NAME: &'static str = "niels";
     const GAME_FILE_EXTENSION: &'static str = "qng";
     type Start = NielsPosition;
-    type Game<B: Backend> = NielsGame<B>;
+    type Move = RolledMove;
     type Error = NielsError;
+    type Game<B: Backend> = NielsGame<B>;
 
     fn start(fen: Option<&str>, options: Option<&str>) -> Result<NielsPosition, NielsError> {
         let rules: NielsRules = options.unwrap_or("simplified").parse()?;
@@ -289,50 +297,22 @@ impl Ruleset for Niels {
         }
     }
 
-    fn read_game(text: &str, options: Option<&str>) -> Result<GameText<NielsPosition>, NielsError> {
-        let record = NielsRecord::parse(text)?;
-        let rules = match options {
-            Some(o) => o.parse()?,
-            None => record.rules()?,
-        };
-        let start = record.start(rules)?;
-        Ok(GameText {
-            tags: record
-                .tags
-                .into_iter()
-                .filter(|(n, _)| {
-                    !n.eq_ignore_ascii_case("Variant") && !n.eq_ignore_ascii_case("FEN")
-                })
-                .collect(),
-            start,
-            moves: record.moves.into_iter().map(written).collect(),
-        })
+    fn read_game(text: &str, options: Option<&str>) -> Result<NielsRecord, NielsError> {
+        NielsRecord::read(text, options)
     }
 
-    fn read_moves(text: &str) -> Result<Vec<WrittenMove>, NielsError> {
-        Ok(NielsRecord::parse(text)?
-            .moves
-            .into_iter()
-            .map(|m| WrittenMove {
-                line: 0,
-                column: 0,
-                ..written(m)
-            })
-            .collect())
+    fn read_moves(text: &str) -> Result<Vec<WrittenMove<RolledMove>>, NielsError> {
+        NielsRecord::read_move_list(text)
     }
 
     fn new_game<B: Backend>(start: &NielsPosition, backend: B) -> Result<NielsGame<B>, NielsError> {
         NielsGame::new(start.clone(), backend)
     }
 
-    fn write_game<B: Backend>(
-        tags: &[(String, String)],
-        start: &NielsPosition,
-        game: &NielsGame<B>,
-    ) -> String {
+    fn write_game<B: Backend>(tags: &[Tag], start: &NielsPosition, game: &NielsGame<B>) -> String {
         let mut all = tags.to_vec();
-        all.push(("Variant".into(), start.rules.to_string()));
-        all.push(("FEN".into(), start.to_fen()));
+        all.push(Tag::new("Variant", start.rules.to_string()));
+        all.push(Tag::new("FEN", start.to_fen()));
         NielsRecord::write(&all, &game.record())
     }
 
@@ -342,13 +322,5 @@ impl Ruleset for Niels {
 
     fn options_name(start: &NielsPosition) -> Option<String> {
         Some(start.rules.to_string())
-    }
-}
-
-fn written(m: crate::niels::RecordedMove) -> WrittenMove {
-    WrittenMove {
-        text: m.text,
-        line: m.line,
-        column: m.column,
     }
 }

@@ -13,109 +13,32 @@
 //! number of lines, `;` to the end of the line) are dropped, and an optional result token
 //! (`1-0`, `0-1`, `1/2-1/2`, `*`) ends the game.
 
-use crate::board::Board;
-use crate::notation_error::{GameErrorKind, NotationError};
-use crate::piece::Color;
-use crate::qcan::QcanMove;
+use crate::cantwell::board::Board;
+use crate::cantwell::notation_error::{GameErrorKind, NotationError};
+use crate::cantwell::qcan::QcanMove;
+use crate::chess::Color;
+use crate::ruleset::{GameFile, GameResult, Tag, WrittenMove};
 use std::fmt;
 use std::str::FromStr;
 
 /// Full moves per line in the canonical printout.
 const FULL_MOVES_PER_LINE: u32 = 8;
 
-/// A `[Name "value"]` tag.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Tag {
-    /// The tag name (letters, digits and `_`, starting with a letter or digit).
-    pub name: String,
-    /// The value, unescaped.
-    pub value: String,
-}
-
-/// The result token at the end of a game.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    /// `1-0`.
-    WhiteWins,
-    /// `0-1`.
-    BlackWins,
-    /// `1/2-1/2`.
-    Draw,
-    /// `*`: unfinished or unknown.
-    Unknown,
-}
-
-impl GameResult {
-    /// The PGN token.
-    pub const fn token(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unknown => "*",
-        }
-    }
-
-    /// The result a token stands for, if it is one.
-    pub fn from_token(token: &str) -> Option<GameResult> {
-        [
-            GameResult::WhiteWins,
-            GameResult::BlackWins,
-            GameResult::Draw,
-            GameResult::Unknown,
-        ]
-        .into_iter()
-        .find(|r| r.token() == token)
-    }
-}
-
-impl fmt::Display for GameResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.token())
-    }
-}
-
-/// One move of a game file, with where it was written.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct RecordedMove {
-    /// The move.
-    pub qcan: QcanMove,
-    /// 1-based line of the move in the file.
-    pub line: usize,
-    /// 1-based column of the move's first character (after a glued move number).
-    pub column: usize,
-    /// The move's ply counted from the game's beginning: 0 is White's first move, 1 Black's
-    /// first, ...; a game starting from a FEN continues that count (fullmove 5, Black to move
-    /// gives 9). Move number = `ply / 2 + 1`, Black moves iff `ply` is odd.
-    pub ply: u32,
-}
-
-/// A parsed game file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
-    /// The tags other than `FEN`, in file order.
-    pub tags: Vec<Tag>,
-    /// The start position: the `[FEN]` tag's, or [`Board::start`].
-    pub start: Board,
-    /// The moves in order.
-    pub moves: Vec<RecordedMove>,
-    /// The result token, if the file has one.
-    pub result: Option<GameResult>,
-}
+/// A Quantum Chess game file: tags (other than `FEN`), the start position (the `[FEN]` tag's,
+/// or [`Board::start`]), the QCAN moves and the result token.
+pub type GameRecord = GameFile<Board, QcanMove>;
 
 impl Default for GameRecord {
+    /// No tags and no moves from the standard start.
     fn default() -> GameRecord {
-        GameRecord {
-            tags: Vec::new(),
-            start: Board::start(),
-            moves: Vec::new(),
-            result: None,
-        }
+        GameFile::new(Board::start())
     }
 }
 
-/// The ply of the first move from `start` (see [`RecordedMove::ply`]).
-fn first_ply(start: &Board) -> u32 {
+/// The ply of the first move from `start`: 0 is White's first move, 1 Black's first, ...; a game
+/// starting from a FEN continues that count (fullmove 5, Black to move gives 9). Move number =
+/// `ply / 2 + 1`, Black moves iff `ply` is odd.
+pub fn first_ply(start: &Board) -> u32 {
     let black = u32::from(start.side_to_move == Color::Black);
     start.fullmove_number.saturating_sub(1).saturating_mul(2) + black
 }
@@ -126,23 +49,9 @@ impl GameRecord {
         Parser::new(text).parse()
     }
 
-    /// The value of the first tag called `name`.
-    pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|t| t.name == name)
-            .map(|t| t.value.as_str())
-    }
-
-    /// Appends a move, numbering its ply after the last one; `line`/`column` are 0 (not from a file).
-    pub fn push_move(&mut self, qcan: QcanMove) {
-        let ply = first_ply(&self.start) + self.moves.len() as u32;
-        self.moves.push(RecordedMove {
-            qcan,
-            line: 0,
-            column: 0,
-            ply,
-        });
+    /// The ply of move `index` (0-based) counted from the game's beginning (see [`first_ply`]).
+    pub fn ply(&self, index: usize) -> u32 {
+        first_ply(&self.start).saturating_add(index as u32)
     }
 }
 
@@ -156,9 +65,8 @@ impl FromStr for GameRecord {
 
 /// The canonical form: one tag per line (the `[FEN]` tag last, only if the start position is
 /// not the standard one), a blank line, then the moves with move numbers, eight full moves per
-/// line, then the result. Move numbers follow the start position and the moves' order (the
-/// `ply` fields are not consulted), so printing then parsing gives the same record except for
-/// the moves' lines and columns.
+/// line, then the result. Move numbers follow the start position and the moves' order, so
+/// printing then parsing gives the same record except for the moves' lines and columns.
 impl fmt::Display for GameRecord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut tags: Vec<(&str, String)> = self
@@ -176,7 +84,7 @@ impl fmt::Display for GameRecord {
         let mut line: Vec<String> = Vec::new();
         let mut numbers_on_line = 0;
         let first = first_ply(&self.start);
-        for (index, recorded) in self.moves.iter().enumerate() {
+        for (index, written) in self.moves.iter().enumerate() {
             let ply = first + index as u32;
             let number = ply / 2 + 1;
             if ply.is_multiple_of(2) {
@@ -190,7 +98,7 @@ impl fmt::Display for GameRecord {
                 line.push(format!("{number}..."));
                 numbers_on_line += 1;
             }
-            line.push(recorded.qcan.to_string());
+            line.push(written.mv.to_string());
         }
         if let Some(result) = self.result {
             line.push(result.token().to_string());
@@ -411,12 +319,10 @@ impl Parser {
             };
             error_at(bad, GameErrorKind::BadMove(Box::new(e)))
         })?;
-        let ply = first_ply(&self.record.start) + self.record.moves.len() as u32;
-        self.record.moves.push(RecordedMove {
-            qcan,
+        self.record.moves.push(WrittenMove {
+            mv: qcan,
             line: at.line,
             column,
-            ply,
         });
         Ok(())
     }

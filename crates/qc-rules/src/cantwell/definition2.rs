@@ -14,15 +14,12 @@
 //! other non-permutation gate whose controls hold) or at the end if a bit changed. A move that
 //! acts in no branch cannot change the state, whatever the measurement outcomes.
 
-use crate::board::Board;
-use crate::classify::classify;
-use crate::error::MoveError;
-use crate::lower::lower;
-use crate::occupancy::Occupancy;
-use crate::qcan::QcanMove;
-use qc_ir::{
-    Backend, CircuitBuilder, Gate, Instruction, Op, Qubit, Square, IMPOSSIBLE_PROBABILITY,
-};
+use crate::cantwell::classify::Classified;
+use crate::cantwell::error::MoveError;
+use crate::cantwell::lower::lower;
+use crate::cantwell::occupancy::Occupancy;
+use crate::chess::Square;
+use qc_ir::{Backend, CircuitBuilder, Gate, Instruction, Op, Qubit, IMPOSSIBLE_PROBABILITY};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Refuses a move whose `instructions` cannot change the state of `backend`.
@@ -195,51 +192,48 @@ fn walk(instructions: &[Instruction], mut values: BTreeMap<Qubit, bool>) -> Walk
     Walk { acts, measured }
 }
 
-/// The instructions `mv` would emit in the position `board` (`occ`: the state's support),
-/// lowered into a scratch circuit (square k is qubit k, as in [`crate::Game`]).
+/// The instructions the classified move would emit (`occ`: the state's support), lowered into
+/// a scratch circuit (square k is qubit k, as in [`crate::Game`]).
 fn scratch_instructions(
-    board: &Board,
     occ: &Occupancy,
-    mv: &QcanMove,
+    classified: &Classified,
 ) -> Result<Vec<Instruction>, MoveError> {
-    let classified = classify(board, occ, mv)?;
     let mut scratch = CircuitBuilder::new();
     for sq in Square::ALL {
         scratch.square(sq);
     }
-    lower(&classified, occ, &mut scratch, 0)?;
+    lower(classified, occ, &mut scratch, 0)?;
     Ok(scratch.circuit().instructions().to_vec())
 }
 
-/// Whether `mv` can change the state of `backend` in the position `board` (`occ` is the state's
+/// Whether the classified move can change the state of `backend` (`occ` is the state's
 /// support), judged by [`can_act`] on its instructions.
 ///
 /// # Errors
-/// The move is not possible by the possibility equations (classification or lowering fails).
-pub fn move_can_act<B: Backend + ?Sized>(
+/// Lowering the move fails.
+pub fn classified_can_act<B: Backend + ?Sized>(
     backend: &B,
-    board: &Board,
     occ: &Occupancy,
-    mv: &QcanMove,
+    classified: &Classified,
 ) -> Result<bool, MoveError> {
-    Ok(can_act(backend, &scratch_instructions(board, occ, mv)?))
+    Ok(can_act(backend, &scratch_instructions(occ, classified)?))
 }
 
-/// The outcomes of `mv` in the position `board` on the state of `backend`, each with its exact
-/// probability: `None` alone (probability 1) when the move measures nothing; otherwise
-/// `Some(true)` (applied) and `Some(false)` with their probabilities, leaving out an outcome
-/// below [`IMPOSSIBLE_PROBABILITY`]. The move is not played.
+/// The outcomes of the classified move on the state of `backend` (`occ` is the state's
+/// support), each with its exact probability: `None` alone (probability 1) when the move
+/// measures nothing; otherwise `Some(true)` (applied) and `Some(false)` with their
+/// probabilities, leaving out an outcome below [`IMPOSSIBLE_PROBABILITY`]. The move is not
+/// played.
 ///
 /// # Errors
-/// The move is not possible by the possibility equations, or cannot change the state
-/// ([`MoveError::CertainlyFails`], [`MoveError::Unchanged`]).
+/// Lowering fails, or the move cannot change the state ([`MoveError::CertainlyFails`],
+/// [`MoveError::Unchanged`]).
 pub fn move_outcomes<B: Backend + ?Sized>(
     backend: &B,
-    board: &Board,
     occ: &Occupancy,
-    mv: &QcanMove,
+    classified: &Classified,
 ) -> Result<Vec<(Option<bool>, f64)>, MoveError> {
-    let instructions = scratch_instructions(board, occ, mv)?;
+    let instructions = scratch_instructions(occ, classified)?;
     check(backend, &instructions)?;
     if !instructions
         .iter()

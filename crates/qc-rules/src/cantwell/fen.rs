@@ -8,10 +8,13 @@
 //! A square that holds a piece in the register may be occupied in superposition: FEN only
 //! records which piece it would be.
 
-use crate::board::{parse_move_counter, Board, CastlingRights, CounterError, MAX_FEN_COUNTER};
-use crate::notation_error::{FenErrorKind, FenField, NotationError};
-use crate::piece::{Color, Piece, PieceKind};
-use qc_ir::Square;
+use crate::cantwell::board::Board;
+use crate::cantwell::notation_error::{FenErrorKind, FenField, NotationError};
+use crate::chess::Square;
+use crate::chess::{
+    parse_move_counter, CastlingError, CastlingRights, CounterError, MAX_FEN_COUNTER,
+};
+use crate::chess::{Color, Piece, PieceKind};
 
 /// The standard start position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -51,12 +54,7 @@ impl Board {
                 }
             }
         }
-        board.castling = CastlingRights {
-            white_kingside: true,
-            white_queenside: true,
-            black_kingside: true,
-            black_queenside: true,
-        };
+        board.castling = CastlingRights::ALL;
         board
     }
 
@@ -125,7 +123,7 @@ impl Board {
         fen.push(' ');
         fen.push(self.side_to_move.fen_char());
         fen.push(' ');
-        fen.push_str(&castling_text(self.castling));
+        fen.push_str(&self.castling.to_string());
         fen.push(' ');
         match self.en_passant {
             Some(square) => fen.push_str(&square.to_string()),
@@ -184,51 +182,13 @@ fn parse_placement(text: &str) -> Result<[Option<Piece>; 64], NotationError> {
 }
 
 fn parse_castling(text: &str) -> Result<CastlingRights, NotationError> {
-    let mut rights = CastlingRights::default();
-    if text == "-" {
-        return Ok(rights);
-    }
-    for letter in text.chars() {
-        let right = match letter {
-            'K' => &mut rights.white_kingside,
-            'Q' => &mut rights.white_queenside,
-            'k' => &mut rights.black_kingside,
-            'q' => &mut rights.black_queenside,
-            _ => {
-                return Err(fen_error(
-                    FenField::Castling,
-                    text,
-                    FenErrorKind::BadCastlingLetter { letter },
-                ))
-            }
+    text.parse().map_err(|e| {
+        let kind = match e {
+            CastlingError::BadLetter(letter) => FenErrorKind::BadCastlingLetter { letter },
+            CastlingError::Duplicate(letter) => FenErrorKind::DuplicateCastlingLetter { letter },
         };
-        if *right {
-            return Err(fen_error(
-                FenField::Castling,
-                text,
-                FenErrorKind::DuplicateCastlingLetter { letter },
-            ));
-        }
-        *right = true;
-    }
-    Ok(rights)
-}
-
-fn castling_text(rights: CastlingRights) -> String {
-    let text: String = [
-        (rights.white_kingside, 'K'),
-        (rights.white_queenside, 'Q'),
-        (rights.black_kingside, 'k'),
-        (rights.black_queenside, 'q'),
-    ]
-    .into_iter()
-    .filter_map(|(has, letter)| has.then_some(letter))
-    .collect();
-    if text.is_empty() {
-        "-".to_string()
-    } else {
-        text
-    }
+        fen_error(FenField::Castling, text, kind)
+    })
 }
 
 fn parse_en_passant(text: &str, side_to_move: Color) -> Result<Option<Square>, NotationError> {

@@ -89,6 +89,17 @@ impl fmt::Display for Variant {
     }
 }
 
+/// What kind of Quantum Chess move a move is in its position: its type and its variant (the
+/// kind a [`crate::ruleset::PlayedMove`] or [`crate::ruleset::LegalMove`] of Quantum Chess
+/// carries).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MoveClass {
+    /// Its type.
+    pub move_type: MoveType,
+    /// Its variant.
+    pub variant: Variant,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

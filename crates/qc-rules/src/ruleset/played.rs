@@ -1,0 +1,146 @@
+//! Moves as the interface hands them out: a ruleset's move ([`GameMove`], read once from text),
+//! a legal move with its kind ([`LegalMove`]), one outcome of a move with its probability
+//! ([`MoveOutcome`]) and a move as played ([`PlayedMove`], with what each of its random outcomes
+//! gave: [`Roll`]). Every output (text, JSON, Python, protocols) shows a played move from these.
+
+use qc_ir::Clbit;
+use serde_json::{Map, Value};
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+use std::ops::Range;
+use std::str::FromStr;
+
+/// A move in a ruleset's notation: read from text once ([`FromStr`]) and written back
+/// ([`Display`]) in the canonical form that reads back as the same move. A move may carry the
+/// outcomes of its random parts written in (Quantum Chess `b1xc3.m1`, Niel's Chess
+/// `f5e6[e6]`): played, those outcomes are forced instead of sampled.
+pub trait GameMove:
+    Clone
+    + Debug
+    + PartialEq
+    + Display
+    + FromStr<Err: std::error::Error + Send + Sync + 'static>
+    + Send
+    + Sync
+    + 'static
+{
+    /// What kind of move it is in the position it is played in (Quantum Chess: its type and
+    /// variant; Niel's Chess: move, capture, superposition, ...).
+    type Kind: Copy + Debug + PartialEq + Eq + Hash + Send + Sync + 'static;
+
+    /// The kind's name, as `moves` groups moves and JSON names them (`split_jump`,
+    /// `superposition`).
+    fn kind_name(kind: Self::Kind) -> &'static str;
+
+    /// The move with no outcome written in (what a player chooses; the outcomes are drawn when
+    /// it is played).
+    #[must_use]
+    fn without_outcomes(&self) -> Self;
+
+    /// What a played move did, in words (`capture, measured, outcome 0 (P 0.5000): the white
+    /// knight was not on f3: the move did not take place`, `rolled e6 (P 0.5000): the white
+    /// knight was on e6, not on c6`).
+    fn detail(played: &PlayedMove<Self>) -> String;
+
+    /// A played move's outcomes in a few words for a summary (`1`, `e6`), `None` when nothing
+    /// was sampled.
+    fn outcome_summary(played: &PlayedMove<Self>) -> Option<String>;
+
+    /// Ruleset-specific fields of a played move for the JSON outputs.
+    fn extras(played: &PlayedMove<Self>) -> Map<String, Value>;
+}
+
+/// One random outcome a move drew: a mid-circuit measurement (Quantum Chess: whether the move
+/// took place; Niel's Chess: a dice roll, which square a pair collapsed to).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Roll {
+    /// The classical bit the measurement wrote.
+    pub clbit: Clbit,
+    /// The outcome measured.
+    pub one: bool,
+    /// The probability of outcome 1, read from the state just before the measurement.
+    pub p_one: f64,
+    /// What the outcome meant, in words (`the white knight was not on c3: the move did not take
+    /// place`, `the black rook was on e6, not on d4`).
+    pub meaning: String,
+}
+
+impl Roll {
+    /// The probability of the outcome that came up.
+    pub fn probability(&self) -> f64 {
+        if self.one {
+            self.p_one
+        } else {
+            1.0 - self.p_one
+        }
+    }
+}
+
+/// A move as played: the move with every outcome written in (so that it replays exactly), its
+/// kind, what each random outcome gave, and the instructions it emitted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedMove<M: GameMove> {
+    /// The move with its outcomes written in.
+    pub mv: M,
+    /// Its kind in the position it was played in.
+    pub kind: M::Kind,
+    /// Its random outcomes, in the order they were drawn (none when nothing was random).
+    pub rolls: Vec<Roll>,
+    /// The instructions it emitted, as a range of the game circuit's instruction list.
+    pub instructions: Range<usize>,
+}
+
+impl<M: GameMove> PlayedMove<M> {
+    /// The move with its outcomes written in, as text that replays it exactly.
+    pub fn text(&self) -> String {
+        self.mv.to_string()
+    }
+
+    /// The kind's name ([`GameMove::kind_name`]).
+    pub fn kind_name(&self) -> &'static str {
+        M::kind_name(self.kind)
+    }
+
+    /// What happened, in words ([`GameMove::detail`]).
+    pub fn detail(&self) -> String {
+        M::detail(self)
+    }
+
+    /// The outcomes in a few words, `None` when nothing was sampled
+    /// ([`GameMove::outcome_summary`]).
+    pub fn outcome_summary(&self) -> Option<String> {
+        M::outcome_summary(self)
+    }
+
+    /// Ruleset-specific fields for the JSON outputs ([`GameMove::extras`]).
+    pub fn extras(&self) -> Map<String, Value> {
+        M::extras(self)
+    }
+}
+
+/// A legal move and its kind.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LegalMove<M: GameMove> {
+    /// The move, with no outcome written in.
+    pub mv: M,
+    /// Its kind, as `moves` groups them.
+    pub kind: M::Kind,
+}
+
+impl<M: GameMove> LegalMove<M> {
+    /// The kind's name ([`GameMove::kind_name`]).
+    pub fn kind_name(&self) -> &'static str {
+        M::kind_name(self.kind)
+    }
+}
+
+/// One outcome of a move: the move written with that outcome (so that playing it plays exactly
+/// this outcome), and its exact probability.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveOutcome<M> {
+    /// The move with the outcome written in (`b1xc3.m1`, `e1xe6[e6]`); a move with nothing
+    /// random is written as it is (`e2e4`).
+    pub mv: M,
+    /// The probability of this outcome, read from the state (not sampled).
+    pub probability: f64,
+}
