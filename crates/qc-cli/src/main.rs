@@ -151,7 +151,21 @@ enum Command {
     Uqci(uqci::UqciArgs),
 }
 
+/// Installs the binary's panic hook: silent for a panic the libraries catch and report as an
+/// error (a dependency's internal assertion on a malformed program, `qc_export`'s contained
+/// calls), the previous hook's report for any other. The libraries leave the hook alone, so
+/// that a program embedding them keeps its own.
+fn quiet_contained_panics() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !qc_export::inside_contained_call() {
+            previous(info);
+        }
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_contained_panics();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Simulate(args) => commands::simulate::run(&args),

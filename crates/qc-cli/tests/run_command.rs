@@ -269,3 +269,20 @@ fn simulate_in_single_precision_gives_the_same_game() {
     ]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn a_panic_the_importer_contains_is_an_error_without_panic_text() {
+    // oq3_parser asserts on a keyword in a gate's qubit list; the importer catches it, and the
+    // binary's own panic hook keeps the panic's report off standard error.
+    let out = qchess(&[
+        "run",
+        "crates/qc-fuzz/corpus/regressions/run_circuit/keyword_in_gate_qubit_list.qasm",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("stopped on an internal check"), "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
+        "{err}"
+    );
+}

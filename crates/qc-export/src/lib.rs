@@ -38,6 +38,7 @@ pub mod user_call;
 pub use circuit_format::{
     detect_format, import_qasm, parse_circuit, parse_circuit_as, CircuitError, CircuitFormat,
 };
+pub use contain::inside_contained_call;
 pub use error::{
     ExpandProblem, ExportError, ImportError, ImportErrorKind, SemanticProblem, TargetProblem,
     UnknownChoice, Unsupported,
