@@ -267,9 +267,17 @@ fn board_svg_parses_and_draws_every_pair() {
             .count()
     };
     assert_eq!(count("pair"), pairs);
-    // A ring on every piece: the conventional ones (full) and both halves of each pair.
+    // A ring on both halves of each pair; none on the conventional pieces, which are certain.
     let conventional = d["final"]["pieces"].as_object().unwrap().len();
-    assert_eq!(count("ring"), conventional + 2 * pairs);
+    assert_eq!(count("ring"), 2 * pairs);
+    let pieces = doc
+        .descendants()
+        .filter(|n| {
+            n.attribute("class")
+                .is_some_and(|c| c.starts_with("piece "))
+        })
+        .count();
+    assert_eq!(pieces, conventional + 2 * pairs);
     assert_eq!(count("mark"), 2 * pairs);
 }
 

@@ -9,5 +9,6 @@ pub mod board_text;
 pub mod game_drawing;
 pub mod labels;
 pub mod layout;
+pub mod svg;
 pub mod svg_circuit;
 pub mod text_circuit;

@@ -4,6 +4,7 @@
 //! overlap.
 
 use super::layout::{layout_annotated, Annotations, Layout, Mark, Placed};
+use crate::svg::xml_escape;
 use qc_ir::Circuit;
 use std::fmt::Write;
 
@@ -17,14 +18,6 @@ const GAP: f64 = 16.0;
 const MIN_COLUMN: f64 = 36.0;
 /// Height of the section header row.
 const HEADER: f64 = 28.0;
-
-/// Escapes text for XML.
-pub fn xml_escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
 
 /// What a mark writes, if anything.
 fn mark_text(mark: &Mark) -> Option<String> {

@@ -6,8 +6,9 @@ use crate::status::status_line;
 use anyhow::Context;
 use clap::Args;
 use qc_front::BackendKind;
+use qc_render::board_svg::BoardOptions;
 use qc_render::{board_svg, board_text};
-use qc_rules::QuantumGame;
+use qc_rules::{BoardView, Color, QuantumGame};
 use std::path::PathBuf;
 
 /// Arguments of `qchess board`.
@@ -22,6 +23,15 @@ pub struct BoardArgs {
     /// Niel's pairs are always joined).
     #[arg(long)]
     pub links: bool,
+    /// A title above the SVG board.
+    #[arg(long, value_name = "TEXT", requires = "svg")]
+    pub title: Option<String>,
+    /// List the game's moves beside the SVG board.
+    #[arg(long, requires = "svg")]
+    pub move_list: bool,
+    /// Highlight the squares the last move names on the SVG board.
+    #[arg(long, requires = "svg")]
+    pub last_move: bool,
     /// Seed for the outcomes of moves written without them.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -40,8 +50,11 @@ pub fn run(args: &BoardArgs) -> anyhow::Result<()> {
         |R, _loaded, game| {
             let view = game.board_view(args.links);
             match &args.svg {
-                Some(path) => std::fs::write(path, board_svg::draw(&view))
-                    .with_context(|| format!("cannot write {}", path.display())),
+                Some(path) => std::fs::write(
+                    path,
+                    board_svg::draw_with(&view, &svg_options(args, &game, &view)),
+                )
+                .with_context(|| format!("cannot write {}", path.display())),
                 None => write_stdout(&format!(
                     "{}{}\n",
                     board_text::draw(&view),
@@ -50,4 +63,25 @@ pub fn run(args: &BoardArgs) -> anyhow::Result<()> {
             }
         }
     )
+}
+
+/// What `--title`, `--move-list` and `--last-move` add to the SVG board of `game`.
+fn svg_options<G: QuantumGame>(args: &BoardArgs, game: &G, view: &BoardView) -> BoardOptions {
+    let moves = game.moves();
+    let plies: Vec<String> = moves.iter().map(|m| m.text.clone()).collect();
+    // The side that moved first: the side to move now when an even number of plies were played.
+    let black_first = (game.side_to_move() == Color::Black) == plies.len().is_multiple_of(2);
+    BoardOptions {
+        title: args.title.clone(),
+        moves: if args.move_list {
+            board_svg::move_lines(&plies, black_first)
+        } else {
+            Vec::new()
+        },
+        highlight: match (args.last_move, moves.last()) {
+            (true, Some(last)) => board_svg::squares_named(&last.text, view),
+            _ => Vec::new(),
+        },
+        ..BoardOptions::default()
+    }
 }
