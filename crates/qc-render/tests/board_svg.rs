@@ -620,7 +620,7 @@ fn the_board_of_every_bundled_game_keeps_the_rules() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         // Every position of the game, so that pairs and marks are seen mid-game.
         for m in &record.moves {
-            game.play_text(&m.text, &mut rng).expect("a move");
+            game.play(&m.mv, &mut rng).expect("a move");
             let view = game.board_view(true);
             check_board(&path.display().to_string(), &view, &draw(&view));
         }

@@ -68,7 +68,7 @@ pub fn run(args: &BoardArgs) -> anyhow::Result<()> {
 /// What `--title`, `--move-list` and `--last-move` add to the SVG board of `game`.
 fn svg_options<G: QuantumGame>(args: &BoardArgs, game: &G, view: &BoardView) -> BoardOptions {
     let moves = game.moves();
-    let plies: Vec<String> = moves.iter().map(|m| m.text.clone()).collect();
+    let plies: Vec<String> = moves.iter().map(|m| m.text()).collect();
     // The side that moved first: the side to move now when an even number of plies were played.
     let black_first = (game.side_to_move() == Color::Black) == plies.len().is_multiple_of(2);
     BoardOptions {
@@ -79,7 +79,7 @@ fn svg_options<G: QuantumGame>(args: &BoardArgs, game: &G, view: &BoardView) -> 
             Vec::new()
         },
         highlight: match (args.last_move, moves.last()) {
-            (true, Some(last)) => board_svg::squares_named(&last.text, view),
+            (true, Some(last)) => board_svg::squares_named(&last.text(), view),
             _ => Vec::new(),
         },
         ..BoardOptions::default()
