@@ -234,3 +234,30 @@ def test_optimize_false_skips_the_passes_of_run_and_compile():
     assert two_qubit_calls(optimized) < two_qubit_calls(lowered)
     a, b = qchess.run(lowered, optimize=False), qchess.run(optimized, optimize=False)
     assert set(a) == set(b) and all(a[k] == pytest.approx(b[k]) for k in a)
+
+
+def test_a_distribution_too_large_for_the_memory_limit_is_an_exception_not_an_abort():
+    # Issue 30, item 5: 24 measured Hadamards (2^24 outcomes) under a 4 GiB address-space cap
+    # once aborted the interpreter ("memory allocation failed"); the distribution now counts
+    # against the memory limit beside the state and is refused up front. In a child process,
+    # so that the cap does not bind this one; 20 qubits still give all 2^20 outcomes there.
+    import subprocess
+    import sys
+
+    child = """
+import resource, sys, qchess
+resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+def program(n):
+    gates = "".join(f"h q[{k}];" for k in range(n))
+    return f"OPENQASM 3.0; include \\"stdgates.inc\\"; qubit[{n}] q; bit[{n}] c; {gates} c = measure q;"
+assert len(qchess.run(program(20))) == 1 << 20
+try:
+    qchess.run(program(24))
+except qchess.SimulationError as e:
+    print("refused:", e)
+    sys.exit(0)
+sys.exit("24 measured qubits were not refused")
+"""
+    out = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "memory limit leaves room" in out.stdout

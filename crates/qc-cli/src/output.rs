@@ -17,6 +17,15 @@ pub fn write_stdout(text: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Writes to standard output through `write` (buffered, for output too large to build as one
+/// string first); a closed pipe is reported as for [`write_stdout`].
+pub fn stream_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Result<()> {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    write(&mut out)?;
+    out.flush()?;
+    Ok(())
+}
+
 /// The terminal's width in characters when standard output is a terminal (what a drawing wraps
 /// to by default), else `None`.
 pub fn terminal_width() -> Option<usize> {

@@ -134,6 +134,15 @@ pub enum BackendError {
         /// The most amplitude updates allowed.
         limit: u64,
     },
+    /// An exact distribution has more distinct outcomes than the memory limit leaves room for
+    /// beside the state ([`crate::exec::ExactLimits::max_outcomes`]).
+    #[error("the exact distribution may have more outcomes than the memory limit leaves room for beside the state ({limit} at {bytes_each} bytes each); measure fewer bits")]
+    TooManyOutcomes {
+        /// The most outcomes allowed.
+        limit: usize,
+        /// The bytes each outcome takes ([`crate::exec::outcome_bytes`]).
+        bytes_each: u128,
+    },
     /// A matrix that is not `2^k x 2^k` for its `k` targets (`k` at most 3) was applied.
     #[error("a {dim} x {dim} matrix cannot act on {targets} target(s): it must be 2^k x 2^k for k <= 3 targets")]
     MatrixSize {
@@ -295,6 +304,13 @@ pub trait Backend {
     /// The most bytes this backend lets its state use, if it has such a limit.
     fn memory_limit_bytes(&self) -> Option<u128> {
         None
+    }
+
+    /// The bytes the state holds now (what [`Backend::memory_limit_bytes`] bounds), so that
+    /// what is computed from it beside it (an exact distribution) can count against the same
+    /// limit; 0 when the backend does not say.
+    fn state_bytes(&self) -> usize {
+        0
     }
 
     /// `|<saved|current>|^2`: 1 when the state is unchanged up to a global phase.

@@ -231,6 +231,15 @@ pub fn qiskit_key(bits: &[bool]) -> String {
         .collect()
 }
 
+/// The outcomes of `map` (a [`Distribution`] or counts) in the order of their [`qiskit_key`]s,
+/// borrowing the keys: for output in Qiskit's order without a copy of every key. Keys of one
+/// length compare from their last bit (the leftmost character).
+pub fn in_qiskit_order<V: Copy>(map: &BTreeMap<Vec<bool>, V>) -> Vec<(&[bool], V)> {
+    let mut rows: Vec<(&[bool], V)> = map.iter().map(|(k, v)| (k.as_slice(), *v)).collect();
+    rows.sort_unstable_by(|a, b| a.0.iter().rev().cmp(b.0.iter().rev()));
+    rows
+}
+
 /// Bounds on the work of [`exact_distribution_within`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ExactLimits {
@@ -241,6 +250,12 @@ pub struct ExactLimits {
     /// by backend); `None` (the default): no bound besides the branches and the backend's
     /// memory limit.
     pub max_amplitude_updates: Option<u64>,
+    /// The most distinct outcomes the distribution may hold; `None` (the default): as many as
+    /// fit, at [`outcome_bytes`] each, in what the backend's memory limit leaves beside its
+    /// state when the distribution is read off it ([`default_max_outcomes`]). A distribution is
+    /// as large as the state's support, and each outcome takes several times the bytes of an
+    /// amplitude, so a state that fits can have a distribution that does not.
+    pub max_outcomes: Option<usize>,
 }
 
 impl Default for ExactLimits {
@@ -248,8 +263,29 @@ impl Default for ExactLimits {
         ExactLimits {
             max_branches: MAX_BRANCHES,
             max_amplitude_updates: None,
+            max_outcomes: None,
         }
     }
+}
+
+/// The bytes one outcome of a [`Distribution`] over `num_clbits` bits costs while it is
+/// computed and handed on: the map's entry (key vector, its heap buffer rounded up to the
+/// allocator's 16-byte steps plus its 16-byte header, the value, the tree's share with nodes
+/// about two thirds full), the backend's marginal entry it is made from (32 bytes), and a front
+/// end's sorted view (16 bytes). Measured in docs/reliability.md ("Exact distributions").
+pub fn outcome_bytes(num_clbits: usize) -> u128 {
+    let key_buffer = (num_clbits as u128).div_ceil(16) * 16 + 16;
+    let entry = (24 + 8) * 3 / 2;
+    key_buffer + entry + 32 + 16
+}
+
+/// The default for [`ExactLimits::max_outcomes`] on `backend` for `num_clbits` bits: what its
+/// memory limit leaves beside the state it holds now, at [`outcome_bytes`] each (no bound when
+/// the backend has no limit). The limit leaves a quarter of the process's memory for the rest.
+pub fn default_max_outcomes<B: Backend>(backend: &B, num_clbits: usize) -> Option<usize> {
+    let limit = backend.memory_limit_bytes()?;
+    let free = limit.saturating_sub(backend.state_bytes() as u128);
+    Some(usize::try_from(free / outcome_bytes(num_clbits)).unwrap_or(usize::MAX))
 }
 
 /// The exact distribution of the classical register after running `circuit` on `backend`
@@ -423,25 +459,90 @@ impl Explorer<'_> {
             return Ok(());
         }
         let qubits: Vec<Qubit> = deferred.iter().map(|(q, _)| *q).collect();
+        // The outcomes count against the memory limit beside the final state.
+        let max = self
+            .limits
+            .max_outcomes
+            .or_else(|| default_max_outcomes(backend, self.num_clbits))
+            .unwrap_or(usize::MAX);
+        // The distribution is read off the final state: its errors name the last instruction.
+        let end = self.instructions.len().saturating_sub(1);
+        let at_end = |source| ExecError {
+            index: end,
+            origin: self.instructions.get(end).and_then(|i| i.origin.clone()),
+            source,
+        };
+        // The marginal has at most one pattern per basis state and per value of the measured
+        // qubits; its computation holds about that many too. More than the bound is refused
+        // before it is computed (144 bytes an outcome cover the marginal's own maps).
+        let possible = backend.state_size().min(
+            1usize
+                .checked_shl(qubits.len() as u32)
+                .unwrap_or(usize::MAX),
+        );
+        if possible > max {
+            return Err(at_end(too_many_outcomes(max, self.num_clbits)));
+        }
         if qubits.len() > 128 {
             // Patterns of more than 128 bits do not fit the backends' `u128` keys.
-            for (pattern, p) in wide_marginal(backend, &qubits) {
+            let patterns = wide_marginal(backend, &qubits, max).map_err(at_end)?;
+            for (pattern, p) in patterns {
                 let mut bits = record.values(self.num_clbits);
                 for ((_, clbit), bit) in deferred.iter().zip(pattern) {
                     bits[clbit.index()] = bit;
                 }
-                *self.out.entry(bits).or_default() += weight * p;
+                self.add(bits, weight * p, max).map_err(at_end)?;
             }
             return Ok(());
         }
-        for (pattern, p) in backend.marginal(&qubits) {
-            let mut bits = record.values(self.num_clbits);
+        let patterns = backend.marginal(&qubits);
+        // Each pattern is a distinct outcome (a bit is written once), so a marginal larger than
+        // the bound is refused before any outcome is made.
+        if patterns.len() > max {
+            return Err(at_end(too_many_outcomes(max, self.num_clbits)));
+        }
+        let num_clbits = self.num_clbits;
+        let outcomes = patterns.into_iter().map(|(pattern, p)| {
+            let mut bits = record.values(num_clbits);
             for (k, (_, clbit)) in deferred.iter().enumerate() {
                 bits[clbit.index()] = (pattern >> k) & 1 == 1;
             }
-            *self.out.entry(bits).or_default() += weight * p;
+            (bits, weight * p)
+        });
+        if self.out.is_empty() {
+            // One sort and a bulk build instead of an insertion per outcome (the patterns come in
+            // an order far from the keys'): the common case of one branch.
+            *self.out = outcomes.collect();
+        } else {
+            for (bits, p) in outcomes {
+                self.add(bits, p, max).map_err(at_end)?;
+            }
         }
         Ok(())
+    }
+
+    /// Adds `p` to outcome `bits`; a new outcome past `max` is refused before the map grows.
+    fn add(&mut self, bits: Vec<bool>, p: f64, max: usize) -> Result<(), BackendError> {
+        use std::collections::btree_map::Entry;
+        let outcomes = self.out.len();
+        match self.out.entry(bits) {
+            Entry::Occupied(mut entry) => *entry.get_mut() += p,
+            Entry::Vacant(_) if outcomes >= max => {
+                return Err(too_many_outcomes(max, self.num_clbits));
+            }
+            Entry::Vacant(entry) => {
+                entry.insert(p);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The error for a distribution of more than `max` outcomes of `num_clbits` bits.
+fn too_many_outcomes(max: usize, num_clbits: usize) -> BackendError {
+    BackendError::TooManyOutcomes {
+        limit: max,
+        bytes_each: outcome_bytes(num_clbits),
     }
 }
 
@@ -473,19 +574,27 @@ impl Explorer<'_> {
 }
 
 /// The joint distribution of any number of qubits (bit k = `qubits[k]`), other qubits summed
-/// out; only patterns with nonzero probability.
-fn wide_marginal<B: Backend>(backend: &B, qubits: &[Qubit]) -> Vec<(Vec<bool>, f64)> {
+/// out; only patterns with nonzero probability; more than `max` patterns are refused.
+fn wide_marginal<B: Backend>(
+    backend: &B,
+    qubits: &[Qubit],
+    max: usize,
+) -> Result<Vec<(Vec<bool>, f64)>, BackendError> {
     let mut dist = BTreeMap::<Vec<bool>, f64>::new();
     for (ones, amp) in backend.basis_states() {
-        let pattern = qubits
+        let pattern: Vec<bool> = qubits
             .iter()
             .map(|q| ones.binary_search(q).is_ok())
             .collect();
+        if dist.len() >= max && !dist.contains_key(&pattern) {
+            return Err(too_many_outcomes(max, qubits.len()));
+        }
         *dist.entry(pattern).or_default() += amp.norm_sqr();
     }
-    dist.into_iter()
+    Ok(dist
+        .into_iter()
         .filter(|(_, p)| *p >= IMPOSSIBLE_PROBABILITY)
-        .collect()
+        .collect())
 }
 
 /// The most shots a command samples (`--shots`): enough for any statistics, and few enough that

@@ -29,7 +29,12 @@ use std::collections::BTreeMap;
 ///     ProgramError: the program cannot be read. SimulationError: it cannot be simulated.
 #[pyfunction]
 #[pyo3(signature = (program, backend="sparse", optimize=true))]
-pub fn run(program: &str, backend: &str, optimize: bool) -> PyResult<BTreeMap<String, f64>> {
+pub fn run<'py>(
+    py: Python<'py>,
+    program: &str,
+    backend: &str,
+    optimize: bool,
+) -> PyResult<Bound<'py, PyDict>> {
     let choice = parse_backend(backend)?;
     let circuit =
         qc_export::import_qasm(program).map_err(|e| raise::<ProgramError>("cannot import", &e))?;
@@ -40,10 +45,14 @@ pub fn run(program: &str, backend: &str, optimize: bool) -> PyResult<BTreeMap<St
         qc_ir::exec::exact_distribution(&mut sim, &circuit)
             .map_err(|e| raise::<SimulationError>("cannot simulate", &e))?
     });
-    Ok(dist
-        .iter()
-        .map(|(bits, p)| (qc_ir::exec::qiskit_key(bits), *p))
-        .collect())
+    // Straight into the dict, in Qiskit's key order, without a map of key strings in between
+    // (the distribution's size is bounded by `exact_distribution`; the dict is Python's memory,
+    // whose exhaustion is a MemoryError, not an abort).
+    let dict = PyDict::new(py);
+    for (bits, p) in qc_ir::exec::in_qiskit_order(&dist) {
+        dict.set_item(qc_ir::exec::qiskit_key(bits), p)?;
+    }
+    Ok(dict)
 }
 
 /// The board estimated from a device's counts of a program ``Game.compile`` (or ``qchess

@@ -679,6 +679,10 @@ impl<F: Real> Backend for DenseSim<F> {
         Some(self.limit.limit_bytes())
     }
 
+    fn state_bytes(&self) -> usize {
+        self.memory_bytes()
+    }
+
     fn fidelity(&self, snapshot: &DenseSnapshot<F>) -> f64 {
         let other = &snapshot.0;
         if self.order == other.order && self.places == other.places {

@@ -240,6 +240,10 @@ impl Backend for ReferenceSparse {
         Some(self.limit.limit_bytes())
     }
 
+    fn state_bytes(&self) -> usize {
+        Self::snapshot_bytes(self)
+    }
+
     fn snapshot(&self) -> ReferenceSparse {
         self.clone()
     }

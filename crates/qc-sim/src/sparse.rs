@@ -529,6 +529,10 @@ impl Backend for SparseSim {
         Some(self.limit.limit_bytes())
     }
 
+    fn state_bytes(&self) -> usize {
+        Self::snapshot_bytes(self)
+    }
+
     fn fidelity(&self, snapshot: &SparseSim) -> f64 {
         if self.slots == snapshot.slots {
             let mut a = self.entries.clone();

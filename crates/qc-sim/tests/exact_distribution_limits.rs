@@ -146,3 +146,82 @@ fn the_work_bound_stops_an_exact_distribution_at_the_instruction_that_passes_it(
         assert_eq!(err.index, 14, "{backend}");
     }
 }
+
+/// `h` on `n` qubits, each measured into its own bit (2^n equally likely outcomes).
+fn all_measured(n: usize) -> Circuit {
+    let mut text = header(n, n);
+    for q in 0..n {
+        text.push_str(&format!("h q{q}\n"));
+    }
+    for q in 0..n {
+        text.push_str(&format!("measure q{q} -> c{q}\n"));
+    }
+    parse(&text)
+}
+
+fn refused_for_outcomes(result: Result<Distribution, qc_ir::exec::ExecError>) -> usize {
+    match result.map_err(|e| e.source) {
+        Err(BackendError::TooManyOutcomes { limit, .. }) => limit,
+        other => panic!("expected TooManyOutcomes, got {other:?}"),
+    }
+}
+
+fn within_outcomes(max: usize) -> ExactLimits {
+    ExactLimits {
+        max_outcomes: Some(max),
+        ..ExactLimits::default()
+    }
+}
+
+qc_sim::for_each_backend!(
+    an_outcome_bound_allows_exactly_its_count_and_refuses_one_more,
+    |new| {
+        let circuit = all_measured(4);
+        let d =
+            exact_distribution_within(&mut new(), &circuit, within_outcomes(16)).expect("16 fit");
+        assert_eq!(d.len(), 16);
+        let refused = exact_distribution_within(&mut new(), &circuit, within_outcomes(15));
+        assert_eq!(refused_for_outcomes(refused), 15);
+        // Branches that add outcomes one by one: q0 measured mid-circuit decides whether q1 gets
+        // an h (c = 00 with 1/2; 01 and 11 with 1/4 each): three outcomes.
+        let branching = parse(&format!(
+            "{}h q0\nmeasure q0 -> c0\nif c0==1: h q1\nmeasure q1 -> c1\n",
+            header(2, 2)
+        ));
+        let d =
+            exact_distribution_within(&mut new(), &branching, within_outcomes(3)).expect("3 fit");
+        assert_eq!(d.len(), 3);
+        let refused = exact_distribution_within(&mut new(), &branching, within_outcomes(2));
+        assert_eq!(refused_for_outcomes(refused), 2);
+    }
+);
+
+/// Issue 30, item 5: the distribution counts against the backend's memory limit beside the
+/// state. Ten measured Hadamards: 1,024 outcomes of 10 bits at `outcome_bytes(10)` = 128 bytes
+/// each (131,072 bytes) beside a state of 1,024 sparse entries; a limit that holds the state
+/// but not the outcomes refuses, one that holds both runs.
+#[test]
+fn the_default_outcome_bound_is_what_the_memory_limit_leaves_beside_the_state() {
+    use qc_ir::exec::outcome_bytes;
+    use qc_sim::MemoryLimit;
+    let circuit = all_measured(10);
+    assert_eq!(outcome_bytes(10), 128);
+    let state = {
+        let mut sim = SparseSim::default();
+        exact_distribution(&mut sim, &circuit).expect("runs");
+        qc_ir::Backend::state_bytes(&sim) as u128
+    };
+    assert!(state > 0);
+    let needed = state + 1024 * outcome_bytes(10);
+    let run = |bytes: u128| {
+        exact_distribution(
+            &mut SparseSim::with_limit(MemoryLimit::bytes(bytes)),
+            &circuit,
+        )
+    };
+    assert_eq!(run(needed).expect("state and outcomes fit").len(), 1024);
+    let limit = refused_for_outcomes(run(needed - 1));
+    assert_eq!(limit, 1023);
+    // A limit that holds the state alone.
+    refused_for_outcomes(run(state + 1));
+}

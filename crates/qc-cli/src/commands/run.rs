@@ -2,14 +2,14 @@
 
 use crate::backend_choice::{check_precision, with_backend};
 use crate::circuit_input::read_circuit;
-use crate::output::write_stdout;
+use crate::output::stream_stdout;
 use anyhow::Context;
 use clap::Args;
 use qc_front::BackendKind;
-use qc_ir::exec::{exact_distribution, qiskit_key, sample_counts};
+use qc_ir::exec::{exact_distribution, in_qiskit_order, qiskit_key, sample_counts};
 use qc_sim::Precision;
 use rand::{Rng, SeedableRng};
-use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Arguments of `qchess run`.
@@ -55,43 +55,72 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
         let mut sim = backend;
         exact_distribution(&mut sim, &circuit).with_context(|| format!("cannot simulate {name}"))?
     });
-    let probabilities: BTreeMap<String, f64> = dist
-        .iter()
-        .map(|(bits, p)| (qiskit_key(bits), *p))
-        .collect();
-    let text = match args.shots {
-        None => render(&probabilities, "probabilities", args.json, |p| {
-            format!("{p:.6}")
-        })?,
+    // The outcomes are written as they are formatted, in Qiskit's key order, without a copy of
+    // the keys: a distribution may hold millions (its size is bounded by `exact_distribution`).
+    match args.shots {
+        None => {
+            let rows = in_qiskit_order(&dist);
+            stream_stdout(|out| write_outcomes(out, &rows, "probabilities", args.json))
+        }
         Some(shots) => {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
-            let counts: BTreeMap<String, u64> = sample_counts(&dist, shots, || rng.gen::<f64>())
-                .into_iter()
-                .map(|(k, v)| (qiskit_key(&k), v))
-                .collect();
-            render(&counts, "counts", args.json, |c| c.to_string())?
+            let counts = sample_counts(&dist, shots, || rng.gen::<f64>());
+            drop(dist);
+            let rows = in_qiskit_order(&counts);
+            stream_stdout(|out| write_outcomes(out, &rows, "counts", args.json))
         }
-    };
-    write_stdout(&text)
+    }
 }
 
-fn render<V: serde::Serialize>(
-    values: &BTreeMap<String, V>,
+/// A value of an outcome: a probability or a count.
+trait OutcomeValue: Copy + serde::Serialize {
+    /// As the text listing shows it.
+    fn show(self) -> String;
+}
+
+impl OutcomeValue for f64 {
+    fn show(self) -> String {
+        format!("{self:.6}")
+    }
+}
+
+impl OutcomeValue for u64 {
+    fn show(self) -> String {
+        self.to_string()
+    }
+}
+
+/// Writes `{"<key>": {"<bits>": value, ...}}` as `serde_json`'s pretty printer does, or the text
+/// listing.
+fn write_outcomes<V: OutcomeValue>(
+    out: &mut dyn Write,
+    rows: &[(&[bool], V)],
     key: &str,
     json: bool,
-    show: impl Fn(&V) -> String,
-) -> anyhow::Result<String> {
+) -> std::io::Result<()> {
     if json {
-        let mut object = serde_json::Map::new();
-        object.insert(key.to_string(), serde_json::to_value(values)?);
-        return Ok(serde_json::to_string_pretty(&serde_json::Value::Object(object))? + "\n");
+        if rows.is_empty() {
+            return writeln!(out, "{{\n  \"{key}\": {{}}\n}}");
+        }
+        write!(out, "{{\n  \"{key}\": {{")?;
+        for (k, (bits, value)) in rows.iter().enumerate() {
+            let separator = if k == 0 { "" } else { "," };
+            let value = serde_json::to_string(value).map_err(std::io::Error::other)?;
+            write!(out, "{separator}\n    \"{}\": {value}", qiskit_key(bits))?;
+        }
+        return writeln!(out, "\n  }}\n}}");
     }
-    let mut out = format!("{key} (bit strings: rightmost = c0)\n");
-    for (bits, v) in values {
-        let label = if bits.is_empty() { "(no bits)" } else { bits };
-        out.push_str(&format!("  {label}  {}\n", show(v)));
+    writeln!(out, "{key} (bit strings: rightmost = c0)")?;
+    for (bits, value) in rows {
+        let label = qiskit_key(bits);
+        let label = if label.is_empty() {
+            "(no bits)"
+        } else {
+            &label
+        };
+        writeln!(out, "  {label}  {}", value.show())?;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Reads a file, or standard input for `-`; returns a display name and the text.
