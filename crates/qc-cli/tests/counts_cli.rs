@@ -251,3 +251,79 @@ fn compile_measure_and_map_options() {
         assert!(n < measures, "{scope}: {n} measurements");
     }
 }
+
+/// Issue 30, item 12: a calibration problem names the calibration file, and a missing
+/// `--calibration` names no file (it is a missing option); item 4: an exact probability of 0 is
+/// `0.0`/`0.0000`, never `-0.0`/`-0.0000` (an empty sum of floats is -0.0).
+#[test]
+fn calibration_errors_name_the_calibration_and_exact_zeros_have_no_sign() {
+    let dir = temp_dir("counts-calibration");
+    let program = "circuits/interference.qasm";
+    let counts = "circuits/interference.counts.json";
+    let qiskit = ["--counts-format", "qiskit"];
+    let cases: &[(&str, &str, &[&str])] = &[
+        // Qubit 0 is measured but not calibrated.
+        (
+            "partial.json",
+            "{\"qubits\": [{\"qubit\": 1, \"p1_given_0\": 0.01, \"p0_given_1\": 0.02}]}",
+            &["no entry for qubit 0"],
+        ),
+        ("broken.json", "{\"qubits\": ", &["not valid JSON"]),
+    ];
+    for (name, text, needles) in cases {
+        let calibration = dir.join(name);
+        std::fs::write(&calibration, text).expect("write");
+        let out = qchess(&[
+            "counts",
+            program,
+            counts,
+            qiskit[0],
+            qiskit[1],
+            "--mitigate",
+            "readout",
+            "--calibration",
+            path_str(&calibration),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(
+            err.contains(path_str(&calibration)),
+            "{name} is not named: {err}"
+        );
+        assert!(
+            !err.contains(counts),
+            "{name}: the counts file is named: {err}"
+        );
+        for n in *needles {
+            assert!(err.contains(n), "{name}: `{n}` not in {err}");
+        }
+    }
+    let out = qchess(&[
+        "counts",
+        program,
+        counts,
+        qiskit[0],
+        qiskit[1],
+        "--mitigate",
+        "readout",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--calibration FILE") && !err.contains(counts),
+        "{err}"
+    );
+    // a2 is empty in every outcome: its exact probability is an empty sum.
+    for args in [&["--json"][..], &[][..]] {
+        let mut all = vec!["counts", program, counts, qiskit[0], qiskit[1], "--exact"];
+        all.extend_from_slice(args);
+        let out = ok_stdout_text(&qchess(&all));
+        assert!(!out.contains("-0.0"), "a signed zero in {out}");
+        assert!(out.contains("0.0"), "{out}");
+    }
+}
+
+fn ok_stdout_text(out: &std::process::Output) -> String {
+    ok_json_or_text(out);
+    String::from_utf8(out.stdout.clone()).expect("UTF-8")
+}

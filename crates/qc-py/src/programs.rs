@@ -122,6 +122,7 @@ pub fn counts(
             CountsStepError::Simulate(_) => raise::<SimulationError>("program", &e),
             CountsStepError::Calibration(_) => raise::<CountsError>("calibration", &e),
             CountsStepError::Counts(_) => raise::<CountsError>("counts", &e),
+            CountsStepError::MissingCalibration => raise::<OptionError>("mitigate", &e),
             CountsStepError::Map(_) | CountsStepError::Exact(_) => {
                 raise::<CountsError>("program", &e)
             }

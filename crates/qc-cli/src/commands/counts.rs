@@ -51,13 +51,19 @@ pub fn run(args: &CountsArgs) -> anyhow::Result<()> {
         exact: args.exact,
     };
     let estimate = qc_front::board_from_counts(&program, &counts, &request).map_err(|e| {
-        // Name the file the error is about.
+        // Name the file the error is about (none for a missing option).
         let file = match &e {
-            Step::Map(_) | Step::Import(_) | Step::Simulate(_) | Step::Exact(_) => &args.program,
-            Step::Counts(_) => &args.counts,
-            Step::Calibration(_) => args.calibration.as_ref().unwrap_or(&args.counts),
+            Step::Map(_) | Step::Import(_) | Step::Simulate(_) | Step::Exact(_) => {
+                Some(&args.program)
+            }
+            Step::Counts(_) => Some(&args.counts),
+            Step::Calibration(_) => args.calibration.as_ref(),
+            Step::MissingCalibration => None,
         };
-        anyhow::Error::new(e).context(file.display().to_string())
+        match file {
+            Some(file) => anyhow::Error::new(e).context(file.display().to_string()),
+            None => anyhow::Error::new(e),
+        }
     })?;
     if args.json {
         write_stdout(&(serde_json::to_string_pretty(&estimate)? + "\n"))

@@ -105,7 +105,7 @@ impl ReadoutError {
     /// of the observed frequency).
     pub fn correct(&self, observed: f64, stderr: f64) -> (f64, f64) {
         let scale = 1.0 - self.p1_given_0 - self.p0_given_1;
-        let p = ((observed - self.p1_given_0) / scale).clamp(0.0, 1.0);
+        let p = super::estimate::unit_probability((observed - self.p1_given_0) / scale);
         (p, stderr / scale)
     }
 }

@@ -50,6 +50,13 @@ pub struct ExactBoard {
     pub squares: BTreeMap<Square, f64>,
 }
 
+/// `p` as a probability to show: within [0, 1] (rounding can leave -1e-17 where the answer is 0)
+/// and never -0.0 (an empty `f64` sum is -0.0, which prints as `-0.0000`).
+pub(super) fn unit_probability(p: f64) -> f64 {
+    // Adding +0.0 turns -0.0 into +0.0 and leaves every other value as it is.
+    p.clamp(0.0, 1.0) + 0.0
+}
+
 /// Why a shot is discarded, or `None` when it is kept.
 fn discard_reason(map: &BoardMap, bits: &[bool], mitigation: &Mitigation) -> Option<String> {
     let bit = |k: usize| bits.get(k).copied().unwrap_or(false);
@@ -182,8 +189,7 @@ pub fn exact_board(map: &BoardMap, dist: &qc_ir::Distribution) -> Result<ExactBo
     for (k, m) in map.measured.iter().enumerate() {
         if let Holds::Square(sq) = m.holds {
             let p: f64 = joint.iter().filter(|(b, _)| b[k]).map(|(_, p)| p).sum();
-            // Rounding can leave -1e-17 where the answer is 0.
-            squares.insert(sq, p.clamp(0.0, 1.0));
+            squares.insert(sq, unit_probability(p));
         }
     }
     for f in &map.fixed {

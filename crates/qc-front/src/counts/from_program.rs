@@ -31,9 +31,13 @@ pub enum CountsStepError {
     /// The counts do not parse or do not fit the program.
     #[error(transparent)]
     Counts(CountsError),
-    /// The calibration does not parse.
+    /// The calibration does not parse, or does not cover a measured qubit.
     #[error(transparent)]
     Calibration(CountsError),
+    /// Readout mitigation was asked for without a calibration (a problem of the request, not
+    /// of a file).
+    #[error("--mitigate readout needs --calibration FILE")]
+    MissingCalibration,
     /// The program cannot be imported for the exact board.
     #[error("cannot import")]
     Import(#[source] ImportError),
@@ -56,13 +60,21 @@ pub fn board_from_counts(
     let map = &header.map;
     let counts =
         parse_counts(counts, request.format, map.clbits).map_err(CountsStepError::Counts)?;
+    if request.mitigation.readout && request.calibration.is_none() {
+        return Err(CountsStepError::MissingCalibration);
+    }
     let calibration = request
         .calibration
         .map(Calibration::parse)
         .transpose()
         .map_err(CountsStepError::Calibration)?;
     let mut estimate = estimate_board(map, &counts, &request.mitigation, calibration.as_ref())
-        .map_err(CountsStepError::Counts)?;
+        .map_err(|e| match e {
+            // The counts are fine; the calibration misses a qubit they measure.
+            CountsError::QubitNotCalibrated { .. } => CountsStepError::Calibration(e),
+            CountsError::MissingCalibration => CountsStepError::MissingCalibration,
+            e => CountsStepError::Counts(e),
+        })?;
     if request.exact {
         let circuit = qc_export::import_qasm(program).map_err(CountsStepError::Import)?;
         let dist = qc_ir::exec::exact_distribution(&mut qc_sim::SparseSim::new(), &circuit)
