@@ -130,7 +130,7 @@ pub fn load<R: Ruleset>(args: &GameArgs, required: bool) -> anyhow::Result<Loade
     let options = args.rules.variant.as_deref();
     let random_plies = args.rules.random_plies.unwrap_or(0);
     if let Some(path) = &args.game {
-        let (source, text) = crate::commands::run::read_input(path)?;
+        let (source, text) = crate::input::read_input(path)?;
         let text = R::read_game(&text, options).with_context(|| source.clone())?;
         return Ok(Loaded {
             source,

@@ -14,6 +14,7 @@ mod choice_arg;
 mod circuit_input;
 mod commands;
 mod game_input;
+mod input;
 mod output;
 mod repl;
 mod status;

@@ -213,7 +213,7 @@ fn load<R: Ruleset, B: Backend + Default>(
     session: &mut Session<R, B>,
     path: &str,
 ) -> anyhow::Result<()> {
-    let (source, text) = crate::commands::run::read_input(std::path::Path::new(path))?;
+    let (source, text) = crate::input::read_input(std::path::Path::new(path))?;
     let text =
         R::read_game(&text, None).map_err(|e| anyhow::Error::new(e).context(source.clone()))?;
     let loaded: Loaded<R> = Loaded {

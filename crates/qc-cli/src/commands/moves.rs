@@ -1,6 +1,5 @@
 //! `qchess moves`: the legal moves of the side to move, grouped by kind, for every ruleset.
 
-use crate::commands::simulate::side_name;
 use crate::game_input::{with_game, GameArgs};
 use crate::output::write_stdout;
 use crate::status::game_over_text;
@@ -54,7 +53,7 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<()> {
                 let status = QuantumGame::status(&game);
                 let mut json = json!({
                     "rules": R::NAME,
-                    "side_to_move": side_name(game.side_to_move()),
+                    "side_to_move": game.side_to_move().fen_char(),
                     "status": status.name(),
                     "status_text": status.to_string(),
                     "moves": groups,

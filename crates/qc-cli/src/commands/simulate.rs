@@ -38,14 +38,6 @@ pub struct SimulateArgs {
     pub json: bool,
 }
 
-/// `w` or `b`.
-pub fn side_name(color: qc_rules::Color) -> &'static str {
-    match color {
-        qc_rules::Color::White => "w",
-        qc_rules::Color::Black => "b",
-    }
-}
-
 /// Runs the command.
 pub fn run(args: &SimulateArgs) -> anyhow::Result<()> {
     with_game!(
@@ -110,7 +102,7 @@ fn to_json<R: Ruleset, G: QuantumGame>(
         "status_text".into(),
         json!(QuantumGame::status(game).to_string()),
     );
-    out.insert("side_to_move".into(), json!(side_name(game.side_to_move())));
+    out.insert("side_to_move".into(), json!(game.side_to_move().fen_char()));
     out.insert("final_fen".into(), json!(game.fen()));
     if let Some((fen, probability)) = game.most_likely_board() {
         out.insert(

@@ -313,7 +313,7 @@ impl<R: UqciRules> Session<R> {
         format!(
             "status {} side {} fifty {fifty} claim {} ended_by {}",
             status_name(status),
-            crate::commands::simulate::side_name(self.game.side_to_move()),
+            self.game.side_to_move().fen_char(),
             claimable.unwrap_or("none"),
             measured.unwrap_or(ending_name(status)),
         )
