@@ -1,0 +1,34 @@
+//! # qc-engine: a Quantum Chess engine
+//!
+//! A search for both rulesets (Quantum Chess and Niel's Chess) that sees a game only through
+//! [`qc_rules::QuantumGame`] and two small additions ([`game::EngineGame`]: the squares a move
+//! names, a key of the position), so it runs on any [`qc_ir::Backend`]:
+//!
+//! - [`search`]: expectimax over measurement outcomes, alpha-beta on the players' choices and
+//!   Star1 on the chance nodes, a transposition table keyed by the quantum state ([`tt`]), move
+//!   ordering, iterative deepening;
+//! - [`limits`]: the time control (`go movetime`, a clock, `depth`, `nodes`, `infinite`), a
+//!   deadline checked before every move the search plays, and a stop flag;
+//! - [`eval`]: the evaluation from the board's probabilities (material, king safety under
+//!   superposition, hanging pieces, mobility, placement);
+//! - [`players`]: the engine and the baselines (random, greedy one-ply, classical-board
+//!   sampler) behind one interface;
+//! - [`arena`] and [`elo`]: matches from varied openings with both colours, score and Elo
+//!   difference with a confidence interval;
+//! - [`sdk`]: the official Quantum Chess app's custom-AI protocol (`{view, clock}` in, a move
+//!   choice out) as pure functions.
+
+pub mod arena;
+pub mod elo;
+pub mod eval;
+pub mod game;
+pub mod limits;
+pub mod players;
+pub mod sdk;
+pub mod search;
+pub mod tt;
+
+pub use game::EngineGame;
+pub use limits::{Limits, StopFlag};
+pub use players::{Player, PlayerSpec};
+pub use search::{Found, Iteration, SearchConfig, Searcher};

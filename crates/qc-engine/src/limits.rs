@@ -1,0 +1,214 @@
+//! The search's limits: what `go` asks for (depth, time per move, the clock, nodes, infinite),
+//! turned into a deadline that the search checks at every node, and a stop flag another thread
+//! may raise (`stop`, `quit`).
+//!
+//! The budget is always time: a search with no limit given gets [`DEFAULT_MOVE_TIME`], and a
+//! node or depth limit only ends a search earlier. Only `infinite` searches until stopped (or
+//! until [`MAX_DEPTH`] is complete).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The deepest iteration searched.
+pub const MAX_DEPTH: u32 = 64;
+
+/// The time per move when `go` gives no limit at all.
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
+
+/// What is kept back from a time limit for answering (writing the move, the process being
+/// scheduled): a tenth of it, at most this much.
+pub const SAFETY_MARGIN: Duration = Duration::from_millis(30);
+
+/// Without `movestogo`, a clock is shared among this many moves.
+pub const MOVES_LEFT_GUESS: u32 = 30;
+
+/// What a search may spend.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Limits {
+    /// The deepest iteration (plies).
+    pub depth: Option<u32>,
+    /// Exactly this long per move (`go movetime`).
+    pub move_time: Option<Duration>,
+    /// The side to move's clock (`wtime` or `btime`).
+    pub clock: Option<Duration>,
+    /// Its increment per move (`winc` or `binc`).
+    pub increment: Duration,
+    /// Moves until the next time control (`movestogo`).
+    pub moves_to_go: Option<u32>,
+    /// The most positions visited (`go nodes`).
+    pub nodes: Option<u64>,
+    /// Search until stopped (`go infinite`).
+    pub infinite: bool,
+}
+
+impl Limits {
+    /// `depth` plies, and no other limit than [`DEFAULT_MOVE_TIME`].
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// `time` per move.
+    pub fn move_time(time: Duration) -> Limits {
+        Limits {
+            move_time: Some(time),
+            ..Limits::default()
+        }
+    }
+
+    /// The time this move may take, `None` for an infinite search. A clock gives its share
+    /// (the time left over the moves to go, plus most of the increment), never more than half
+    /// of what is left; with no time limit at all (a depth or node limit alone, or nothing)
+    /// [`DEFAULT_MOVE_TIME`].
+    pub fn budget(&self) -> Option<Duration> {
+        if self.infinite {
+            return None;
+        }
+        if let Some(t) = self.move_time {
+            return Some(t);
+        }
+        if let Some(left) = self.clock {
+            let moves = self.moves_to_go.unwrap_or(MOVES_LEFT_GUESS).max(1);
+            let share = left / moves + self.increment.mul_f64(0.8);
+            return Some(share.min(left / 2));
+        }
+        Some(DEFAULT_MOVE_TIME)
+    }
+
+    /// The deepest iteration allowed.
+    pub fn max_depth(&self) -> u32 {
+        self.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH)
+    }
+}
+
+/// A flag that ends a search from another thread.
+#[derive(Clone, Debug, Default)]
+pub struct StopFlag(Arc<AtomicBool>);
+
+impl StopFlag {
+    /// A flag not raised.
+    pub fn new() -> StopFlag {
+        StopFlag::default()
+    }
+
+    /// Raises it: the search ends at its next node.
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether it was raised.
+    pub fn is_raised(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// When a running search must end.
+#[derive(Clone, Debug)]
+pub struct Deadline {
+    start: Instant,
+    /// The hard end: no node is started after it.
+    end: Option<Instant>,
+    /// The budget (for deciding whether another iteration is worth starting).
+    budget: Option<Duration>,
+    nodes: Option<u64>,
+    stop: StopFlag,
+}
+
+impl Deadline {
+    /// The deadline of a search started at `start` under `limits`, ended early by `stop`.
+    pub fn new(start: Instant, limits: &Limits, stop: StopFlag) -> Deadline {
+        let budget = limits.budget().map(|b| {
+            let margin = (b / 10).min(SAFETY_MARGIN);
+            b.saturating_sub(margin)
+        });
+        Deadline {
+            start,
+            end: budget.map(|b| start + b),
+            budget,
+            nodes: limits.nodes,
+            stop,
+        }
+    }
+
+    /// When the search started.
+    pub fn start(&self) -> Instant {
+        self.start
+    }
+
+    /// Time spent so far.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// True when the search must end now: past the deadline, over the node limit (`nodes`
+    /// visited so far), or stopped.
+    pub fn reached(&self, nodes: u64) -> bool {
+        self.stop.is_raised()
+            || self.nodes.is_some_and(|n| nodes >= n)
+            || self.end.is_some_and(|end| Instant::now() >= end)
+    }
+
+    /// Whether a new iteration is worth starting: the last one took `last`, and the next
+    /// usually takes several times as long; one that cannot finish would be thrown away.
+    pub fn another_iteration(&self, last: Duration) -> bool {
+        match self.budget {
+            None => !self.stop.is_raised(),
+            Some(budget) => {
+                let elapsed = self.elapsed();
+                !self.stop.is_raised() && elapsed + last.mul_f64(2.0) < budget
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets() {
+        let ms = Duration::from_millis;
+        assert_eq!(Limits::move_time(ms(300)).budget(), Some(ms(300)));
+        assert_eq!(Limits::depth(3).budget(), Some(DEFAULT_MOVE_TIME));
+        let infinite = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        assert_eq!(infinite.budget(), None);
+        let clock = Limits {
+            clock: Some(ms(60_000)),
+            increment: ms(1000),
+            ..Limits::default()
+        };
+        assert_eq!(clock.budget(), Some(ms(2000 + 800)));
+        let last_move = Limits {
+            clock: Some(ms(1000)),
+            moves_to_go: Some(1),
+            ..Limits::default()
+        };
+        assert_eq!(last_move.budget(), Some(ms(500)));
+    }
+
+    #[test]
+    fn a_deadline_ends_on_time_on_nodes_and_on_stop() {
+        let stop = StopFlag::new();
+        let limits = Limits {
+            nodes: Some(10),
+            ..Limits::move_time(Duration::from_secs(100))
+        };
+        let d = Deadline::new(Instant::now(), &limits, stop.clone());
+        assert!(!d.reached(9));
+        assert!(d.reached(10));
+        stop.stop();
+        assert!(d.reached(0));
+        let past = Deadline::new(
+            Instant::now() - Duration::from_secs(1),
+            &Limits::move_time(Duration::from_millis(10)),
+            StopFlag::new(),
+        );
+        assert!(past.reached(0));
+    }
+}
