@@ -150,6 +150,20 @@ enum Command {
     ///   printf 'position startpos moves e2^e4e3\nprobs\ngo\nquit\n' | qchess uqci --rules niels
     #[command(verbatim_doc_comment)]
     Uqci(uqci::UqciArgs),
+    /// Play two players against each other and report the score and the Elo difference: the
+    /// engine (engine, engine:depth=N), a greedy one-ply mover (greedy: best expected material
+    /// after its move), a random mover (random) and a sampler of classical boards (sampler,
+    /// sampler:samples=N). Each opening (--opening-plies random moves from --seed) is played
+    /// twice, the players swapping colours, with the same measurement outcomes; a game still
+    /// going after --max-plies is adjudicated on material. The Elo interval is 95 %
+    /// (docs/engine.md).
+    ///
+    /// Examples:
+    ///   qchess match engine random --openings 1 --movetime 50 --max-plies 30
+    ///   qchess match engine sampler --openings 1 --depth 1 --max-plies 16 --json
+    ///   qchess match greedy random --rules niels --openings 1 --movetime 50 --max-plies 20
+    #[command(name = "match", verbatim_doc_comment)]
+    Match(commands::arena::MatchArgs),
 }
 
 /// Installs the binary's panic hook: silent for a panic the libraries catch and report as an
@@ -178,6 +192,7 @@ fn main() -> ExitCode {
         Command::Board(args) => commands::board::run(&args),
         Command::Draw(args) => commands::draw::run(&args),
         Command::Uqci(args) => uqci::run(&args),
+        Command::Match(args) => commands::arena::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod arena;
 pub mod board;
 pub mod compile;
 pub mod counts;
