@@ -29,6 +29,6 @@ pub mod search;
 pub mod tt;
 
 pub use game::EngineGame;
-pub use limits::{Limits, StopFlag};
+pub use limits::{Go, GoError, Limits, StopFlag};
 pub use players::{Player, PlayerSpec};
 pub use search::{Found, Iteration, SearchConfig, Searcher};

@@ -6,6 +6,7 @@
 //! node or depth limit only ends a search earlier. Only `infinite` searches until stopped (or
 //! until [`MAX_DEPTH`] is complete).
 
+use qc_rules::Color;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -83,6 +84,136 @@ impl Limits {
         self.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH)
     }
 }
+
+/// A `go` command as UCI (and UQCI) writes it: `go [depth N] [movetime MS] [wtime MS]
+/// [btime MS] [winc MS] [binc MS] [movestogo N] [nodes N] [infinite] [ponder]
+/// [searchmoves M1 M2 ...]`, in any order. Negative times (a GUI's clock that ran out) count as
+/// zero; `ponder` is accepted and searches as an ordinary `go`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Go {
+    /// `depth`.
+    pub depth: Option<u32>,
+    /// `movetime`, in milliseconds.
+    pub move_time: Option<u64>,
+    /// `wtime` and `btime`, in milliseconds.
+    pub clocks: [Option<u64>; 2],
+    /// `winc` and `binc`, in milliseconds.
+    pub increments: [u64; 2],
+    /// `movestogo`.
+    pub moves_to_go: Option<u32>,
+    /// `nodes`.
+    pub nodes: Option<u64>,
+    /// `infinite`.
+    pub infinite: bool,
+    /// `searchmoves`: only these root moves (empty: all).
+    pub search_moves: Vec<String>,
+}
+
+/// A `go` command that does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GoError {
+    /// A word that is not one of `go`'s.
+    #[error("unknown word `{0}` (depth, movetime, wtime, btime, winc, binc, movestogo, nodes, infinite, ponder, searchmoves)")]
+    Unknown(String),
+    /// A keyword without its number, or with a number out of range.
+    #[error("`{keyword}` needs {expected}")]
+    Number {
+        /// The keyword.
+        keyword: &'static str,
+        /// What it takes.
+        expected: &'static str,
+    },
+}
+
+/// The longest time a `go` may ask for (a day; more is taken as this).
+const MAX_MS: i64 = 86_400_000;
+
+impl Go {
+    /// Reads `go`'s arguments (the words after `go`).
+    ///
+    /// # Errors
+    /// An unknown word, or a keyword without its number.
+    pub fn parse(args: &[&str]) -> Result<Go, GoError> {
+        let mut go = Go::default();
+        let mut words = args.iter().copied().peekable();
+        while let Some(word) = words.next() {
+            let mut number = |keyword: &'static str, expected: &'static str| {
+                words
+                    .next()
+                    .and_then(|w| w.parse::<i64>().ok())
+                    .ok_or(GoError::Number { keyword, expected })
+            };
+            const MS: &str = "a time in milliseconds";
+            let ms = |v: i64| v.clamp(0, MAX_MS) as u64;
+            match word {
+                "depth" => {
+                    let d = number("depth", "a depth from 1 to 64")?;
+                    if !(1..=i64::from(MAX_DEPTH)).contains(&d) {
+                        return Err(GoError::Number {
+                            keyword: "depth",
+                            expected: "a depth from 1 to 64",
+                        });
+                    }
+                    go.depth = Some(d as u32);
+                }
+                "movetime" => go.move_time = Some(ms(number("movetime", MS)?)),
+                "wtime" => go.clocks[0] = Some(ms(number("wtime", MS)?)),
+                "btime" => go.clocks[1] = Some(ms(number("btime", MS)?)),
+                "winc" => go.increments[0] = ms(number("winc", MS)?),
+                "binc" => go.increments[1] = ms(number("binc", MS)?),
+                "movestogo" => {
+                    let n = number("movestogo", "a number of moves from 1")?;
+                    go.moves_to_go = Some(n.clamp(1, i64::from(u32::MAX)) as u32);
+                }
+                "nodes" => {
+                    let n = number("nodes", "a number of positions from 1")?;
+                    go.nodes = Some(n.max(1) as u64);
+                }
+                "infinite" => go.infinite = true,
+                "ponder" => {}
+                "searchmoves" => {
+                    while let Some(m) = words.next_if(|w| !GO_WORDS.contains(w)) {
+                        go.search_moves.push(m.to_string());
+                    }
+                }
+                other => return Err(GoError::Unknown(other.chars().take(40).collect())),
+            }
+        }
+        Ok(go)
+    }
+
+    /// The limits for `side` to move: its clock and increment.
+    pub fn limits(&self, side: Color) -> Limits {
+        let k = match side {
+            Color::White => 0,
+            Color::Black => 1,
+        };
+        Limits {
+            depth: self.depth,
+            move_time: self.move_time.map(Duration::from_millis),
+            clock: self.clocks[k].map(Duration::from_millis),
+            increment: Duration::from_millis(self.increments[k]),
+            moves_to_go: self.moves_to_go,
+            nodes: self.nodes,
+            infinite: self.infinite,
+        }
+    }
+}
+
+/// The keywords of `go` (they end a `searchmoves` list).
+const GO_WORDS: [&str; 11] = [
+    "depth",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "nodes",
+    "infinite",
+    "ponder",
+    "searchmoves",
+];
 
 /// A flag that ends a search from another thread.
 #[derive(Clone, Debug, Default)]
@@ -190,6 +321,48 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(last_move.budget(), Some(ms(500)));
+    }
+
+    #[test]
+    fn go_reads_uci_arguments() {
+        let go = Go::parse(&[
+            "wtime",
+            "60000",
+            "btime",
+            "-5",
+            "winc",
+            "1000",
+            "binc",
+            "0",
+            "movestogo",
+            "20",
+        ])
+        .expect("go");
+        let white = go.limits(Color::White);
+        assert_eq!(white.clock, Some(Duration::from_secs(60)));
+        assert_eq!(white.increment, Duration::from_secs(1));
+        assert_eq!(white.moves_to_go, Some(20));
+        // A clock that ran out (negative) is zero: the move is answered at once.
+        assert_eq!(go.limits(Color::Black).clock, Some(Duration::ZERO));
+        assert_eq!(go.limits(Color::Black).budget(), Some(Duration::ZERO));
+        let go =
+            Go::parse(&["searchmoves", "e2e4", "b1^a3c3", "depth", "3", "infinite"]).expect("go");
+        assert_eq!(go.search_moves, vec!["e2e4", "b1^a3c3"]);
+        assert_eq!(go.depth, Some(3));
+        assert!(go.infinite && go.limits(Color::White).budget().is_none());
+        assert_eq!(
+            Go::parse(&[]).expect("go").limits(Color::White).budget(),
+            Some(DEFAULT_MOVE_TIME)
+        );
+        for (bad, says) in [
+            (vec!["depth"], "`depth` needs"),
+            (vec!["depth", "0"], "`depth` needs"),
+            (vec!["movetime", "soon"], "`movetime` needs"),
+            (vec!["mate", "3"], "unknown word `mate`"),
+        ] {
+            let e = Go::parse(&bad).expect_err("bad").to_string();
+            assert!(e.contains(says), "{bad:?}: {e}");
+        }
     }
 
     #[test]
