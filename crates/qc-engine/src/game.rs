@@ -38,42 +38,13 @@ pub trait EngineGame: QuantumGame {
     /// The squares `mv` names.
     fn move_squares(mv: &Self::Move) -> MoveSquares;
 
-    /// A key of the position: the quantum state (every basis state and its amplitude, see
-    /// [`state_hash`]) and the classical part the rules read (the ruleset's FEN without its
+    /// A key of the position: the quantum state (every basis state and its amplitude,
+    /// [`Backend::state_hash`]) and the classical part the rules read (the ruleset's FEN without its
     /// move counters). Two positions with the same key are treated as the same by the search.
     fn position_key(&self) -> u64;
 }
 
-/// Mixes 64 bits (the finaliser of SplitMix64): nearby inputs give unrelated outputs.
-pub(crate) const fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
-
-/// Amplitudes closer than this hash alike (rounding differences between two ways of reaching
-/// one state stay far below it).
-const AMPLITUDE_GRID: f64 = (1u64 << 32) as f64;
-
-/// A hash of the quantum state of `backend`: for each basis state, the qubits that are 1 and the
-/// amplitude (rounded to 2^-32), combined so that the order in which a backend stores its basis
-/// states does not matter (a sum of mixed per-state hashes). The same state gives the same hash on
-/// every backend.
-pub fn state_hash<B: Backend + ?Sized>(backend: &B) -> u64 {
-    backend
-        .basis_states()
-        .iter()
-        .map(|(ones, amplitude)| {
-            let qubits = ones
-                .iter()
-                .fold(0u64, |h, q| h ^ mix(q.index() as u64 ^ 0x5151_5151));
-            let re = (amplitude.re * AMPLITUDE_GRID).round() as i64 as u64;
-            let im = (amplitude.im * AMPLITUDE_GRID).round() as i64 as u64;
-            mix(qubits ^ mix(re ^ mix(im)))
-        })
-        .fold(0u64, u64::wrapping_add)
-}
+pub(crate) use qc_ir::backend::mix64 as mix;
 
 /// The hash of a FEN without its two move counters (fields 5 and 6): the same placement, side,
 /// rights and en passant square (and, in Niel's Chess, pairs) hash alike whatever the clocks.
@@ -115,7 +86,7 @@ impl<B: Backend> EngineGame for Game<B> {
     }
 
     fn position_key(&self) -> u64 {
-        fen_key(&QuantumGame::fen(self)) ^ mix(state_hash(self.backend()))
+        fen_key(&QuantumGame::fen(self)) ^ mix(self.backend().state_hash())
     }
 }
 
@@ -139,6 +110,6 @@ impl<B: Backend> EngineGame for NielsGame<B> {
     }
 
     fn position_key(&self) -> u64 {
-        fen_key(&QuantumGame::fen(self)) ^ mix(state_hash(self.backend()))
+        fen_key(&QuantumGame::fen(self)) ^ mix(self.backend().state_hash())
     }
 }

@@ -325,6 +325,49 @@ pub trait Backend {
             .sum()
     }
 
+    /// `P(qubit = 1)` of each of `qubits`, in order: what [`Backend::probability_one`] gives
+    /// for each, in one pass over the state where the backend can (the sparse simulator does).
+    fn probabilities_one(&self, qubits: &[Qubit]) -> Vec<f64> {
+        qubits.iter().map(|&q| self.probability_one(q)).collect()
+    }
+
+    /// For each of `qubits`, in order: its value when every basis state of the support agrees on
+    /// it, `None` when some basis states have it 0 and others 1. One pass over the state where
+    /// the backend can (the sparse simulator reads the OR and AND of its keys).
+    fn constant_values(&self, qubits: &[Qubit]) -> Vec<Option<bool>> {
+        let states = self.basis_states();
+        qubits
+            .iter()
+            .map(|q| {
+                let ones = states
+                    .iter()
+                    .filter(|(o, _)| o.binary_search(q).is_ok())
+                    .count();
+                if ones == 0 {
+                    Some(false)
+                } else if ones == states.len() {
+                    Some(true)
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
+    /// A hash of the state ([`state_hash_term`] summed over the basis states): the same for the
+    /// same basis states with the same amplitudes (to 2^-32), whatever backend holds them and in
+    /// whatever order it stores them. For transposition tables: two states with the same hash
+    /// are taken as the same.
+    fn state_hash(&self) -> u64 {
+        self.basis_states()
+            .iter()
+            .map(|(ones, amplitude)| {
+                let qubits = ones.iter().fold(0u64, |h, &q| h ^ qubit_hash(q));
+                state_hash_term(qubits, *amplitude)
+            })
+            .fold(0u64, u64::wrapping_add)
+    }
+
     /// The exact joint distribution of `qubits` (bit k of the pattern = `qubits[k]`), other qubits
     /// summed out; only patterns with nonzero probability, in increasing pattern order.
     ///
@@ -379,6 +422,32 @@ pub trait Backend {
             .map(|(_, a)| a)
             .unwrap_or(Complex64::new(0.0, 0.0))
     }
+}
+
+/// Mixes 64 bits (SplitMix64's finaliser): nearby inputs give unrelated outputs.
+pub const fn mix64(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// A qubit's share of a basis state's hash in [`Backend::state_hash`]: the XOR of these over
+/// the qubits that are 1 names the basis state.
+pub const fn qubit_hash(qubit: Qubit) -> u64 {
+    mix64(qubit.0 as u64 ^ 0x5151_5151)
+}
+
+/// Amplitudes closer than `1 / AMPLITUDE_HASH_GRID` hash alike in [`Backend::state_hash`]
+/// (rounding differences between two ways of reaching one state stay far below it).
+pub const AMPLITUDE_HASH_GRID: f64 = 4_294_967_296.0;
+
+/// One basis state's term of [`Backend::state_hash`]: `qubits` is the XOR of [`qubit_hash`]
+/// over its qubits that are 1; the amplitude is rounded to the grid.
+pub fn state_hash_term(qubits: u64, amplitude: Complex64) -> u64 {
+    let re = (amplitude.re * AMPLITUDE_HASH_GRID).round() as i64 as u64;
+    let im = (amplitude.im * AMPLITUDE_HASH_GRID).round() as i64 as u64;
+    mix64(qubits ^ mix64(re ^ mix64(im)))
 }
 
 /// Bit k of the result is 1 when `qubits[k]` is among `ones`.

@@ -570,6 +570,107 @@ impl Backend for SparseSim {
         }
     }
 
+    fn probabilities_one(&self, qubits: &[Qubit]) -> Vec<f64> {
+        // Each quantum bit's two weights summed as `probability_one` sums them (fixed chunks,
+        // in order), so the results are bit for bit the same, in one pass for all the bits.
+        let bits: Vec<u8> = qubits
+            .iter()
+            .filter_map(|&q| match self.slots.get(q) {
+                Slot::Quantum(bit) => Some(bit),
+                Slot::Classical(_) => None,
+            })
+            .collect();
+        let partial = |chunk: &[Entry]| {
+            let mut sums = vec![(0.0f64, 0.0f64); bits.len()];
+            for e in chunk {
+                let w = e.1.norm_sqr();
+                for (sum, &bit) in sums.iter_mut().zip(&bits) {
+                    if (e.0 >> bit) & 1 == 1 {
+                        sum.1 += w;
+                    } else {
+                        sum.0 += w;
+                    }
+                }
+            }
+            sums
+        };
+        let partials: Vec<Vec<(f64, f64)>> = if self.parallel() {
+            self.entries
+                .par_chunks(crate::par::REDUCE_CHUNK)
+                .map(partial)
+                .collect()
+        } else {
+            self.entries
+                .chunks(crate::par::REDUCE_CHUNK)
+                .map(partial)
+                .collect()
+        };
+        let mut sums = vec![(0.0f64, 0.0f64); bits.len()];
+        for part in partials {
+            for (sum, (p0, p1)) in sums.iter_mut().zip(part) {
+                sum.0 += p0;
+                sum.1 += p1;
+            }
+        }
+        let mut quantum = sums.into_iter();
+        qubits
+            .iter()
+            .map(|&q| match self.slots.get(q) {
+                Slot::Classical(v) => f64::from(u8::from(v)),
+                Slot::Quantum(_) => quantum
+                    .next()
+                    .map_or(0.0, |(p0, p1)| crate::par::normalised_one(p0, p1)),
+            })
+            .collect()
+    }
+
+    fn constant_values(&self, qubits: &[Qubit]) -> Vec<Option<bool>> {
+        let (or, and) = if self.entries.is_empty() {
+            (0, 0)
+        } else {
+            self.key_or_and()
+        };
+        qubits
+            .iter()
+            .map(|&q| match self.slots.get(q) {
+                Slot::Classical(v) => Some(v),
+                Slot::Quantum(bit) if or >> bit & 1 == 0 => Some(false),
+                Slot::Quantum(bit) if and >> bit & 1 == 1 => Some(true),
+                Slot::Quantum(_) => None,
+            })
+            .collect()
+    }
+
+    fn state_hash(&self) -> u64 {
+        // Each key bit's share of the hash, and the classical ones' share of every state's.
+        let mut bit_hash = [0u64; 128];
+        for (q, bit) in self.slots.quantum() {
+            bit_hash[usize::from(bit)] = qc_ir::backend::qubit_hash(q);
+        }
+        let classical = self
+            .slots
+            .classical_ones()
+            .fold(0u64, |h, q| h ^ qc_ir::backend::qubit_hash(q));
+        let term = |e: &Entry| {
+            let mut key = e.0;
+            let mut h = classical;
+            while key != 0 {
+                h ^= bit_hash[key.trailing_zeros() as usize];
+                key &= key - 1;
+            }
+            qc_ir::backend::state_hash_term(h, e.1)
+        };
+        // A wrapping sum does not depend on the order, so the chunks may run anywhere.
+        if self.parallel() {
+            self.entries
+                .par_chunks(crate::par::REDUCE_CHUNK)
+                .map(|c| c.iter().map(term).fold(0u64, u64::wrapping_add))
+                .reduce(|| 0, u64::wrapping_add)
+        } else {
+            self.entries.iter().map(term).fold(0u64, u64::wrapping_add)
+        }
+    }
+
     fn marginal(&self, qubits: &[Qubit]) -> Vec<(u128, f64)> {
         assert!(qubits.len() <= 128, "marginal over more than 128 qubits");
         let (constant, from_key) = self.pattern_plan(qubits);
