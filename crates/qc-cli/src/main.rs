@@ -64,6 +64,13 @@ enum Command {
     ///   qchess compile --moves "b1^a3c3" --format qasm2
     ///   qchess compile circuits/tour.qcg --format ir
     ///   qchess compile circuits/tour.qcg --measure squares --map tour.map.json
+    ///   qchess compile circuits/tour.qcg --target ibm_fez --form deferred --json
+    ///   qchess compile circuits/full_game.qcg --target sycamore -o full_game.sycamore.qasm
+    ///
+    /// On a device target (ibm_fez, sycamore) the program is placed and routed: written on
+    /// physical qubits $k, every two-qubit gate on a coupler, the layout in its header; the
+    /// summary adds the two-qubit gate count and depth, the physical qubits used and the
+    /// estimated success probability (--properties gives the calibration; docs/backends.md).
     ///
     /// The program measures the board at the end (--measure board: every square, every
     /// captured-piece ancilla, and every ancilla returned to |0> as an error check); its JSON
@@ -99,6 +106,15 @@ enum Command {
     ///   qchess run circuits/full_game.qasm --backend dense --precision single
     #[command(verbatim_doc_comment)]
     Run(commands::run::RunArgs),
+    /// Place and route a circuit file (OpenQASM 2 or 3, IR text or JSON) onto a device target:
+    /// the device compiler of `compile --target`, for any circuit. Writes the device program
+    /// (OpenQASM 3 on physical qubits $k by default) and prints the same summary as compile.
+    ///
+    /// Examples:
+    ///   qchess route circuits/bell_feedforward.qc --target ibm_fez
+    ///   qchess route circuits/tour.qasm --target sycamore --format qasm2 --json
+    #[command(verbatim_doc_comment)]
+    Route(commands::route::RouteArgs),
     /// List the legal moves of the side to move in the position reached, grouped by kind.
     ///
     /// Examples:
@@ -187,6 +203,7 @@ fn main() -> ExitCode {
         Command::Compile(args) => commands::compile::run(&args),
         Command::Counts(args) => commands::counts::run(&args),
         Command::Run(args) => commands::run::run(&args),
+        Command::Route(args) => commands::route::run(&args),
         Command::Moves(args) => commands::moves::run(&args),
         Command::Play(args) => commands::play::run(&args),
         Command::Board(args) => commands::board::run(&args),

@@ -178,6 +178,8 @@ pub fn build_program(
             clbits: lowerer.next_clbit,
             ..board_map
         },
+        physical: false,
+        layout: None,
     })
 }
 
@@ -313,6 +315,7 @@ pub fn header_lines(
         clbits: program.num_clbits,
         postselect: pattern,
         map: program.map.clone(),
+        layout: program.layout.clone(),
     };
     let json = serde_json::to_string(&header).unwrap_or_default();
     let mut lines = vec![

@@ -174,6 +174,41 @@ pub struct ProgramHeader {
     pub postselect: String,
     /// What every bit means.
     pub map: BoardMap,
+    /// A device program's layout (`qchess compile --target` a device target): where every
+    /// program qubit lives. Absent for logical programs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<Vec<LayoutEntry>>,
+}
+
+/// Where one program qubit of a device program lives: the physical qubit it starts on, the
+/// physical qubit of each measurement, and of each life (a qubit whose value is known at some
+/// point gives its physical qubit back and is prepared again, maybe elsewhere, when needed).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LayoutEntry {
+    /// The program qubit: its index in the unrouted program's `q` (the same program without
+    /// routing: `qchess compile` for the device's logical twin).
+    pub qubit: usize,
+    /// What it is, as the unrouted program's label says (`c1 (square)`, `pred0 (...)`).
+    pub name: String,
+    /// The physical qubit (`$k`) it starts on; absent when it never needed one (its value was
+    /// known all along).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<usize>,
+    /// Each measurement: the bit and the physical qubit measured.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub measured: Vec<MeasuredAt>,
+    /// The physical qubit of each of its lives, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lives: Vec<usize>,
+}
+
+/// A measurement in a device program's layout.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MeasuredAt {
+    /// Index into `c`.
+    pub bit: usize,
+    /// The physical qubit (`$k`).
+    pub physical: usize,
 }
 
 /// The prefix of the header line (after the comment marker).

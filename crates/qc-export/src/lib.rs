@@ -15,6 +15,7 @@ mod angle3;
 pub mod circuit_format;
 mod contain;
 pub mod decompose;
+pub mod device;
 pub mod env;
 pub mod error;
 pub mod export;
@@ -39,6 +40,7 @@ pub use circuit_format::{
     detect_format, import_qasm, parse_circuit, parse_circuit_as, CircuitError, CircuitFormat,
 };
 pub use contain::inside_contained_call;
+pub use device::{device_program, program_circuit, DeviceFormat};
 pub use error::{
     ExpandProblem, ExportError, ImportError, ImportErrorKind, SemanticProblem, TargetProblem,
     UnknownChoice, Unsupported,

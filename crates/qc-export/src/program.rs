@@ -85,6 +85,11 @@ pub struct Program {
     pub body: Vec<Stmt>,
     /// What every bit means (written into the header).
     pub map: crate::header::BoardMap,
+    /// A device program: qubit indices are physical qubits, written `$k` in OpenQASM 3 (no
+    /// `qubit` declaration), and only the qubits with a label get a label comment.
+    pub physical: bool,
+    /// A device program's layout: where each program qubit lives (written into the header).
+    pub layout: Option<Vec<crate::header::LayoutEntry>>,
 }
 
 /// Depth counting only gates on two or more qubits: each such gate starts one layer after the
@@ -197,24 +202,27 @@ impl Program {
                 let _ = writeln!(out, "{}", library::text(d));
             }
         }
-        self.write_labels(&mut out, "q", "c");
-        let _ = writeln!(out, "qubit[{}] q;", self.num_qubits);
+        let reg = if self.physical { "$" } else { "q" };
+        self.write_labels(&mut out, reg, "c");
+        if !self.physical {
+            let _ = writeln!(out, "qubit[{}] q;", self.num_qubits);
+        }
         let _ = writeln!(out, "bit[{}] c;", self.num_clbits);
         for stmt in &self.body {
             match stmt {
                 Stmt::Gate(g) => {
-                    let _ = writeln!(out, "{}", call_text(g, "q"));
+                    let _ = writeln!(out, "{}", call_text(g, reg));
                 }
                 Stmt::Measure { qubit, clbit } => {
-                    let _ = writeln!(out, "c[{clbit}] = measure q[{qubit}];");
+                    let _ = writeln!(out, "c[{clbit}] = measure {};", operand(reg, *qubit));
                 }
                 Stmt::Reset { qubit } => {
-                    let _ = writeln!(out, "reset q[{qubit}];");
+                    let _ = writeln!(out, "reset {};", operand(reg, *qubit));
                 }
                 Stmt::If { clbit, body } => {
                     let _ = writeln!(out, "if (c[{clbit}]) {{");
                     for g in body {
-                        let _ = writeln!(out, "  {}", call_text(g, "q"));
+                        let _ = writeln!(out, "  {}", call_text(g, reg));
                     }
                     out.push_str("}\n");
                 }
@@ -223,10 +231,14 @@ impl Program {
         out
     }
 
-    /// Writes the qubit and bit label comments.
+    /// Writes the qubit and bit label comments (`qreg` `$` for physical qubits `$k`); a device
+    /// program labels only the qubits it uses.
     pub fn write_labels(&self, out: &mut String, qreg: &str, creg: &str) {
         for (i, label) in self.qubit_labels.iter().enumerate() {
-            let _ = writeln!(out, "// {qreg}[{i}] = {label}");
+            if label.is_empty() {
+                continue;
+            }
+            let _ = writeln!(out, "// {} = {label}", operand(qreg, i));
         }
         for (i, label) in self.clbit_labels.iter().enumerate() {
             let _ = writeln!(out, "// {creg}[{i}] = {label}");
@@ -234,7 +246,16 @@ impl Program {
     }
 }
 
-/// `name(params) q[a], q[b];` with modifiers.
+/// `q[k]`, or `$k` for the physical register `$`.
+pub fn operand(reg: &str, k: usize) -> String {
+    if reg == "$" {
+        format!("${k}")
+    } else {
+        format!("{reg}[{k}]")
+    }
+}
+
+/// `name(params) q[a], q[b];` with modifiers (`$a, $b` for the physical register `$`).
 pub fn call_text(g: &GateCall, reg: &str) -> String {
     let mut s = String::new();
     for m in &g.modifiers {
@@ -248,7 +269,7 @@ pub fn call_text(g: &GateCall, reg: &str) -> String {
         let params: Vec<String> = g.params.iter().map(|p| format_angle(*p)).collect();
         let _ = write!(s, "({})", params.join(", "));
     }
-    let qubits: Vec<String> = g.qubits.iter().map(|q| format!("{reg}[{q}]")).collect();
+    let qubits: Vec<String> = g.qubits.iter().map(|q| operand(reg, *q)).collect();
     let _ = write!(s, " {};", qubits.join(", "));
     s
 }

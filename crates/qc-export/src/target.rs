@@ -270,6 +270,21 @@ impl Target {
         self.coupling.is_some()
     }
 
+    /// The same target with CNOT as its entangler (`cx` native): the form the device compiler
+    /// reads, because a CNOT maps basis states to basis states (a CZ between Hadamards leaves
+    /// its target in superposition until the next gate, which the compiler's exact analysis of
+    /// known values would pay for). Routing then writes the device's own entangler.
+    pub fn with_cx_entangler(&self) -> Target {
+        let mut t = self.clone();
+        t.two_qubit = Entangler::Cx;
+        if let Some(cx) = qasm_gate(Entangler::Cx.name()) {
+            if !t.is_native(cx.name) {
+                t.native.push(NativeGate(cx));
+            }
+        }
+        t
+    }
+
     /// True when programs may measure and reset qubits mid-circuit (feed-forward implies it).
     pub fn mid_circuit_measurement(&self) -> bool {
         self.feed_forward || self.measure_reset
@@ -341,9 +356,10 @@ fn target_options(options: &ExportOptions, target: &Target) -> ExportOptions {
     options
 }
 
-/// Refuses a program wider than `target`, and lowers it to the target's native gates.
+/// Refuses a program wider than `target`, and lowers it to the target's native gates. A device
+/// target's width is checked after routing, which reuses qubits.
 fn fit_to_target(program: Program, target: &Target) -> Result<Program, ExportError> {
-    if program.num_qubits > target.qubits {
+    if program.num_qubits > target.qubits && !target.is_device() {
         return Err(ExportError::TooManyQubits {
             target: target.name.clone(),
             needed: program.num_qubits,

@@ -1,9 +1,13 @@
 //! A game circuit compiled to a program text: OpenQASM 3 or 2 (through `qc_export`, with the
-//! recorded outcomes for post-selection and the board map in the header) or the IR.
+//! recorded outcomes for post-selection and the board map in the header) or the IR. On a device
+//! target the program is placed and routed onto the device's couplers (`qc_route`), verified,
+//! and written on physical qubits with its layout.
 
 use crate::board_facts::{annotate, BoardFacts};
-use qc_export::{BoardMap, Export, ExportError, ExportOptions, Summary, Target};
+use qc_export::header::{LayoutEntry, MeasuredAt};
+use qc_export::{BoardMap, DeviceFormat, Export, ExportError, ExportOptions, Summary, Target};
 use qc_ir::Circuit;
+use qc_route::{Calibration, CalibrationError, Device, EspOp, RouteError};
 
 /// Output formats.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -33,6 +37,43 @@ pub struct Compiled {
     pub summary: Summary,
     /// What every bit of the OpenQASM program means.
     pub map: BoardMap,
+    /// On a device target: what placing and routing gave.
+    pub device: Option<DeviceSummary>,
+}
+
+/// How a program is placed and routed on a device target.
+#[derive(Clone, Debug, Default)]
+pub struct DeviceOptions<'a> {
+    /// A calibration in IBM's BackendProperties JSON (the text); `None`: uniform errors.
+    pub properties: Option<&'a str>,
+    /// Seed of the routing trials.
+    pub seed: u64,
+}
+
+/// The figures of a device program (printed by `qchess compile`).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct DeviceSummary {
+    /// The device target.
+    pub device: String,
+    /// Two-qubit gates (the device's entangler).
+    pub two_qubit_gates: usize,
+    /// Depth counting only two-qubit gates.
+    pub two_qubit_depth: usize,
+    /// Physical qubits the program touches.
+    pub physical_qubits: usize,
+    /// The most program qubits alive at once.
+    pub peak_live_qubits: usize,
+    /// The estimated success probability: the product of `1 - error` over gates and
+    /// measurements (from the calibration, or uniform errors).
+    pub esp: f64,
+    /// Where the errors come from: `uniform` or the calibration's backend name.
+    pub errors: String,
+    /// Two-qubit gates of the program before placing and routing.
+    pub unrouted_two_qubit_gates: usize,
+    /// Exchanges routing inserted (before merging into neighbouring gates).
+    pub exchanges: usize,
+    /// Couplers the calibration marks broken (never used).
+    pub broken_couplers: usize,
 }
 
 /// Why a game could not be compiled.
@@ -44,9 +85,15 @@ pub enum CompileError {
     /// The circuit could not be written as JSON.
     #[error("cannot write the circuit as JSON")]
     Json(#[from] serde_json::Error),
-    /// A device target (one with couplers): programs are not yet placed and routed onto one.
-    #[error("target `{0}` is a device target: placing and routing onto its couplers is not available yet")]
-    DeviceTarget(String),
+    /// The calibration cannot be used for the device.
+    #[error("--properties: {0}")]
+    Calibration(#[from] CalibrationError),
+    /// Placing and routing failed (or the result failed the verifier).
+    #[error(transparent)]
+    Route(#[from] RouteError),
+    /// `--properties` without a device target.
+    #[error("--properties needs a device target (one with couplers: ibm_fez, sycamore, or a file with `edges`)")]
+    PropertiesWithoutDevice,
 }
 
 /// Compiles a game circuit with its recorded outcomes (indexed by clbit) to `format`. The summary
@@ -61,8 +108,31 @@ pub fn compile_circuit(
     target: Option<&Target>,
     facts: Option<&BoardFacts>,
 ) -> Result<Compiled, CompileError> {
-    if let Some(t) = target.filter(|t| t.is_device()) {
-        return Err(CompileError::DeviceTarget(t.name.clone()));
+    compile_circuit_on(
+        circuit,
+        outcomes,
+        format,
+        options,
+        target,
+        facts,
+        &DeviceOptions::default(),
+    )
+}
+
+/// [`compile_circuit`] with the options of a device target (a calibration, the routing seed).
+pub fn compile_circuit_on(
+    circuit: &Circuit,
+    outcomes: &[Option<bool>],
+    format: Format,
+    options: &ExportOptions,
+    target: Option<&Target>,
+    facts: Option<&BoardFacts>,
+    device: &DeviceOptions,
+) -> Result<Compiled, CompileError> {
+    match target.filter(|t| t.is_device()) {
+        Some(t) => return compile_on_device(circuit, outcomes, format, options, t, facts, device),
+        None if device.properties.is_some() => return Err(CompileError::PropertiesWithoutDevice),
+        None => {}
     }
     let annotated = |mut e: Export| -> Export {
         if let Some(f) = facts {
@@ -101,5 +171,167 @@ pub fn compile_circuit(
             (text, e.summary, e.program.map)
         }
     };
-    Ok(Compiled { text, summary, map })
+    Ok(Compiled {
+        text,
+        summary,
+        map,
+        device: None,
+    })
+}
+
+/// A device target: the program lowered to its gates on the program's own qubits, placed and
+/// routed (`qc_route::compile`), written on physical qubits, verified against the device.
+fn compile_on_device(
+    circuit: &Circuit,
+    outcomes: &[Option<bool>],
+    format: Format,
+    options: &ExportOptions,
+    target: &Target,
+    facts: Option<&BoardFacts>,
+    device_options: &DeviceOptions,
+) -> Result<Compiled, CompileError> {
+    let Some(coupling) = target.coupling() else {
+        return Err(CompileError::PropertiesWithoutDevice);
+    };
+    // Lowered with CNOTs (see `Target::with_cx_entangler`); routing writes the device's gates.
+    let mut logical =
+        qc_export::export_for_target(circuit, outcomes, options, &target.with_cx_entangler())?;
+    if let Some(f) = facts {
+        let mut map = logical.map().clone();
+        annotate(&mut map, f);
+        logical.set_map(map);
+    }
+    let device = Device::new(
+        target.name.clone(),
+        coupling.clone(),
+        target.mid_circuit_measurement(),
+    );
+    let calibration = match device_options.properties {
+        Some(text) => Calibration::from_backend_properties(text, &device, target.two_qubit.name())?,
+        None => Calibration::uniform(&device),
+    };
+    let unrouted = qc_export::program_circuit(&logical.program)?;
+    let routed = qc_route::compile(
+        &unrouted,
+        &device,
+        &calibration,
+        &qc_route::Options {
+            seed: device_options.seed,
+            ..qc_route::Options::default()
+        },
+        &mut qc_sim::SparseSim::new(),
+    )?;
+    let layout: Vec<LayoutEntry> = routed
+        .tracks
+        .iter()
+        .enumerate()
+        .map(|(qubit, t)| LayoutEntry {
+            qubit,
+            name: logical
+                .program
+                .qubit_labels
+                .get(qubit)
+                .cloned()
+                .unwrap_or_default(),
+            start: t.start,
+            measured: t
+                .measurements
+                .iter()
+                .map(|&(bit, physical)| MeasuredAt { bit, physical })
+                .collect(),
+            lives: t.lives.clone(),
+        })
+        .collect();
+    let device_format = match format {
+        Format::Qasm2 => DeviceFormat::Qasm2,
+        _ => DeviceFormat::Qasm3,
+    };
+    let export = qc_export::device_program(
+        &routed.circuit,
+        &logical,
+        layout,
+        options,
+        target,
+        device_format,
+    )?;
+    // The program as written, checked again: couplers, the target's native gates, the layout.
+    let written = qc_export::program_circuit(&export.program)?;
+    let native =
+        |i: &qc_ir::Instruction| instruction_name(i).is_some_and(|name| target.is_native(&name));
+    qc_route::verify::verify(
+        &written,
+        &device,
+        &calibration,
+        &routed.tracks,
+        &qc_route::verify::measurement_counts(&unrouted),
+        &native,
+    )
+    .map_err(RouteError::from)?;
+    let summary = export.program.summary();
+    let esp = calibration.esp(export.program.body.iter().flat_map(|stmt| {
+        let ops: Vec<EspOp> = match stmt {
+            qc_export::program::Stmt::Gate(g) => vec![EspOp::Gate(&g.name, &g.qubits)],
+            qc_export::program::Stmt::If { body, .. } => body
+                .iter()
+                .map(|g| EspOp::Gate(&g.name, &g.qubits))
+                .collect(),
+            qc_export::program::Stmt::Measure { qubit, .. } => vec![EspOp::Measure(*qubit)],
+            qc_export::program::Stmt::Reset { .. } => Vec::new(),
+        };
+        ops
+    }));
+    let mut used = std::collections::BTreeSet::new();
+    for stmt in &export.program.body {
+        match stmt {
+            qc_export::program::Stmt::Gate(g) => used.extend(g.qubits.iter().copied()),
+            qc_export::program::Stmt::If { body, .. } => {
+                for g in body {
+                    used.extend(g.qubits.iter().copied());
+                }
+            }
+            qc_export::program::Stmt::Measure { qubit, .. }
+            | qc_export::program::Stmt::Reset { qubit } => {
+                used.insert(*qubit);
+            }
+        }
+    }
+    let device_summary = DeviceSummary {
+        device: target.name.clone(),
+        two_qubit_gates: summary.multi_qubit_gates,
+        two_qubit_depth: summary.two_qubit_depth,
+        physical_qubits: used.len(),
+        peak_live_qubits: routed.report.peak_live,
+        esp,
+        errors: match device_options.properties {
+            Some(_) => calibration
+                .backend
+                .clone()
+                .unwrap_or_else(|| "calibration".into()),
+            None => "uniform".into(),
+        },
+        unrouted_two_qubit_gates: logical.summary.multi_qubit_gates,
+        exchanges: routed.report.exchanges,
+        broken_couplers: calibration.broken_couplers().len(),
+    };
+    let text = match format {
+        Format::Qasm3 | Format::Qasm2 => export.text.clone(),
+        Format::Ir => qc_ir::text::print(&routed.circuit),
+        Format::Json => serde_json::to_string_pretty(&routed.circuit)? + "\n",
+    };
+    Ok(Compiled {
+        text,
+        summary,
+        map: export.program.map,
+        device: Some(device_summary),
+    })
+}
+
+/// The OpenQASM name of an IR gate with its controls (as the gate table writes it).
+fn instruction_name(i: &qc_ir::Instruction) -> Option<String> {
+    match &i.op {
+        qc_ir::Op::Gate { gate, controls, .. } => {
+            qc_export::lower::named_call(*gate, controls.len()).map(|(n, _)| n.to_string())
+        }
+        _ => None,
+    }
 }

@@ -4,7 +4,7 @@
 //! board (the estimate and its mitigations), the random source behind a seed, and the choice of
 //! simulator.
 //!
-//! Depends on qc-ir, qc-rules, qc-sim and qc-export; the front ends depend on it.
+//! Depends on qc-ir, qc-rules, qc-sim, qc-export and qc-route; the front ends depend on it.
 
 pub mod backend;
 pub mod board_facts;
@@ -15,7 +15,10 @@ pub mod estimate_view;
 pub use backend::{check_precision, BackendKind, PrecisionNeedsDense};
 pub use board_facts::{annotate, board_facts, BoardFacts};
 
-pub use compile::{compile_circuit, CompileError, Compiled, Format};
+pub use compile::{
+    compile_circuit, compile_circuit_on, CompileError, Compiled, DeviceOptions, DeviceSummary,
+    Format,
+};
 pub use counts::{board_from_counts, CountsRequest, CountsStepError};
 pub use estimate_view::{estimate_view, exact_view};
 /// The simulators [`with_backend!`] constructs, re-exported so that the macro works in any crate.

@@ -78,6 +78,24 @@ fn global_phase_is_reported_and_only_a_match_up_to_phase() {
     found(Gate::H, &[1], &[], true)(recognise(&body("h q1\n", "q0 q1"), 2).unwrap());
 }
 
+/// Every single-qubit unitary is one gate (`u` at worst), whatever its angle: before, a
+/// rotation by more than pi/2 with a phase between its rows (`u(2.5, -2.9, -1.4)`, whose
+/// off-diagonal entries are the larger) was not recognised at all.
+#[test]
+fn every_single_qubit_unitary_is_recognised() {
+    for i in 0..=40 {
+        let theta = std::f64::consts::PI * f64::from(i) / 40.0;
+        for (phi, lambda) in [(0.0, 0.0), (-2.9357, -1.4461), (1.3, 2.7), (3.1, -0.2)] {
+            let gate = Gate::U(theta, phi, lambda);
+            let r = qc_ir::passes::recognise_unitary(&gate.matrix())
+                .unwrap_or_else(|| panic!("u({theta}, {phi}, {lambda}) not recognised"));
+            assert!(
+                r.gate.matrix().approx_eq_up_to_phase(&gate.matrix(), 1e-9) || r.gate == Gate::I
+            );
+        }
+    }
+}
+
 #[test]
 fn bodies_that_are_no_table_gate_are_not_recognised() {
     // A Bell-state preparation entangles: no single gate with controls.

@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::Args;
 use qc_export::{Dialect, ExportOptions, Form, MeasureScope, Summary, Target, Width};
 use qc_front::BackendKind;
-use qc_front::{Compiled, Format};
+use qc_front::{Compiled, DeviceOptions, DeviceSummary, Format};
 use qc_ir::Circuit;
 use qc_rules::QuantumGame;
 use std::path::PathBuf;
@@ -23,9 +23,20 @@ pub struct CompileArgs {
     pub format: Format,
     /// Hardware target: a bundled one (generic, ibm, google, braket; the devices ibm_fez,
     /// sycamore) or NAME.toml in --backends-dir. OpenQASM 3 is lowered to its native gates;
-    /// every format is refused when the game needs more qubits than the target has.
+    /// every format is refused when the game needs more qubits than the target has. On a device
+    /// target (one with couplers) the program is also placed and routed: it is written on
+    /// physical qubits $k, every two-qubit gate on a coupler, with the layout in its header.
     #[arg(long, value_name = "NAME")]
     pub target: Option<String>,
+    /// A device calibration in IBM's BackendProperties JSON (the format of qiskit-ibm-runtime's
+    /// props_fez.json), for a device target: qubits and couplers whose error is 0.5 or more are
+    /// never used, and placement and routing maximise the estimated success probability.
+    /// Without it, errors are uniform.
+    #[arg(long, value_name = "FILE")]
+    pub properties: Option<PathBuf>,
+    /// Print the summary on standard error as one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
     /// Where the measurements stand.
     #[arg(long, value_name = "FORM", value_parser = choice::<Form>(), default_value_t = Form::Dynamic)]
     pub form: Form,
@@ -54,7 +65,8 @@ pub struct CompileArgs {
     /// Write to this file instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Seed for the outcomes of moves written without them.
+    /// Seed for the outcomes of moves written without them, and for the device compiler's
+    /// routing trials (the output is a function of the game, the options and the seed).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// The simulator the game is played on (the circuit is the same on every one).
@@ -83,6 +95,17 @@ impl CompileArgs {
         }
     }
 
+    /// The calibration file's text (`--properties`), if any.
+    pub fn properties(&self) -> anyhow::Result<Option<String>> {
+        self.properties
+            .as_ref()
+            .map(|path| {
+                std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read {}", path.display()))
+            })
+            .transpose()
+    }
+
     /// Writes the program text (`-o` or standard output) and the map (`--map`).
     pub fn write(&self, compiled: &Compiled) -> anyhow::Result<()> {
         if let Some(path) = &self.map {
@@ -101,6 +124,11 @@ impl CompileArgs {
 /// Runs the command.
 pub fn run(args: &CompileArgs) -> anyhow::Result<()> {
     let target = args.target()?;
+    let properties = args.properties()?;
+    let device = DeviceOptions {
+        properties: properties.as_deref(),
+        seed: args.seed,
+    };
     with_game!(
         args.game,
         args.backend,
@@ -109,24 +137,108 @@ pub fn run(args: &CompileArgs) -> anyhow::Result<()> {
         |R, loaded, game| {
             let outcomes = game.outcomes();
             let facts = qc_front::board_facts(&game, game.backend());
-            let compiled = qc_front::compile_circuit(
+            let compiled = qc_front::compile_circuit_on(
                 game.circuit(),
                 &outcomes,
                 args.format,
                 &args.options(),
                 target.as_ref(),
                 Some(&facts),
+                &device,
             )
             .with_context(|| format!("{}: cannot compile", loaded.source))?;
-            write_stderr(&summary_text(
-                &compiled.summary,
-                game.circuit(),
-                &outcomes,
-                &outcome_lines(&game),
-            )?)?;
+            let summary = Summaries {
+                program: &compiled.summary,
+                device: compiled.device.as_ref(),
+                circuit: game.circuit(),
+                outcomes: &outcomes,
+                outcome_lines: &outcome_lines(&game),
+            };
+            write_stderr(&if args.json {
+                summary.json()?
+            } else {
+                summary.text()?
+            })?;
             args.write(&compiled)
         }
     )
+}
+
+/// What `compile` (and `route`) print about the program they wrote.
+pub struct Summaries<'a> {
+    /// The written program's figures.
+    pub program: &'a Summary,
+    /// On a device target, what placing and routing gave.
+    pub device: Option<&'a DeviceSummary>,
+    /// The compiled circuit (for the keep probability).
+    pub circuit: &'a Circuit,
+    /// Its recorded outcomes, by bit.
+    pub outcomes: &'a [Option<bool>],
+    /// One line per recorded outcome.
+    pub outcome_lines: &'a [String],
+}
+
+impl Summaries<'_> {
+    /// The text lines.
+    pub fn text(&self) -> anyhow::Result<String> {
+        let mut out = summary_text(
+            self.program,
+            self.circuit,
+            self.outcomes,
+            self.outcome_lines,
+        )?;
+        if let Some(d) = self.device {
+            out.push_str(&device_line(d));
+        }
+        Ok(out)
+    }
+
+    /// One JSON object.
+    pub fn json(&self) -> anyhow::Result<String> {
+        let mut value = serde_json::json!({
+            "qubits": self.program.qubits,
+            "clbits": self.program.clbits,
+            "gates": self.program.total_gates,
+            "gate_counts": self.program.gate_counts,
+            "two_qubit_gates": self.program.multi_qubit_gates,
+            "two_qubit_depth": self.program.two_qubit_depth,
+            "measurements": self.program.measurements,
+        });
+        if !self.outcome_lines.is_empty() {
+            value["recorded_outcomes"] = serde_json::json!(self.outcome_lines);
+            value["keep_probability"] =
+                serde_json::json!(keep_probability(self.circuit, self.outcomes)?);
+        }
+        if let Some(d) = self.device {
+            value["device"] = serde_json::to_value(d)?;
+        }
+        Ok(serde_json::to_string(&value)? + "\n")
+    }
+}
+
+/// The device line of the text summary.
+fn device_line(d: &DeviceSummary) -> String {
+    let broken = if d.broken_couplers > 0 {
+        format!("; {} broken couplers never used", d.broken_couplers)
+    } else {
+        String::new()
+    };
+    format!(
+        "device {}: two-qubit gates: {} (unrouted {}), two-qubit depth: {}, physical qubits: {} (at most {} live at once), ESP: {:.4} ({} errors{broken})\n",
+        d.device,
+        d.two_qubit_gates,
+        d.unrouted_two_qubit_gates,
+        d.two_qubit_depth,
+        d.physical_qubits,
+        d.peak_live_qubits,
+        d.esp,
+        d.errors,
+    )
+}
+
+fn keep_probability(circuit: &Circuit, outcomes: &[Option<bool>]) -> anyhow::Result<f64> {
+    qc_export::keep_probability_forced(&mut qc_sim::ReferenceSparse::new(), circuit, outcomes)
+        .context("cannot compute the post-selection keep probability")
 }
 
 /// The summary printed on standard error: qubits, clbits, gate counts by kind, two-qubit depth,
@@ -161,12 +273,7 @@ pub fn summary_text(
             "recorded outcomes: {}\n",
             outcome_lines.join("; ")
         ));
-        let keep = qc_export::keep_probability_forced(
-            &mut qc_sim::ReferenceSparse::new(),
-            circuit,
-            outcomes,
-        )
-        .context("cannot compute the post-selection keep probability")?;
+        let keep = keep_probability(circuit, outcomes)?;
         out.push_str(&format!(
             "post-selection: a shot is kept (its bits equal the recorded outcomes) with probability {keep:.6}\n"
         ));

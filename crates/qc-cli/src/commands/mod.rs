@@ -7,5 +7,6 @@ pub mod counts;
 pub mod draw;
 pub mod moves;
 pub mod play;
+pub mod route;
 pub mod run;
 pub mod simulate;

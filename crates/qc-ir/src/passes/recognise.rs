@@ -248,17 +248,24 @@ fn single_qubit_forms(m: &Matrix) -> Vec<Gate> {
     }
     // m = e^{i alpha} U(theta, phi, lambda) with cos and sin of theta/2 both >= 0.
     let theta = 2.0 * c.norm().atan2(a.norm());
+    // Each angle is read from an entry at least as large as the one it is checked against, so
+    // a small entry costs no precision: cos(theta/2) large: alpha from a, phi from c, lambda
+    // from d; sin(theta/2) large: alpha + phi from c, alpha + lambda from b, alpha from d.
     let (phi, lambda) = if a.norm() >= c.norm() {
         let alpha = a.arg();
-        if c.norm() <= MATCH_TOLERANCE {
-            (0.0, wrap(d.arg() - alpha))
+        let phi = if c.norm() <= MATCH_TOLERANCE {
+            0.0
         } else {
-            (wrap(c.arg() - alpha), wrap((-b).arg() - alpha))
-        }
+            c.arg() - alpha
+        };
+        (wrap(phi), wrap(d.arg() - alpha - phi))
     } else {
-        // cos(theta/2) is small: take phi = 0, so the phase is that of the lower-left entry.
-        let alpha = c.arg();
-        (0.0, wrap((-b).arg() - alpha))
+        let alpha = if d.norm() <= MATCH_TOLERANCE {
+            c.arg()
+        } else {
+            c.arg() + (-b).arg() - d.arg()
+        };
+        (wrap(c.arg() - alpha), wrap((-b).arg() - alpha))
     };
     let near = |x: f64, y: f64| (x - y).abs() <= MATCH_TOLERANCE;
     if near(phi, 0.0) && near(lambda, 0.0) {

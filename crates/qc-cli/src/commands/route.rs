@@ -1,0 +1,109 @@
+//! `qchess route`: any circuit (OpenQASM 2 or 3, IR text or JSON) placed and routed onto a
+//! device target, written as a device program: the same device compiler `compile --target`
+//! runs on games.
+
+use crate::choice_arg::choice;
+use crate::circuit_input::read_circuit;
+use crate::commands::compile::Summaries;
+use crate::output::{write_stderr, write_stdout};
+use anyhow::{bail, Context};
+use clap::Args;
+use qc_export::{Dialect, ExportOptions, Form, MeasureScope, Target, Width};
+use qc_front::{DeviceOptions, Format};
+use std::path::PathBuf;
+
+/// Arguments of `qchess route`.
+#[derive(Args, Debug)]
+pub struct RouteArgs {
+    /// The circuit: OpenQASM 2 or 3, IR text or IR JSON (told apart by content); `-` for
+    /// standard input.
+    pub circuit: PathBuf,
+    /// The device target: a bundled one (ibm_fez, sycamore) or NAME.toml with `edges` in
+    /// --backends-dir.
+    #[arg(long, value_name = "NAME")]
+    pub target: String,
+    /// A device calibration in IBM's BackendProperties JSON (props_fez.json's format): qubits
+    /// and couplers whose error is 0.5 or more are never used, and placement and routing
+    /// maximise the estimated success probability. Without it, errors are uniform.
+    #[arg(long, value_name = "FILE")]
+    pub properties: Option<PathBuf>,
+    /// Seed of the routing trials (the output is a function of the circuit, the options and
+    /// the seed).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Output format (ir and json: the routed circuit before the device's single-qubit basis).
+    #[arg(long, value_parser = choice::<Format>(), default_value_t = Format::Qasm3)]
+    pub format: Format,
+    /// Where the measurements stand (a device without feed-forward always gets the deferred
+    /// form).
+    #[arg(long, value_name = "FORM", value_parser = choice::<Form>(), default_value_t = Form::Dynamic)]
+    pub form: Form,
+    /// Route the circuit exactly as written: skip the exact passes that otherwise run first.
+    #[arg(long)]
+    pub no_optimize: bool,
+    /// A folder of target files NAME.toml: adds targets, or overrides the bundled ones.
+    #[arg(long, value_name = "DIR")]
+    pub backends_dir: Option<PathBuf>,
+    /// Print the summary on standard error as one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Write to this file instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// Runs the command.
+pub fn run(args: &RouteArgs) -> anyhow::Result<()> {
+    let target = Target::find(&args.target, args.backends_dir.as_deref())?;
+    if !target.is_device() {
+        bail!(
+            "target `{}` is not a device target: route needs one with couplers (`edges`), such as ibm_fez or sycamore",
+            target.name
+        );
+    }
+    let properties = args
+        .properties
+        .as_ref()
+        .map(|path| {
+            std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+        })
+        .transpose()?;
+    let (name, circuit) = read_circuit(&args.circuit)?;
+    let options = ExportOptions {
+        form: args.form,
+        dialect: Dialect::Portable,
+        width: Width::Compact,
+        measure: MeasureScope::None,
+        optimize: !args.no_optimize,
+    };
+    let compiled = qc_front::compile_circuit_on(
+        &circuit,
+        &[],
+        args.format,
+        &options,
+        Some(&target),
+        None,
+        &DeviceOptions {
+            properties: properties.as_deref(),
+            seed: args.seed,
+        },
+    )
+    .with_context(|| format!("{name}: cannot route"))?;
+    let summary = Summaries {
+        program: &compiled.summary,
+        device: compiled.device.as_ref(),
+        circuit: &circuit,
+        outcomes: &[],
+        outcome_lines: &[],
+    };
+    write_stderr(&if args.json {
+        summary.json()?
+    } else {
+        summary.text()?
+    })?;
+    match &args.output {
+        Some(path) => std::fs::write(path, &compiled.text)
+            .with_context(|| format!("cannot write {}", path.display())),
+        None => write_stdout(&compiled.text),
+    }
+}

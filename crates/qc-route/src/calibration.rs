@@ -1,0 +1,471 @@
+//! The error model: a device calibration in IBM's BackendProperties JSON (`props_fez.json`:
+//! `qubits` with `readout_error`, `gates` with `gate`, `qubits` and `parameters` holding
+//! `gate_error`), or uniform errors when there is none. A qubit or coupler whose error is 0.5 or
+//! more is broken and never used. The estimated success probability (ESP) of a program is the
+//! product of `1 - error` over its gates and measurements.
+
+use crate::device::Device;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// An error rate at or above this marks a qubit or coupler broken.
+pub const BROKEN: f64 = 0.5;
+
+/// Uniform errors, used without a calibration: a two-qubit gate, a single-qubit gate other than
+/// a Z rotation (which is virtual on the devices qchess targets), a measurement.
+pub const UNIFORM_TWO_QUBIT: f64 = 5e-3;
+/// See [`UNIFORM_TWO_QUBIT`].
+pub const UNIFORM_SINGLE_QUBIT: f64 = 3e-4;
+/// See [`UNIFORM_TWO_QUBIT`].
+pub const UNIFORM_READOUT: f64 = 1.5e-2;
+
+/// Why a calibration cannot be used for a device.
+#[derive(Debug, thiserror::Error, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum CalibrationError {
+    /// Not JSON, or not BackendProperties.
+    #[error("line {line}, column {column}: not BackendProperties JSON: {message}")]
+    Json {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// The reader's message.
+        message: String,
+    },
+    /// The calibration describes a device with another number of qubits.
+    #[error("the calibration{} has {found} qubits, but device `{device}` has {expected}: it is for another device", backend_suffix(.backend))]
+    QubitCount {
+        /// The calibration's `backend_name`, if any.
+        backend: Option<String>,
+        /// Its qubit count.
+        found: usize,
+        /// The device's.
+        expected: usize,
+        /// The device.
+        device: String,
+    },
+    /// A two-qubit gate on a pair the device does not couple.
+    #[error("the calibration{} has `{gate}` on qubits {a}-{b}, which device `{device}` does not couple: it is for another device", backend_suffix(.backend))]
+    NotACoupler {
+        /// The calibration's `backend_name`, if any.
+        backend: Option<String>,
+        /// The gate.
+        gate: String,
+        /// First qubit.
+        a: usize,
+        /// Second qubit.
+        b: usize,
+        /// The device.
+        device: String,
+    },
+    /// A coupler of the device the calibration does not list.
+    #[error("the calibration{} has no `{gate}` error for coupler {a}-{b} of device `{device}`: it is for another device", backend_suffix(.backend))]
+    MissingCoupler {
+        /// The calibration's `backend_name`, if any.
+        backend: Option<String>,
+        /// The two-qubit gate looked for.
+        gate: String,
+        /// First qubit.
+        a: usize,
+        /// Second qubit.
+        b: usize,
+        /// The device.
+        device: String,
+    },
+    /// A gate on a qubit the device does not have.
+    #[error(
+        "gate entry {index} (`{gate}`) names qubit {qubit}, but the device has qubits 0..{qubits}"
+    )]
+    QubitOutOfRange {
+        /// Position in `gates`.
+        index: usize,
+        /// The gate.
+        gate: String,
+        /// The qubit.
+        qubit: usize,
+        /// The device's qubit count.
+        qubits: usize,
+    },
+    /// A qubit without `readout_error`.
+    #[error("qubit {qubit} has no readout_error")]
+    MissingReadout {
+        /// The qubit.
+        qubit: usize,
+    },
+    /// An error rate that is not a number in [0, 1].
+    #[error("{what} of {place} is {value}, not an error rate in [0, 1]")]
+    BadValue {
+        /// `readout_error` or `gate_error`.
+        what: &'static str,
+        /// `qubit 3`, `cz 4-5`, ...
+        place: String,
+        /// The value.
+        value: f64,
+    },
+}
+
+fn backend_suffix(backend: &Option<String>) -> String {
+    backend
+        .as_ref()
+        .map(|b| format!(" (of `{b}`)"))
+        .unwrap_or_default()
+}
+
+#[derive(Deserialize)]
+struct Properties {
+    #[serde(default)]
+    backend_name: Option<String>,
+    qubits: Vec<Vec<Nduv>>,
+    #[serde(default)]
+    gates: Vec<GateEntry>,
+}
+
+#[derive(Deserialize)]
+struct Nduv {
+    name: String,
+    value: serde_json::Value,
+}
+
+#[derive(Deserialize)]
+struct GateEntry {
+    gate: String,
+    qubits: Vec<usize>,
+    #[serde(default)]
+    parameters: Vec<Nduv>,
+}
+
+/// Error rates of a device: per qubit (readout, single-qubit gates), per coupler (its
+/// two-qubit gate) and per listed gate (for the ESP of a program's own gate names).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Calibration {
+    /// `backend_name` of the properties, if read from them.
+    pub backend: Option<String>,
+    /// P(read wrong) per qubit.
+    readout: Vec<f64>,
+    /// The error of a non-virtual single-qubit gate per qubit.
+    single: Vec<f64>,
+    /// The two-qubit gate error per coupler `(low, high)`.
+    two: BTreeMap<(usize, usize), f64>,
+    /// Every listed gate error by `(name, qubits)`.
+    gates: BTreeMap<(String, Vec<usize>), f64>,
+    /// The median two-qubit error (the unit of routing costs).
+    median_two: f64,
+}
+
+/// One operation of a program, for [`Calibration::esp`].
+#[derive(Copy, Clone, Debug)]
+pub enum EspOp<'a> {
+    /// A gate by its OpenQASM name on physical qubits.
+    Gate(&'a str, &'a [usize]),
+    /// A measurement of a physical qubit.
+    Measure(usize),
+}
+
+fn rate(value: &serde_json::Value) -> Option<f64> {
+    value.as_f64()
+}
+
+impl Calibration {
+    /// Uniform errors on every qubit and coupler of `device` ([`UNIFORM_TWO_QUBIT`], ...).
+    pub fn uniform(device: &Device) -> Calibration {
+        let n = device.num_qubits();
+        Calibration {
+            backend: None,
+            readout: vec![UNIFORM_READOUT; n],
+            single: vec![UNIFORM_SINGLE_QUBIT; n],
+            two: device
+                .coupling
+                .edges()
+                .iter()
+                .map(|&e| (e, UNIFORM_TWO_QUBIT))
+                .collect(),
+            gates: BTreeMap::new(),
+            median_two: UNIFORM_TWO_QUBIT,
+        }
+    }
+
+    /// Reads IBM BackendProperties JSON for `device`, whose two-qubit gate is called `entangler`
+    /// (`cz`): the qubit count and the couplers carrying that gate must be the device's.
+    pub fn from_backend_properties(
+        text: &str,
+        device: &Device,
+        entangler: &str,
+    ) -> Result<Calibration, CalibrationError> {
+        let props: Properties = serde_json::from_str(text).map_err(|e| CalibrationError::Json {
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })?;
+        let n = device.num_qubits();
+        let name = || device.name.clone();
+        if props.qubits.len() != n {
+            return Err(CalibrationError::QubitCount {
+                backend: props.backend_name,
+                found: props.qubits.len(),
+                expected: n,
+                device: name(),
+            });
+        }
+        let check = |what: &'static str, place: String, v: f64| {
+            if v.is_finite() && (0.0..=1.0).contains(&v) {
+                Ok(v)
+            } else {
+                Err(CalibrationError::BadValue {
+                    what,
+                    place,
+                    value: v,
+                })
+            }
+        };
+        let mut readout = Vec::with_capacity(n);
+        for (q, params) in props.qubits.iter().enumerate() {
+            let v = params
+                .iter()
+                .find(|p| p.name == "readout_error")
+                .and_then(|p| rate(&p.value))
+                .ok_or(CalibrationError::MissingReadout { qubit: q })?;
+            readout.push(check("readout_error", format!("qubit {q}"), v)?);
+        }
+        let mut gates = BTreeMap::new();
+        let mut two = BTreeMap::new();
+        let mut single = vec![0.0f64; n];
+        for (index, g) in props.gates.iter().enumerate() {
+            if let Some(&qubit) = g.qubits.iter().find(|q| **q >= n) {
+                return Err(CalibrationError::QubitOutOfRange {
+                    index,
+                    gate: g.gate.clone(),
+                    qubit,
+                    qubits: n,
+                });
+            }
+            let Some(err) = g
+                .parameters
+                .iter()
+                .find(|p| p.name == "gate_error")
+                .and_then(|p| rate(&p.value))
+            else {
+                continue;
+            };
+            let place = format!(
+                "{} {}",
+                g.gate,
+                g.qubits
+                    .iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join("-")
+            );
+            let err = check("gate_error", place, err)?;
+            gates.insert((g.gate.clone(), g.qubits.clone()), err);
+            match g.qubits[..] {
+                [q] if g.gate != "rz" && g.gate != "id" => single[q] = single[q].max(err),
+                [a, b] if g.gate == entangler => {
+                    if !device.coupling.has_edge(a, b) {
+                        return Err(CalibrationError::NotACoupler {
+                            backend: props.backend_name.clone(),
+                            gate: g.gate.clone(),
+                            a,
+                            b,
+                            device: name(),
+                        });
+                    }
+                    let e = two.entry((a.min(b), a.max(b))).or_insert(err);
+                    *e = e.max(err);
+                }
+                _ => {}
+            }
+        }
+        if let Some(&(a, b)) = device
+            .coupling
+            .edges()
+            .iter()
+            .find(|e| !two.contains_key(*e))
+        {
+            return Err(CalibrationError::MissingCoupler {
+                backend: props.backend_name,
+                gate: entangler.to_string(),
+                a,
+                b,
+                device: name(),
+            });
+        }
+        let mut errors: Vec<f64> = two.values().copied().filter(|e| *e < BROKEN).collect();
+        errors.sort_by(f64::total_cmp);
+        let median_two = errors
+            .get(errors.len() / 2)
+            .copied()
+            .filter(|e| *e > 0.0)
+            .unwrap_or(UNIFORM_TWO_QUBIT);
+        Ok(Calibration {
+            backend: props.backend_name,
+            readout,
+            single,
+            two,
+            gates,
+            median_two,
+        })
+    }
+
+    /// True when the qubit's readout and single-qubit errors are below [`BROKEN`].
+    pub fn qubit_usable(&self, q: usize) -> bool {
+        self.readout.get(q).is_some_and(|r| *r < BROKEN)
+            && self.single.get(q).is_some_and(|s| *s < BROKEN)
+    }
+
+    /// True when the coupler `(a, b)` exists and its two-qubit error is below [`BROKEN`].
+    pub fn coupler_usable(&self, a: usize, b: usize) -> bool {
+        self.two_qubit_error(a, b).is_some_and(|e| e < BROKEN)
+    }
+
+    /// The two-qubit gate error of the coupler `(a, b)`.
+    pub fn two_qubit_error(&self, a: usize, b: usize) -> Option<f64> {
+        self.two.get(&(a.min(b), a.max(b))).copied()
+    }
+
+    /// The readout error of qubit `q`.
+    pub fn readout_error(&self, q: usize) -> f64 {
+        self.readout.get(q).copied().unwrap_or(UNIFORM_READOUT)
+    }
+
+    /// The couplers whose error marks them broken.
+    pub fn broken_couplers(&self) -> Vec<(usize, usize)> {
+        self.two
+            .iter()
+            .filter(|(_, e)| **e >= BROKEN)
+            .map(|(k, _)| *k)
+            .collect()
+    }
+
+    /// The cost of one two-qubit gate on `(a, b)` in units of a median coupler's
+    /// (`-ln(1 - e) / -ln(1 - median)`): what routing adds up and minimises.
+    pub fn two_qubit_cost(&self, a: usize, b: usize) -> f64 {
+        let e = self.two_qubit_error(a, b).unwrap_or(BROKEN);
+        fidelity_cost(e) / fidelity_cost(self.median_two)
+    }
+
+    /// The cost of measuring qubit `q`, in the same unit as [`Calibration::two_qubit_cost`].
+    pub fn readout_cost(&self, q: usize) -> f64 {
+        fidelity_cost(self.readout_error(q)) / fidelity_cost(self.median_two)
+    }
+
+    /// The error of the gate `name` on `qubits`: the listed one, else by arity (the coupler's
+    /// two-qubit error; a single-qubit gate's error on that qubit; 0 for a Z rotation, which is
+    /// virtual).
+    pub fn gate_error(&self, name: &str, qubits: &[usize]) -> f64 {
+        if let Some(e) = self.gates.get(&(name.to_string(), qubits.to_vec())) {
+            return *e;
+        }
+        match qubits {
+            [_] if name == "rz" => 0.0,
+            [q] => self.single.get(*q).copied().unwrap_or(UNIFORM_SINGLE_QUBIT),
+            [a, b] => self.two_qubit_error(*a, *b).unwrap_or(UNIFORM_TWO_QUBIT),
+            _ => UNIFORM_TWO_QUBIT,
+        }
+    }
+
+    /// The estimated success probability of a program: the product of `1 - error` over `ops`.
+    pub fn esp<'a>(&self, ops: impl IntoIterator<Item = EspOp<'a>>) -> f64 {
+        let log: f64 = ops
+            .into_iter()
+            .map(|op| {
+                let e = match op {
+                    EspOp::Gate(name, qubits) => self.gate_error(name, qubits),
+                    EspOp::Measure(q) => self.readout_error(q),
+                };
+                (1.0 - e).max(0.0).ln()
+            })
+            .sum();
+        log.exp()
+    }
+}
+
+/// `-ln(1 - e)`, the additive cost of an error rate.
+fn fidelity_cost(e: f64) -> f64 {
+    -(1.0 - e.clamp(0.0, 0.999_999)).ln()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qc_ir::CouplingMap;
+
+    fn line() -> Device {
+        Device::new(
+            "line",
+            CouplingMap::new(3, &[[0, 1], [1, 2]]).expect("line"),
+            true,
+        )
+    }
+
+    fn props(qubits: usize, cz: &[(usize, usize, f64)]) -> String {
+        let q: Vec<String> = (0..qubits)
+            .map(|k| format!("[{{\"name\": \"readout_error\", \"value\": 0.0{}}}]", k + 1))
+            .collect();
+        let g: Vec<String> = cz
+            .iter()
+            .map(|(a, b, e)| format!("{{\"gate\": \"cz\", \"qubits\": [{a}, {b}], \"parameters\": [{{\"name\": \"gate_error\", \"value\": {e}}}]}}"))
+            .chain((0..qubits).map(|k| format!("{{\"gate\": \"sx\", \"qubits\": [{k}], \"parameters\": [{{\"name\": \"gate_error\", \"value\": 0.001}}]}}")))
+            .collect();
+        format!(
+            "{{\"backend_name\": \"fake\", \"qubits\": [{}], \"gates\": [{}]}}",
+            q.join(", "),
+            g.join(", ")
+        )
+    }
+
+    #[test]
+    fn properties_give_errors_broken_couplers_and_esp() {
+        let c = Calibration::from_backend_properties(
+            &props(3, &[(0, 1, 0.01), (1, 0, 0.01), (2, 1, 1.0)]),
+            &line(),
+            "cz",
+        )
+        .expect("calibration");
+        assert_eq!(c.two_qubit_error(1, 0), Some(0.01));
+        assert!(!c.coupler_usable(1, 2) && c.coupler_usable(0, 1));
+        assert_eq!(c.broken_couplers(), vec![(1, 2)]);
+        assert_eq!(c.readout_error(2), 0.03);
+        let esp = c.esp([
+            EspOp::Gate("cz", &[0, 1]),
+            EspOp::Gate("sx", &[2]),
+            EspOp::Gate("rz", &[2]),
+            EspOp::Measure(1),
+        ]);
+        assert!((esp - 0.99 * 0.999 * 0.98).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_calibration_for_another_device_is_refused() {
+        let err = |text: String| Calibration::from_backend_properties(&text, &line(), "cz");
+        assert!(matches!(
+            err(props(4, &[(0, 1, 0.01), (1, 2, 0.01)])),
+            Err(CalibrationError::QubitCount {
+                found: 4,
+                expected: 3,
+                ..
+            })
+        ));
+        assert!(matches!(
+            err(props(3, &[(0, 1, 0.01), (1, 2, 0.01), (0, 2, 0.01)])),
+            Err(CalibrationError::NotACoupler { a: 0, b: 2, .. })
+        ));
+        assert!(matches!(
+            err(props(3, &[(0, 1, 0.01)])),
+            Err(CalibrationError::MissingCoupler { a: 1, b: 2, .. })
+        ));
+        assert!(matches!(
+            err(props(3, &[(0, 1, 1.5), (1, 2, 0.01)])),
+            Err(CalibrationError::BadValue { .. })
+        ));
+        assert!(matches!(
+            err("{\"qubits\": 3}".into()),
+            Err(CalibrationError::Json { line: 1, .. })
+        ));
+        let message = err(props(4, &[])).map(|_| ()).unwrap_err().to_string();
+        assert!(
+            message.contains("(of `fake`) has 4 qubits, but device `line` has 3"),
+            "{message}"
+        );
+    }
+}

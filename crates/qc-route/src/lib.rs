@@ -1,0 +1,275 @@
+//! # qc-route: the device compiler
+//!
+//! Places and routes a circuit onto a device: physical qubits and the couplers between them
+//! (a target's `edges`, checked as a [`qc_ir::CouplingMap`]). The input is a circuit whose gates
+//! act on at most two qubits (qc-export lowers a program to the device's gates first); the
+//! output is the same program on the device's physical qubits, two-qubit gates only on usable
+//! couplers (CZ), with the layout: where every program qubit starts and where each of its
+//! measurements happens, so that a device's counts read exactly as the original program's.
+//!
+//! The passes, one module each:
+//!
+//! 1. [`program`]: the circuit as one- and two-qubit unitaries, measurements and resets.
+//! 2. [`known`]: which qubits hold a known classical value after each step (an exact run on a
+//!    simulator, every branch kept).
+//! 3. [`plan`]: qubit lifetimes: a qubit in a known state holds no physical qubit and is
+//!    prepared again where it is next needed; measured and reset qubits free theirs; gates on
+//!    pairs merge into blocks priced in CZ gates.
+//! 4. [`layout`]: the board embedded on the device (homes for the squares' qubits).
+//! 5. [`router`]: placement at birth and SABRE-style routing with look-ahead, moves onto free
+//!    qubits, SWAPs merged into blocks, mirrored blocks, costs weighted by the calibration
+//!    ([`calibration`], [`device`]).
+//! 6. [`synth`]: re-synthesis of every run on a pair with the fewest CZ gates ([`kak`]).
+//! 7. [`verify`]: the routed program checked against the device and the layout.
+//!
+//! Several routing trials (seeded; deterministic for a given seed) are run and the one with the
+//! best estimated success probability is kept.
+
+pub mod calibration;
+pub mod device;
+pub mod error;
+pub mod kak;
+pub mod known;
+pub mod layout;
+pub mod linalg;
+pub mod plan;
+pub mod program;
+pub mod router;
+pub mod synth;
+pub mod verify;
+
+pub use calibration::{Calibration, CalibrationError, EspOp};
+pub use device::{Device, Usable};
+pub use error::{RouteError, VerifyError};
+pub use router::QubitTrack;
+
+use program::{Program, Step, StepOp};
+use qc_ir::{Backend, Circuit, QubitRole};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// Routing trials run by default (the best is kept).
+pub const DEFAULT_TRIALS: usize = 16;
+
+/// Options of [`compile`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Seed of the trials' tie-breaking (the result is a function of the input and the seed).
+    pub seed: u64,
+    /// Routing trials; the best is kept (at least one is run).
+    pub trials: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            seed: 0,
+            trials: DEFAULT_TRIALS,
+        }
+    }
+}
+
+/// What [`compile`] did, for summaries.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    /// CZ gates in the routed program.
+    pub two_qubit_gates: usize,
+    /// Physical qubits the program touches.
+    pub qubits_used: usize,
+    /// The most program qubits live at once.
+    pub peak_live: usize,
+    /// Lives of program qubits (each a birth on some physical qubit).
+    pub lives: usize,
+    /// Exchanges routing inserted (SWAPs and moves, before merging).
+    pub exchanges: usize,
+    /// Blocks run mirrored (their qubits exchanged at no extra cost).
+    pub mirrored: usize,
+    /// Routing trials run.
+    pub trials: usize,
+}
+
+/// A routed program.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The program on the device's physical qubits (`Qubit(k)` is physical qubit `k`): CZ and
+    /// single-qubit gates, measurements, resets; the original bits.
+    pub circuit: Circuit,
+    /// Per program qubit: where it starts and where each measurement happens.
+    pub tracks: Vec<QubitTrack>,
+    /// Figures.
+    pub report: Report,
+}
+
+/// Places and routes `circuit` onto `device` under `calibration`. `analysis` is a fresh
+/// simulator for the known-value analysis ([`known`]). The result passes [`verify::verify`]
+/// with CZ and single-qubit gates as natives (the caller lowers single-qubit gates and, for
+/// another entangler, the CZ gates, and verifies again).
+pub fn compile<B: Backend>(
+    circuit: &Circuit,
+    device: &Device,
+    calibration: &Calibration,
+    options: &Options,
+    analysis: &mut B,
+) -> Result<Compiled, RouteError> {
+    let program = Program::from_circuit(circuit)?;
+    let mut oracle = known::Oracle::new(&program, analysis);
+    let plan = plan::Plan::new(&program, &mut oracle);
+    let usable = Usable::new(device, calibration);
+    let broken = device.num_qubits() - usable.count();
+    let too_wide = |needed: usize| RouteError::TooWide {
+        device: device.name.clone(),
+        needed,
+        usable: usable.count(),
+        broken,
+    };
+    let peak = peak_live(&plan);
+    if peak > usable.count() {
+        return Err(too_wide(peak));
+    }
+    let homes = layout::board_homes(&usable);
+    let anchors: Vec<Option<usize>> = circuit
+        .qubit_roles()
+        .iter()
+        .map(|r| match r {
+            QubitRole::Square(sq) => homes.get(sq.index()).copied().flatten(),
+            _ => None,
+        })
+        .collect();
+    let mut best: Option<(f64, Vec<Step>, router::Routing)> = None;
+    for trial in 0..options.trials.max(1) {
+        let mut rng = ChaCha8Rng::seed_from_u64(
+            options.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ trial as u64,
+        );
+        let params = router::Params {
+            cost_weight: 1.0,
+            jitter: if trial == 0 { 0.0 } else { 0.3 },
+        };
+        let routing = match router::route(
+            &plan,
+            device,
+            &usable,
+            calibration,
+            &anchors,
+            params,
+            &mut rng,
+        ) {
+            Err(RouteError::TooWide { needed, .. }) => return Err(too_wide(needed)),
+            other => other?,
+        };
+        let steps = synth::resynthesize(&routing.steps, device.num_qubits())?;
+        let cost = estimated_cost(&steps, calibration);
+        if best.as_ref().is_none_or(|(c, _, _)| cost < *c - 1e-9) {
+            best = Some((cost, steps, routing));
+        }
+    }
+    let Some((_, mut steps, routing)) = best else {
+        return Err(RouteError::Synthesis);
+    };
+    if !device.mid_circuit {
+        measurements_last(&mut steps);
+    }
+    let routed = Program {
+        num_qubits: device.num_qubits(),
+        num_clbits: program.num_clbits,
+        steps,
+    };
+    let out = routed.to_circuit()?;
+    let cz_and_one = |i: &qc_ir::Instruction| match &i.op {
+        qc_ir::Op::Gate {
+            gate,
+            controls,
+            targets,
+        } => {
+            targets.len() + controls.len() == 1 || (*gate == qc_ir::Gate::Z && controls.len() == 1)
+        }
+        _ => false,
+    };
+    verify::verify(
+        &out,
+        device,
+        calibration,
+        &routing.tracks,
+        &verify::measurement_counts(circuit),
+        &cz_and_one,
+    )?;
+    let mut used = vec![false; device.num_qubits()];
+    for s in &routed.steps {
+        let (qs, k) = s.op.qubits();
+        for &q in &qs[..k] {
+            used[q] = true;
+        }
+    }
+    let report = Report {
+        two_qubit_gates: routed
+            .steps
+            .iter()
+            .filter(|s| matches!(s.op, StepOp::Two { .. }))
+            .count(),
+        qubits_used: used.iter().filter(|u| **u).count(),
+        peak_live: peak,
+        lives: plan.num_virtuals(),
+        exchanges: routing.swaps,
+        mirrored: routing.mirrored,
+        trials: options.trials.max(1),
+    };
+    Ok(Compiled {
+        circuit: out,
+        tracks: routing.tracks,
+        report,
+    })
+}
+
+/// The most virtual qubits live at once in a plan.
+fn peak_live(plan: &plan::Plan) -> usize {
+    let (mut live, mut peak) = (0usize, 0usize);
+    for s in &plan.steps {
+        match s.op {
+            plan::VOp::Birth { .. } => {
+                live += 1;
+                peak = peak.max(live);
+            }
+            plan::VOp::Death { .. } => live = live.saturating_sub(1),
+            _ => {}
+        }
+    }
+    peak
+}
+
+/// `-ln ESP` estimated from two-qubit gates and measurements (single-qubit gates are merged
+/// later and cost an order of magnitude less), in median-coupler units.
+fn estimated_cost(steps: &[Step], calibration: &Calibration) -> f64 {
+    steps
+        .iter()
+        .map(|s| match s.op {
+            StepOp::Two { hi, lo, .. } => calibration.two_qubit_cost(hi, lo),
+            StepOp::Measure { q, .. } => calibration.readout_cost(q),
+            _ => 0.0,
+        })
+        .sum()
+}
+
+/// Moves every measurement after which its qubit is idle to the end (for devices that measure
+/// only at the end). A measurement followed by another operation on its qubit stays where it
+/// is, and the verifier refuses the program.
+fn measurements_last(steps: &mut Vec<Step>) {
+    let mut used_later = vec![false; steps.len()];
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, s) in steps.iter().enumerate().rev() {
+        let (qs, k) = s.op.qubits();
+        if let StepOp::Measure { q, .. } = s.op {
+            used_later[i] = seen.contains(&q);
+        }
+        seen.extend(qs[..k].iter().copied());
+    }
+    let mut last = Vec::new();
+    let mut rest = Vec::with_capacity(steps.len());
+    for (i, s) in steps.drain(..).enumerate() {
+        if matches!(s.op, StepOp::Measure { .. }) && !used_later[i] {
+            last.push(s);
+        } else {
+            rest.push(s);
+        }
+    }
+    rest.extend(last);
+    *steps = rest;
+}

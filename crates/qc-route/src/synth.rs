@@ -1,0 +1,141 @@
+//! Re-synthesis after routing: every maximal run of operations on one pair of physical qubits
+//! (two-qubit blocks, the SWAPs and moves routing added next to them, single-qubit gates in
+//! between; one condition) becomes one unitary, written with the fewest CZ gates its KAK form
+//! allows ([`crate::kak`]). This is where a SWAP merges into the block before it, and where the
+//! blocks of the program come out as CZ and single-qubit gates.
+//!
+//! A run only holds operations on its two qubits, with nothing else on either of them in
+//! between, so it can be written where it starts: whatever lies between commutes with it, and a
+//! condition's measurement comes before the run's first operation.
+
+use crate::error::RouteError;
+use crate::kak::{self, Prim};
+use crate::linalg::Mat4;
+use crate::program::{Cond, Step, StepOp};
+
+struct Block {
+    hi: usize,
+    lo: usize,
+    m: Mat4,
+    cond: Cond,
+    members: Vec<Step>,
+}
+
+enum Item {
+    /// An index into the input steps.
+    Step(usize),
+    /// An index into the blocks.
+    Block(usize),
+}
+
+/// Re-synthesises `steps` (on `num_qubits` physical qubits): two-qubit steps come out as CZ.
+pub fn resynthesize(steps: &[Step], num_qubits: usize) -> Result<Vec<Step>, RouteError> {
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut open: Vec<Option<usize>> = vec![None; num_qubits];
+    let mut items: Vec<Item> = Vec::with_capacity(steps.len());
+    let close = |open: &mut [Option<usize>], blocks: &[Block], q: usize| {
+        if let Some(b) = open[q].take() {
+            let other = if blocks[b].hi == q {
+                blocks[b].lo
+            } else {
+                blocks[b].hi
+            };
+            if open[other] == Some(b) {
+                open[other] = None;
+            }
+        }
+    };
+    for (index, step) in steps.iter().enumerate() {
+        match step.op {
+            StepOp::One { q, m } => {
+                if let Some(b) = open[q].filter(|&b| blocks[b].cond == step.cond) {
+                    let block = &mut blocks[b];
+                    let g = if block.hi == q {
+                        Mat4::on_hi(&m)
+                    } else {
+                        Mat4::on_lo(&m)
+                    };
+                    block.m = g.mul(&block.m);
+                    block.members.push(*step);
+                    continue;
+                }
+                close(&mut open, &blocks, q);
+                items.push(Item::Step(index));
+            }
+            StepOp::Two { hi, lo, m } => {
+                if let (Some(a), Some(b)) = (open[hi], open[lo]) {
+                    if a == b && blocks[a].cond == step.cond {
+                        let block = &mut blocks[a];
+                        let m = if block.hi == hi { m } else { m.swapped() };
+                        block.m = m.mul(&block.m);
+                        block.members.push(*step);
+                        continue;
+                    }
+                }
+                close(&mut open, &blocks, hi);
+                close(&mut open, &blocks, lo);
+                blocks.push(Block {
+                    hi,
+                    lo,
+                    m,
+                    cond: step.cond,
+                    members: vec![*step],
+                });
+                open[hi] = Some(blocks.len() - 1);
+                open[lo] = Some(blocks.len() - 1);
+                items.push(Item::Block(blocks.len() - 1));
+            }
+            StepOp::Measure { q, .. } | StepOp::Reset { q } => {
+                close(&mut open, &blocks, q);
+                items.push(Item::Step(index));
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(items.len() * 2);
+    for item in items {
+        match item {
+            Item::Step(s) => out.push(steps[s]),
+            Item::Block(b) => {
+                let block = &blocks[b];
+                match kak::synthesize(&block.m) {
+                    Some(prims) => write_prims(&prims, block.hi, block.lo, block.cond, &mut out),
+                    // Fall back to the members one by one.
+                    None => {
+                        for s in &block.members {
+                            match s.op {
+                                StepOp::Two { hi, lo, m } => {
+                                    let prims = kak::synthesize(&m).ok_or(RouteError::Synthesis)?;
+                                    write_prims(&prims, hi, lo, s.cond, &mut out);
+                                }
+                                _ => out.push(*s),
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn write_prims(prims: &[Prim], hi: usize, lo: usize, cond: Cond, out: &mut Vec<Step>) {
+    for p in prims {
+        let op = match *p {
+            Prim::Cz => StepOp::Two {
+                hi,
+                lo,
+                m: Mat4::CZ,
+            },
+            Prim::One(on_hi, m) => {
+                if m.is_identity(1e-12) {
+                    continue;
+                }
+                StepOp::One {
+                    q: if on_hi { hi } else { lo },
+                    m,
+                }
+            }
+        };
+        out.push(Step { op, cond });
+    }
+}

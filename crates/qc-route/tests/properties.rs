@@ -1,0 +1,294 @@
+//! Routed programs do what the original does: random circuits (one- and two-qubit gates of
+//! every kind, mid-circuit measurements, conditioned gates, resets) routed onto small coupling
+//! maps (a line, a ring, a 3x3 grid, IBM's 27-qubit heavy hex) have exactly the original's
+//! outcome distribution, every qubit measured at the end in a random basis (so phases count),
+//! each bit read on the physical qubit the layout records. The distributions come from the
+//! reference simulator (the oracle), the router's own analysis from the fast sparse one.
+//! Every routed program passes the verifier (couplers, CZ and single-qubit gates, layout), and
+//! calibrated routing never touches a broken coupler.
+
+use qc_ir::exec::{exact_distribution, Distribution};
+use qc_ir::{Circuit, Clbit, Condition, Control, CouplingMap, Gate, Instruction, Op, Qubit};
+use qc_route::{compile, Calibration, Device, Options, RouteError};
+use qc_sim::{ReferenceSparse, SparseSim};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn line(n: usize) -> Vec<[usize; 2]> {
+    (0..n - 1).map(|i| [i, i + 1]).collect()
+}
+
+fn ring(n: usize) -> Vec<[usize; 2]> {
+    (0..n).map(|i| [i, (i + 1) % n]).collect()
+}
+
+fn grid(w: usize, h: usize) -> Vec<[usize; 2]> {
+    let mut e = Vec::new();
+    for r in 0..h {
+        for c in 0..w {
+            let q = r * w + c;
+            if c + 1 < w {
+                e.push([q, q + 1]);
+            }
+            if r + 1 < h {
+                e.push([q, q + w]);
+            }
+        }
+    }
+    e
+}
+
+/// IBM's 27-qubit Falcon heavy hex (FakeMontreal's coupling map).
+fn heavy_hex_27() -> Vec<[usize; 2]> {
+    [
+        (0, 1),
+        (1, 2),
+        (1, 4),
+        (2, 3),
+        (3, 5),
+        (4, 7),
+        (5, 8),
+        (6, 7),
+        (7, 10),
+        (8, 9),
+        (8, 11),
+        (10, 12),
+        (11, 14),
+        (12, 13),
+        (12, 15),
+        (13, 14),
+        (14, 16),
+        (15, 18),
+        (16, 19),
+        (17, 18),
+        (18, 21),
+        (19, 20),
+        (19, 22),
+        (21, 23),
+        (22, 25),
+        (23, 24),
+        (24, 25),
+        (25, 26),
+    ]
+    .iter()
+    .map(|&(a, b)| [a, b])
+    .collect()
+}
+
+fn device(name: &str, qubits: usize, edges: &[[usize; 2]], mid_circuit: bool) -> Device {
+    Device::new(
+        name,
+        CouplingMap::new(qubits, edges).expect("map"),
+        mid_circuit,
+    )
+}
+
+fn q(i: usize) -> Qubit {
+    Qubit(i as u32)
+}
+
+/// A random circuit on `n` qubits: `gates` operations, then every qubit turned by a random
+/// single-qubit gate and measured into its own bit. With `dynamic`, mid-circuit measurements,
+/// gates conditioned on them and resets too.
+fn random_circuit(rng: &mut ChaCha8Rng, n: usize, gates: usize, dynamic: bool) -> Circuit {
+    let mut c = Circuit::with_plain_qubits(n as u32, 0);
+    let mut bits: Vec<Clbit> = Vec::new();
+    let angle = |rng: &mut ChaCha8Rng| rng.gen_range(-3.2..3.2);
+    for _ in 0..gates {
+        let a = rng.gen_range(0..n);
+        let mut b = rng.gen_range(0..n - 1);
+        if b >= a {
+            b += 1;
+        }
+        let mut instr = match rng.gen_range(0..14) {
+            0 => Instruction::gate(Gate::H, &[q(a)], &[]),
+            1 => Instruction::gate(Gate::X, &[q(a)], &[]),
+            2 => Instruction::gate(Gate::Ry(angle(rng)), &[q(a)], &[]),
+            3 => Instruction::gate(Gate::Rz(angle(rng)), &[q(a)], &[]),
+            4 => Instruction::gate(Gate::SX, &[q(a)], &[]),
+            5 | 6 => Instruction::gate(Gate::X, &[q(b)], &[Control::one(q(a))]),
+            7 => Instruction::gate(Gate::Z, &[q(b)], &[Control::one(q(a))]),
+            8 => Instruction::gate(Gate::ISwap, &[q(a), q(b)], &[]),
+            9 => Instruction::gate(Gate::SqrtISwap, &[q(a), q(b)], &[]),
+            10 => Instruction::gate(Gate::Swap, &[q(a), q(b)], &[]),
+            11 => Instruction::gate(Gate::Ry(angle(rng)), &[q(b)], &[Control::zero(q(a))]),
+            12 if dynamic => {
+                let bit = c.add_clbit();
+                bits.push(bit);
+                Instruction::new(Op::Measure {
+                    qubit: q(a),
+                    clbit: bit,
+                })
+            }
+            13 if dynamic => Instruction::new(Op::Reset { qubit: q(a) }),
+            _ => Instruction::gate(Gate::U(angle(rng), angle(rng), angle(rng)), &[q(a)], &[]),
+        };
+        if dynamic && !bits.is_empty() && matches!(instr.op, Op::Gate { .. }) && rng.gen_bool(0.2) {
+            let bit = bits[rng.gen_range(0..bits.len())];
+            instr = instr.with_condition(Condition {
+                clbit: bit,
+                value: rng.gen_bool(0.5),
+            });
+        }
+        c.push(instr);
+    }
+    for i in 0..n {
+        c.push(Instruction::gate(
+            Gate::U(angle(rng), angle(rng), angle(rng)),
+            &[q(i)],
+            &[],
+        ));
+        let bit = c.add_clbit();
+        c.push(Instruction::new(Op::Measure {
+            qubit: q(i),
+            clbit: bit,
+        }));
+    }
+    c
+}
+
+fn distribution(c: &Circuit) -> Distribution {
+    let mut d = exact_distribution(&mut ReferenceSparse::new(), c).expect("the oracle runs it");
+    d.retain(|_, p| *p > 1e-12);
+    d
+}
+
+fn assert_same(want: &Distribution, got: &Distribution, what: &str) {
+    let keys: std::collections::BTreeSet<_> = want.keys().chain(got.keys()).collect();
+    for k in keys {
+        let (a, b) = (
+            want.get(k).copied().unwrap_or(0.0),
+            got.get(k).copied().unwrap_or(0.0),
+        );
+        assert!(
+            (a - b).abs() < 1e-9,
+            "{what}: outcome {k:?}: original {a}, routed {b}"
+        );
+    }
+}
+
+/// Routes `cases` random circuits of up to `max_qubits` qubits on `dev` and compares.
+fn check_device(dev: &Device, cases: usize, max_qubits: usize, dynamic: bool, seed: u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let calibration = Calibration::uniform(dev);
+    for case in 0..cases {
+        let n = rng.gen_range(2..=max_qubits);
+        let gates = rng.gen_range(1..40);
+        let c = random_circuit(&mut rng, n, gates, dynamic);
+        let options = Options {
+            seed: case as u64,
+            trials: 3,
+        };
+        let what = format!("{} case {case} ({n} qubits, {gates} gates)", dev.name);
+        let routed = compile(&c, dev, &calibration, &options, &mut SparseSim::new())
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(routed.circuit.num_clbits(), c.num_clbits(), "{what}");
+        assert_same(&distribution(&c), &distribution(&routed.circuit), &what);
+    }
+}
+
+#[test]
+fn routed_random_circuits_keep_their_distribution_on_a_line_and_a_ring() {
+    check_device(&device("line5", 5, &line(5), true), 60, 5, false, 1);
+    check_device(&device("ring6", 6, &ring(6), true), 60, 6, false, 2);
+}
+
+#[test]
+fn routed_random_circuits_keep_their_distribution_on_a_grid_and_a_heavy_hex() {
+    check_device(&device("grid3x3", 9, &grid(3, 3), true), 50, 8, false, 3);
+    check_device(
+        &device("heavyhex27", 27, &heavy_hex_27(), true),
+        40,
+        8,
+        false,
+        4,
+    );
+}
+
+#[test]
+fn dynamic_circuits_with_measurements_conditions_and_resets_route_exactly() {
+    check_device(&device("line5", 5, &line(5), true), 60, 5, true, 5);
+    check_device(&device("grid3x3", 9, &grid(3, 3), true), 40, 8, true, 6);
+    check_device(
+        &device("heavyhex27", 27, &heavy_hex_27(), true),
+        30,
+        7,
+        true,
+        7,
+    );
+}
+
+#[test]
+fn terminal_measurement_devices_measure_last() {
+    let dev = device("ring6-terminal", 6, &ring(6), false);
+    check_device(&dev, 40, 6, false, 8);
+}
+
+#[test]
+fn a_program_wider_than_the_device_is_refused() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    // Six qubits entangled at once cannot live on five.
+    let mut c = Circuit::with_plain_qubits(6, 0);
+    c.push(Instruction::gate(Gate::H, &[q(0)], &[]));
+    for i in 1..6 {
+        c.push(Instruction::gate(Gate::X, &[q(i)], &[Control::one(q(0))]));
+    }
+    for i in 0..6 {
+        c.push(Instruction::gate(
+            Gate::Ry(rng.gen_range(0.1..1.0)),
+            &[q(i)],
+            &[],
+        ));
+    }
+    let dev = device("line5", 5, &line(5), true);
+    match compile(
+        &c,
+        &dev,
+        &Calibration::uniform(&dev),
+        &Options::default(),
+        &mut SparseSim::new(),
+    ) {
+        Err(RouteError::TooWide {
+            needed: 6,
+            usable: 5,
+            ..
+        }) => {}
+        other => panic!("expected TooWide, got {other:?}"),
+    }
+}
+
+#[test]
+fn qubits_known_after_use_are_reused_so_wide_programs_fit() {
+    // Ten qubits, each used in turn with its neighbour and returned to |0>: three physical
+    // qubits are enough.
+    let mut c = Circuit::with_plain_qubits(10, 0);
+    for i in 0..9 {
+        c.push(Instruction::gate(Gate::H, &[q(i)], &[]));
+        c.push(Instruction::gate(
+            Gate::X,
+            &[q(i + 1)],
+            &[Control::one(q(i))],
+        ));
+        c.push(Instruction::gate(
+            Gate::X,
+            &[q(i + 1)],
+            &[Control::one(q(i))],
+        ));
+        c.push(Instruction::gate(Gate::H, &[q(i)], &[]));
+    }
+    let bit = c.add_clbit();
+    c.push(Instruction::new(Op::Measure {
+        qubit: q(9),
+        clbit: bit,
+    }));
+    let dev = device("line3", 3, &line(3), true);
+    let routed = compile(
+        &c,
+        &dev,
+        &Calibration::uniform(&dev),
+        &Options::default(),
+        &mut SparseSim::new(),
+    )
+    .expect("fits through reuse");
+    assert_same(&distribution(&c), &distribution(&routed.circuit), "reuse");
+}
