@@ -9,6 +9,7 @@
 
 pub mod cantwell;
 pub mod chess;
+pub mod ledger;
 pub mod niels;
 pub mod ruleset;
 pub mod undo;

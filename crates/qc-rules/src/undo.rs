@@ -1,4 +1,5 @@
-//! The undo history both rulesets keep: one entry per move, oldest first, within a memory budget.
+//! The undo history of the [`crate::ledger::Ledger`] both rulesets keep their games in: one entry
+//! per move, oldest first, within a memory budget.
 //!
 //! An entry holds what a move may change, saved before it: the state's snapshot, the small
 //! classical state, and only *lengths* of what grows with the game (the circuit, through a

@@ -241,7 +241,7 @@ impl<B: Backend> QuantumGame for Game<B> {
     }
 
     fn status(&self) -> Status {
-        self.status
+        self.status_now()
     }
 
     fn side_to_move(&self) -> Color {
@@ -249,15 +249,15 @@ impl<B: Backend> QuantumGame for Game<B> {
     }
 
     fn circuit(&self) -> &Circuit {
-        self.builder.circuit()
+        self.ledger.run().circuit()
     }
 
     fn outcomes(&self) -> Vec<Option<bool>> {
-        self.classical_record().bits().to_vec()
+        self.ledger.run().outcomes()
     }
 
     fn moves(&self) -> &[PlayedQcan] {
-        &self.history
+        self.ledger.moves()
     }
 
     fn record(&self) -> String {
@@ -265,7 +265,7 @@ impl<B: Backend> QuantumGame for Game<B> {
             start: self.start().clone(),
             ..GameRecord::default()
         };
-        for r in &self.history {
+        for r in self.ledger.moves() {
             record.push_move(r.mv);
         }
         // The printout without its tags (only a FEN tag, for a non-standard start).
@@ -283,7 +283,7 @@ impl<B: Backend> QuantumGame for Game<B> {
 
     fn board_view(&self, links: bool) -> BoardView {
         let mut view = BoardView::new(8, 8, self.board().side_to_move);
-        view.status = self.status;
+        view.status = self.status_now();
         let probs = self.probabilities();
         for sq in Square::ALL {
             if let Some(piece) = self.board().piece(sq) {
@@ -315,7 +315,7 @@ impl<B: Backend> QuantumGame for Game<B> {
     }
 
     fn state_size(&self) -> usize {
-        self.backend.state_size()
+        self.backend().state_size()
     }
 
     fn bell(&self, square1: Square, square2: Square) -> Option<([f64; 8], (f64, f64))> {

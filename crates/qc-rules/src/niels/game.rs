@@ -1,9 +1,9 @@
 //! The Niel's Chess game engine: applies legal moves to a [`NielsPosition`] and keeps the whole
-//! game as one `qc_ir` circuit run on a [`Backend`]. Every pair owns one "which square" qubit
-//! (|0> = red square, |1> = blue square); every dice roll is a mid-circuit measurement whose
-//! outcome is sampled with the caller's random source (`rand`) or forced from a recorded game.
-//! Undo restores what was saved before the move (state, circuit mark, position), with the same
-//! bounded history as the Quantum Chess engine ([`crate::undo`]). The encoding is documented in `docs/niels.md`.
+//! game in the [`Ledger`] both rulesets share (one `qc_ir` circuit run on a [`Backend`], the
+//! moves played, what undoing each needs). Every pair owns one "which square" qubit (|0> = red
+//! square, |1> = blue square); every dice roll is a mid-circuit measurement whose outcome is
+//! sampled with the caller's random source (`rand`) or forced from a recorded game. The encoding
+//! is documented in `docs/niels.md`.
 
 use super::apply::QuantumOps;
 use super::endings::{RepetitionKey, REPETITION_COUNT};
@@ -11,52 +11,66 @@ use super::error::NielsError;
 use super::moves::{NielsMove, RolledMove};
 use super::position::{NielsPosition, Pair, PairId};
 use crate::chess::{Color, Square};
-use crate::ruleset::{DrawReason, PlayedMove, QuantumGame, Roll, Status, WireLabel};
-use crate::undo::{btree_map_bytes, UndoHistory};
-use qc_ir::exec::apply_instruction;
-use qc_ir::{
-    AncillaKind, Backend, BuilderMark, CircuitBuilder, ClassicalRecord, Clbit, Gate, MeasureChoice,
-    Origin, Qubit,
-};
+use crate::ledger::{CircuitRun, ClassicalState, Ledger, Turn, UndoError};
+use crate::ruleset::{DrawReason, PlayedMove, QuantumGame, Roll, Status};
+use crate::undo::btree_map_bytes;
+use qc_ir::{Backend, Clbit, Gate, MeasureChoice, Origin, Qubit};
 use rand::Rng;
 use std::collections::{BTreeMap, VecDeque};
 
 /// A move of Niel's Chess as played.
 pub type PlayedNiels = PlayedMove<RolledMove>;
 
-/// The quantum half of the game: circuit, backend, qubit of each pair.
-pub(super) struct Quantum<B: Backend> {
-    pub(super) builder: CircuitBuilder,
-    pub(super) backend: B,
-    pub(super) record: ClassicalRecord,
-    executed: usize,
-    qubits: BTreeMap<PairId, Qubit>,
-    forced: VecDeque<Square>,
-    forcing: bool,
-    /// The rolls of the move being played, in order.
-    rolls: Vec<Roll>,
-    ply: usize,
-    /// What each allocated qubit stands for (a pair, a tunnelling), for circuit drawings.
-    pub(super) wire_labels: Vec<WireLabel>,
-}
-
-/// The quantum half of a move being played: the game's circuit and backend, and the uniform
-/// numbers in [0, 1) its dice rolls are sampled from.
-struct Dice<'a, B: Backend> {
-    quantum: &'a mut Quantum<B>,
-    uniform: &'a mut dyn FnMut() -> f64,
-}
-
-/// Everything a move changes, saved before it so that undo restores it exactly: the state's
-/// snapshot, where the circuit and the classical record stood (a move only appends to them),
-/// the pairs' qubits and the position (see [`crate::undo`]).
-struct Saved<B: Backend> {
-    backend: B::Snapshot,
-    builder: BuilderMark,
-    record_len: usize,
-    executed: usize,
-    qubits: BTreeMap<PairId, Qubit>,
+/// The classical part of a Niel's game, as its ledger keeps it: the position, the qubit of each
+/// live pair, and the repetition key of the start and of the position after every move.
+pub(crate) struct NielsState {
     position: NielsPosition,
+    qubits: BTreeMap<PairId, Qubit>,
+    keys: Vec<RepetitionKey>,
+}
+
+/// What a move may change of a [`NielsState`] (the keys only grow: their length).
+pub(crate) struct NielsMark {
+    position: NielsPosition,
+    qubits: BTreeMap<PairId, Qubit>,
+    keys: usize,
+}
+
+impl ClassicalState for NielsState {
+    type Mark = NielsMark;
+
+    fn mark(&self) -> NielsMark {
+        NielsMark {
+            position: self.position.clone(),
+            qubits: self.qubits.clone(),
+            keys: self.keys.len(),
+        }
+    }
+
+    fn restore(&mut self, mark: NielsMark) {
+        self.position = mark.position;
+        self.qubits = mark.qubits;
+        self.keys.truncate(mark.keys);
+    }
+
+    fn mark_heap_bytes(mark: &NielsMark) -> usize {
+        btree_map_bytes(&mark.qubits) + mark.position.heap_bytes()
+    }
+}
+
+/// The quantum half of a move being played: the game's circuit and backend, the pairs' qubits,
+/// the rolls recorded for it (when replaying), the uniform numbers in [0, 1) its dice rolls are
+/// sampled from otherwise, and the rolls made so far.
+struct Dice<'a, B: Backend> {
+    run: &'a mut CircuitRun<B>,
+    qubits: &'a mut BTreeMap<PairId, Qubit>,
+    /// The recorded squares still to come, when the rolls are forced.
+    forced: Option<VecDeque<Square>>,
+    uniform: &'a mut dyn FnMut() -> f64,
+    /// The move's 0-based ply, for errors.
+    ply: usize,
+    /// The rolls of the move, in order.
+    rolls: Vec<Roll>,
 }
 
 /// θ with Ry(θ)|0> having P(|1>) = p.
@@ -75,37 +89,15 @@ fn event_bit(pair: &Pair) -> bool {
     pair.event_square() == pair.blue
 }
 
-impl<B: Backend> Quantum<B> {
-    fn backend_err(&self, source: qc_ir::BackendError) -> NielsError {
-        NielsError::Backend {
-            ply: self.ply,
-            source,
-        }
-    }
-
+impl<B: Backend> Dice<'_, B> {
     /// Runs the instructions emitted since the last sync; a measurement uses `choice`.
-    fn sync(&mut self, choice: MeasureChoice) -> Result<Option<bool>, NielsError> {
-        let mut last = None;
-        let instructions = self.builder.circuit().instructions()[self.executed..].to_vec();
-        for instr in &instructions {
-            let mut policy = |_: Option<Clbit>| choice;
-            let r = apply_instruction(&mut self.backend, instr, &mut self.record, &mut policy)
-                .map_err(|e| self.backend_err(e))?;
-            last = r.or(last);
-            self.executed += 1;
-        }
-        Ok(last)
-    }
-
-    /// Allocates an ancilla and records what it stands for.
-    fn alloc_labelled(&mut self, label: String) -> Qubit {
-        let qubit = self.builder.alloc_ancilla(AncillaKind::Other);
-        self.wire_labels.push(WireLabel {
-            instruction: self.builder.len() - 1,
-            qubit,
-            label,
-        });
-        qubit
+    fn sync(&mut self, choice: MeasureChoice) -> Result<(), NielsError> {
+        self.run
+            .run_pending(&mut |_: Option<Clbit>| choice)
+            .map_err(|e| NielsError::Backend {
+                ply: self.ply,
+                source: e.source,
+            })
     }
 
     fn qubit(&self, pair: PairId) -> Result<Qubit, NielsError> {
@@ -115,23 +107,36 @@ impl<B: Backend> Quantum<B> {
             .ok_or_else(|| NielsError::Internal(format!("pair {pair} has no qubit")))
     }
 
-    /// Measures a pair's qubit, returns it to |0> (conditioned X) and frees it; the outcome
-    /// and the classical bit it was written to.
+    /// Measures `q`, returns it to |0> (an X conditioned on the outcome) and frees it; the
+    /// outcome and the classical bit it was written to.
+    fn measure_and_release(
+        &mut self,
+        q: Qubit,
+        choice: MeasureChoice,
+    ) -> Result<(bool, Clbit), NielsError> {
+        let clbit = self.run.builder().measure(q);
+        self.sync(choice)?;
+        let bit = self
+            .run
+            .record()
+            .get(clbit)
+            .ok_or_else(|| NielsError::Internal("measurement gave no outcome".into()))?;
+        let builder = self.run.builder();
+        builder.conditioned(clbit, true, |b| b.x(q));
+        builder.free_ancilla(q);
+        self.sync(choice)?;
+        Ok((bit, clbit))
+    }
+
+    /// Measures a pair's qubit and releases it ([`Dice::measure_and_release`]).
     fn measure_and_free(
         &mut self,
         pair: PairId,
         choice: MeasureChoice,
     ) -> Result<(bool, Clbit), NielsError> {
-        let q = self.qubit(pair)?;
-        let clbit = self.builder.measure(q);
-        let bit = self
-            .sync(choice)?
-            .ok_or_else(|| NielsError::Internal("measurement gave no outcome".into()))?;
-        self.builder.conditioned(clbit, true, |b| b.x(q));
-        self.builder.free_ancilla(q);
-        self.sync(choice)?;
+        let measured = self.measure_and_release(self.qubit(pair)?, choice)?;
         self.qubits.remove(&pair);
-        Ok((bit, clbit))
+        Ok(measured)
     }
 
     fn prepare_lone(&mut self, pos: &NielsPosition, id: PairId) -> Result<(), NielsError> {
@@ -145,14 +150,15 @@ impl<B: Backend> Quantum<B> {
         } else {
             1.0 - p_event
         };
-        let q = self.alloc_labelled(pair_label(pair));
-        self.builder.gate(Gate::Ry(ry_angle(p_blue)), &[q], &[]);
+        let q = self.run.alloc_labelled(pair_label(pair));
+        let builder = self.run.builder();
+        builder.gate(Gate::Ry(ry_angle(p_blue)), &[q], &[]);
         if pos.rules.hadamard && !pair.is_equal() {
             // Equal superposition with phase: (|red> - |blue>)/sqrt 2.
-            self.builder.gate(Gate::Z, &[q], &[]);
+            builder.gate(Gate::Z, &[q], &[]);
         }
         self.qubits.insert(id, q);
-        self.sync(MeasureChoice::Random(0.0)).map(|_| ())
+        self.sync(MeasureChoice::Random(0.0))
     }
 
     fn prepare_joiner(
@@ -165,8 +171,9 @@ impl<B: Backend> Quantum<B> {
             return Err(NielsError::Internal("joined pair missing".into()));
         };
         let tq = self.qubit(target)?;
-        let q = self.alloc_labelled(pair_label(pair));
-        self.builder.cx(
+        let q = self.run.alloc_labelled(pair_label(pair));
+        let builder = self.run.builder();
+        builder.cx(
             &[qc_ir::Control {
                 qubit: tq,
                 on: qc_ir::Polarity::One,
@@ -174,31 +181,25 @@ impl<B: Backend> Quantum<B> {
             q,
         );
         if event_bit(pair) != event_bit(t) {
-            self.builder.x(q);
+            builder.x(q);
         }
         if pos.rules.hadamard_plus && !pair.is_equal() {
             // Hadamard+ Game: a joiner "with phase" flips the group's sign, so that the sign is
             // always the parity of the group's pairs with phase (what Hadamard moves on the
             // group read, `NielsPosition::group_phase_odd`).
-            self.builder.gate(Gate::Z, &[q], &[]);
+            builder.gate(Gate::Z, &[q], &[]);
         }
         self.qubits.insert(id, q);
-        self.sync(MeasureChoice::Random(0.0)).map(|_| ())
+        self.sync(MeasureChoice::Random(0.0))
     }
 
     /// The measurement choice of a roll whose outcome |0> puts the piece on `zero` and |1> on
-    /// `one`: a recorded square when replaying, else a fresh random number from `uniform`.
-    fn choice(
-        &mut self,
-        zero: Square,
-        one: Square,
-        uniform: &mut dyn FnMut() -> f64,
-    ) -> Result<MeasureChoice, NielsError> {
-        if !self.forcing {
-            return Ok(MeasureChoice::Random(uniform()));
-        }
-        let square = self
-            .forced
+    /// `one`: a recorded square when replaying, else a fresh random number.
+    fn choice(&mut self, zero: Square, one: Square) -> Result<MeasureChoice, NielsError> {
+        let Some(forced) = &mut self.forced else {
+            return Ok(MeasureChoice::Random((self.uniform)()));
+        };
+        let square = forced
             .pop_front()
             .ok_or_else(|| NielsError::Internal("fewer recorded outcomes than rolls".into()))?;
         if square != zero && square != one {
@@ -220,21 +221,21 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
         joined: Option<PairId>,
     ) -> Result<(), NielsError> {
         match joined {
-            None => self.quantum.prepare_lone(pos, pair),
-            Some(t) => self.quantum.prepare_joiner(pos, pair, t),
+            None => self.prepare_lone(pos, pair),
+            Some(t) => self.prepare_joiner(pos, pair, t),
         }
     }
 
     fn inverted(&mut self, _: &NielsPosition, pair: PairId) -> Result<(), NielsError> {
-        let q = self.quantum.qubit(pair)?;
-        self.quantum.builder.x(q);
-        self.quantum.sync(MeasureChoice::Random(0.0)).map(|_| ())
+        let q = self.qubit(pair)?;
+        self.run.builder().x(q);
+        self.sync(MeasureChoice::Random(0.0))
     }
 
     fn z_move(&mut self, _: &NielsPosition, pair: PairId) -> Result<(), NielsError> {
-        let q = self.quantum.qubit(pair)?;
-        self.quantum.builder.gate(Gate::Z, &[q], &[]);
-        self.quantum.sync(MeasureChoice::Random(0.0)).map(|_| ())
+        let q = self.qubit(pair)?;
+        self.run.builder().gate(Gate::Z, &[q], &[]);
+        self.sync(MeasureChoice::Random(0.0))
     }
 
     fn hadamard(&mut self, pos: &NielsPosition, pair: PairId) -> Result<Vec<bool>, NielsError> {
@@ -258,10 +259,10 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
             .map(|g| g.pairs.clone())
             .unwrap_or_default();
         for id in &ids {
-            let q = self.quantum.qubit(*id)?;
-            self.quantum.builder.gate(Gate::H, &[q], &[]);
+            let q = self.qubit(*id)?;
+            self.run.builder().gate(Gate::H, &[q], &[]);
         }
-        self.quantum.sync(MeasureChoice::Random(0.0))?;
+        self.sync(MeasureChoice::Random(0.0))?;
         let mut on_blue = Vec::with_capacity(ids.len());
         for (i, (id, p)) in ids.iter().zip(&members).enumerate() {
             let last = i + 1 == ids.len();
@@ -269,9 +270,7 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
                 // The interference makes the last outcome certain (Appendix D for a lone pair;
                 // the group's parity for an entangled one), so no random number is drawn.
                 let expect = super::apply::blue_parity(&on_blue) != pos.group_phase_odd(group);
-                let (got, _) = self
-                    .quantum
-                    .measure_and_free(*id, MeasureChoice::Random(0.5))?;
+                let (got, _) = self.measure_and_free(*id, MeasureChoice::Random(0.5))?;
                 if got != expect {
                     return Err(NielsError::Internal(format!(
                         "Hadamard move: pair on {}/{} measured against the group's parity",
@@ -280,16 +279,15 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
                 }
                 on_blue.push(got);
             } else {
-                let choice = self.quantum.choice(p.red, p.blue, self.uniform)?;
-                let quantum = &mut *self.quantum;
-                let p_blue = quantum.backend.probability_one(quantum.qubit(*id)?);
-                let (blue, clbit) = quantum.measure_and_free(*id, choice)?;
+                let choice = self.choice(p.red, p.blue)?;
+                let p_blue = self.run.backend().probability_one(self.qubit(*id)?);
+                let (blue, clbit) = self.measure_and_free(*id, choice)?;
                 let (on, off) = if blue {
                     (p.blue, p.red)
                 } else {
                     (p.red, p.blue)
                 };
-                quantum.rolls.push(Roll {
+                self.rolls.push(Roll {
                     clbit,
                     one: blue,
                     p_one: p_blue,
@@ -310,16 +308,15 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
             .get(&pair)
             .cloned()
             .ok_or_else(|| NielsError::Internal(format!("no pair {pair} to roll")))?;
-        let choice = self.quantum.choice(p.red, p.blue, self.uniform)?;
-        let quantum = &mut *self.quantum;
-        let p_blue = quantum.backend.probability_one(quantum.qubit(pair)?);
-        let (on_blue, clbit) = quantum.measure_and_free(pair, choice)?;
+        let choice = self.choice(p.red, p.blue)?;
+        let p_blue = self.run.backend().probability_one(self.qubit(pair)?);
+        let (on_blue, clbit) = self.measure_and_free(pair, choice)?;
         let (on, off) = if on_blue {
             (p.blue, p.red)
         } else {
             (p.red, p.blue)
         };
-        quantum.rolls.push(Roll {
+        self.rolls.push(Roll {
             clbit,
             one: on_blue,
             p_one: p_blue,
@@ -339,7 +336,7 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
                 .cloned()
                 .ok_or_else(|| NielsError::Internal("group member missing".into()))?;
             let expect = op.square_on(event) == op.blue;
-            let (got, _) = quantum.measure_and_free(o, MeasureChoice::Random(0.5))?;
+            let (got, _) = self.measure_and_free(o, MeasureChoice::Random(0.5))?;
             if got != expect {
                 return Err(NielsError::Internal(format!(
                     "pair on {}/{} measured against its group",
@@ -351,21 +348,17 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
     }
 
     fn tunnel(&mut self, _: &NielsPosition, from: Square, to: Square) -> Result<bool, NielsError> {
-        let quantum = &mut *self.quantum;
-        let choice = quantum.choice(from, to, self.uniform)?;
-        let q = quantum.alloc_labelled(format!("tunnel {from}-{to}"));
-        quantum.builder.gate(
+        let choice = self.choice(from, to)?;
+        let q = self.run.alloc_labelled(format!("tunnel {from}-{to}"));
+        self.run.builder().gate(
             Gate::Ry(ry_angle(super::apply::TUNNEL_PROBABILITY)),
             &[q],
             &[],
         );
-        quantum.sync(MeasureChoice::Random(0.0))?;
-        let p_through = quantum.backend.probability_one(q);
-        let clbit = quantum.builder.measure(q);
-        let through = quantum
-            .sync(choice)?
-            .ok_or_else(|| NielsError::Internal("tunnel measurement gave no outcome".into()))?;
-        quantum.rolls.push(Roll {
+        self.sync(MeasureChoice::Random(0.0))?;
+        let p_through = self.run.backend().probability_one(q);
+        let (through, clbit) = self.measure_and_release(q, choice)?;
+        self.rolls.push(Roll {
             clbit,
             one: through,
             p_one: p_through,
@@ -375,9 +368,6 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
                 format!("the tunnelling from {from} to {to} failed")
             },
         });
-        quantum.builder.conditioned(clbit, true, |b| b.x(q));
-        quantum.builder.free_ancilla(q);
-        quantum.sync(choice)?;
         Ok(through)
     }
 }
@@ -385,61 +375,49 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
 /// A Niel's Chess game on a backend.
 pub struct NielsGame<B: Backend> {
     initial: NielsPosition,
-    pub(super) position: NielsPosition,
-    pub(super) quantum: Quantum<B>,
-    pub(super) history: Vec<PlayedNiels>,
-    /// The repetition key of the start and of the position after every move.
-    keys: Vec<RepetitionKey>,
-    /// What each move of `history` changed, saved before it (for [`QuantumGame::undo`]), within
-    /// its memory budget.
-    saved: UndoHistory<Saved<B>>,
+    pub(super) ledger: Ledger<B, RolledMove, NielsState>,
 }
 
 impl<B: Backend> NielsGame<B> {
     /// A game from `position` on `backend`. Pairs already on the board are prepared on fresh
     /// qubits (origin move 0).
     pub fn new(position: NielsPosition, backend: B) -> Result<NielsGame<B>, NielsError> {
-        let mut quantum = Quantum {
-            builder: CircuitBuilder::new(),
-            backend,
-            record: ClassicalRecord::default(),
-            executed: 0,
+        let initial = position.clone();
+        let state = NielsState {
+            keys: vec![position.repetition_key()],
+            position,
             qubits: BTreeMap::new(),
-            forced: VecDeque::new(),
-            forcing: false,
-            rolls: Vec::new(),
-            ply: 0,
-            wire_labels: Vec::new(),
         };
-        quantum
-            .builder
+        let mut ledger = Ledger::new(backend, state);
+        let (run, state) = ledger.parts_mut();
+        run.builder()
             .set_origin(Some(Origin::new(0, "niels_setup")));
-        for g in position.groups.values() {
+        let mut dice = Dice {
+            run,
+            qubits: &mut state.qubits,
+            forced: None,
+            uniform: &mut || 0.5,
+            ply: 0,
+            rolls: Vec::new(),
+        };
+        for g in state.position.groups.values() {
             let mut first = None;
             for id in &g.pairs {
                 match first {
                     None => {
-                        quantum.prepare_lone(&position, *id)?;
+                        dice.prepare_lone(&state.position, *id)?;
                         first = Some(*id);
                     }
-                    Some(f) => quantum.prepare_joiner(&position, *id, f)?,
+                    Some(f) => dice.prepare_joiner(&state.position, *id, f)?,
                 }
             }
         }
-        let saved = UndoHistory::for_memory_limit(quantum.backend.memory_limit_bytes());
-        Ok(NielsGame {
-            saved,
-            initial: position.clone(),
-            keys: vec![position.repetition_key()],
-            position,
-            quantum,
-            history: Vec::new(),
-        })
+        Ok(NielsGame { initial, ledger })
     }
 
     /// The current position.
     pub fn position(&self) -> &NielsPosition {
-        &self.position
+        &self.ledger.state().position
     }
 
     /// The starting position.
@@ -449,8 +427,9 @@ impl<B: Backend> NielsGame<B> {
 
     /// How often the current position has occurred in this game (FIDE 9.2.2 identity).
     pub fn repetitions(&self) -> usize {
-        match self.keys.last() {
-            Some(now) => self.keys.iter().filter(|k| *k == now).count(),
+        let keys = &self.ledger.state().keys;
+        match keys.last() {
+            Some(now) => keys.iter().filter(|k| *k == now).count(),
             None => 0,
         }
     }
@@ -458,11 +437,12 @@ impl<B: Backend> NielsGame<B> {
     /// The draws that end the game whatever the legal moves: only kings left, the current
     /// position's third occurrence, or 100 plies without capture or pawn move (in that order).
     pub fn draw(&self) -> Option<DrawReason> {
-        if self.position.is_dead_material() {
+        let position = self.position();
+        if position.is_dead_material() {
             Some(DrawReason::InsufficientMaterial)
         } else if self.repetitions() >= REPETITION_COUNT {
             Some(DrawReason::Repetition)
-        } else if self.position.halfmove_clock >= 100 {
+        } else if position.halfmove_clock >= 100 {
             Some(DrawReason::FiftyMoves)
         } else {
             None
@@ -473,7 +453,7 @@ impl<B: Backend> NielsGame<B> {
     /// Checkmate and stalemate take precedence (the move that made them ended the game, FIDE
     /// 5.1.1, 5.2.1).
     pub(super) fn game_status(&self) -> Status {
-        match self.position.status() {
+        match self.position().status() {
             Status::Ongoing | Status::Draw(DrawReason::FiftyMoves) => {
                 self.draw().map_or(Status::Ongoing, Status::Draw)
             }
@@ -483,20 +463,12 @@ impl<B: Backend> NielsGame<B> {
 
     /// The backend (its state is the quantum part of the current position).
     pub fn backend(&self) -> &B {
-        &self.quantum.backend
-    }
-
-    /// The recorded outcome of every classical bit of the circuit (index = clbit), as the
-    /// exporters take them.
-    pub(super) fn clbit_outcomes(&self) -> Vec<Option<bool>> {
-        let mut bits = self.quantum.record.bits().to_vec();
-        bits.resize(self.quantum.builder.circuit().num_clbits(), None);
-        bits
+        self.ledger.run().backend()
     }
 
     /// The qubit of a live pair.
     pub fn pair_qubit(&self, pair: PairId) -> Option<Qubit> {
-        self.quantum.qubits.get(&pair).copied()
+        self.ledger.state().qubits.get(&pair).copied()
     }
 
     /// The game record: move numbers and every move with its outcomes (`1. e2^e4e2 e7e5 2. ...`),
@@ -505,7 +477,7 @@ impl<B: Backend> NielsGame<B> {
         let mut out = Vec::new();
         let mut number = self.initial.fullmove_number;
         let mut side = self.initial.side_to_move;
-        for (i, m) in self.history.iter().enumerate() {
+        for (i, m) in self.ledger.moves().iter().enumerate() {
             if side == Color::White {
                 out.push(format!("{number}."));
             } else if i == 0 {
@@ -540,8 +512,9 @@ impl<B: Backend> NielsGame<B> {
         rolls: Option<&[Square]>,
         uniform: &mut dyn FnMut() -> f64,
     ) -> Result<&PlayedNiels, NielsError> {
-        let mv = &self.position.canonical(mv);
-        if let Some(reason) = self.position.illegal_reason(mv) {
+        let position = self.position();
+        let mv = &position.canonical(mv);
+        if let Some(reason) = position.illegal_reason(mv) {
             return Err(NielsError::Illegal {
                 text: mv.to_string(),
                 reason,
@@ -550,7 +523,7 @@ impl<B: Backend> NielsGame<B> {
         if let Some(r) = rolls {
             // Validate the record against the rules before touching the circuit, so a bad
             // record leaves the game unchanged.
-            let outcomes = self.position.outcomes(mv)?;
+            let outcomes = position.outcomes(mv)?;
             if !outcomes.iter().any(|o| o.rolls == r) {
                 let rolled = outcomes.iter().map(|o| o.rolls.len()).max().unwrap_or(0);
                 let possible: Vec<String> = outcomes
@@ -571,59 +544,18 @@ impl<B: Backend> NielsGame<B> {
                 });
             }
         }
-        let kind = self.position.move_kind(mv);
-        let saved = self.snapshot();
-        let start = self.quantum.builder.len();
-        let (next, done) = match self.run_on_state(mv, rolls, uniform) {
-            Ok(applied) => applied,
-            Err(e) => {
-                self.restore(saved);
-                return Err(e);
-            }
-        };
-        self.position = next;
-        self.keys.push(self.position.repetition_key());
-        let heap = B::snapshot_bytes(&saved.backend)
-            + saved.builder.heap_bytes()
-            + btree_map_bytes(&saved.qubits)
-            + saved.position.heap_bytes();
-        self.saved.push(saved, heap);
-        self.history.push(PlayedMove {
-            mv: with_rolls(mv, &done),
-            kind,
-            rolls: std::mem::take(&mut self.quantum.rolls),
-            instructions: start..self.quantum.builder.len(),
-        });
-        self.history
-            .last()
-            .ok_or_else(|| NielsError::Internal("history empty after a move".into()))
-    }
-
-    /// Runs the legal move `mv` on the circuit and the backend (with `rolls` forced when given,
-    /// otherwise sampled from `uniform`) and returns the position after it and the square each
-    /// rolled pair collapsed to. The game's position and history are left to the caller, who
-    /// restores a snapshot on error.
-    fn run_on_state(
-        &mut self,
-        mv: &NielsMove,
-        rolls: Option<&[Square]>,
-        uniform: &mut dyn FnMut() -> f64,
-    ) -> Result<(NielsPosition, Vec<Square>), NielsError> {
-        let ply = self.history.len();
-        let q = &mut self.quantum;
-        q.ply = ply;
-        q.forcing = rolls.is_some();
-        q.forced = rolls.unwrap_or(&[]).iter().copied().collect();
-        q.rolls.clear();
-        q.builder.set_origin(Some(Origin {
-            move_index: ply as u32 + 1,
-            rule: std::borrow::Cow::Owned(rule_name(mv).to_string()),
-        }));
-        let mut dice = Dice {
-            quantum: q,
-            uniform,
-        };
-        self.position.apply_move(mv, &mut dice)
+        let kind = position.move_kind(mv);
+        self.ledger.make(|mut turn| {
+            let start = turn.run.len();
+            let (done, made) = run_on_state(&mut turn, mv, rolls, uniform)?;
+            turn.state.keys.push(turn.state.position.repetition_key());
+            Ok(PlayedMove {
+                mv: with_rolls(mv, &done),
+                kind,
+                rolls: made,
+                instructions: start..turn.run.len(),
+            })
+        })
     }
 
     /// Every outcome of the legal move `mv` with a chance (at least
@@ -640,14 +572,15 @@ impl<B: Backend> NielsGame<B> {
         &mut self,
         mv: &NielsMove,
     ) -> Result<Vec<(Vec<Square>, f64)>, NielsError> {
-        let mv = &self.position.canonical(mv);
-        if let Some(reason) = self.position.illegal_reason(mv) {
+        let position = self.position();
+        let mv = &position.canonical(mv);
+        if let Some(reason) = position.illegal_reason(mv) {
             return Err(NielsError::Illegal {
                 text: mv.to_string(),
                 reason,
             });
         }
-        let sequences = self.position.outcomes(mv)?;
+        let sequences = position.outcomes(mv)?;
         if let [only] = sequences.as_slice() {
             if only.rolls.is_empty() {
                 return Ok(vec![(Vec::new(), 1.0)]);
@@ -655,44 +588,16 @@ impl<B: Backend> NielsGame<B> {
         }
         let mut out = Vec::with_capacity(sequences.len());
         for sequence in sequences {
-            let saved = self.snapshot();
             // Every roll is forced, so no random number is drawn.
-            let ran = self.run_on_state(mv, Some(&sequence.rolls), &mut || 0.5);
-            let probability: f64 = self.quantum.rolls.iter().map(Roll::probability).product();
-            self.restore(saved);
-            ran?;
+            let (_, made) = self.ledger.probe(|mut turn| {
+                run_on_state(&mut turn, mv, Some(&sequence.rolls), &mut || 0.5)
+            })?;
+            let probability: f64 = made.iter().map(Roll::probability).product();
             if probability >= qc_ir::IMPOSSIBLE_PROBABILITY {
                 out.push((sequence.rolls, probability));
             }
         }
         Ok(out)
-    }
-
-    /// What the next move may change.
-    fn snapshot(&self) -> Saved<B> {
-        let q = &self.quantum;
-        Saved {
-            backend: q.backend.snapshot(),
-            builder: q.builder.mark(),
-            record_len: q.record.len(),
-            executed: q.executed,
-            qubits: q.qubits.clone(),
-            position: self.position.clone(),
-        }
-    }
-
-    fn restore(&mut self, saved: Saved<B>) {
-        let q = &mut self.quantum;
-        q.backend.restore(&saved.backend);
-        q.builder.roll_back(&saved.builder);
-        q.record.truncate(saved.record_len);
-        q.executed = saved.executed;
-        q.qubits = saved.qubits;
-        q.forced.clear();
-        q.rolls.clear();
-        let kept = q.builder.len();
-        q.wire_labels.retain(|l| l.instruction < kept);
-        self.position = saved.position;
     }
 
     /// Takes back the last move exactly (state, circuit, position, repetition history) from
@@ -703,37 +608,34 @@ impl<B: Backend> NielsGame<B> {
     /// [`NielsError::UndoBeyondBudget`] when what this move needs was dropped to keep the undo
     /// history within its budget ([`NielsGame::set_undo_budget`]).
     pub(super) fn take_back(&mut self) -> Result<PlayedNiels, NielsError> {
-        if self.history.is_empty() {
-            return Err(NielsError::NothingToUndo);
-        }
-        let saved = self.saved.pop().ok_or(NielsError::UndoBeyondBudget {
-            budget_bytes: self.saved.budget().unwrap_or(u128::MAX),
-        })?;
-        let played = self.history.pop().ok_or(NielsError::NothingToUndo)?;
-        self.restore(saved);
-        self.keys.pop();
-        Ok(played)
+        self.ledger.unmake().map_err(|e| match e {
+            UndoError::NothingToUndo => NielsError::NothingToUndo,
+            UndoError::BeyondBudget { budget_bytes } => {
+                NielsError::UndoBeyondBudget { budget_bytes }
+            }
+        })
     }
 
     /// How many of the last moves [`QuantumGame::undo`] can still take back.
     pub fn undo_depth(&self) -> usize {
-        self.saved.len()
+        self.ledger.undo_depth()
     }
 
-    /// The bytes the undo history holds, as counted against its budget (see [`crate::undo`]).
+    /// The bytes the undo history holds, as counted against its budget (see
+    /// [`Ledger::undo_bytes`]).
     pub fn undo_bytes(&self) -> u128 {
-        self.saved.bytes()
+        self.ledger.undo_bytes()
     }
 
-    /// Sets the most bytes the undo history may hold (`None`: no limit) and drops the oldest
-    /// entries beyond it; the default is a third of the backend's memory limit.
+    /// Sets the most bytes the undo history may hold (`None`: no limit); see
+    /// [`Ledger::set_undo_budget`].
     pub fn set_undo_budget(&mut self, bytes: Option<u128>) {
-        self.saved.set_budget(bytes);
+        self.ledger.set_undo_budget(bytes);
     }
 
     /// The undo budget in bytes (`None`: no limit).
     pub fn undo_budget(&self) -> Option<u128> {
-        self.saved.budget()
+        self.ledger.undo_budget()
     }
 
     /// A legal move picked uniformly with `rng`, or `None` when the game is over (drawn, or no
@@ -748,6 +650,36 @@ impl<B: Backend> NielsGame<B> {
         }
         Some(moves[rng.gen_range(0..moves.len())])
     }
+}
+
+/// Runs the legal move `mv` on `turn` (with `rolls` forced when given, otherwise sampled from
+/// `uniform`), moves its position on, and returns the square each rolled pair collapsed to and
+/// the rolls made. The ledger restores everything on error.
+fn run_on_state<B: Backend>(
+    turn: &mut Turn<'_, B, NielsState>,
+    mv: &NielsMove,
+    rolls: Option<&[Square]>,
+    uniform: &mut dyn FnMut() -> f64,
+) -> Result<(Vec<Square>, Vec<Roll>), NielsError> {
+    turn.run.builder().set_origin(Some(Origin {
+        move_index: turn.ply as u32 + 1,
+        rule: std::borrow::Cow::Owned(rule_name(mv).to_string()),
+    }));
+    let NielsState {
+        position, qubits, ..
+    } = &mut *turn.state;
+    let mut dice = Dice {
+        run: &mut *turn.run,
+        qubits,
+        forced: rolls.map(|r| r.iter().copied().collect()),
+        uniform,
+        ply: turn.ply,
+        rolls: Vec::new(),
+    };
+    let (next, done) = position.apply_move(mv, &mut dice)?;
+    let made = dice.rolls;
+    *position = next;
+    Ok((done, made))
 }
 
 /// A random legal game from `position`: each ply picks a legal move uniformly with `pick` and

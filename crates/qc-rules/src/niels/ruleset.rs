@@ -189,19 +189,19 @@ impl<B: Backend> QuantumGame for NielsGame<B> {
     }
 
     fn circuit(&self) -> &Circuit {
-        self.quantum.builder.circuit()
+        self.ledger.run().circuit()
     }
 
     fn outcomes(&self) -> Vec<Option<bool>> {
-        self.clbit_outcomes()
+        self.ledger.run().outcomes()
     }
 
     fn moves(&self) -> &[PlayedNiels] {
-        &self.history
+        self.ledger.moves()
     }
 
     fn wire_labels(&self) -> &[WireLabel] {
-        &self.quantum.wire_labels
+        self.ledger.run().wire_labels()
     }
 
     fn record(&self) -> String {

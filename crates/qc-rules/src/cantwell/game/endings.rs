@@ -14,13 +14,12 @@
 //! After the measurement the game is a draw if both kings survive, otherwise the usual result
 //! (a side without its king has lost, both without theirs is a draw).
 
-use super::Game;
+use super::{occupancy_of, probabilities, Game, Position};
 use crate::cantwell::board::Board;
 use crate::cantwell::error::MoveError;
-use crate::cantwell::occupancy::SquareStatus;
 use crate::chess::Square;
+use crate::ledger::CircuitRun;
 use crate::ruleset::Status;
-use qc_ir::exec::run_instructions;
 use qc_ir::{Backend, BackendError, Clbit, Complex64, MeasureChoice, Origin, Qubit};
 use serde::{Deserialize, Serialize};
 
@@ -187,37 +186,34 @@ impl<B: Backend> Game<B> {
 
     /// The fifty-move counter (engine-api `fifty_count`).
     pub fn fifty_move_counter(&self) -> FiftyMoveCounter {
-        self.endings.fifty
+        self.position().endings.fifty
     }
 
     /// How many times the current position occurred before (see the module docs).
     pub fn repetitions(&self) -> usize {
-        let Some((now, earlier)) = self.endings.positions.split_last() else {
-            return 0;
-        };
-        earlier.iter().filter(|p| p.same(now)).count()
+        self.position().endings.repetitions()
     }
 
     /// What could be claimed now: [`Ending::Repetition`] when the current position occurred
     /// twice before and the game goes on.
     pub fn claimable(&self) -> Option<Ending> {
-        (!self.status.is_over() && self.repetitions() >= REPETITION_EARLIER)
+        (!self.position().status.is_over() && self.repetitions() >= REPETITION_EARLIER)
             .then_some(Ending::Repetition)
     }
 
     /// The full measurement that ended the game, if the game ended by one.
     pub fn full_measurement(&self) -> Option<&FullMeasurement> {
-        self.endings.ended.as_ref()
+        self.position().endings.ended.as_ref()
     }
 
     /// Post-selects the next full measurement (fifty moves or a claim) to `bitboard` (bit k =
     /// square k); `None`: sample it. An impossible bitboard makes that move or claim fail.
     pub fn set_forced_board(&mut self, bitboard: Option<u64>) {
-        self.endings.forced_board = bitboard;
+        self.ledger.parts_mut().1.endings.forced_board = bitboard;
     }
 
     /// Claims the threefold repetition: measures every square (sampled with `uniform`, or the
-    /// forced bitboard) and ends the game (see the module docs). Not a move: the history does not
+    /// forced bitboard) and ends the game (see the module docs). Not a move: the moves do not
     /// grow. On error nothing changes.
     ///
     /// # Errors
@@ -232,88 +228,88 @@ impl<B: Backend> Game<B> {
                 repetitions: self.repetitions(),
             });
         }
-        let saved = self.save();
-        match self.measure_every_square(Ending::Repetition, uniform) {
-            Ok(()) => self.endings.ended.as_ref().ok_or(MoveError::NothingToUndo),
-            Err(e) => {
-                self.restore(saved);
-                Err(e)
-            }
-        }
+        self.ledger.amend(|turn| {
+            measure_every_square(turn.run, turn.state, turn.ply, Ending::Repetition, uniform)
+        })?;
+        self.full_measurement().ok_or(MoveError::NothingToUndo)
     }
+}
 
-    /// Counts the ply just played; at [`FIFTY_MOVE_PLIES`] measures every square. Then records
-    /// the position for repetition.
-    pub(super) fn after_ply(&mut self, uniform: &mut dyn FnMut() -> f64) -> Result<(), MoveError> {
-        let expected = self.expected_piece_count();
-        self.endings.fifty.count_ply(expected);
-        if !self.status.is_over() && self.endings.fifty.plies >= FIFTY_MOVE_PLIES {
-            self.measure_every_square(Ending::FiftyMoves, uniform)?;
-        }
-        let key = PositionKey::of(&self.board, &self.backend);
-        self.endings.positions.push(key);
-        Ok(())
-    }
-
-    /// Appends a measurement of all 64 squares to the circuit, runs it, clears the squares found
-    /// empty and decides the result.
-    fn measure_every_square(
-        &mut self,
-        ending: Ending,
-        uniform: &mut dyn FnMut() -> f64,
-    ) -> Result<(), MoveError> {
-        let start = self.builder.len();
-        let move_index = self.history.len() as u32 + 1;
-        self.builder
-            .set_origin(Some(Origin::new(move_index, ending.as_str())));
-        let clbits: Vec<Clbit> = Square::ALL
-            .iter()
-            .map(|&sq| {
-                let q = self.builder.square(sq);
-                self.builder.measure(q)
-            })
-            .collect();
-        self.builder.set_origin(None);
-        let instructions = self.builder.circuit().instructions()[start..].to_vec();
-        let forced = self.endings.forced_board.take();
-        let mut next = 0usize;
-        let mut policy = |_: Option<Clbit>| {
-            let square = next;
-            next += 1;
-            match forced {
-                Some(board) => MeasureChoice::Forced(board >> square & 1 == 1),
-                None => MeasureChoice::Random(uniform()),
-            }
+impl Endings {
+    /// How many times the last position occurred before it.
+    fn repetitions(&self) -> usize {
+        let Some((now, earlier)) = self.positions.split_last() else {
+            return 0;
         };
-        run_instructions(
-            &mut self.backend,
-            &instructions,
-            &mut self.record,
-            &mut policy,
-        )
+        earlier.iter().filter(|p| p.same(now)).count()
+    }
+}
+
+/// Counts the ply just played on `run` (the `ply`-th before it); at [`FIFTY_MOVE_PLIES`]
+/// measures every square. Then records the position for repetition.
+pub(super) fn after_ply<B: Backend>(
+    run: &mut CircuitRun<B>,
+    position: &mut Position,
+    ply: usize,
+    uniform: &mut dyn FnMut() -> f64,
+) -> Result<(), MoveError> {
+    let expected = probabilities(run.backend()).iter().sum();
+    position.endings.fifty.count_ply(expected);
+    if !position.status.is_over() && position.endings.fifty.plies >= FIFTY_MOVE_PLIES {
+        measure_every_square(run, position, ply, Ending::FiftyMoves, uniform)?;
+    }
+    let key = PositionKey::of(&position.board, run.backend());
+    position.endings.positions.push(key);
+    Ok(())
+}
+
+/// Appends a measurement of all 64 squares to the circuit (as part of move `ply + 1`), runs
+/// it, clears the squares found empty and decides the result.
+fn measure_every_square<B: Backend>(
+    run: &mut CircuitRun<B>,
+    position: &mut Position,
+    ply: usize,
+    ending: Ending,
+    uniform: &mut dyn FnMut() -> f64,
+) -> Result<(), MoveError> {
+    let builder = run.builder();
+    builder.set_origin(Some(Origin::new(ply as u32 + 1, ending.as_str())));
+    let clbits: Vec<Clbit> = Square::ALL
+        .iter()
+        .map(|&sq| {
+            let q = builder.square(sq);
+            builder.measure(q)
+        })
+        .collect();
+    builder.set_origin(None);
+    let forced = position.endings.forced_board.take();
+    let mut next = 0usize;
+    let mut policy = |_: Option<Clbit>| {
+        let square = next;
+        next += 1;
+        match forced {
+            Some(board) => MeasureChoice::Forced(board >> square & 1 == 1),
+            None => MeasureChoice::Random(uniform()),
+        }
+    };
+    run.run_pending(&mut policy)
         .map_err(|e| match (&e.source, forced) {
             (BackendError::ImpossibleOutcome { .. }, Some(bitboard)) => {
                 MoveError::ImpossibleBoard { bitboard }
             }
             _ => MoveError::Backend(e),
         })?;
-        let mut bitboard = 0u64;
-        for (k, clbit) in clbits.iter().enumerate() {
-            if self.record.get(*clbit).unwrap_or(false) {
-                bitboard |= 1 << k;
-            }
+    let mut bitboard = 0u64;
+    for (k, clbit) in clbits.iter().enumerate() {
+        if run.record().get(*clbit).unwrap_or(false) {
+            bitboard |= 1 << k;
         }
-        let occ = self.occupancy();
-        for sq in Square::ALL {
-            if occ.get(sq) == SquareStatus::Empty {
-                self.board.set_piece(sq, None);
-            }
-        }
-        self.endings.ended = Some(FullMeasurement { ending, bitboard });
-        self.status = self.compute_status();
-        if !self.status.is_over() && !self.force_win {
-            self.status = Status::Draw(self.measured_draw());
-        }
-        Ok(())
     }
+    position.clear_empty(&occupancy_of(run.backend()));
+    position.endings.ended = Some(FullMeasurement { ending, bitboard });
+    position.status = position.compute_status();
+    if !position.status.is_over() && !position.force_win {
+        position.status = Status::Draw(position.measured_draw());
+    }
+    Ok(())
 }
