@@ -120,9 +120,12 @@ impl RulesetError for NielsError {
     fn to_py(&self, context: Option<&str>) -> PyErr {
         let text = with_context(context, self);
         match self {
-            NielsError::Fen { .. } | NielsError::Notation { .. } | NielsError::BadMove { .. } => {
-                NotationError::new_err(text)
-            }
+            NielsError::Fen { .. }
+            | NielsError::Notation { .. }
+            | NielsError::RollsInBareMove { .. }
+            | NielsError::GameFile { .. }
+            | NielsError::BadMove { .. } => NotationError::new_err(text),
+            NielsError::UnknownOption { .. } => OptionError::new_err(text),
             NielsError::Illegal { .. }
             | NielsError::BadOutcome { .. }
             | NielsError::OutcomeCount { .. }

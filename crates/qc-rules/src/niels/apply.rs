@@ -3,7 +3,7 @@
 //! to a [`QuantumOps`]. The game engine's ops run a circuit; [`NielsPosition::outcomes`] uses
 //! scripted ops to enumerate every collapse outcome a move can have, with its probability.
 
-use super::error::NielsError;
+use super::error::{Inconsistency, NielsError};
 use super::moves::NielsMove;
 use super::position::{Cell, NielsPosition, Pair, PairId};
 use crate::chess::Square;
@@ -119,8 +119,8 @@ pub fn blue_parity(on_blue: &[bool]) -> bool {
     on_blue.iter().filter(|b| **b).count() % 2 == 1
 }
 
-fn missing(what: &str, square: Square) -> NielsError {
-    NielsError::Internal(format!("no {what} on {square}"))
+fn missing(what: &'static str, square: Square) -> NielsError {
+    Inconsistency::Missing { what, square }.into()
 }
 
 impl NielsPosition {
@@ -282,10 +282,11 @@ impl NielsPosition {
             .unwrap_or_default();
         let on_blue = ops.hadamard(self, pair)?;
         if on_blue.len() != members.len() || blue_parity(&on_blue) != self.group_phase_odd(group) {
-            return Err(NielsError::Internal(format!(
-                "Hadamard move on a group of {} pairs measured {on_blue:?}, against the parity rule",
-                members.len()
-            )));
+            return Err(Inconsistency::HadamardParity {
+                pairs: members.len(),
+                on_blue,
+            }
+            .into());
         }
         for (id, blue) in members
             .iter()
@@ -369,9 +370,7 @@ impl NielsPosition {
                 self.relocate(from, to);
             }
         } else {
-            return Err(NielsError::Internal(format!(
-                "{from}{to} lands on own piece"
-            )));
+            return Err(Inconsistency::OwnPiece { from, to }.into());
         }
         if let Some(k) = promotion {
             match self.cell(to) {

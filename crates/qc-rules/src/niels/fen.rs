@@ -7,7 +7,7 @@
 //! `re6d4` is a black rook pair with red on e6 and blue on d4, both marks facing the opponent
 //! (`o`; `p` = facing the owner). Tokens with the same `:1` or `:2` form one entangled group.
 
-use super::error::NielsError;
+use super::error::{FenProblem, NielsError};
 use super::position::{Cell, NielsPosition, NielsRules, Pair};
 use crate::chess::Square;
 use crate::chess::{
@@ -25,18 +25,24 @@ pub const NIELS_START_5X6: &str = "rnbqk/ppppp/5/5/PPPPP/RNBQK w - - 0 1";
 /// A 4x4 start.
 pub const NIELS_START_4X4: &str = "rnbk/pppp/PPPP/RNBK w - - 0 1";
 
-fn bad(text: &str, reason: impl Into<String>) -> NielsError {
+fn bad(text: &str, problem: FenProblem) -> NielsError {
     NielsError::Fen {
         text: text.to_string(),
-        reason: reason.into(),
+        problem,
     }
 }
 
 /// A move counter: decimal digits, at most [`MAX_FEN_COUNTER`].
-fn parse_counter(text: &str, what: &str) -> Result<u32, NielsError> {
+fn parse_counter(text: &str, counter: &'static str) -> Result<u32, NielsError> {
     parse_move_counter(text).map_err(|e| match e {
-        CounterError::NotANumber => bad(text, format!("{what} is not a number")),
-        CounterError::TooLarge => bad(text, format!("{what} is larger than {MAX_FEN_COUNTER}")),
+        CounterError::NotANumber => bad(text, FenProblem::CounterNotANumber { counter }),
+        CounterError::TooLarge => bad(
+            text,
+            FenProblem::CounterTooLarge {
+                counter,
+                max: MAX_FEN_COUNTER,
+            },
+        ),
     })
 }
 
@@ -55,19 +61,11 @@ impl NielsPosition {
             4 | 6 => None,
             5 => Some(fields[4]),
             7 => Some(fields[6]),
-            n => {
-                return Err(bad(
-                    text,
-                    format!("expected 4 to 7 space-separated fields, found {n}"),
-                ))
-            }
+            found => return Err(bad(text, FenProblem::FieldCount { found })),
         };
         let ranks: Vec<&str> = fields[0].split('/').collect();
         if !(4..=8).contains(&ranks.len()) {
-            return Err(bad(
-                fields[0],
-                format!("{} ranks; need 4 to 8", ranks.len()),
-            ));
+            return Err(bad(fields[0], FenProblem::RankCount { found: ranks.len() }));
         }
         let height = ranks.len() as u8;
         let mut width = None;
@@ -80,18 +78,24 @@ impl NielsPosition {
                     file += d as i32;
                 } else if let Some(piece) = Piece::from_fen_char(c) {
                     let sq = Square::from_coords(file, rank)
-                        .ok_or_else(|| bad(rank_text, "rank wider than 8 files"))?;
+                        .ok_or_else(|| bad(rank_text, FenProblem::RankTooWide))?;
                     cells[sq.index()] = Cell::Conventional(piece);
                     file += 1;
                 } else {
-                    return Err(bad(rank_text, format!("unexpected character `{c}`")));
+                    return Err(bad(
+                        rank_text,
+                        FenProblem::BadPlacementCharacter { found: c },
+                    ));
                 }
             }
             match width {
                 None if (4..=8).contains(&file) => width = Some(file),
-                None => return Err(bad(rank_text, format!("{file} files; need 4 to 8"))),
-                Some(w) if w != file => {
-                    return Err(bad(rank_text, format!("{file} files, first rank had {w}")))
+                None => return Err(bad(rank_text, FenProblem::Width { files: file })),
+                Some(first) if first != file => {
+                    return Err(bad(
+                        rank_text,
+                        FenProblem::UnevenRank { files: file, first },
+                    ))
                 }
                 Some(_) => {}
             }
@@ -101,7 +105,7 @@ impl NielsPosition {
         pos.side_to_move = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
-            other => return Err(bad(other, "side to move must be `w` or `b`")),
+            other => return Err(bad(other, FenProblem::BadSide)),
         };
         pos.castling = parse_castling(fields[2])?;
         pos.en_passant = match fields[3] {
@@ -109,7 +113,7 @@ impl NielsPosition {
             s => Some(
                 Square::parse(s)
                     .filter(|sq| pos.contains(*sq))
-                    .ok_or_else(|| bad(s, "en passant square is not on the board"))?,
+                    .ok_or_else(|| bad(s, FenProblem::EnPassantOffBoard))?,
             ),
         };
         if fields.len() >= 6 {
@@ -119,7 +123,8 @@ impl NielsPosition {
         if let Some(pf) = pairs_field.filter(|f| *f != "-") {
             parse_pairs(&mut pos, pf)?;
         }
-        pos.check_invariants().map_err(|e| bad(text, e))?;
+        pos.check_invariants()
+            .map_err(|e| bad(text, FenProblem::Invariant(e)))?;
         Ok(pos)
     }
 
@@ -186,8 +191,10 @@ impl NielsPosition {
 
 fn parse_castling(text: &str) -> Result<CastlingRights, NielsError> {
     text.parse().map_err(|e| match e {
-        CastlingError::BadLetter(ch) => bad(text, format!("unexpected castling letter `{ch}`")),
-        CastlingError::Duplicate(ch) => bad(text, format!("castling letter `{ch}` given twice")),
+        CastlingError::BadLetter(letter) => bad(text, FenProblem::BadCastlingLetter { letter }),
+        CastlingError::Duplicate(letter) => {
+            bad(text, FenProblem::DuplicateCastlingLetter { letter })
+        }
     })
 }
 
@@ -200,28 +207,28 @@ fn parse_pairs(pos: &mut NielsPosition, field: &str) -> Result<(), NielsError> {
                 Some(match d {
                     "1" => 1u8,
                     "2" => 2u8,
-                    _ => return Err(bad(token, "diagonal must be 1 or 2")),
+                    _ => return Err(bad(token, FenProblem::BadDiagonal)),
                 }),
             ),
             None => (token, None),
         };
         let chars: Vec<char> = body.chars().collect();
         if chars.len() != 5 && chars.len() != 7 {
-            return Err(bad(token, "pair token is <piece><red><blue>[<o|p><o|p>]"));
+            return Err(bad(token, FenProblem::BadPairToken));
         }
         let piece =
-            Piece::from_fen_char(chars[0]).ok_or_else(|| bad(token, "unknown piece letter"))?;
+            Piece::from_fen_char(chars[0]).ok_or_else(|| bad(token, FenProblem::BadPieceLetter))?;
         let square = |s: &[char]| {
             Square::parse(&s.iter().collect::<String>())
                 .filter(|sq| pos.contains(*sq))
-                .ok_or_else(|| bad(token, "square not on the board"))
+                .ok_or_else(|| bad(token, FenProblem::SquareOffBoard))
         };
         let red = square(&chars[1..3])?;
         let blue = square(&chars[3..5])?;
         let facing = |c: char| match c {
             'o' => Ok(true),
             'p' => Ok(false),
-            _ => Err(bad(token, "mark facing must be `o` or `p`")),
+            _ => Err(bad(token, FenProblem::BadFacing)),
         };
         let (rf, bf) = if chars.len() == 7 {
             (facing(chars[5])?, facing(chars[6])?)
@@ -229,10 +236,7 @@ fn parse_pairs(pos: &mut NielsPosition, field: &str) -> Result<(), NielsError> {
             (true, true)
         };
         if red == blue || pos.cell(red) != Cell::Empty || pos.cell(blue) != Cell::Empty {
-            return Err(bad(
-                token,
-                "pair squares must be two distinct empty squares",
-            ));
+            return Err(bad(token, FenProblem::PairSquaresTaken));
         }
         let label = pos.free_label(piece);
         let id = pos.add_pair(Pair {

@@ -7,7 +7,7 @@
 
 use super::apply::QuantumOps;
 use super::endings::{RepetitionKey, REPETITION_COUNT};
-use super::error::NielsError;
+use super::error::{IllegalReason, Inconsistency, NielsError};
 use super::moves::{NielsMove, RolledMove};
 use super::position::{NielsPosition, Pair, PairId};
 use crate::chess::{Color, Square};
@@ -104,7 +104,7 @@ impl<B: Backend> Dice<'_, B> {
         self.qubits
             .get(&pair)
             .copied()
-            .ok_or_else(|| NielsError::Internal(format!("pair {pair} has no qubit")))
+            .ok_or(NielsError::Internal(Inconsistency::NoQubit { pair }))
     }
 
     /// Measures `q`, returns it to |0> (an X conditioned on the outcome) and frees it; the
@@ -120,7 +120,7 @@ impl<B: Backend> Dice<'_, B> {
             .run
             .record()
             .get(clbit)
-            .ok_or_else(|| NielsError::Internal("measurement gave no outcome".into()))?;
+            .ok_or(NielsError::Internal(Inconsistency::NoOutcome))?;
         let builder = self.run.builder();
         builder.conditioned(clbit, true, |b| b.x(q));
         builder.free_ancilla(q);
@@ -143,7 +143,7 @@ impl<B: Backend> Dice<'_, B> {
         let pair = pos
             .pairs
             .get(&id)
-            .ok_or_else(|| NielsError::Internal(format!("no pair {id}")))?;
+            .ok_or(NielsError::Internal(Inconsistency::NoPair { pair: id }))?;
         let p_event = pair.event_probability(pos.rules);
         let p_blue = if event_bit(pair) {
             p_event
@@ -168,7 +168,7 @@ impl<B: Backend> Dice<'_, B> {
         target: PairId,
     ) -> Result<(), NielsError> {
         let (Some(pair), Some(t)) = (pos.pairs.get(&id), pos.pairs.get(&target)) else {
-            return Err(NielsError::Internal("joined pair missing".into()));
+            return Err(Inconsistency::NoPair { pair: id }.into());
         };
         let tq = self.qubit(target)?;
         let q = self.run.alloc_labelled(pair_label(pair));
@@ -201,7 +201,7 @@ impl<B: Backend> Dice<'_, B> {
         };
         let square = forced
             .pop_front()
-            .ok_or_else(|| NielsError::Internal("fewer recorded outcomes than rolls".into()))?;
+            .ok_or(NielsError::Internal(Inconsistency::FewerRecordedOutcomes))?;
         if square != zero && square != one {
             return Err(NielsError::BadOutcome {
                 square,
@@ -239,10 +239,11 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
     }
 
     fn hadamard(&mut self, pos: &NielsPosition, pair: PairId) -> Result<Vec<bool>, NielsError> {
-        let group =
-            pos.pairs.get(&pair).map(|p| p.group).ok_or_else(|| {
-                NielsError::Internal(format!("no pair {pair} for a Hadamard move"))
-            })?;
+        let group = pos
+            .pairs
+            .get(&pair)
+            .map(|p| p.group)
+            .ok_or(NielsError::Internal(Inconsistency::NoPair { pair }))?;
         let members: Vec<Pair> = pos
             .groups
             .get(&group)
@@ -272,10 +273,11 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
                 let expect = super::apply::blue_parity(&on_blue) != pos.group_phase_odd(group);
                 let (got, _) = self.measure_and_free(*id, MeasureChoice::Random(0.5))?;
                 if got != expect {
-                    return Err(NielsError::Internal(format!(
-                        "Hadamard move: pair on {}/{} measured against the group's parity",
-                        p.red, p.blue
-                    )));
+                    return Err(Inconsistency::AgainstParity {
+                        red: p.red,
+                        blue: p.blue,
+                    }
+                    .into());
                 }
                 on_blue.push(got);
             } else {
@@ -307,7 +309,7 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
             .pairs
             .get(&pair)
             .cloned()
-            .ok_or_else(|| NielsError::Internal(format!("no pair {pair} to roll")))?;
+            .ok_or(NielsError::Internal(Inconsistency::NoPair { pair }))?;
         let choice = self.choice(p.red, p.blue)?;
         let p_blue = self.run.backend().probability_one(self.qubit(pair)?);
         let (on_blue, clbit) = self.measure_and_free(pair, choice)?;
@@ -334,14 +336,15 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
                 .pairs
                 .get(&o)
                 .cloned()
-                .ok_or_else(|| NielsError::Internal("group member missing".into()))?;
+                .ok_or(NielsError::Internal(Inconsistency::NoPair { pair: o }))?;
             let expect = op.square_on(event) == op.blue;
             let (got, _) = self.measure_and_free(o, MeasureChoice::Random(0.5))?;
             if got != expect {
-                return Err(NielsError::Internal(format!(
-                    "pair on {}/{} measured against its group",
-                    op.red, op.blue
-                )));
+                return Err(Inconsistency::AgainstGroup {
+                    red: op.red,
+                    blue: op.blue,
+                }
+                .into());
             }
         }
         Ok(event)
@@ -539,7 +542,7 @@ impl<B: Backend> NielsGame<B> {
                 } else {
                     NielsError::Illegal {
                         text: with_rolls(mv, r).to_string(),
-                        reason: format!("not a possible outcome; possible: {}", possible.join(" ")),
+                        reason: IllegalReason::ImpossibleRolls { possible },
                     }
                 });
             }

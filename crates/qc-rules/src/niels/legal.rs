@@ -3,6 +3,7 @@
 //! move may *possibly* expose or leave one's king in check (every collapse outcome is checked,
 //! Art. 7.6), the diagonal rule (at most two entangled groups) and the game's end.
 
+use super::error::IllegalReason;
 use super::moves::{Facing, NielsMove, NielsMoveKind};
 use super::position::{Cell, NielsPosition};
 use crate::chess::Square;
@@ -368,24 +369,21 @@ impl NielsPosition {
     }
 
     /// Why `mv` is illegal, or `None` if it is legal.
-    pub fn illegal_reason(&self, mv: &NielsMove) -> Option<String> {
+    pub fn illegal_reason(&self, mv: &NielsMove) -> Option<IllegalReason> {
         let mv = &self.canonical(mv);
         if !self.pseudo_moves().contains(mv) {
-            return Some("not a move of the side to move in this position".into());
+            return Some(IllegalReason::NotAMove);
         }
         if self.could_capture_king(mv) {
-            return Some("it could capture the king (Art. 6.2.1)".into());
+            return Some(IllegalReason::CapturesKing);
         }
         let me = self.side_to_move;
         match self.outcomes(mv) {
-            Err(e) => Some(e.to_string()),
-            Ok(outcomes) => outcomes.iter().find(|o| o.position.in_check(me)).map(|o| {
-                let rolls: Vec<String> = o.rolls.iter().map(|s| s.to_string()).collect();
-                format!(
-                    "it could leave the king in check (collapse to [{}], Art. 7.6)",
-                    rolls.join(",")
-                )
-            }),
+            Err(e) => Some(IllegalReason::Unplayable(Box::new(e))),
+            Ok(outcomes) => outcomes
+                .into_iter()
+                .find(|o| o.position.in_check(me))
+                .map(|o| IllegalReason::LeavesKingInCheck { rolls: o.rolls }),
         }
     }
 

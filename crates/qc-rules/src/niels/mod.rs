@@ -29,7 +29,10 @@ mod tests;
 
 pub use apply::{Outcome, QuantumOps};
 pub use endings::{RepetitionKey, REPETITION_COUNT};
-pub use error::NielsError;
+pub use error::{
+    FenProblem, GameFileProblem, IllegalReason, Inconsistency, InvariantViolation, MoveProblem,
+    NielsError,
+};
 pub use game::{simulate, NielsGame, PlayedNiels};
 pub use moves::{Facing, NielsMove, NielsMoveKind, RolledMove};
 pub use position::{Cell, Group, GroupId, NielsPosition, NielsRules, Pair, PairId};

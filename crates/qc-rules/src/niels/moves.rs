@@ -13,7 +13,7 @@
 //! square per dice roll, in roll order: `f5xe6[e6]`. A [`RolledMove`] is a move with them, the
 //! [`crate::ruleset::GameMove`] of Niel's Chess.
 
-use super::error::NielsError;
+use super::error::{MoveProblem, NielsError};
 use crate::chess::PieceKind;
 use crate::chess::Square;
 use std::fmt;
@@ -273,14 +273,11 @@ struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
-    fn err(&self, reason: impl Into<String>) -> NielsError {
+    fn err(&self, problem: MoveProblem) -> NielsError {
         NielsError::Notation {
             text: self.text.to_string(),
-            reason: format!(
-                "{} (at column {})",
-                reason.into(),
-                self.text.len() - self.rest.len() + 1
-            ),
+            column: self.text.len() - self.rest.len() + 1,
+            problem,
         }
     }
     fn eat(&mut self, prefix: &str) -> bool {
@@ -297,7 +294,7 @@ impl<'a> Cursor<'a> {
             .rest
             .get(..2)
             .and_then(Square::parse)
-            .ok_or_else(|| self.err("expected a square like e4"))?;
+            .ok_or_else(|| self.err(MoveProblem::ExpectedSquare))?;
         self.rest = &self.rest[2..];
         Ok(s)
     }
@@ -311,7 +308,7 @@ impl<'a> Cursor<'a> {
             } else if self.eat("p") {
                 Ok(false)
             } else {
-                Err(self.err("facing is `o` or `p`"))
+                Err(self.err(MoveProblem::BadFacing))
             }
         };
         Ok(Facing {
@@ -325,7 +322,7 @@ impl<'a> Cursor<'a> {
         }
         let Some(c) = self.rest.chars().next() else {
             return if needs_eq {
-                Err(self.err("expected a promotion piece"))
+                Err(self.err(MoveProblem::ExpectedPromotion))
             } else {
                 Ok(None)
             };
@@ -336,7 +333,7 @@ impl<'a> Cursor<'a> {
                 Ok(Some(k))
             }
             _ if !needs_eq && c == '[' => Ok(None),
-            _ => Err(self.err("promotion piece must be q, r, b or n")),
+            _ => Err(self.err(MoveProblem::BadPromotion)),
         }
     }
 }
@@ -378,7 +375,7 @@ fn parse_rolled(text: &str) -> Result<RolledMove, NielsError> {
             let red = c.square()?;
             let blue = c.square()?;
             if !c.eat("@") {
-                return Err(c.err("expected `@` and the square of the joined piece"));
+                return Err(c.err(MoveProblem::ExpectedTarget));
             }
             let target = c.square()?;
             let facing = c.facing()?;
@@ -415,12 +412,12 @@ fn parse_rolled(text: &str) -> Result<RolledMove, NielsError> {
                 break;
             }
             if !c.eat(",") {
-                return Err(c.err("expected `,` or `]`"));
+                return Err(c.err(MoveProblem::ExpectedSeparator));
             }
         }
     }
     if !c.rest.is_empty() {
-        return Err(c.err("unexpected trailing text"));
+        return Err(c.err(MoveProblem::TrailingText));
     }
     Ok(RolledMove {
         mv,
@@ -435,9 +432,8 @@ impl std::str::FromStr for NielsMove {
     fn from_str(text: &str) -> Result<NielsMove, NielsError> {
         let RolledMove { mv, rolls } = parse_rolled(text)?;
         if !rolls.is_empty() {
-            return Err(NielsError::Notation {
+            return Err(NielsError::RollsInBareMove {
                 text: text.to_string(),
-                reason: "outcomes are not part of a bare move".into(),
             });
         }
         Ok(mv)

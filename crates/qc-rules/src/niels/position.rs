@@ -4,6 +4,7 @@
 //! diagonals, Art. 8.3.4). Squares use [`crate::chess::Square`] coordinates (a1 = file 0, rank 0); a
 //! smaller board uses the files and ranks below its width and height.
 
+use super::error::InvariantViolation;
 use crate::chess::CastlingRights;
 use crate::chess::Square;
 use crate::chess::{Color, Piece, PieceKind};
@@ -85,11 +86,9 @@ impl std::str::FromStr for NielsRules {
                 "tunnelling" | "tunneling" => rules.tunnelling = true,
                 "no-box" | "nobox" => rules.no_box = true,
                 other => {
-                    return Err(super::error::NielsError::Notation {
+                    return Err(super::error::NielsError::UnknownOption {
                         text: text.to_string(),
-                        reason: format!(
-                            "unknown Niel's option `{other}` (simplified, full, hadamard, hadamard-plus, deterministic, tunnelling, no-box)"
-                        ),
+                        option: other.to_string(),
                     })
                 }
             }
@@ -466,15 +465,21 @@ impl NielsPosition {
     /// Checks the structural invariants: every pair's two squares point back at it, the two
     /// squares differ, groups and pairs refer to each other, pairs of one piece have distinct
     /// labels (pawns excepted), at most two entangled groups on distinct diagonals, pawn pairs
-    /// have red on the farther rank. Returns a description of the first violation.
-    pub fn check_invariants(&self) -> Result<(), String> {
+    /// have red on the farther rank. Returns the first violation.
+    pub fn check_invariants(&self) -> Result<(), InvariantViolation> {
         for (id, p) in &self.pairs {
             if p.red == p.blue {
-                return Err(format!("pair {id} has both pieces on {}", p.red));
+                return Err(InvariantViolation::SameSquares {
+                    pair: *id,
+                    square: p.red,
+                });
             }
             for s in [p.red, p.blue] {
                 if self.cell(s) != Cell::Indefinite(*id) || !self.contains(s) {
-                    return Err(format!("pair {id} square {s} does not hold it"));
+                    return Err(InvariantViolation::SquareElsewhere {
+                        pair: *id,
+                        square: s,
+                    });
                 }
             }
             if !self
@@ -482,12 +487,10 @@ impl NielsPosition {
                 .get(&p.group)
                 .is_some_and(|g| g.pairs.contains(id))
             {
-                return Err(format!("pair {id} not in its group"));
+                return Err(InvariantViolation::NotInGroup { pair: *id });
             }
             if !self.rules.full_marks && !p.red_faces_opponent {
-                return Err(format!(
-                    "pair {id}: red mark must face the opponent (Art. 9)"
-                ));
+                return Err(InvariantViolation::RedFacesOwner { pair: *id });
             }
             if p.piece.kind == PieceKind::Pawn {
                 let forward = |s: Square| match p.piece.color {
@@ -495,14 +498,17 @@ impl NielsPosition {
                     Color::Black => -s.rank(),
                 };
                 if forward(p.red) <= forward(p.blue) {
-                    return Err(format!("pawn pair {id}: red must be on the farther rank"));
+                    return Err(InvariantViolation::PawnOrder { pair: *id });
                 }
             } else if self
                 .pairs
                 .iter()
                 .any(|(o, q)| o != id && q.piece == p.piece && q.label == p.label)
             {
-                return Err(format!("pairs of {} share label {}", p.piece, p.label));
+                return Err(InvariantViolation::SharedLabel {
+                    piece: p.piece,
+                    label: p.label,
+                });
             }
         }
         for s in self.squares() {
@@ -512,16 +518,19 @@ impl NielsPosition {
                     .get(&id)
                     .is_some_and(|p| p.red == s || p.blue == s)
                 {
-                    return Err(format!("square {s} holds a piece of a dead pair {id}"));
+                    return Err(InvariantViolation::DeadPair {
+                        square: s,
+                        pair: id,
+                    });
                 }
             }
         }
         for (gid, g) in &self.groups {
             if g.pairs.is_empty() {
-                return Err(format!("group {gid} is empty"));
+                return Err(InvariantViolation::EmptyGroup { group: *gid });
             }
             if (g.pairs.len() > 1) != g.diagonal.is_some() {
-                return Err(format!("group {gid}: diagonal iff entangled"));
+                return Err(InvariantViolation::DiagonalMismatch { group: *gid });
             }
             let types: Vec<bool> = g
                 .pairs
@@ -530,11 +539,11 @@ impl NielsPosition {
                 .map(|p| p.is_equal() || self.rules.hadamard)
                 .collect();
             if types.windows(2).any(|w| w[0] != w[1]) {
-                return Err(format!("group {gid} mixes equal and unequal pairs"));
+                return Err(InvariantViolation::MixedGroup { group: *gid });
             }
         }
         if self.entangled_group_count() > 2 {
-            return Err("more than two entangled groups".into());
+            return Err(InvariantViolation::TooManyGroups);
         }
         Ok(())
     }

@@ -8,7 +8,7 @@
 //! into the game-file model every ruleset shares, [`GameFile`] ([`NielsRecord`]), every move
 //! read once.
 
-use super::error::NielsError;
+use super::error::{GameFileProblem, NielsError};
 use super::moves::RolledMove;
 use super::position::{NielsPosition, NielsRules};
 use crate::ruleset::{GameFile, GameResult, Tag, WrittenMove};
@@ -26,10 +26,11 @@ struct Tokens {
     result: Option<GameResult>,
 }
 
-fn bad(line: usize, column: usize, reason: impl Into<String>) -> NielsError {
-    NielsError::Notation {
-        text: format!("line {line}, column {column}"),
-        reason: reason.into(),
+fn bad(line: usize, column: usize, problem: GameFileProblem) -> NielsError {
+    NielsError::GameFile {
+        line,
+        column,
+        problem,
     }
 }
 
@@ -47,21 +48,15 @@ fn parse_tag(line: &str, number: usize) -> Result<Tag, NielsError> {
     let inner = line
         .strip_prefix('[')
         .and_then(|s| s.strip_suffix(']'))
-        .ok_or_else(|| bad(number, 1, "a tag line must be `[Name \"value\"]`"))?;
+        .ok_or_else(|| bad(number, 1, GameFileProblem::TagNotBracketed))?;
     let (name, rest) = inner
         .split_once(char::is_whitespace)
-        .ok_or_else(|| bad(number, 2, "a tag needs a name and a quoted value"))?;
+        .ok_or_else(|| bad(number, 2, GameFileProblem::TagWithoutValue))?;
     let value = rest
         .trim()
         .strip_prefix('"')
         .and_then(|s| s.strip_suffix('"'))
-        .ok_or_else(|| {
-            bad(
-                number,
-                2 + name.len(),
-                "the tag value must be in double quotes",
-            )
-        })?;
+        .ok_or_else(|| bad(number, 2 + name.len(), GameFileProblem::TagValueUnquoted))?;
     Ok(Tag::new(name, value))
 }
 
@@ -74,7 +69,7 @@ fn tokens(text: &str) -> Result<Tokens, NielsError> {
         let trimmed = line.trim();
         if in_comment.is_none() && trimmed.starts_with('[') {
             if !record.moves.is_empty() {
-                return Err(bad(number, 1, "tags must come before the moves"));
+                return Err(bad(number, 1, GameFileProblem::TagAfterMoves));
             }
             record.tags.push(parse_tag(trimmed, number)?);
             continue;
@@ -125,7 +120,7 @@ fn tokens(text: &str) -> Result<Tokens, NielsError> {
         flush(token_start.take(), end, &mut record);
     }
     if let Some((line, column)) = in_comment {
-        return Err(bad(line, column, "comment `{` is never closed"));
+        return Err(bad(line, column, GameFileProblem::UnclosedComment));
     }
     Ok(record)
 }
