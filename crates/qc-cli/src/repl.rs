@@ -124,13 +124,16 @@ pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>
                     None => s.game.moves().len(),
                 };
                 match game_drawing(&s.game, Some(n), false) {
-                    Ok((circuit, notes)) => text_circuit::draw_with(
+                    Ok((circuit, notes)) => match text_circuit::draw_with(
                         &circuit,
                         &notes,
                         text_circuit::TextOptions {
                             width: crate::output::terminal_width(),
                         },
-                    ),
+                    ) {
+                        Ok(text) => text,
+                        Err(e) => format!("error: {e}\n"),
+                    },
                     Err(e) => format!("error: {e:#}\n"),
                 }
             },

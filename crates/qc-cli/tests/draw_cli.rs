@@ -166,3 +166,31 @@ fn width_is_for_text_drawings_only() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--width"));
     assert!(!svg.exists());
 }
+
+#[test]
+fn a_drawing_too_large_to_read_is_refused() {
+    let dir = temp_dir("draw-huge");
+    let program = dir.join("wide.qasm");
+    // 3,000 wires measured after 1,500 gates spanning them all: 4.5 M cells.
+    let mut text =
+        String::from("OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[3000] q;\nbit[3000] c;\n");
+    for k in 0..1500 {
+        text.push_str(&format!("cx q[{}], q[{}];\n", k % 10, 2999 - k % 10));
+    }
+    text.push_str("c = measure q;\n");
+    std::fs::write(&program, text).expect("written");
+    let p = program.to_str().expect("utf-8 path");
+    let svg = dir.join("wide.svg");
+    for extra in [&[][..], &["--svg", svg.to_str().expect("utf-8 path")]] {
+        let mut args = vec!["draw", "--circuit", p];
+        args.extend_from_slice(extra);
+        let out = qchess(&args);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("3000 wires") && err.contains("too large to read"),
+            "{err}"
+        );
+        assert!(!svg.exists());
+    }
+}

@@ -3,7 +3,7 @@
 //! labelled above the wires. Columns are as wide as their widest box, so long labels never
 //! overlap.
 
-use super::layout::{layout_annotated, Annotations, Layout, Mark, Placed};
+use super::layout::{layout_annotated, Annotations, Layout, Mark, Placed, TooLarge};
 use crate::svg::xml_escape;
 use qc_ir::Circuit;
 use std::fmt::Write;
@@ -79,13 +79,21 @@ fn column_edges(lay: &Layout, left: f64) -> Vec<f64> {
 }
 
 /// Draws `circuit` as a standalone SVG document.
-pub fn draw(circuit: &Circuit) -> String {
+///
+/// # Errors
+/// [`TooLarge`] for a drawing too large to read.
+pub fn draw(circuit: &Circuit) -> Result<String, TooLarge> {
     draw_annotated(circuit, &Annotations::default())
 }
 
 /// Draws `circuit` with its sections labelled, named wires and hidden wires left out.
-pub fn draw_annotated(circuit: &Circuit, notes: &Annotations) -> String {
-    render(&layout_annotated(circuit, notes))
+///
+/// # Errors
+/// [`TooLarge`] for a drawing too large to read.
+pub fn draw_annotated(circuit: &Circuit, notes: &Annotations) -> Result<String, TooLarge> {
+    let lay = layout_annotated(circuit, notes);
+    lay.check_size()?;
+    Ok(render(&lay))
 }
 
 fn render(lay: &Layout) -> String {
@@ -221,7 +229,7 @@ mod tests {
     #[test]
     fn svg_has_a_wire_per_qubit_and_escapes_text() {
         let c = qc_ir::text::parse("qubits a1 b1 meas0\nalloc meas0\nx meas0 ctrl(a1=1)\nmeasure meas0 -> c0\nif c0==1: iswap a1, b1\n").unwrap();
-        let svg = draw(&c);
+        let svg = draw(&c).unwrap();
         assert!(svg.starts_with("<svg"));
         assert_eq!(svg.matches("class=\"wire\"").count(), 3, "{svg}");
         assert!(

@@ -3,7 +3,7 @@
 //! A drawing wider than a terminal can be cut into bands of columns ([`TextOptions::width`]),
 //! each repeating the wire names; cuts fall between moves where they can, never through a column.
 
-use super::layout::{layout_annotated, Annotations, Layout, Mark, SectionSpan};
+use super::layout::{cut_into_bands, layout_annotated, Annotations, Layout, Mark, TooLarge};
 use qc_ir::Circuit;
 use std::ops::Range;
 
@@ -41,38 +41,60 @@ pub struct TextOptions {
 }
 
 /// Draws `circuit` as text. Conditions are written under the instruction's lowest wire.
-pub fn draw(circuit: &Circuit) -> String {
+///
+/// # Errors
+/// [`TooLarge`] for a drawing too large to read.
+pub fn draw(circuit: &Circuit) -> Result<String, TooLarge> {
     draw_annotated(circuit, &Annotations::default())
 }
 
 /// Draws `circuit` with its sections labelled, named wires and hidden wires left out.
-pub fn draw_annotated(circuit: &Circuit, notes: &Annotations) -> String {
+///
+/// # Errors
+/// [`TooLarge`] for a drawing too large to read.
+pub fn draw_annotated(circuit: &Circuit, notes: &Annotations) -> Result<String, TooLarge> {
     draw_with(circuit, notes, TextOptions::default())
 }
 
 /// [`draw_annotated`], laid out as `options` say: the bands one under the other with a blank
 /// line between, then the note.
-pub fn draw_with(circuit: &Circuit, notes: &Annotations, options: TextOptions) -> String {
-    let mut out = draw_bands(circuit, notes, options.width).join("\n");
+///
+/// # Errors
+/// [`TooLarge`] for a drawing too large to read.
+pub fn draw_with(
+    circuit: &Circuit,
+    notes: &Annotations,
+    options: TextOptions,
+) -> Result<String, TooLarge> {
+    let mut out = draw_bands(circuit, notes, options.width)?.join("\n");
     if let Some(note) = &notes.note {
         out.push_str(note);
         out.push('\n');
     }
-    out
+    Ok(out)
 }
 
 /// The bands of the drawing for lines of at most `width` characters (see [`TextOptions`]), each
 /// its header row (when there are sections), then its wire and spacer rows; without the note.
-pub fn draw_bands(circuit: &Circuit, notes: &Annotations, width: Option<usize>) -> Vec<String> {
+///
+/// # Errors
+/// [`TooLarge`] for a drawing too large to read.
+pub fn draw_bands(
+    circuit: &Circuit,
+    notes: &Annotations,
+    width: Option<usize>,
+) -> Result<Vec<String>, TooLarge> {
     let lay = layout_annotated(circuit, notes);
+    lay.check_size()?;
     if lay.wires.is_empty() {
-        return vec!["(empty circuit)\n".to_string()];
+        return Ok(vec!["(empty circuit)\n".to_string()]);
     }
     let grid = Grid::new(&lay);
-    grid.bands(width)
+    Ok(grid
+        .bands(width)
         .into_iter()
         .map(|band| grid.render(band))
-        .collect()
+        .collect())
 }
 
 /// Text of one cell placed so that its middle character sits on the column's middle (where
@@ -161,10 +183,6 @@ impl<'a> Grid<'a> {
             .any(|s| s.columns.start == c)
     }
 
-    fn section_of(&self, c: usize) -> Option<&SectionSpan> {
-        self.lay.sections.iter().find(|s| s.columns.contains(&c))
-    }
-
     /// Characters column `c` takes on a line, with the separator before it.
     fn cost(&self, c: usize) -> usize {
         self.col_width[c] + usize::from(self.separator_before(c))
@@ -172,35 +190,13 @@ impl<'a> Grid<'a> {
 
     /// The columns of each band for lines of at most `page` characters (see [`TextOptions`]).
     fn bands(&self, page: Option<usize>) -> Vec<Range<usize>> {
-        let columns = self.lay.columns;
         let Some(page) = page else {
-            return std::iter::once(0..columns).collect();
+            return std::iter::once(0..self.lay.columns).collect();
         };
         // The wire name, `: ` and the first `─`.
         let room = page.saturating_sub(self.name_width + 3);
-        let mut bands = Vec::new();
-        let mut start = 0;
-        while start < columns {
-            let mut end = start + 1;
-            let mut used = self.cost(start);
-            while end < columns && used + self.cost(end) <= room {
-                used += self.cost(end);
-                end += 1;
-            }
-            if end < columns {
-                // End the band where a section starts, if one starts inside it, so that moves
-                // stay whole.
-                if let Some(cut) = (start + 1..=end).rev().find(|&c| self.section_starts(c)) {
-                    end = cut;
-                }
-            }
-            bands.push(start..end);
-            start = end;
-        }
-        if bands.is_empty() {
-            bands.push(0..0);
-        }
-        bands
+        let costs: Vec<f64> = (0..self.lay.columns).map(|c| self.cost(c) as f64).collect();
+        cut_into_bands(&costs, room as f64, |c| self.lay.section_starts(c))
     }
 
     /// Whether a condition is written under the last wire in some column.
@@ -208,10 +204,6 @@ impl<'a> Grid<'a> {
         self.spacers
             .last()
             .is_some_and(|row| row.iter().any(|s| !s.is_empty()))
-    }
-
-    fn section_starts(&self, c: usize) -> bool {
-        self.lay.sections.iter().any(|s| s.columns.start == c)
     }
 
     /// The header row of a band: each section's label where it starts, and again at the band's
@@ -222,7 +214,7 @@ impl<'a> Grid<'a> {
             if self.separator_before(c) {
                 header.push(SEPARATOR);
             }
-            match self.section_of(c) {
+            match self.lay.section_of(c) {
                 Some(s) if s.columns.start == c || c == band.start => {
                     let part = c..s.columns.end.min(band.end);
                     let span_width: usize = self.col_width[part].iter().sum();
@@ -294,7 +286,7 @@ mod tests {
             "qubits a1 b1 c1\nx c1 ctrl(a1=1, b1=0)\nmeasure c1 -> c0\nif c0==1: h a1\n",
         )
         .unwrap();
-        let text = draw(&c);
+        let text = draw(&c).expect("a small drawing");
         let lines: Vec<&str> = text.lines().collect();
         assert!(
             lines[0].starts_with("a1: ─") && lines[0].contains('●'),

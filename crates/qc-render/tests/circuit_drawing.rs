@@ -62,7 +62,7 @@ fn moves_are_labelled_and_never_share_a_column() {
 #[test]
 fn text_drawing_labels_moves_and_leaves_hidden_wires_out() {
     let (circuit, notes) = two_moves();
-    let text = text_circuit::draw_annotated(&circuit, &notes);
+    let text = text_circuit::draw_annotated(&circuit, &notes).expect("a drawing");
     let lines: Vec<&str> = text.lines().collect();
     let header = lines[0];
     for label in ["set-up", "1. b1^a3c3", "2. g8f6"] {
@@ -89,7 +89,7 @@ fn text_drawing_labels_moves_and_leaves_hidden_wires_out() {
 fn vertical_lines_run_through_the_middle_of_the_marks_they_join() {
     let circuit =
         qc_ir::text::parse("qubits a1 b1 c1\nx c1 ctrl(a1=1, b1=0)\nsiswap a1, c1\n").unwrap();
-    let text = text_circuit::draw(&circuit);
+    let text = text_circuit::draw(&circuit).expect("a drawing");
     let rows: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
     // Every `│` on a spacer row has a mark right above and right below it (never a plain wire).
     for (r, row) in rows.iter().enumerate() {
@@ -128,7 +128,7 @@ fn a_wire_is_named_by_what_it_stands_for() {
         ],
         ..Annotations::default()
     };
-    let text = text_circuit::draw_annotated(&circuit, &notes);
+    let text = text_circuit::draw_annotated(&circuit, &notes).expect("a drawing");
     assert!(text.starts_with("R d4/e6: ─"), "{text}");
     assert!(text.contains("anc1: ─"), "{text}");
     assert!(
@@ -137,7 +137,7 @@ fn a_wire_is_named_by_what_it_stands_for() {
     );
     assert!(!text.contains("anc0"), "{text}");
     assert!(text.contains("[ry(pi/2)]"), "{text}");
-    let svg = svg_circuit::draw_annotated(&circuit, &notes);
+    let svg = svg_circuit::draw_annotated(&circuit, &notes).expect("a drawing");
     let doc = roxmltree::Document::parse(&svg).unwrap();
     let wires: Vec<&str> = doc
         .descendants()
@@ -151,7 +151,7 @@ fn a_wire_is_named_by_what_it_stands_for() {
 #[test]
 fn svg_drawing_has_the_same_sections_wires_and_note() {
     let (circuit, notes) = two_moves();
-    let svg = svg_circuit::draw_annotated(&circuit, &notes);
+    let svg = svg_circuit::draw_annotated(&circuit, &notes).expect("a drawing");
     let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
     let texts = |class: &str| -> Vec<String> {
         doc.descendants()
@@ -191,7 +191,7 @@ fn svg_drawing_has_the_same_sections_wires_and_note() {
     }
     // Boxes on one wire never overlap, however long their labels.
     let wide = qc_ir::text::parse("qubits q0 q1\nry(1.2309594173407747) q0\nrz(0.1) q0\n").unwrap();
-    let svg = svg_circuit::draw(&wide);
+    let svg = svg_circuit::draw(&wide).expect("a drawing");
     let doc = roxmltree::Document::parse(&svg).unwrap();
     let rects: Vec<(f64, f64)> = doc
         .descendants()
@@ -212,7 +212,7 @@ fn every_gate_is_drawn_with_the_table_name() {
         let targets: Vec<Qubit> = (0..gate.num_targets() as u32).map(Qubit).collect();
         let mut circuit = Circuit::with_plain_qubits(targets.len() as u32, 0);
         circuit.push(qc_ir::Instruction::gate(gate, &targets, &[]));
-        let text = text_circuit::draw(&circuit);
+        let text = text_circuit::draw(&circuit).expect("a drawing");
         let name = gate.name();
         let boxed = format!("[{name}");
         assert_eq!(
@@ -220,7 +220,7 @@ fn every_gate_is_drawn_with_the_table_name() {
             targets.len(),
             "{name}:\n{text}"
         );
-        let svg = svg_circuit::draw(&circuit);
+        let svg = svg_circuit::draw(&circuit).expect("a drawing");
         assert!(svg.contains(&format!(">{name}")), "{name}: {svg}");
     }
 }
@@ -228,5 +228,5 @@ fn every_gate_is_drawn_with_the_table_name() {
 #[test]
 fn text_drawing_of_two_moves() {
     let (circuit, notes) = two_moves();
-    insta::assert_snapshot!(text_circuit::draw_annotated(&circuit, &notes));
+    insta::assert_snapshot!(text_circuit::draw_annotated(&circuit, &notes).expect("a drawing"));
 }

@@ -108,9 +108,9 @@ fn join(bands: &[String], prefix: usize, skip_header: bool) -> Vec<String> {
 }
 
 fn check(circuit: &Circuit, notes: &Annotations, page: usize) {
-    let whole = draw_bands(circuit, notes, None);
+    let whole = draw_bands(circuit, notes, None).expect("a drawing");
     assert_eq!(whole.len(), 1);
-    let bands = draw_bands(circuit, notes, Some(page));
+    let bands = draw_bands(circuit, notes, Some(page)).expect("a drawing");
     let has_header = !notes.sections.is_empty();
     let first_wire = whole[0]
         .lines()
@@ -154,8 +154,8 @@ fn check(circuit: &Circuit, notes: &Annotations, page: usize) {
     }
     // One band, the note under it: what draw_annotated gives.
     assert_eq!(
-        draw_with(circuit, notes, TextOptions { width: None }),
-        draw_annotated(circuit, notes)
+        draw_with(circuit, notes, TextOptions { width: None }).expect("a drawing"),
+        draw_annotated(circuit, notes).expect("a drawing")
     );
 }
 
@@ -173,15 +173,15 @@ fn bands_fit_the_page_and_join_back_into_the_whole_drawing() {
 #[test]
 fn cuts_fall_between_moves_when_a_band_can_end_there() {
     let (circuit, notes) = random_circuit(7, 4, 60);
-    for band in draw_bands(&circuit, &notes, Some(100)) {
+    for band in draw_bands(&circuit, &notes, Some(100)).expect("a drawing") {
         // Each band starts with a move's label at its first column (a whole move), unless the
         // move before it did not fit on a page of its own.
         let header = band.lines().next().unwrap_or("");
         let label = header.trim_start_matches([' ', '┊']);
         assert!(label.starts_with(|c: char| c.is_ascii_digit()), "{band}");
     }
-    let whole = draw_bands(&circuit, &notes, None);
-    let bands = draw_bands(&circuit, &notes, Some(100));
+    let whole = draw_bands(&circuit, &notes, None).expect("a drawing");
+    let bands = draw_bands(&circuit, &notes, Some(100)).expect("a drawing");
     assert!(
         bands.len() > 1,
         "the drawing is {} wide",

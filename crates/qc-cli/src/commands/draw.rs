@@ -11,7 +11,7 @@ use anyhow::Context;
 use clap::Args;
 use qc_front::BackendKind;
 use qc_render::game_drawing::game_drawing;
-use qc_render::layout::Annotations;
+use qc_render::layout::{Annotations, TooLarge};
 use qc_render::text_circuit::TextOptions;
 use qc_render::{svg_circuit, text_circuit};
 use std::path::PathBuf;
@@ -61,20 +61,22 @@ pub fn run(args: &DrawArgs) -> anyhow::Result<()> {
             |R, _loaded, game| game_drawing(&game, args.move_number, args.all_wires)?
         ),
     };
+    let too_large =
+        |e: TooLarge| anyhow::anyhow!("{e}; draw one move (--move N) or a smaller circuit");
     match &args.svg {
-        Some(path) => std::fs::write(path, svg_circuit::draw_annotated(&circuit, &notes))
-            .with_context(|| format!("cannot write {}", path.display())),
+        Some(path) => {
+            let svg = svg_circuit::draw_annotated(&circuit, &notes).map_err(too_large)?;
+            std::fs::write(path, svg).with_context(|| format!("cannot write {}", path.display()))
+        }
         None => {
             let width = match args.width {
                 Some(0) => None,
                 Some(n) => Some(n),
                 None => terminal_width(),
             };
-            write_stdout(&text_circuit::draw_with(
-                &circuit,
-                &notes,
-                TextOptions { width },
-            ))
+            let text = text_circuit::draw_with(&circuit, &notes, TextOptions { width })
+                .map_err(too_large)?;
+            write_stdout(&text)
         }
     }
 }

@@ -9,9 +9,12 @@
 //! section (a game's move) starts after every column of the sections before it, so moves never
 //! share a column. The same layout feeds the text and SVG renderers, so both pictures agree.
 //!
-//! The work is linear in the wires the instructions span (each instruction reads and writes the
-//! next free column of its span once) and in the marks; the wires an instruction only crosses
-//! are its [`Placed::span`], not marks of their own.
+//! The work does not grow with the wires an instruction spans: the next free column of a span
+//! is read and set in O(log n) for n wires ([`next_free`]), and the wires an instruction only
+//! crosses are its [`Placed::span`], not marks of their own. A layout too large to read is
+//! refused before anything is drawn ([`Layout::check_size`]).
+
+mod next_free;
 
 use super::labels::gate_label;
 use qc_ir::{Circuit, Clbit, Control, Op, Qubit};
@@ -226,7 +229,7 @@ pub fn layout_annotated(circuit: &Circuit, notes: &Annotations) -> Layout {
         row_of[q] = Some(wires.len());
         wires.push(names[q].clone());
     }
-    let mut next_free = vec![0usize; wires.len()];
+    let mut next_free = next_free::NextFree::new(wires.len());
     let mut bits = BitColumns::default();
     let mut placed = Vec::new();
     let mut columns = 0;
@@ -251,11 +254,9 @@ pub fn layout_annotated(circuit: &Circuit, notes: &Annotations) -> Layout {
             _ => None,
         };
         // `next_free` starts at the open section's first column, so the span's maximum does.
-        let after_wires = next_free[lo..=hi].iter().copied().max().unwrap_or(0);
+        let after_wires = next_free.latest(lo, hi);
         let column = after_wires.max(bits.earliest(reads, writes));
-        for slot in &mut next_free[lo..=hi] {
-            *slot = column + 1;
-        }
+        next_free.set(lo, hi, column + 1);
         bits.record(reads, writes, column);
         columns = columns.max(column + 1);
         let condition = instr
@@ -312,16 +313,100 @@ impl BitColumns {
     }
 }
 
+/// The most cells (wires x columns) a drawing may have. A drawing that large is already far
+/// beyond reading (4 million cells are 2,000 wires by 2,000 gates), and text grows with it
+/// (about 12 bytes a cell): larger ones are refused before anything is drawn.
+pub const MAX_CELLS: usize = 1 << 22;
+
+/// A drawing too large to read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the drawing would have {wires} wires and {columns} columns ({cells} cells; at most {max} are \
+     drawn): too large to read"
+)]
+pub struct TooLarge {
+    /// Wires of the drawing.
+    pub wires: usize,
+    /// Its columns.
+    pub columns: usize,
+    /// Wires times columns.
+    pub cells: usize,
+    /// [`MAX_CELLS`].
+    pub max: usize,
+}
+
+impl Layout {
+    /// Refuses a layout of more than [`MAX_CELLS`] cells.
+    ///
+    /// # Errors
+    /// [`TooLarge`] with the layout's size.
+    pub fn check_size(&self) -> Result<(), TooLarge> {
+        let cells = self.wires.len().saturating_mul(self.columns);
+        if cells > MAX_CELLS {
+            return Err(TooLarge {
+                wires: self.wires.len(),
+                columns: self.columns,
+                cells,
+                max: MAX_CELLS,
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether a section starts at column `c`.
+    pub fn section_starts(&self, c: usize) -> bool {
+        self.sections.iter().any(|s| s.columns.start == c)
+    }
+
+    /// The section column `c` belongs to, if any.
+    pub fn section_of(&self, c: usize) -> Option<&SectionSpan> {
+        self.sections.iter().find(|s| s.columns.contains(&c))
+    }
+}
+
+/// Cuts columns of the given widths (`costs`, in any unit) into bands of at most `room` each,
+/// one after the other: as many columns as fit, then back to the last section start inside the
+/// band, if any, so that sections (moves) stay whole; a column wider than `room` gets a band of
+/// its own. Never cuts through a column. At least one band, empty when there are no columns.
+pub fn cut_into_bands(
+    costs: &[f64],
+    room: f64,
+    section_starts: impl Fn(usize) -> bool,
+) -> Vec<Range<usize>> {
+    let columns = costs.len();
+    let mut bands = Vec::new();
+    let mut start = 0;
+    while start < columns {
+        let mut end = start + 1;
+        let mut used = costs[start];
+        while end < columns && used + costs[end] <= room {
+            used += costs[end];
+            end += 1;
+        }
+        if end < columns {
+            if let Some(cut) = (start + 1..=end).rev().find(|&c| section_starts(c)) {
+                end = cut;
+            }
+        }
+        bands.push(start..end);
+        start = end;
+    }
+    if bands.is_empty() {
+        bands.push(0..0);
+    }
+    bands
+}
+
 /// Ends the open section (an empty one gets a column of its own) and starts the next one after
 /// every column used so far.
 fn open_section(
     spans: &mut Vec<SectionSpan>,
     columns: &mut usize,
-    next_free: &mut [usize],
+    next_free: &mut next_free::NextFree,
     label: &str,
 ) {
     close_section(spans, columns);
-    next_free.fill(*columns);
+    next_free.set_all(*columns);
     spans.push(SectionSpan {
         label: label.to_string(),
         columns: *columns..*columns,
