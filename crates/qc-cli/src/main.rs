@@ -180,6 +180,19 @@ enum Command {
     ///   qchess match greedy random --rules niels --openings 1 --movetime 50 --max-plies 20
     #[command(name = "match", verbatim_doc_comment)]
     Match(commands::arena::MatchArgs),
+    /// Play in a browser: an HTTP server on 127.0.0.1 with the game page (board with
+    /// probabilities, moves by clicking or typing, undo, load and save, the circuit as it grows,
+    /// OpenQASM for any target, a device's counts back into a board) and its JSON API
+    /// (docs/web.md). Everything is in the binary; nothing is fetched from elsewhere. The page
+    /// starts with GAME when one is given. The address is printed; Ctrl-C stops the server.
+    ///
+    /// Examples:
+    ///   qchess serve
+    ///   qchess serve --port 0
+    ///   qchess serve --rules niels --variant hadamard
+    ///   qchess serve circuits/interference.qcg
+    #[command(verbatim_doc_comment)]
+    Serve(commands::serve::ServeArgs),
 }
 
 /// Installs the binary's panic hook: silent for a panic the libraries catch and report as an
@@ -210,6 +223,7 @@ fn main() -> ExitCode {
         Command::Draw(args) => commands::draw::run(&args),
         Command::Uqci(args) => uqci::run(&args),
         Command::Match(args) => commands::arena::run(&args),
+        Command::Serve(args) => commands::serve::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -8,6 +8,8 @@
 //! Only commands that run `qchess` (directly, after `|` or `&&`, or as `cargo run ... -p qc-cli --`)
 //! are run; `cargo test` and benchmark lines are left to CI's own steps. A command whose trailing
 //! comment says `exits 2` must exit with 2 (an error example); every other one must exit with 0.
+//! A `qchess serve` example is a server: it must print its address, answer the API and the
+//! page, and exit 0 on SIGINT (Ctrl-C).
 //! The commands of one document (or one `--help`) run in order in one scratch folder that holds
 //! the bundled `circuits/` and `backends/`, so an example may read what an earlier one wrote.
 //!
@@ -133,6 +135,10 @@ fn run_all(label: &str, examples: &[Example]) -> Vec<String> {
     );
     let mut failures = Vec::new();
     for ex in examples {
+        if ex.command.starts_with("qchess serve") {
+            failures.extend(run_server(ex, &dir, &path));
+            continue;
+        }
         let out = Command::new("timeout")
             .args(["120", "sh", "-c", &ex.command])
             .current_dir(&dir)
@@ -153,6 +159,35 @@ fn run_all(label: &str, examples: &[Example]) -> Vec<String> {
     }
     let _ = std::fs::remove_dir_all(&dir);
     failures
+}
+
+/// Runs a `qchess serve` example: it must print its address, answer `GET /api/info` and the
+/// page, and exit 0 on SIGINT (Ctrl-C). An example that names no port gets `--port 0`, so that
+/// the test never waits on a port in use.
+fn run_server(ex: &Example, dir: &Path, path: &str) -> Option<String> {
+    let command = if ex.command.contains("--port") {
+        ex.command.clone()
+    } else {
+        ex.command
+            .replacen("qchess serve", "qchess serve --port 0", 1)
+    };
+    let fail = |why: String| Some(format!("{}: `{}`: {why}", ex.place, ex.command));
+    let served = match common::serve(&command, dir, path) {
+        Ok(s) => s,
+        Err(why) => return fail(why),
+    };
+    let (status, info) = served.get("/api/info");
+    if status != 200 || !info.contains("\"rules\"") {
+        return fail(format!("GET /api/info answered {status}: {info}"));
+    }
+    let (status, page) = served.get("/");
+    if status != 200 || !page.contains("<label for=\"move\">Move</label>") {
+        return fail(format!("GET / answered {status}"));
+    }
+    match served.interrupt() {
+        (Some(0), stderr) if !stderr.contains("panicked") => None,
+        (code, stderr) => fail(format!("exited {code:?} on SIGINT: {stderr}")),
+    }
 }
 
 /// The Markdown documents whose examples are checked: docs/*.md and the README.

@@ -9,4 +9,5 @@ pub mod moves;
 pub mod play;
 pub mod route;
 pub mod run;
+pub mod serve;
 pub mod simulate;

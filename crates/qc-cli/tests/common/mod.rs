@@ -82,3 +82,114 @@ pub fn subcommands() -> Vec<String> {
         .map(str::to_string)
         .collect()
 }
+
+/// A `qchess serve` started by a test: its process and the address it printed.
+pub struct Served {
+    child: std::process::Child,
+    /// `http://127.0.0.1:PORT/`.
+    pub url: String,
+    /// `127.0.0.1:PORT`.
+    pub address: String,
+}
+
+/// Starts `command` (a `qchess serve ...` line, run by `sh` in `dir` with `path` as PATH) and
+/// waits until it prints its address; `Err` with its standard error when it exits first.
+pub fn serve(command: &str, dir: &std::path::Path, path: &str) -> Result<Served, String> {
+    use std::io::{BufRead, Read};
+    let mut child = Command::new("sh")
+        .args(["-c", &format!("exec {command}")])
+        .current_dir(dir)
+        .env("PATH", path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh runs");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut first = String::new();
+    let _ = std::io::BufReader::new(stdout).read_line(&mut first);
+    let url = first.trim().to_string();
+    let Some(address) = url
+        .strip_prefix("http://")
+        .and_then(|a| a.strip_suffix('/'))
+        .map(str::to_string)
+    else {
+        let _ = child.kill();
+        let _ = child.wait();
+        let mut stderr = String::new();
+        if let Some(mut e) = child.stderr.take() {
+            let _ = e.read_to_string(&mut stderr);
+        }
+        return Err(format!(
+            "printed `{url}` instead of its address; stderr: {stderr}"
+        ));
+    };
+    Ok(Served {
+        child,
+        url,
+        address,
+    })
+}
+
+impl Served {
+    /// `GET path` (HTTP/1.1, `Connection: close`): the status code and the body.
+    pub fn get(&self, path: &str) -> (u16, String) {
+        use std::io::Read;
+        let mut stream = std::net::TcpStream::connect(&self.address).expect("the server accepts");
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+            .expect("a timeout");
+        let request = format!(
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.address
+        );
+        stream
+            .write_all(request.as_bytes())
+            .expect("the request is sent");
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).expect("an answer");
+        let status = answer
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let body = answer
+            .split_once("\r\n\r\n")
+            .map_or(String::new(), |(_, b)| b.to_string());
+        (status, body)
+    }
+
+    /// Sends SIGINT (what Ctrl-C sends) and waits up to 10 s: the exit code and standard error.
+    pub fn interrupt(mut self) -> (Option<i32>, String) {
+        use std::io::Read;
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-INT", &pid]).status();
+        assert!(sent.is_ok_and(|s| s.success()), "kill -INT {pid}");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let code = loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                break status.code();
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let mut stderr = String::new();
+        if let Some(mut e) = self.child.stderr.take() {
+            let _ = e.read_to_string(&mut stderr);
+        }
+        (code, stderr)
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        // A test that failed half-way leaves no server behind.
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}

@@ -1,0 +1,700 @@
+//! The JSON API under `/api/` (documented in `docs/web.md`) and the router that serves it with
+//! the page. Every computation on a game runs off the async runtime (`spawn_blocking`), one
+//! request per game at a time, at most [`Limits::workers`] at once, within
+//! [`Limits::request_time`].
+
+use crate::assets;
+use crate::error::ApiError;
+use crate::game::{estimate_counts, NewGame, RulesName, WebGame};
+use crate::limits::Limits;
+use crate::store::Store;
+use crate::view::GameState;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use qc_front::counts::{CountsFormat, Mitigation};
+use qc_export::{Dialect, ExportOptions, Form, MeasureScope, Target, Width, BUNDLED_TARGETS};
+use qc_front::{CountsRequest, Format};
+use qc_ir::Choice;
+use qc_render::board_svg;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use tokio::sync::Semaphore;
+use tokio::time::{timeout_at, Instant};
+
+/// What every request shares: the games, the bounds, the workers, and the game the page starts
+/// with.
+pub struct AppState {
+    store: Store,
+    limits: Limits,
+    workers: Arc<Semaphore>,
+    initial: NewGame,
+}
+
+impl AppState {
+    /// A server state with `limits`; the page's first game is `initial`.
+    pub fn new(limits: Limits, initial: NewGame) -> AppState {
+        AppState {
+            store: Store::new(limits.games),
+            workers: Arc::new(Semaphore::new(limits.workers.max(1))),
+            limits,
+            initial,
+        }
+    }
+
+    /// The number of games kept.
+    pub fn games(&self) -> usize {
+        self.store.len()
+    }
+
+    fn busy(&self) -> ApiError {
+        ApiError::Busy {
+            seconds: self.limits.request_time.as_secs(),
+        }
+    }
+
+    /// Runs `work` on a worker thread, holding a worker permit, within the request time.
+    async fn compute<T, F>(&self, work: F) -> Result<T, ApiError>
+    where
+        F: FnOnce() -> Result<T, ApiError> + Send + 'static,
+        T: Send + 'static,
+    {
+        let deadline = Instant::now() + self.limits.request_time;
+        self.compute_until(deadline, work).await
+    }
+
+    async fn compute_until<T, F>(&self, deadline: Instant, work: F) -> Result<T, ApiError>
+    where
+        F: FnOnce() -> Result<T, ApiError> + Send + 'static,
+        T: Send + 'static,
+    {
+        let permit = timeout_at(deadline, self.workers.clone().acquire_owned())
+            .await
+            .map_err(|_| self.busy())?
+            .map_err(|_| self.busy())?;
+        let task = tokio::task::spawn_blocking(move || {
+            // Held until the work ends, also when the request stopped waiting for it.
+            let _permit = permit;
+            work()
+        });
+        match timeout_at(deadline, task).await {
+            Err(_) => Err(ApiError::TooSlow {
+                seconds: self.limits.request_time.as_secs(),
+            }),
+            Ok(Err(join)) => Err(ApiError::Internal(panic_text(join))),
+            Ok(Ok(result)) => result,
+        }
+    }
+
+    /// Runs `work` on the game `id` (after the requests on it before this one).
+    async fn on_game<T, F>(&self, id: &str, work: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&mut WebGame) -> Result<T, ApiError> + Send + 'static,
+        T: Send + 'static,
+    {
+        let game = self
+            .store
+            .get(id)
+            .ok_or_else(|| ApiError::NoSuchGame(id.to_string()))?;
+        let deadline = Instant::now() + self.limits.request_time;
+        let mut guard = timeout_at(deadline, game.lock_owned())
+            .await
+            .map_err(|_| self.busy())?;
+        let result = self.compute_until(deadline, move || work(&mut guard)).await;
+        if let Err(ApiError::Internal(_)) = &result {
+            // The game's state after a panic is unknown: close it.
+            self.store.remove(id);
+        }
+        result
+    }
+}
+
+fn panic_text(join: tokio::task::JoinError) -> String {
+    if !join.is_panic() {
+        return "the work was cancelled".into();
+    }
+    let payload = join.into_panic();
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".into())
+}
+
+/// A JSON body whose rejection (bad JSON, wrong content type, too large) is an [`ApiError`]
+/// with axum's reason.
+pub struct ApiJson<T>(pub T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(value)) => Ok(ApiJson(value)),
+            Err(rejection) => Err(json_rejection(rejection)),
+        }
+    }
+}
+
+fn json_rejection(r: JsonRejection) -> ApiError {
+    ApiError::Rejected {
+        status: r.status(),
+        reason: r.body_text(),
+    }
+}
+
+fn query_rejection(r: QueryRejection) -> ApiError {
+    ApiError::Rejected {
+        status: r.status(),
+        reason: r.body_text(),
+    }
+}
+
+/// The router: the page at `/`, its assets, and the API under `/api/`.
+pub fn router(state: Arc<AppState>) -> Router {
+    let body_limit = state.limits.body_bytes;
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/app.js", get(assets::script))
+        .route("/style.css", get(assets::style))
+        .route("/api/info", get(info))
+        .route("/api/games", post(new_game))
+        .route("/api/games/{id}", get(show_game).delete(close_game))
+        .route("/api/games/{id}/play", post(play))
+        .route("/api/games/{id}/undo", post(undo))
+        .route("/api/games/{id}/moves", get(legal_moves))
+        .route("/api/games/{id}/board.svg", get(board))
+        .route("/api/games/{id}/circuit.svg", get(circuit))
+        .route("/api/games/{id}/compile", get(compile))
+        .route("/api/games/{id}/counts", post(counts))
+        .route("/api/games/{id}/game", get(game_file))
+        .route("/api/games/{id}/engine", post(engine))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(body_limit))
+        .with_state(state)
+}
+
+async fn not_found(uri: axum::http::Uri) -> ApiError {
+    ApiError::NotFound(uri.path().to_string())
+}
+
+async fn method_not_allowed(method: Method) -> ApiError {
+    ApiError::MethodNotAllowed {
+        method: method.to_string(),
+    }
+}
+
+/// A named choice for the page's menus.
+#[derive(Serialize)]
+struct Named {
+    name: &'static str,
+    help: &'static str,
+}
+
+fn named<T: Choice>() -> Vec<Named> {
+    T::CHOICES
+        .iter()
+        .map(|c| Named {
+            name: c.name,
+            help: c.help,
+        })
+        .collect()
+}
+
+/// The rule options of Niel's Chess, as `--variant` takes them (joined by `+`).
+pub const NIELS_OPTIONS: [(&str, &str); 6] = [
+    ("full", "the full game: marks can be inverted"),
+    ("hadamard", "the Hadamard Game: Z and Hadamard moves"),
+    (
+        "hadamard-plus",
+        "the Hadamard Game with more moves (implies hadamard)",
+    ),
+    (
+        "deterministic",
+        "the Deterministic Game (implies hadamard-plus)",
+    ),
+    (
+        "tunnelling",
+        "the Tunnelling Game: pieces may tunnel through",
+    ),
+    ("no-box", "no piece in a box"),
+];
+
+async fn info(State(state): State<Arc<AppState>>) -> Json<serde_json::Value> {
+    let limits = &state.limits;
+    let options = |list: &[(&'static str, &'static str)]| -> Vec<Named> {
+        list.iter()
+            .map(|&(name, help)| Named { name, help })
+            .collect()
+    };
+    Json(serde_json::json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "rules": [
+            {"name": RulesName::Cantwell.name(), "title": "Quantum Chess (Cantwell)", "options": []},
+            {"name": RulesName::Niels.name(), "title": "Niel's Chess", "options": options(&NIELS_OPTIONS)},
+        ],
+        "initial": {
+            "rules": state.initial.rules,
+            "variant": state.initial.variant,
+            "fen": state.initial.fen,
+            "moves": state.initial.moves,
+            "game": state.initial.game,
+            "seed": state.initial.seed,
+        },
+        "formats": named::<Format>(),
+        "targets": BUNDLED_TARGETS.iter().map(|(name, _)| *name).collect::<Vec<_>>(),
+        "forms": named::<Form>(),
+        "dialects": named::<Dialect>(),
+        "widths": named::<Width>(),
+        "measures": named::<MeasureScope>(),
+        "counts_formats": named::<CountsFormat>(),
+        "engine": false,
+        "limits": {
+            "body_bytes": limits.body_bytes,
+            "games": limits.games,
+            "moves_per_game": limits.moves_per_game,
+            "request_seconds": limits.request_time.as_secs(),
+        },
+    }))
+}
+
+async fn new_game(
+    State(state): State<Arc<AppState>>,
+    ApiJson(spec): ApiJson<NewGame>,
+) -> Result<(StatusCode, Json<GameState>), ApiError> {
+    let (memory, moves) = (state.limits.game_memory_bytes, state.limits.moves_per_game);
+    let game = state
+        .compute(move || Ok(WebGame::new(&spec, memory, moves)?))
+        .await?;
+    let id = state.store.insert(game);
+    let view = state
+        .on_game(&id, {
+            let id = id.clone();
+            move |g| Ok(GameState::of(&id, g))
+        })
+        .await?;
+    Ok((StatusCode::CREATED, Json(view)))
+}
+
+async fn show_game(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<GameState>, ApiError> {
+    let key = id.clone();
+    let view = state
+        .on_game(&key, move |g| Ok(GameState::of(&id, g)))
+        .await?;
+    Ok(Json(view))
+}
+
+async fn close_game(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    if state.store.remove(&id) {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::NoSuchGame(id))
+    }
+}
+
+/// `{"move": "b1^a3c3"}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayRequest {
+    #[serde(rename = "move")]
+    text: String,
+}
+
+/// A state with the move just played or taken back.
+#[derive(Serialize)]
+struct AfterMove {
+    /// The move played (with its outcomes written in) or taken back.
+    done: String,
+    /// What happened, in words.
+    detail: String,
+    #[serde(flatten)]
+    state: GameState,
+}
+
+async fn play(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    ApiJson(request): ApiJson<PlayRequest>,
+) -> Result<Json<AfterMove>, ApiError> {
+    let key = id.clone();
+    let after = state
+        .on_game(&key, move |g| {
+            let played = g.play(&request.text)?;
+            Ok(AfterMove {
+                done: played.text,
+                detail: played.detail,
+                state: GameState::of(&id, g),
+            })
+        })
+        .await?;
+    Ok(Json(after))
+}
+
+async fn undo(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<AfterMove>, ApiError> {
+    let key = id.clone();
+    let after = state
+        .on_game(&key, move |g| {
+            let undone = g.undo()?;
+            Ok(AfterMove {
+                done: undone.text,
+                detail: undone.detail,
+                state: GameState::of(&id, g),
+            })
+        })
+        .await?;
+    Ok(Json(after))
+}
+
+async fn legal_moves(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let json = state
+        .on_game(&id, |g| {
+            Ok(serde_json::json!({
+                "side_to_move": crate::view::side_word(g.side_to_move()),
+                "moves": g.legal_moves(),
+            }))
+        })
+        .await?;
+    Ok(Json(json))
+}
+
+fn svg(text: String) -> Response {
+    ([(axum::http::header::CONTENT_TYPE, "image/svg+xml")], text).into_response()
+}
+
+async fn board(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let text = state
+        .on_game(&id, |g| Ok(board_svg::draw(&g.board_view())))
+        .await?;
+    Ok(svg(text))
+}
+
+/// `?move=N`: one move (0 = the set-up) instead of the whole game; `?all_wires=true`: also the
+/// set-up wires no move touches.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CircuitQuery {
+    #[serde(rename = "move")]
+    number: Option<usize>,
+    #[serde(default)]
+    all_wires: bool,
+}
+
+async fn circuit(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    query: Result<Query<CircuitQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(query) = query.map_err(query_rejection)?;
+    let text = state
+        .on_game(&id, move |g| {
+            Ok(g.circuit_svg(query.number, query.all_wires)?)
+        })
+        .await?;
+    Ok(svg(text))
+}
+
+/// How to compile, as `qchess compile` takes it (every field optional, with its defaults).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CompileQuery {
+    format: Option<String>,
+    target: Option<String>,
+    form: Option<String>,
+    dialect: Option<String>,
+    width: Option<String>,
+    measure: Option<String>,
+    optimize: Option<bool>,
+}
+
+/// The options read, or a 400 naming the word that is not one of the choices.
+struct CompileChoice {
+    format: Format,
+    options: ExportOptions,
+    target: Option<Target>,
+}
+
+fn choose<T: Choice>(word: Option<&str>, default: T) -> Result<T, ApiError> {
+    match word {
+        None | Some("") => Ok(default),
+        Some(w) => T::parse_choice(w).map_err(|e| ApiError::BadRequest(e.to_string())),
+    }
+}
+
+impl CompileQuery {
+    fn read(&self) -> Result<CompileChoice, ApiError> {
+        // `qchess compile`'s defaults: the board measured at the end (the library measures
+        // nothing by default), so that a device's counts come back as a board.
+        let defaults = ExportOptions {
+            measure: MeasureScope::Board,
+            ..ExportOptions::default()
+        };
+        let target = match self.target.as_deref() {
+            None | Some("") | Some("none") => None,
+            Some(name) => match Target::bundled(name) {
+                Some(t) => Some(t.map_err(|e| ApiError::BadRequest(e.to_string()))?),
+                None => {
+                    let names: Vec<&str> = BUNDLED_TARGETS.iter().map(|(n, _)| *n).collect();
+                    return Err(ApiError::BadRequest(format!(
+                        "unknown target `{name}` (expected one of: {})",
+                        names.join(", ")
+                    )));
+                }
+            },
+        };
+        Ok(CompileChoice {
+            format: choose(self.format.as_deref(), Format::Qasm3)?,
+            options: ExportOptions {
+                form: choose(self.form.as_deref(), defaults.form)?,
+                dialect: choose(self.dialect.as_deref(), defaults.dialect)?,
+                width: choose(self.width.as_deref(), defaults.width)?,
+                measure: choose(self.measure.as_deref(), defaults.measure)?,
+                optimize: self.optimize.unwrap_or(defaults.optimize),
+            },
+            target,
+        })
+    }
+}
+
+/// A compiled program and what it costs.
+#[derive(Serialize)]
+struct Program {
+    /// The program text.
+    text: String,
+    /// Qubits, bits, gate counts, two-qubit depth, measurements.
+    summary: qc_export::Summary,
+    /// The moves played when it was compiled (the counts of this program must come back while
+    /// the game has as many).
+    moves: usize,
+}
+
+async fn compile(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    query: Result<Query<CompileQuery>, QueryRejection>,
+) -> Result<Json<Program>, ApiError> {
+    let Query(query) = query.map_err(query_rejection)?;
+    let choice = query.read()?;
+    let program = state
+        .on_game(&id, move |g| {
+            let compiled = g.compile(choice.format, &choice.options, choice.target.as_ref())?;
+            Ok(Program {
+                text: compiled.text,
+                summary: compiled.summary,
+                moves: g.move_count(),
+            })
+        })
+        .await?;
+    Ok(Json(program))
+}
+
+/// A device's counts of the program `compile` gave with the same options.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CountsBody {
+    /// The counts file's text.
+    counts: String,
+    /// How the counts are written (`qiskit`, `braket`, `csv`; default: detected).
+    counts_format: Option<String>,
+    /// Mitigations, comma-separated (`postselect,symmetry`, the default; `none`).
+    mitigate: Option<String>,
+    /// A readout calibration's text (for `readout`).
+    calibration: Option<String>,
+    /// The `moves` that `compile` answered with the program.
+    moves: usize,
+    /// The options the program was compiled with.
+    #[serde(default)]
+    compile: CompileQuery,
+}
+
+/// The board a device's counts give, beside the exact one.
+#[derive(Serialize)]
+struct CountsAnswer {
+    estimate: qc_front::counts::BoardEstimate,
+    /// The estimated board drawn.
+    measured_svg: String,
+    /// The exact board drawn.
+    exact_svg: Option<String>,
+}
+
+async fn counts(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<CountsBody>,
+) -> Result<Json<CountsAnswer>, ApiError> {
+    let choice = body.compile.read()?;
+    if !matches!(choice.format, Format::Qasm3 | Format::Qasm2) {
+        return Err(ApiError::BadRequest(format!(
+            "counts are read against an OpenQASM program (format qasm3 or qasm2), not `{}`",
+            choice.format.name()
+        )));
+    }
+    let format = body
+        .counts_format
+        .as_deref()
+        .filter(|f| !f.is_empty() && *f != "auto")
+        .map(CountsFormat::parse_choice)
+        .transpose()
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let mitigation: Mitigation = match body.mitigate.as_deref() {
+        None | Some("") => Mitigation::default(),
+        Some(list) => list
+            .parse()
+            .map_err(|e: qc_ir::UnknownChoice| ApiError::BadRequest(e.to_string()))?,
+    };
+    let answer = state
+        .on_game(&id, move |g| {
+            let now = g.move_count();
+            if now != body.moves {
+                return Err(ApiError::GameChanged {
+                    then: body.moves,
+                    now,
+                });
+            }
+            let program = g.compile(choice.format, &choice.options, choice.target.as_ref())?;
+            let request = CountsRequest {
+                format,
+                mitigation,
+                calibration: body.calibration.as_deref(),
+                exact: true,
+            };
+            let estimate = estimate_counts(&program.text, &body.counts, &request)?;
+            Ok(CountsAnswer {
+                measured_svg: board_svg::draw(&qc_front::estimate_view(&estimate)),
+                exact_svg: qc_front::exact_view(&estimate).map(|v| board_svg::draw(&v)),
+                estimate,
+            })
+        })
+        .await?;
+    Ok(Json(answer))
+}
+
+async fn game_file(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let (text, extension) = state
+        .on_game(&id, |g| {
+            let extension = match g.rules() {
+                RulesName::Cantwell => {
+                    <qc_rules::Cantwell as qc_rules::Ruleset>::GAME_FILE_EXTENSION
+                }
+                RulesName::Niels => <qc_rules::Niels as qc_rules::Ruleset>::GAME_FILE_EXTENSION,
+            };
+            Ok((g.game_file(), extension))
+        })
+        .await?;
+    Ok((
+        [
+            (
+                axum::http::header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (
+                axum::http::header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"game.{extension}\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// `{"movetime_ms": 1000}`: the engine's time for its move.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EngineRequest {
+    #[serde(rename = "movetime_ms")]
+    _movetime_ms: u64,
+}
+
+async fn engine(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    ApiJson(_request): ApiJson<EngineRequest>,
+) -> Result<Json<GameState>, ApiError> {
+    if state.store.get(&id).is_none() {
+        return Err(ApiError::NoSuchGame(id));
+    }
+    Err(ApiError::NotImplemented(
+        "this build has no engine opponent yet: play both sides (the engine's search arrives with its own crate)",
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn state(workers: usize, request_time: Duration) -> AppState {
+        let limits = Limits {
+            workers,
+            request_time,
+            ..Limits::default()
+        };
+        AppState::new(limits, NewGame::default())
+    }
+
+    fn slow(millis: u64) -> impl FnOnce() -> Result<(), ApiError> + Send + 'static {
+        move || {
+            std::thread::sleep(Duration::from_millis(millis));
+            Ok(())
+        }
+    }
+
+    #[tokio::test]
+    async fn work_past_the_request_time_is_given_up_and_still_holds_its_worker() {
+        let state = state(1, Duration::from_millis(50));
+        let started = std::time::Instant::now();
+        let first = state.compute(slow(400)).await;
+        assert!(matches!(first, Err(ApiError::TooSlow { .. })), "{first:?}");
+        assert!(started.elapsed() < Duration::from_millis(300));
+        // The one worker still runs the first request's work: the next one waits its time
+        // for it, then gives up.
+        let second = state.compute(slow(0)).await;
+        assert!(matches!(second, Err(ApiError::Busy { .. })), "{second:?}");
+        assert_eq!(
+            second.unwrap_err().status(),
+            StatusCode::SERVICE_UNAVAILABLE
+        );
+        // Once it has finished, work goes through again.
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        assert!(state.compute(slow(0)).await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_panic_in_the_work_is_a_500_and_closes_the_game() {
+        let state = state(1, Duration::from_secs(5));
+        let game = WebGame::new(&NewGame::default(), 1 << 24, 10).unwrap();
+        let id = state.store.insert(game);
+        let answer = state
+            .on_game(&id, |_| -> Result<(), ApiError> { panic!("a bug") })
+            .await;
+        match answer {
+            Err(e @ ApiError::Internal(_)) => {
+                assert!(e.to_string().contains("a bug"), "{e}");
+                assert_eq!(e.status(), StatusCode::INTERNAL_SERVER_ERROR);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(state.store.get(&id).is_none());
+    }
+}

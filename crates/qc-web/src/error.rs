@@ -1,0 +1,93 @@
+//! The API's errors: each a status code and a reason in words, sent as
+//! `{"error": "reason"}`, so a page or a script can show what was wrong.
+
+use crate::game::GameError;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+/// Why a request failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The request does not read: bad JSON, a missing or unknown field, a bad parameter.
+    #[error("{0}")]
+    BadRequest(String),
+    /// No game with this id (never made, closed, or closed to make room for newer games).
+    #[error(
+        "no game `{0}` (it was closed, or closed to make room for newer games): start a new one"
+    )]
+    NoSuchGame(String),
+    /// No such address.
+    #[error("no such address: {0}")]
+    NotFound(String),
+    /// The address exists, but not for this method.
+    #[error("{method} is not allowed here")]
+    MethodNotAllowed {
+        /// The method used.
+        method: String,
+    },
+    /// axum refused the body or the query (bad JSON, a wrong content type, a missing or unknown
+    /// field, a body over the limit), with its status and reason.
+    #[error("{reason}")]
+    Rejected {
+        /// The status axum gives (400, 413, 415, 422).
+        status: StatusCode,
+        /// Its reason.
+        reason: String,
+    },
+    /// The rules (or the exporter) refused: an illegal move, a game file that does not replay.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// The game changed since the program the counts are for was downloaded.
+    #[error("the game has changed since the program was downloaded ({then} move(s) then, {now} now): download the program again and run it")]
+    GameChanged {
+        /// Moves when the program was downloaded.
+        then: usize,
+        /// Moves now.
+        now: usize,
+    },
+    /// Every worker is busy, or the game is busy with an earlier request, for longer than a
+    /// request may wait.
+    #[error("the server is busy with earlier requests (waited {seconds} s): try again")]
+    Busy {
+        /// How long the request waited.
+        seconds: u64,
+    },
+    /// The work took longer than a request may take.
+    #[error("this took longer than {seconds} s and was given up waiting for; a move still running finishes on its game")]
+    TooSlow {
+        /// The limit in seconds.
+        seconds: u64,
+    },
+    /// Something the server offers later (the engine opponent).
+    #[error("{0}")]
+    NotImplemented(&'static str),
+    /// A bug: the work panicked. The game is closed, since its state is unknown.
+    #[error("internal error while computing ({0}); the game was closed: start a new one")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// The status code: 4xx for what the client can fix, 5xx for the server's side.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::NoSuchGame(_) | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Rejected { status, .. } => *status,
+            ApiError::Game(GameError::NoSuchMove(_)) => StatusCode::NOT_FOUND,
+            ApiError::Game(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::GameChanged { .. } => StatusCode::CONFLICT,
+            ApiError::Busy { .. } | ApiError::TooSlow { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::NotImplemented(_) => StatusCode::NOT_IMPLEMENTED,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = Json(serde_json::json!({ "error": self.to_string() }));
+        (self.status(), body).into_response()
+    }
+}

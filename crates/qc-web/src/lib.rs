@@ -1,0 +1,25 @@
+//! qchess in the browser: the server behind `qchess serve`.
+//!
+//! An HTTP server on 127.0.0.1 (axum on tokio) that serves one page, embedded in the binary,
+//! and a small JSON API under `/api/` (new game, play, undo, legal moves, board and circuit
+//! pictures, compile, a device's counts back into a board), documented in `docs/web.md`. The
+//! games are played by the same code as the command line and the Python package
+//! (`qc_rules`' rulesets, `qc_front`, `qc_render`); [`game`] is the one place that dispatches to
+//! them. Everything is bounded ([`Limits`]): bodies, games kept, moves per game, memory per game,
+//! concurrent work and the time of a request.
+
+pub mod api;
+pub mod assets;
+pub mod clicks;
+pub mod error;
+pub mod game;
+pub mod limits;
+pub mod server;
+pub mod store;
+pub mod view;
+
+pub use api::{router, AppState};
+pub use error::ApiError;
+pub use game::{GameError, NewGame, RulesName, WebGame};
+pub use limits::Limits;
+pub use server::{serve_until_signal, ServeError, Server};

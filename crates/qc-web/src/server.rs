@@ -1,0 +1,133 @@
+//! Listening on 127.0.0.1 and stopping cleanly: bind first (so the caller can print the real
+//! address when port 0 picked one), then serve until the shutdown signal (Ctrl-C in `qchess
+//! serve`), letting requests in flight finish.
+
+use crate::api::{router, AppState};
+use crate::game::NewGame;
+use crate::limits::Limits;
+use std::future::Future;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+
+/// Why the server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The port could not be bound (in use, or not allowed).
+    #[error("cannot listen on 127.0.0.1:{port}")]
+    Bind {
+        /// The port asked for.
+        port: u16,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The async runtime could not start.
+    #[error("cannot start the server's runtime")]
+    Runtime(#[source] std::io::Error),
+    /// The server stopped on an I/O error.
+    #[error("the server stopped")]
+    Serve(#[source] std::io::Error),
+}
+
+/// A server bound to a port of 127.0.0.1, not yet serving.
+pub struct Server {
+    listener: tokio::net::TcpListener,
+    state: Arc<AppState>,
+    address: SocketAddr,
+}
+
+impl Server {
+    /// Binds 127.0.0.1:`port` (0: a free port the system picks). Call it inside a tokio
+    /// runtime.
+    ///
+    /// # Errors
+    /// [`ServeError::Bind`] when the port cannot be had.
+    pub async fn bind(port: u16, limits: Limits, initial: NewGame) -> Result<Server, ServeError> {
+        let bind = |source| ServeError::Bind { port, source };
+        let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port))
+            .await
+            .map_err(bind)?;
+        let address = listener.local_addr().map_err(bind)?;
+        Ok(Server {
+            listener,
+            state: Arc::new(AppState::new(limits, initial)),
+            address,
+        })
+    }
+
+    /// The address bound (with the real port when 0 was asked for).
+    pub fn address(&self) -> SocketAddr {
+        self.address
+    }
+
+    /// The page's address, `http://127.0.0.1:PORT/`.
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.address)
+    }
+
+    /// Serves until `shutdown` completes, then lets the requests in flight finish.
+    ///
+    /// # Errors
+    /// [`ServeError::Serve`] when accepting connections fails for good.
+    pub async fn run(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServeError> {
+        axum::serve(self.listener, router(self.state))
+            .with_graceful_shutdown(shutdown)
+            .await
+            .map_err(ServeError::Serve)
+    }
+}
+
+/// Resolves on Ctrl-C (SIGINT) or, on Unix, SIGTERM.
+async fn stop_signal() {
+    let interrupt = async {
+        // An error here means no handler could be installed: then only SIGTERM stops us.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = interrupt => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => interrupt.await,
+        }
+    }
+    #[cfg(not(unix))]
+    interrupt.await;
+}
+
+/// Runs a server on a runtime of its own until Ctrl-C (SIGINT) or SIGTERM: binds
+/// 127.0.0.1:`port`, hands `ready` the page's URL (the caller prints it), serves, and returns
+/// once the requests in flight have finished.
+///
+/// # Errors
+/// The runtime cannot start, the port cannot be bound, or serving fails.
+pub fn serve_until_signal(
+    port: u16,
+    limits: Limits,
+    initial: NewGame,
+    ready: impl FnOnce(&str),
+) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        // Games compute on blocking threads, at most `limits.workers` at once; a few spare for
+        // work still finishing after its request gave up waiting.
+        .max_blocking_threads(limits.workers.max(1) * 4)
+        .enable_all()
+        .build()
+        .map_err(ServeError::Runtime)?;
+    runtime.block_on(async move {
+        let server = Server::bind(port, limits, initial).await?;
+        ready(&server.url());
+        server.run(stop_signal()).await
+    })
+}

@@ -1,0 +1,177 @@
+//! What the API answers about a game: its state after every request (board, side to move,
+//! status in words, moves with what happened), as JSON.
+
+use crate::game::MoveSummary;
+use crate::game::WebGame;
+use qc_render::board_svg;
+use qc_rules::{Color, Status};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A square's content.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SquareState {
+    /// FEN letter (uppercase white, lowercase black).
+    pub piece: String,
+    /// The piece's name (`white knight`).
+    pub name: String,
+    /// The probability that it is there (0..=1).
+    pub probability: f64,
+}
+
+/// A move played, as the move list shows it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayedMove {
+    /// Its number (1 = the first move).
+    pub number: usize,
+    /// The side that played it (`white`, `black`).
+    pub side: &'static str,
+    /// The move with its outcomes written in (it replays exactly).
+    pub text: String,
+    /// Its kind.
+    pub kind: &'static str,
+    /// What happened, in words, with the probability of each outcome drawn.
+    pub detail: String,
+    /// The outcome in a few words, when something was drawn.
+    pub outcome: Option<String>,
+}
+
+impl PlayedMove {
+    fn new(number: usize, side: Color, m: MoveSummary) -> PlayedMove {
+        PlayedMove {
+            number,
+            side: side_word(side),
+            text: m.text,
+            kind: m.kind,
+            detail: m.detail,
+            outcome: m.outcome,
+        }
+    }
+}
+
+/// `white` or `black`.
+pub fn side_word(side: Color) -> &'static str {
+    match side {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// The most likely full-board measurement, where the FEN lists every square a piece may be on.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LikelyBoard {
+    /// Its FEN.
+    pub fen: String,
+    /// Its probability.
+    pub probability: f64,
+}
+
+/// A game's state, sent after every request that changes or shows it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameState {
+    /// The game's id (the `{id}` of `/api/games/{id}/...`).
+    pub id: String,
+    /// The ruleset.
+    pub rules: &'static str,
+    /// The rule options in force (`None` for Quantum Chess).
+    pub variant: Option<String>,
+    /// The seed of the dice.
+    pub seed: u64,
+    /// Files and ranks of the board.
+    pub width: u8,
+    /// Ranks.
+    pub height: u8,
+    /// The side to move (`white`, `black`).
+    pub side_to_move: &'static str,
+    /// The status as the command line's JSON spells it (`ongoing`, `white_wins`, ...).
+    pub status: &'static str,
+    /// What the page says above the board: `White to move`, `Game over: White wins (king
+    /// captured)`.
+    pub headline: String,
+    /// The draw rules' counters in words, when there is something to say.
+    pub endings_note: Option<String>,
+    /// The position in the ruleset's FEN.
+    pub fen: String,
+    /// The most likely board, where the FEN is not one board.
+    pub most_likely_board: Option<LikelyBoard>,
+    /// Every square that may hold a piece.
+    pub squares: BTreeMap<String, SquareState>,
+    /// The moves played.
+    pub moves: Vec<PlayedMove>,
+    /// The number of basis states of the quantum state.
+    pub state_size: usize,
+    /// Moves the game may still reach.
+    pub moves_left: usize,
+    /// The board as qc-render draws it (SVG): rings and percentages, links between correlated
+    /// squares, a `data-square` hook on every square.
+    pub board_svg: String,
+}
+
+/// `White to move`, or `Game over: ...` once the game has ended.
+pub fn headline(status: Status, side: Color) -> String {
+    if status.is_over() {
+        format!("Game over: {status}")
+    } else {
+        format!("{} to move", side.name())
+    }
+}
+
+impl GameState {
+    /// The state of `game`, kept under `id`.
+    pub fn of(id: &str, game: &WebGame) -> GameState {
+        let view = game.board_view();
+        let squares = view
+            .board_squares()
+            .filter_map(|sq| {
+                let s = view.get(sq)?;
+                let name = qc_rules::Piece::from_fen_char(s.piece)
+                    .map_or_else(|| s.piece.to_string(), |p| p.name());
+                Some((
+                    sq.to_string(),
+                    SquareState {
+                        piece: s.piece.to_string(),
+                        name,
+                        probability: s.probability,
+                    },
+                ))
+            })
+            .collect();
+        let moves = game.moves();
+        let played = moves.len();
+        // Sides alternate from the side to move at the end backwards.
+        let side_of = |number: usize| {
+            let last_mover = game.side_to_move().opponent();
+            if (played - number).is_multiple_of(2) {
+                last_mover
+            } else {
+                last_mover.opponent()
+            }
+        };
+        let status = game.status();
+        GameState {
+            id: id.to_string(),
+            rules: game.rules().name(),
+            variant: game.variant().map(str::to_string),
+            seed: game.seed(),
+            width: view.width,
+            height: view.height,
+            side_to_move: side_word(game.side_to_move()),
+            status: status.name(),
+            headline: headline(status, game.side_to_move()),
+            endings_note: game.endings_note(),
+            fen: game.fen(),
+            most_likely_board: game
+                .most_likely_board()
+                .map(|(fen, probability)| LikelyBoard { fen, probability }),
+            squares,
+            moves: moves
+                .into_iter()
+                .enumerate()
+                .map(|(k, m)| PlayedMove::new(k + 1, side_of(k + 1), m))
+                .collect(),
+            state_size: game.state_size(),
+            moves_left: game.max_moves().saturating_sub(played),
+            board_svg: board_svg::draw(&view),
+        }
+    }
+}

@@ -1,0 +1,576 @@
+//! The JSON API through the router in-process (tower's `oneshot`, no socket): what a page or a
+//! script gets for good requests, and a 4xx with a reason in words for every kind of bad one.
+
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use qc_web::{router, AppState, Limits, NewGame};
+use serde_json::{json, Value};
+use std::sync::Arc;
+use tower::ServiceExt;
+
+fn app_with(limits: Limits) -> Router {
+    router(Arc::new(AppState::new(limits, NewGame::default())))
+}
+
+fn app() -> Router {
+    app_with(Limits::default())
+}
+
+/// The answer's status and body (JSON when it reads as JSON, else a string).
+async fn send(app: &Router, method: Method, path: &str, body: Option<&str>) -> (StatusCode, Value) {
+    let mut request = Request::builder().method(method).uri(path);
+    if body.is_some() {
+        request = request.header("content-type", "application/json");
+    }
+    let request = request
+        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (status, value)
+}
+
+async fn new_game(app: &Router, spec: Value) -> Value {
+    let (status, state) = send(app, Method::POST, "/api/games", Some(&spec.to_string())).await;
+    assert_eq!(status, StatusCode::CREATED, "{state}");
+    state
+}
+
+async fn play(app: &Router, id: &str, text: &str) -> (StatusCode, Value) {
+    let body = json!({ "move": text }).to_string();
+    send(
+        app,
+        Method::POST,
+        &format!("/api/games/{id}/play"),
+        Some(&body),
+    )
+    .await
+}
+
+fn probability(state: &Value, square: &str) -> f64 {
+    state["squares"][square]["probability"]
+        .as_f64()
+        .unwrap_or(0.0)
+}
+
+/// The error's reason, after checking the status.
+fn reason(answer: &(StatusCode, Value), status: StatusCode) -> String {
+    assert_eq!(
+        answer.0,
+        status,
+        "{}",
+        &answer.1.to_string()[..answer.1.to_string().len().min(300)]
+    );
+    answer.1["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no reason in {}", answer.1))
+        .to_string()
+}
+
+#[tokio::test]
+async fn a_split_puts_the_knight_half_on_each_target() {
+    let app = app();
+    let state = new_game(&app, json!({})).await;
+    assert_eq!(state["headline"], "White to move");
+    assert_eq!(state["squares"].as_object().unwrap().len(), 32);
+    assert!(state["board_svg"].as_str().unwrap().starts_with("<svg"));
+    let id = state["id"].as_str().unwrap();
+    let (status, after) = play(&app, id, "b1^a3c3").await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    assert_eq!(after["done"], "b1^a3c3");
+    assert_eq!(after["headline"], "Black to move");
+    assert_eq!(probability(&after, "a3"), 0.5);
+    assert_eq!(probability(&after, "c3"), 0.5);
+    assert_eq!(after["squares"]["a3"]["name"], "white knight");
+    assert!(after["squares"].get("b1").is_none(), "{after}");
+    assert_eq!(after["moves"][0]["side"], "white");
+    assert_eq!(after["state_size"], 2);
+}
+
+#[tokio::test]
+async fn an_illegal_move_is_refused_with_its_reason_and_changes_nothing() {
+    let app = app();
+    let state = new_game(&app, json!({})).await;
+    let id = state["id"].as_str().unwrap();
+    let before = send(&app, Method::GET, &format!("/api/games/{id}"), None).await;
+    let answer = play(&app, id, "b1b3").await;
+    let why = reason(&answer, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(why.contains("b1"), "{why}");
+    let after = send(&app, Method::GET, &format!("/api/games/{id}"), None).await;
+    assert_eq!(before, after);
+}
+
+#[tokio::test]
+async fn undo_takes_the_move_back_and_refuses_at_the_start() {
+    let app = app();
+    let start = new_game(&app, json!({})).await;
+    let id = start["id"].as_str().unwrap();
+    play(&app, id, "b1^a3c3").await;
+    let path = format!("/api/games/{id}/undo");
+    let (status, back) = send(&app, Method::POST, &path, None).await;
+    assert_eq!(status, StatusCode::OK, "{back}");
+    assert_eq!(back["done"], "b1^a3c3");
+    assert_eq!(back["squares"], start["squares"]);
+    assert_eq!(back["fen"], start["fen"]);
+    let why = reason(
+        &send(&app, Method::POST, &path, None).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    );
+    assert!(why.contains("undo") || why.contains("no move"), "{why}");
+}
+
+#[tokio::test]
+async fn legal_moves_come_with_the_squares_to_click() {
+    let app = app();
+    let state = new_game(&app, json!({})).await;
+    let id = state["id"].as_str().unwrap();
+    let (status, moves) = send(&app, Method::GET, &format!("/api/games/{id}/moves"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    let list = moves["moves"].as_array().unwrap();
+    let split = list.iter().find(|m| m["text"] == "b1^a3c3").unwrap();
+    assert_eq!(split["clicks"], json!(["b1", "a3", "c3"]));
+    assert_eq!(split["kind"], "split_jump");
+    assert!(list
+        .iter()
+        .all(|m| m["clicks"].as_array().unwrap().len() >= 2));
+}
+
+#[tokio::test]
+async fn niels_chess_with_a_variant() {
+    let app = app();
+    let state = new_game(&app, json!({"rules": "niels", "variant": "hadamard"})).await;
+    assert_eq!(state["rules"], "niels");
+    assert_eq!(state["variant"], "hadamard");
+    let id = state["id"].as_str().unwrap();
+    let (status, after) = play(&app, id, "e2^e4e3").await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    assert_eq!(probability(&after, "e4"), 0.5);
+    assert_eq!(probability(&after, "e3"), 0.5);
+    let (_, file) = send(&app, Method::GET, &format!("/api/games/{id}/game"), None).await;
+    let file = file.as_str().unwrap();
+    assert!(
+        file.contains("e2^e4e3") && file.contains("hadamard"),
+        "{file}"
+    );
+}
+
+#[tokio::test]
+async fn a_saved_game_loads_back_to_the_same_board() {
+    let app = app();
+    let state = new_game(
+        &app,
+        json!({"moves": "b1^a3c3 g8f6 a3c3^b1 f6g4 b1c3 g4xf2"}),
+    )
+    .await;
+    let id = state["id"].as_str().unwrap();
+    let (status, file) = send(&app, Method::GET, &format!("/api/games/{id}/game"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    let loaded = new_game(&app, json!({"game": file, "seed": 99})).await;
+    assert_eq!(loaded["squares"], state["squares"]);
+    assert_eq!(loaded["moves"], state["moves"]);
+}
+
+#[tokio::test]
+async fn a_device_s_counts_come_back_as_a_board_beside_the_exact_one() {
+    let app = app();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let game = std::fs::read_to_string(root.join("circuits/interference.qcg")).unwrap();
+    let counts = std::fs::read_to_string(root.join("circuits/interference.counts.json")).unwrap();
+    let state = new_game(&app, json!({ "game": game })).await;
+    let id = state["id"].as_str().unwrap();
+    let (status, program) = send(
+        &app,
+        Method::GET,
+        &format!("/api/games/{id}/compile?target=generic"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{program}");
+    let bundled = std::fs::read_to_string(root.join("circuits/interference.qasm")).unwrap();
+    assert_eq!(
+        program["text"], bundled,
+        "the same program as `qchess compile`"
+    );
+    assert_eq!(program["moves"], 5);
+    let body = json!({
+        "counts": counts,
+        "counts_format": "qiskit",
+        "moves": 5,
+        "compile": {"target": "generic"},
+    });
+    let path = format!("/api/games/{id}/counts");
+    let (status, answer) = send(&app, Method::POST, &path, Some(&body.to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let estimate = &answer["estimate"];
+    assert_eq!(estimate["shots"], 1000);
+    // 737 shots on a1, 248 on b1, 15 on b2 (qchess counts gives the same).
+    assert_eq!(estimate["squares"]["a1"]["probability"], 0.737);
+    let exact_a1 = estimate["exact"]["a1"].as_f64().unwrap();
+    assert!((exact_a1 - 0.7286).abs() < 1e-4, "{exact_a1}");
+    assert!(answer["measured_svg"].as_str().unwrap().starts_with("<svg"));
+    assert!(answer["exact_svg"].as_str().unwrap().starts_with("<svg"));
+    // After one more move the program has changed: the counts are refused, not misread.
+    play(&app, id, "h8g8").await;
+    let why = reason(
+        &send(&app, Method::POST, &path, Some(&body.to_string())).await,
+        StatusCode::CONFLICT,
+    );
+    assert!(why.contains("download the program again"), "{why}");
+}
+
+#[tokio::test]
+async fn bad_requests_get_a_4xx_with_a_reason() {
+    let app = app_with(Limits {
+        body_bytes: 4096,
+        ..Limits::default()
+    });
+    let state = new_game(&app, json!({})).await;
+    let id = state["id"].as_str().unwrap().to_string();
+    let g = |rest: &str| format!("/api/games/{id}{rest}");
+    let big = json!({ "game": "x".repeat(5000) }).to_string();
+    let long_move = json!({ "move": "b1".repeat(100) }).to_string();
+    let cases: Vec<(Method, String, Option<&str>, StatusCode, &str)> = vec![
+        (
+            Method::POST,
+            "/api/games".into(),
+            Some("{"),
+            StatusCode::BAD_REQUEST,
+            "JSON",
+        ),
+        (
+            Method::POST,
+            "/api/games".into(),
+            Some("42"),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "expected struct",
+        ),
+        (
+            Method::POST,
+            "/api/games".into(),
+            Some(r#"{"rules":"chess"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "chess",
+        ),
+        (
+            Method::POST,
+            "/api/games".into(),
+            Some(r#"{"colour":"white"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "unknown field `colour`",
+        ),
+        (
+            Method::POST,
+            "/api/games".into(),
+            Some(r#"{"seed":-1}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "seed",
+        ),
+        (
+            Method::POST,
+            "/api/games".into(),
+            Some(&big),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "length limit",
+        ),
+        (
+            Method::POST,
+            "/api/games".into(),
+            Some(r#"{"fen":"8/8/8"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "fen",
+        ),
+        (
+            Method::POST,
+            "/api/games".into(),
+            Some(r#"{"variant":"full"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "no rule options",
+        ),
+        (
+            Method::POST,
+            "/api/games".into(),
+            Some(r#"{"rules":"niels","variant":"fancy"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "fancy",
+        ),
+        (
+            Method::POST,
+            "/api/games".into(),
+            Some(r#"{"moves":"e2e4 e7e5 e4e5"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "move 3 `e4e5`",
+        ),
+        (
+            Method::POST,
+            "/api/games".into(),
+            Some(r#"{"game":"1. e2e4\n2. e7e5 e4e5"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "line 2",
+        ),
+        (
+            Method::POST,
+            "/api/games".into(),
+            Some(r#"{"game":"1. e2e4","moves":"e2e4"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "not both",
+        ),
+        (
+            Method::GET,
+            "/api/games/nope".into(),
+            None,
+            StatusCode::NOT_FOUND,
+            "no game `nope`",
+        ),
+        (
+            Method::GET,
+            "/api/nothing".into(),
+            None,
+            StatusCode::NOT_FOUND,
+            "/api/nothing",
+        ),
+        (
+            Method::PUT,
+            "/api/games".into(),
+            None,
+            StatusCode::METHOD_NOT_ALLOWED,
+            "PUT",
+        ),
+        (
+            Method::GET,
+            g("/play"),
+            None,
+            StatusCode::METHOD_NOT_ALLOWED,
+            "GET",
+        ),
+        (
+            Method::POST,
+            g("/play"),
+            Some(r#"{"move":""}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "no move given",
+        ),
+        (
+            Method::POST,
+            g("/play"),
+            Some(&long_move),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "at most 64 characters",
+        ),
+        (
+            Method::POST,
+            g("/play"),
+            Some(r#"{"move":"e2e5"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "e2",
+        ),
+        (
+            Method::POST,
+            g("/play"),
+            Some(r#"{"move":"zz9"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "zz9",
+        ),
+        (
+            Method::POST,
+            g("/play"),
+            Some(r#"{"move":7}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid type",
+        ),
+        (
+            Method::GET,
+            g("/compile?format=pdf"),
+            None,
+            StatusCode::BAD_REQUEST,
+            "unknown format `pdf`",
+        ),
+        (
+            Method::GET,
+            g("/compile?target=quantinuum"),
+            None,
+            StatusCode::BAD_REQUEST,
+            "unknown target `quantinuum`",
+        ),
+        (
+            Method::GET,
+            g("/compile?form=later"),
+            None,
+            StatusCode::BAD_REQUEST,
+            "unknown form `later`",
+        ),
+        (
+            Method::GET,
+            g("/compile?colour=1"),
+            None,
+            StatusCode::BAD_REQUEST,
+            "unknown field `colour`",
+        ),
+        (
+            Method::GET,
+            g("/compile?optimize=maybe"),
+            None,
+            StatusCode::BAD_REQUEST,
+            "optimize",
+        ),
+        (
+            Method::GET,
+            g("/circuit.svg?move=99"),
+            None,
+            StatusCode::NOT_FOUND,
+            "there is no move 99",
+        ),
+        (
+            Method::GET,
+            g("/circuit.svg?move=-1"),
+            None,
+            StatusCode::BAD_REQUEST,
+            "move",
+        ),
+        (
+            Method::POST,
+            g("/counts"),
+            Some(r#"{"counts":"{}","moves":3}"#),
+            StatusCode::CONFLICT,
+            "0 now",
+        ),
+        (
+            Method::POST,
+            g("/counts"),
+            Some(r#"{"counts":"not counts","moves":0}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "counts",
+        ),
+        (
+            Method::POST,
+            g("/counts"),
+            Some(r#"{"counts":"{}","moves":0,"counts_format":"xml"}"#),
+            StatusCode::BAD_REQUEST,
+            "xml",
+        ),
+        (
+            Method::POST,
+            g("/counts"),
+            Some(r#"{"counts":"{}","moves":0,"mitigate":"magic"}"#),
+            StatusCode::BAD_REQUEST,
+            "magic",
+        ),
+        (
+            Method::POST,
+            g("/counts"),
+            Some(r#"{"counts":"{}","moves":0,"compile":{"format":"ir"}}"#),
+            StatusCode::BAD_REQUEST,
+            "OpenQASM",
+        ),
+        (
+            Method::POST,
+            g("/engine"),
+            Some(r#"{"movetime_ms":100}"#),
+            StatusCode::NOT_IMPLEMENTED,
+            "no engine",
+        ),
+        (
+            Method::POST,
+            "/api/games/nope/engine".into(),
+            Some(r#"{"movetime_ms":100}"#),
+            StatusCode::NOT_FOUND,
+            "no game",
+        ),
+    ];
+    for (method, path, body, status, words) in cases {
+        let answer = send(&app, method.clone(), &path, body).await;
+        assert_eq!(answer.0, status, "{method} {path} {body:?}: {}", answer.1);
+        let why = reason(&answer, status);
+        assert!(
+            why.contains(words),
+            "{method} {path} {body:?}: the reason `{why}` does not say `{words}`"
+        );
+    }
+    // A body without a JSON content type.
+    let request = Request::post("/api/games").body(Body::from("{}")).unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    // None of them changed the game.
+    let after = send(&app, Method::GET, &g(""), None).await;
+    assert_eq!(after.1["moves"], json!([]));
+}
+
+#[tokio::test]
+async fn a_game_stops_at_its_move_limit() {
+    let app = app_with(Limits {
+        moves_per_game: 2,
+        ..Limits::default()
+    });
+    let state = new_game(&app, json!({"moves": "b1c3 g8f6"})).await;
+    let id = state["id"].as_str().unwrap();
+    let why = reason(
+        &play(&app, id, "c3d5").await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    );
+    assert!(why.contains("at most 2 moves"), "{why}");
+    let answer = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        Some(r#"{"moves":"b1c3 g8f6 c3d5"}"#),
+    )
+    .await;
+    assert!(reason(&answer, StatusCode::UNPROCESSABLE_ENTITY).contains("at most 2 moves"));
+}
+
+#[tokio::test]
+async fn the_store_keeps_the_games_used_most_recently() {
+    let app = app_with(Limits {
+        games: 2,
+        ..Limits::default()
+    });
+    let a = new_game(&app, json!({})).await["id"].clone();
+    let b = new_game(&app, json!({})).await["id"].clone();
+    let c = new_game(&app, json!({})).await["id"].clone();
+    let get = |id: &Value| format!("/api/games/{}", id.as_str().unwrap());
+    let gone = send(&app, Method::GET, &get(&a), None).await;
+    assert!(reason(&gone, StatusCode::NOT_FOUND).contains("make room"));
+    assert_eq!(
+        send(&app, Method::GET, &get(&b), None).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(
+        send(&app, Method::GET, &get(&c), None).await.0,
+        StatusCode::OK
+    );
+    let (status, _) = send(&app, Method::DELETE, &get(&c), None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert_eq!(
+        send(&app, Method::GET, &get(&c), None).await.0,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn the_page_and_its_assets_are_served_from_the_binary() {
+    let app = app();
+    for (path, words) in [
+        ("/", "<label for=\"move\">Move</label>"),
+        ("/app.js", "data-square"),
+        ("/style.css", ".square"),
+    ] {
+        let request = Request::get(path).body(Body::empty()).unwrap();
+        let response = app.clone().oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        let csp = response.headers()["content-security-policy"]
+            .to_str()
+            .unwrap();
+        assert!(csp.contains("default-src 'self'"), "{csp}");
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        assert!(String::from_utf8_lossy(&bytes).contains(words), "{path}");
+    }
+    let (status, info) = send(&app, Method::GET, "/api/info", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(info["engine"], false);
+    assert_eq!(info["rules"][1]["name"], "niels");
+    assert!(info["targets"].as_array().unwrap().contains(&json!("ibm")));
+}
