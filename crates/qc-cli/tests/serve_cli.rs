@@ -63,3 +63,12 @@ fn what_cannot_start_exits_2_with_a_reason() {
     let out = common::qchess(&["serve", "--port", "70000"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn ctrl_c_right_after_the_address_is_printed_still_stops_cleanly() {
+    for _ in 0..10 {
+        let served = common::serve("qchess serve --port 0", &common::root(), &path()).unwrap();
+        let (code, stderr) = served.interrupt();
+        assert_eq!(code, Some(0), "{stderr}");
+    }
+}

@@ -29,6 +29,13 @@ async function api(method, path, body) {
   if (body !== undefined) {
     init.headers['content-type'] = 'application/json';
     init.body = JSON.stringify(body);
+    // The server closes the connection on a body over its limit before reading it all, which a
+    // browser reports as a network error: say it here instead.
+    const limit = page.info ? page.info.limits.body_bytes : Infinity;
+    const size = new TextEncoder().encode(init.body).length;
+    if (size > limit) {
+      throw new ApiError(413, `that is ${size} bytes to send; the server takes at most ${limit}`);
+    }
   }
   const response = await fetch(path, init);
   const type = response.headers.get('content-type') || '';

@@ -15,8 +15,8 @@ use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use qc_front::counts::{CountsFormat, Mitigation};
 use qc_export::{Dialect, ExportOptions, Form, MeasureScope, Target, Width, BUNDLED_TARGETS};
+use qc_front::counts::{CountsFormat, Mitigation};
 use qc_front::{CountsRequest, Format};
 use qc_ir::Choice;
 use qc_render::board_svg;
@@ -175,7 +175,28 @@ pub fn router(state: Arc<AppState>) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(body_limit))
+        .layer(axum::middleware::from_fn(local_host_only))
         .with_state(state)
+}
+
+/// Answers only requests addressed to this machine: a `Host` of `127.0.0.1`, `localhost` or
+/// `[::1]` (any port), or none. A page elsewhere cannot then reach the server through a DNS name
+/// of its own that resolves to 127.0.0.1 (DNS rebinding): the browser sends that name as `Host`.
+async fn local_host_only(request: Request, next: axum::middleware::Next) -> Response {
+    let host = request
+        .headers()
+        .get(axum::http::header::HOST)
+        .map(|h| String::from_utf8_lossy(h.as_bytes()).into_owned());
+    if let Some(host) = host {
+        let name = match host.rsplit_once(':') {
+            Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+            _ => host.as_str(),
+        };
+        if !matches!(name, "127.0.0.1" | "localhost" | "[::1]") {
+            return ApiError::ForeignHost(host).into_response();
+        }
+    }
+    next.run(request).await
 }
 
 async fn not_found(uri: axum::http::Uri) -> ApiError {

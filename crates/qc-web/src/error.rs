@@ -17,6 +17,11 @@ pub enum ApiError {
         "no game `{0}` (it was closed, or closed to make room for newer games): start a new one"
     )]
     NoSuchGame(String),
+    /// A request addressed to another host name than this machine's.
+    #[error(
+        "this server answers only requests addressed to 127.0.0.1 or localhost (got Host `{0}`)"
+    )]
+    ForeignHost(String),
     /// No such address.
     #[error("no such address: {0}")]
     NotFound(String),
@@ -73,6 +78,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::NoSuchGame(_) | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::ForeignHost(_) => StatusCode::FORBIDDEN,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Rejected { status, .. } => *status,
             ApiError::Game(GameError::NoSuchMove(_)) => StatusCode::NOT_FOUND,

@@ -24,6 +24,9 @@ pub enum ServeError {
     /// The async runtime could not start.
     #[error("cannot start the server's runtime")]
     Runtime(#[source] std::io::Error),
+    /// The Ctrl-C and SIGTERM handlers could not be installed.
+    #[error("cannot listen for Ctrl-C")]
+    Signal(#[source] std::io::Error),
     /// The server stopped on an I/O error.
     #[error("the server stopped")]
     Serve(#[source] std::io::Error),
@@ -80,29 +83,34 @@ impl Server {
     }
 }
 
-/// Resolves on Ctrl-C (SIGINT) or, on Unix, SIGTERM.
-async fn stop_signal() {
-    let interrupt = async {
-        // An error here means no handler could be installed: then only SIGTERM stops us.
+/// A future that resolves on Ctrl-C (SIGINT) or, on Unix, SIGTERM. The handlers are installed
+/// when this is called, not when the future is first polled, so that a signal sent as soon as
+/// the address is printed already stops the server cleanly. Call it inside a tokio runtime.
+///
+/// # Errors
+/// The signal handlers cannot be installed.
+#[cfg(unix)]
+fn stop_signal() -> std::io::Result<impl Future<Output = ()> + Send + 'static> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut terminate = signal(SignalKind::terminate())?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
+        }
+    })
+}
+
+/// A future that resolves on Ctrl-C.
+#[cfg(not(unix))]
+fn stop_signal() -> std::io::Result<impl Future<Output = ()> + Send + 'static> {
+    Ok(async {
+        // Without a handler only ending the process stops the server.
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = interrupt => {}
-                    _ = term.recv() => {}
-                }
-            }
-            Err(_) => interrupt.await,
-        }
-    }
-    #[cfg(not(unix))]
-    interrupt.await;
+    })
 }
 
 /// Runs a server on a runtime of its own until Ctrl-C (SIGINT) or SIGTERM: binds
@@ -127,7 +135,8 @@ pub fn serve_until_signal(
         .map_err(ServeError::Runtime)?;
     runtime.block_on(async move {
         let server = Server::bind(port, limits, initial).await?;
+        let stop = stop_signal().map_err(ServeError::Signal)?;
         ready(&server.url());
-        server.run(stop_signal()).await
+        server.run(stop).await
     })
 }

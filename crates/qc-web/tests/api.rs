@@ -574,3 +574,32 @@ async fn the_page_and_its_assets_are_served_from_the_binary() {
     assert_eq!(info["rules"][1]["name"], "niels");
     assert!(info["targets"].as_array().unwrap().contains(&json!("ibm")));
 }
+
+#[tokio::test]
+async fn only_requests_addressed_to_this_machine_are_answered() {
+    let app = app();
+    for (host, status) in [
+        ("127.0.0.1:8765", StatusCode::OK),
+        ("localhost:40000", StatusCode::OK),
+        ("localhost", StatusCode::OK),
+        ("[::1]:8765", StatusCode::OK),
+        ("evil.example:8765", StatusCode::FORBIDDEN),
+        ("127.0.0.1.evil.example", StatusCode::FORBIDDEN),
+        ("localhost:80:80", StatusCode::FORBIDDEN),
+    ] {
+        let request = Request::get("/api/info")
+            .header("host", host)
+            .body(Body::empty())
+            .unwrap();
+        let response = app.clone().oneshot(request).await.unwrap();
+        assert_eq!(response.status(), status, "{host}");
+        if status == StatusCode::FORBIDDEN {
+            let bytes = response.into_body().collect().await.unwrap().to_bytes();
+            let text = String::from_utf8_lossy(&bytes);
+            assert!(
+                text.contains("only requests addressed to 127.0.0.1"),
+                "{text}"
+            );
+        }
+    }
+}
