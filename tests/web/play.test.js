@@ -196,3 +196,32 @@ test('save downloads the game file; load replays one', async () => {
   assert.deepEqual(refused, ['POST /api/games 422']);
   await context.close();
 });
+
+test('the engine answers a typed move for the side it plays, and moves on request', async () => {
+  const { page, context, errors, refused } = await openPage(browser, server.url);
+  await page.getByLabel('Engine plays').selectOption('black');
+  await page.getByLabel('Time per move (ms)').fill('100');
+  const field = page.getByLabel('Move', { exact: true });
+  await field.fill('e2e4');
+  await field.press('Enter');
+  // The typed move, then the engine's answer, without another click.
+  await waitForMoves(page, 2);
+  await page.waitForFunction(() => document.querySelector('#message').textContent.startsWith('The engine played'));
+  assert.equal(await page.locator('#headline').textContent(), 'White to move');
+  let moves = await historyTexts(page);
+  assert.equal(moves[0], 'e2e4');
+  // The engine's move (its outcome written in) gives the command line's board.
+  assertBoardShows(await boardLabels(page), simulate(['--moves', moves.join(' ')]).squares);
+  // "Engine move now" plays the side to move (White here) once; Black's answer follows.
+  await page.getByLabel('Engine plays').selectOption('');
+  await page.getByRole('button', { name: 'Engine move now' }).click();
+  await waitForMoves(page, 3);
+  await page.waitForFunction(() => document.querySelector('#message').textContent.startsWith('The engine played'));
+  assert.equal(await page.locator('#headline').textContent(), 'Black to move');
+  moves = await historyTexts(page);
+  assertBoardShows(await boardLabels(page), simulate(['--moves', moves.join(' ')]).squares);
+  await screenshot(page, 'engine');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(refused, []);
+  await context.close();
+});

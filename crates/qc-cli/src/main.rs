@@ -181,10 +181,11 @@ enum Command {
     #[command(name = "match", verbatim_doc_comment)]
     Match(commands::arena::MatchArgs),
     /// Play in a browser: an HTTP server on 127.0.0.1 with the game page (board with
-    /// probabilities, moves by clicking or typing, undo, load and save, the circuit as it grows,
-    /// OpenQASM for any target, a device's counts back into a board) and its JSON API
-    /// (docs/web.md). Everything is in the binary; nothing is fetched from elsewhere. The page
-    /// starts with GAME when one is given. The address is printed; Ctrl-C stops the server.
+    /// probabilities, moves by clicking or typing, undo, load and save, the engine as opponent,
+    /// the circuit as it grows, OpenQASM for any target, a device's counts back into a board) and
+    /// its JSON API (docs/web.md). Everything is in the binary; nothing is fetched from
+    /// elsewhere. The page starts with GAME when one is given. The address is printed; Ctrl-C
+    /// stops the server.
     ///
     /// Examples:
     ///   qchess serve

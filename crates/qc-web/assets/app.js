@@ -112,11 +112,8 @@ async function start() {
     ...info.targets.map((name) => ({ name }))]);
   fillSelect($('form'), info.forms, 'dynamic');
   fillSelect($('counts-format'), [{ name: 'auto', title: 'detect' }, ...info.counts_formats]);
-  if (!info.engine) {
-    $('engine-side').disabled = true;
-    $('engine-time').disabled = true;
-    $('engine-note').textContent = 'The engine opponent is not in this build yet: play both sides.';
-  }
+  $('engine-time').min = info.engine.min_movetime_ms;
+  $('engine-time').max = info.engine.max_movetime_ms;
   wire();
   const fromHash = new URLSearchParams(location.hash.slice(1)).get('game');
   if (fromHash) {
@@ -151,6 +148,8 @@ function wire() {
     play(text, { fromField: true }).catch(fail);
   });
   $('undo').addEventListener('click', () => undo().catch(fail));
+  $('engine-move').addEventListener('click', () => engineMove().catch(fail));
+  $('engine-side').addEventListener('change', () => engineTurn().catch(fail));
   $('save').addEventListener('click', () => save().catch(fail));
   $('load').addEventListener('change', (event) => load(event.target).catch(fail));
   $('tab-drawing').addEventListener('click', () => showTab('drawing'));
@@ -181,6 +180,7 @@ async function newGame(spec) {
   await show(state);
   say(`New game: ${titleOf(state)}.`);
   if (old && old !== state.id) api('DELETE', `/api/games/${encodeURIComponent(old)}`).catch(() => {});
+  await engineTurn();
 }
 
 function titleOf(state) {
@@ -200,9 +200,42 @@ async function play(text, { fromField = false } = {}) {
     clearSelection();
     if (error instanceof ApiError && error.status === 422) {
       say(`Illegal move ${text}: ${error.message}`, 'error');
+      return;
+    }
+    throw error;
+  }
+  await engineTurn();
+}
+
+// The engine's side: after a move of the other side (or when the side is chosen), the engine
+// answers if it is its turn and the game goes on.
+async function engineTurn() {
+  const side = $('engine-side').value;
+  if (side && page.state && page.state.status === 'ongoing' && page.state.side_to_move === side) {
+    await engineMove();
+  }
+}
+
+async function engineMove() {
+  const asked = Number($('engine-time').value);
+  const { min_movetime_ms: least, max_movetime_ms: most } = page.info.engine;
+  const movetime = Math.min(most, Math.max(least, Number.isFinite(asked) ? Math.round(asked) : 1000));
+  const button = $('engine-move');
+  button.disabled = true;
+  say(`The engine is thinking (${movetime} ms)…`);
+  try {
+    const after = await api('POST', gamePath('/engine'), { movetime_ms: movetime });
+    await show(after);
+    const s = after.search;
+    say(`The engine played ${after.done}: ${after.detail} (depth ${s.depth}, score ${s.score.toFixed(2)}, ${s.nodes} positions in ${s.time_ms} ms)`);
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500) {
+      say(`The engine cannot move: ${error.message}`, 'error');
     } else {
       throw error;
     }
+  } finally {
+    button.disabled = false;
   }
 }
 

@@ -22,6 +22,7 @@ use qc_ir::Choice;
 use qc_render::board_svg;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::Semaphore;
 use tokio::time::{timeout_at, Instant};
 
@@ -273,7 +274,10 @@ async fn info(State(state): State<Arc<AppState>>) -> Json<serde_json::Value> {
         "widths": named::<Width>(),
         "measures": named::<MeasureScope>(),
         "counts_formats": named::<CountsFormat>(),
-        "engine": false,
+        "engine": {
+            "min_movetime_ms": ENGINE_MIN_MILLIS,
+            "max_movetime_ms": engine_max_millis(limits),
+        },
         "limits": {
             "body_bytes": limits.body_bytes,
             "games": limits.games,
@@ -639,25 +643,75 @@ async fn game_file(
         .into_response())
 }
 
+/// The engine's time per move, in milliseconds, at least this.
+pub const ENGINE_MIN_MILLIS: u64 = 10;
+
 /// `{"movetime_ms": 1000}`: the engine's time for its move.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct EngineRequest {
-    #[serde(rename = "movetime_ms")]
-    _movetime_ms: u64,
+    movetime_ms: u64,
+}
+
+/// A state with the engine's move just played and what its search found.
+#[derive(Serialize)]
+struct AfterEngine {
+    /// The move played (with its outcome written in).
+    done: String,
+    /// What happened, in words.
+    detail: String,
+    /// What the search found: depth, score, nodes, time.
+    search: SearchSummary,
+    #[serde(flatten)]
+    state: GameState,
+}
+
+/// What the engine's search found for its move.
+#[derive(Serialize)]
+struct SearchSummary {
+    depth: u32,
+    score: f64,
+    nodes: u64,
+    time_ms: u64,
+}
+
+/// The longest time per move the engine may take: half a request's time, so that the move
+/// itself (a big superposition can be slow) still fits in the request.
+fn engine_max_millis(limits: &Limits) -> u64 {
+    u64::try_from(limits.request_time.as_millis() / 2).unwrap_or(u64::MAX)
 }
 
 async fn engine(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
-    ApiJson(_request): ApiJson<EngineRequest>,
-) -> Result<Json<GameState>, ApiError> {
-    if state.store.get(&id).is_none() {
-        return Err(ApiError::NoSuchGame(id));
+    ApiJson(request): ApiJson<EngineRequest>,
+) -> Result<Json<AfterEngine>, ApiError> {
+    let most = engine_max_millis(&state.limits);
+    if !(ENGINE_MIN_MILLIS..=most).contains(&request.movetime_ms) {
+        return Err(ApiError::BadRequest(format!(
+            "movetime_ms must be between {ENGINE_MIN_MILLIS} and {most} (got {})",
+            request.movetime_ms
+        )));
     }
-    Err(ApiError::NotImplemented(
-        "this build has no engine opponent yet: play both sides (the engine's search arrives with its own crate)",
-    ))
+    let time = Duration::from_millis(request.movetime_ms);
+    let key = id.clone();
+    let after = state
+        .on_game(&key, move |g| {
+            let found = g.engine_move(time)?;
+            Ok(AfterEngine {
+                done: found.played.text,
+                detail: found.played.detail,
+                search: SearchSummary {
+                    depth: found.depth,
+                    score: found.score,
+                    nodes: found.nodes,
+                    time_ms: found.time_ms,
+                },
+                state: GameState::of(&id, g),
+            })
+        })
+        .await?;
+    Ok(Json(after))
 }
 
 #[cfg(test)]

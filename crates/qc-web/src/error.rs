@@ -64,9 +64,6 @@ pub enum ApiError {
         /// The limit in seconds.
         seconds: u64,
     },
-    /// Something the server offers later (the engine opponent).
-    #[error("{0}")]
-    NotImplemented(&'static str),
     /// A bug: the work panicked. The game is closed, since its state is unknown.
     #[error("internal error while computing ({0}); the game was closed: start a new one")]
     Internal(String),
@@ -85,7 +82,6 @@ impl ApiError {
             ApiError::Game(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::GameChanged { .. } => StatusCode::CONFLICT,
             ApiError::Busy { .. } | ApiError::TooSlow { .. } => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::NotImplemented(_) => StatusCode::NOT_IMPLEMENTED,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -8,6 +8,7 @@
 //! changing.
 
 use crate::clicks::Clicks;
+use qc_engine::{Limits, SearchConfig, Searcher, StopFlag};
 use qc_export::{ExportOptions, Target};
 use qc_front::counts::BoardEstimate;
 use qc_front::{Compiled, CountsRequest, Format};
@@ -19,6 +20,7 @@ use qc_rules::{BoardView, Cantwell, Niels, QuantumGame, Ruleset, Status};
 use qc_sim::{MemoryLimit, SparseSim};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use std::time::Duration;
 
 /// An error of a ruleset or the engine, boxed: the ruleset's own types differ.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
@@ -119,6 +121,13 @@ pub enum GameError {
         /// The characters given.
         chars: usize,
     },
+    /// The engine was asked to move in a game that is over (no legal move).
+    #[error("the game is over: the engine has no move to play")]
+    EngineNoMove,
+    /// The engine's search failed on the game (playing or taking back a trial move); the game
+    /// is left as the search found it.
+    #[error("the engine's search failed: {0}")]
+    Engine(#[source] BoxError),
     /// The rules refused the move or the undo; nothing changed.
     #[error("{0}")]
     Refused(#[source] BoxError),
@@ -162,6 +171,26 @@ impl MoveSummary {
         }
     }
 }
+
+/// The engine's move as played, with what its search found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EngineMove {
+    /// The move as played.
+    pub played: MoveSummary,
+    /// The deepest iteration of the search completed (plies; 0: none, the first move in the
+    /// engine's order was played).
+    pub depth: u32,
+    /// The move's score for the side that played it, in pawns.
+    pub score: f64,
+    /// Positions the search visited.
+    pub nodes: u64,
+    /// The time the search took, in milliseconds.
+    pub time_ms: u64,
+}
+
+/// Bytes of the engine's transposition table for one move (a fresh table per request: a page's
+/// games do not hold one each between moves).
+pub const ENGINE_TABLE_BYTES: usize = 4 << 20;
 
 /// One legal move for the page: its text, its kind and the squares a player clicks to make it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -376,6 +405,43 @@ impl WebGame {
         )
         .map(MoveSummary::of)
         .map_err(|e| GameError::Refused(boxed(e))))
+    }
+
+    /// Lets qc-engine's search (the engine of `qchess uqci`) choose a move for the side to move
+    /// within `time`, then plays it, its outcome drawn from the game's dice as for a typed move.
+    ///
+    /// # Errors
+    /// The game is over or at its move limit, or the search failed.
+    pub fn engine_move(&mut self, time: Duration) -> Result<EngineMove, GameError> {
+        let played = self.move_count();
+        if played >= self.max_moves {
+            return Err(GameError::TooLong {
+                limit: self.max_moves,
+                moves: played + 1,
+            });
+        }
+        let dice = &mut self.dice;
+        let limits = Limits::move_time(time);
+        with_played!(&mut self.played, |R, _start, game| {
+            let mut searcher = Searcher::new(SearchConfig {
+                table_bytes: ENGINE_TABLE_BYTES,
+                ..SearchConfig::default()
+            });
+            let found = searcher
+                .search(game, &limits, StopFlag::new(), &mut |_| {})
+                .map_err(|e| GameError::Engine(boxed(e)))?;
+            let best = found.best.ok_or(GameError::EngineNoMove)?;
+            let played = QuantumGame::play(game, &best, dice)
+                .map(MoveSummary::of)
+                .map_err(|e| GameError::Engine(boxed(e)))?;
+            Ok(EngineMove {
+                played,
+                depth: found.depth,
+                score: found.score,
+                nodes: found.nodes,
+                time_ms: u64::try_from(found.time.as_millis()).unwrap_or(u64::MAX),
+            })
+        })
     }
 
     /// Takes back the last move exactly and returns it.

@@ -469,9 +469,30 @@ async fn bad_requests_get_a_4xx_with_a_reason() {
         (
             Method::POST,
             g("/engine"),
-            Some(r#"{"movetime_ms":100}"#),
-            StatusCode::NOT_IMPLEMENTED,
-            "no engine",
+            Some(r#"{"movetime_ms":0}"#),
+            StatusCode::BAD_REQUEST,
+            "movetime_ms must be between 10 and 10000 (got 0)",
+        ),
+        (
+            Method::POST,
+            g("/engine"),
+            Some(r#"{"movetime_ms":3600000}"#),
+            StatusCode::BAD_REQUEST,
+            "between 10 and 10000",
+        ),
+        (
+            Method::POST,
+            g("/engine"),
+            Some(r#"{"movetime_ms":-5}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "movetime_ms",
+        ),
+        (
+            Method::POST,
+            g("/engine"),
+            Some(r#"{"movetime_ms":100,"depth":3}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "depth",
         ),
         (
             Method::POST,
@@ -570,7 +591,8 @@ async fn the_page_and_its_assets_are_served_from_the_binary() {
     }
     let (status, info) = send(&app, Method::GET, "/api/info", None).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(info["engine"], false);
+    assert_eq!(info["engine"]["min_movetime_ms"], 10);
+    assert_eq!(info["engine"]["max_movetime_ms"], 10_000);
     assert_eq!(info["rules"][1]["name"], "niels");
     assert!(info["targets"].as_array().unwrap().contains(&json!("ibm")));
 }
@@ -602,4 +624,72 @@ async fn only_requests_addressed_to_this_machine_are_answered() {
             );
         }
     }
+}
+
+async fn engine(app: &Router, id: &str, millis: u64) -> (StatusCode, Value) {
+    let body = json!({ "movetime_ms": millis }).to_string();
+    send(
+        app,
+        Method::POST,
+        &format!("/api/games/{id}/engine"),
+        Some(&body),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn the_engine_plays_a_legal_move_for_the_side_to_move() {
+    let app = app();
+    for rules in ["cantwell", "niels"] {
+        let state = new_game(&app, json!({ "rules": rules, "moves": "e2e4" })).await;
+        let id = state["id"].as_str().unwrap();
+        let (status, legal) =
+            send(&app, Method::GET, &format!("/api/games/{id}/moves"), None).await;
+        assert_eq!(status, StatusCode::OK);
+        let (status, after) = engine(&app, id, 200).await;
+        assert_eq!(status, StatusCode::OK, "{}", after["error"]);
+        assert_eq!(after["side_to_move"], "white", "{rules}: black moved");
+        assert_eq!(after["moves"].as_array().unwrap().len(), 2);
+        // What the search found (depth 0 on a loaded machine: the first move in its order).
+        for field in ["depth", "nodes", "time_ms"] {
+            assert!(
+                after["search"][field].is_u64(),
+                "{field}: {}",
+                after["search"]
+            );
+        }
+        // The move played is one of black's legal moves (its text may add the outcome drawn)...
+        let done = after["done"].as_str().unwrap();
+        let listed: Vec<&str> = legal["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["text"].as_str().unwrap())
+            .collect();
+        assert!(
+            listed.iter().any(|m| done.starts_with(m)),
+            "{rules}: {done} not among {listed:?}"
+        );
+        // ...and typed into another game it gives the same board.
+        let other = new_game(&app, json!({ "rules": rules, "moves": "e2e4" })).await;
+        let (status, typed) = play(&app, other["id"].as_str().unwrap(), done).await;
+        assert_eq!(status, StatusCode::OK, "{}", typed["error"]);
+        assert_eq!(typed["squares"], after["squares"], "{rules}: {done}");
+    }
+}
+
+#[tokio::test]
+async fn the_engine_has_no_move_in_a_finished_game() {
+    let app = app();
+    let state = new_game(
+        &app,
+        json!({ "fen": "4k3/8/8/8/8/8/8/4RK2 w - - 0 1", "moves": "e1e8" }),
+    )
+    .await;
+    assert_eq!(state["status"], "white_wins", "{state}");
+    let id = state["id"].as_str().unwrap();
+    let answer = engine(&app, id, 20).await;
+    assert!(reason(&answer, StatusCode::UNPROCESSABLE_ENTITY).contains("the game is over"));
+    let (_, after) = send(&app, Method::GET, &format!("/api/games/{id}"), None).await;
+    assert_eq!(after["moves"].as_array().unwrap().len(), 1);
 }
