@@ -131,7 +131,7 @@ class Game:
         """Full-board measurement (``"Ke1 Na3 ..."``) -> exact probability; None for Niel's Chess."""
     def bell(self, square1: str, square2: str) -> Optional[Tuple[List[float], float, float]]:
         """Bell expectations ``<O1>..<O8>`` and the (same, opposite) correlation of two
-        squares; None for Niel's Chess."""
+        different squares (one square twice raises NotationError); None for Niel's Chess."""
     def fen(self) -> str:
         """The current position in the ruleset's FEN."""
     def record(self) -> str:

@@ -158,6 +158,9 @@ def test_errors_are_exceptions_with_the_cli_messages():
         g.compile(format="qasm4")
     with pytest.raises(qchess.NotationError, match="bad square `z9`"):
         g.bell("z9", "a1")
+    # Issue 30, item 13: Bell values need two different squares.
+    with pytest.raises(qchess.NotationError, match="`a1 a1` names one square twice"):
+        g.bell("a1", "a1")
     with pytest.raises(TypeError):
         g.play("b1^a3c3", outcome=2)
     # Every error is a QchessError, and a refused move changes nothing.

@@ -5,7 +5,7 @@
 //! `QCHESS_BLESS=1 cargo test -p qchess-tests --test examples`.
 
 use qc_ir::Square;
-use qc_rules::{Color, GameRecord, MoveType, QuantumGame, Status, Variant, WinReason};
+use qc_rules::{Color, GameRecord, MoveType, QuantumGame, SquarePair, Status, Variant, WinReason};
 use qchess_tests::cases::{play_record, play_record_on, CASES};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -35,6 +35,11 @@ fn load(name: &str) -> GameRecord {
 
 fn sq(name: &str) -> Square {
     Square::parse(name).expect("a square")
+}
+
+/// The pair of two different squares.
+fn pair(a: &str, b: &str) -> SquarePair {
+    SquarePair::new(sq(a), sq(b)).expect("two squares")
 }
 
 #[test]
@@ -69,10 +74,10 @@ qc_sim::for_each_backend!(bell_psi_plus_matches_the_paper, |backend| {
     let game = play_record_on(backend(), &load("bell_psi_plus.qcg")).expect("replays");
     // Psi+ (up to a global phase): O1 = 1, O3 = O4 = 1/2 (circuits.md sec. 4).
     assert_close(
-        &game.bell_expectations(sq("b1"), sq("a1")),
+        &game.bell_expectations(pair("b1", "a1")),
         &[1.0, 0.0, 0.5, 0.5, 0.0, 0.0, 0.0, 0.0],
     );
-    let (same, opposite) = game.same_opposite(sq("b1"), sq("a1"));
+    let (same, opposite) = game.same_opposite(pair("b1", "a1"));
     assert_close(&[same, opposite], &[0.0, 1.0]);
     assert!(game.probability(sq("a2")) < 1e-24);
 });
@@ -80,7 +85,7 @@ qc_sim::for_each_backend!(bell_psi_plus_matches_the_paper, |backend| {
 qc_sim::for_each_backend!(bell_psi_minus_matches_the_paper, |backend| {
     let game = play_record_on(backend(), &load("bell_psi_minus.qcg")).expect("replays");
     assert_close(
-        &game.bell_expectations(sq("b1"), sq("a1")),
+        &game.bell_expectations(pair("b1", "a1")),
         &[0.0, 1.0, 0.5, 0.5, 0.0, 0.0, 0.0, 0.0],
     );
 });

@@ -13,7 +13,7 @@ use crate::status::{fen_text, game_over_text, move_table, status_line};
 use qc_ir::{Backend, Square};
 use qc_render::game_drawing::game_drawing;
 use qc_render::{board_svg, board_text, text_circuit};
-use qc_rules::{PlayedMove, QuantumGame, Ruleset};
+use qc_rules::{PlayedMove, QuantumGame, Ruleset, SquarePair};
 use rustyline::error::ReadlineError;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
@@ -107,7 +107,7 @@ pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>
             name: "bell",
             args: "SQ1 SQ2",
             arity: 2..=2,
-            help: "Bell-operator expectations O1..O8 and same/opposite for two squares",
+            help: "Bell-operator expectations O1..O8 and same/opposite for two different squares",
             run: |s, a| bell(&s.game, a[0], a[1]),
         },
         Command {
@@ -416,7 +416,11 @@ fn bell<G: QuantumGame>(game: &G, a: &str, b: &str) -> String {
     let (Some(sa), Some(sb)) = (Square::parse(a), Square::parse(b)) else {
         return format!("error: `bell` takes two squares like `bell a3 c3`, got `{a}` `{b}`\n");
     };
-    let Some((o, (same, opposite))) = game.bell(sa, sb) else {
+    let pair = match SquarePair::new(sa, sb) {
+        Ok(pair) => pair,
+        Err(e) => return format!("error: {e}\n"),
+    };
+    let Some((o, (same, opposite))) = game.bell(pair) else {
         return "error: `bell` needs squares that are qubits (Quantum Chess)\n".into();
     };
     let values: Vec<String> = o

@@ -175,3 +175,33 @@ fn save_without_a_name_writes_a_new_file_or_the_games_own_and_says_where() {
         assert_eq!(again.lines().rfind(|l| l.starts_with("1.")), record);
     }
 }
+
+/// Issue 30, item 13: Bell values of one square twice describe no state: `bell f3 f3` is
+/// refused (and the session goes on), in `play` and in UQCI's `calcbell` alike.
+#[test]
+fn bell_of_one_square_twice_is_refused() {
+    let out = ok_stdout(&qchess_with_input(
+        &["play", "--fen", KNIGHT_FEN],
+        "g1^f3h3\nbell f3 f3\nbell f3 h3\nquit\n",
+    ));
+    let refusal = out
+        .lines()
+        .find(|l| l.starts_with("error:") || l.starts_with("O1="))
+        .expect("an answer to bell f3 f3");
+    assert!(
+        refusal.starts_with("error:") && refusal.contains("`f3 f3`"),
+        "{refusal}\n{out}"
+    );
+    // The pair of two squares still answers: f3 and h3 are never both occupied.
+    assert!(out.contains("same=0.0000 opposite=1.0000"), "{out}");
+    let uqci = ok_stdout(&qchess_with_input(
+        &["uqci"],
+        "position fen 7k/8/8/8/8/8/8/N6K w - - 0 1 moves a1^b3c2\ncalcbell b3 b3\nquit\n",
+    ));
+    assert!(
+        uqci.lines()
+            .any(|l| l.starts_with("info string error calcbell:") && l.contains("`b3 b3`")),
+        "{uqci}"
+    );
+    assert!(!uqci.contains("bell b3 b3"), "{uqci}");
+}

@@ -13,7 +13,7 @@ use pyo3::types::PyDict;
 use qc_export::{ExportOptions, Target};
 use qc_ir::{Backend, Square};
 use qc_render::{board_svg, board_text};
-use qc_rules::{Color, QuantumGame, Ruleset};
+use qc_rules::{Color, QuantumGame, Ruleset, SquarePair};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 
@@ -249,13 +249,15 @@ impl Game {
         .map(|d| d.into_iter().collect())
     }
 
-    /// The Bell-operator expectations ``<O1>..<O8>`` of two squares and their (same, opposite)
-    /// correlation, as ``(expectations, same, opposite)``; ``None`` for Niel's Chess.
+    /// The Bell-operator expectations ``<O1>..<O8>`` of two different squares and their (same,
+    /// opposite) correlation, as ``(expectations, same, opposite)``; ``None`` for Niel's Chess.
+    /// One square twice raises ``NotationError``.
     fn bell(&self, square1: &str, square2: &str) -> PyResult<Option<(Vec<f64>, f64, f64)>> {
         let (a, b) = (square(square1)?, square(square2)?);
+        let pair = SquarePair::new(a, b).map_err(|e| NotationError::new_err(e.to_string()))?;
         Ok(
             with_engine!(&self.engine, |R, _start, game| QuantumGame::bell(
-                game, a, b
+                game, pair
             ))
             .map(|(o, (same, opposite))| (o.to_vec(), same, opposite)),
         )

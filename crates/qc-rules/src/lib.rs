@@ -35,5 +35,6 @@ pub use cantwell::qcan::{parse_move_list, MoveShape, QcanMove, VariantMark};
 pub use chess::{CastlingRights, Color, Piece, PieceKind, Square};
 pub use ruleset::{
     BoardView, Cantwell, DrawReason, GameFile, GameMove, GameResult, LegalMove, MoveOutcome, Niels,
-    PlayedMove, QuantumGame, Roll, Ruleset, Status, Tag, WinReason, WireLabel, WrittenMove,
+    PlayedMove, QuantumGame, Roll, Ruleset, SameSquare, SquarePair, Status, Tag, WinReason,
+    WireLabel, WrittenMove,
 };

@@ -2,7 +2,12 @@
 
 mod common;
 use common::*;
-use qc_rules::{bell_expectations, same_opposite};
+use qc_rules::{bell_expectations, same_opposite, SquarePair};
+
+/// The pair of two different squares.
+fn pair(a: &str, b: &str) -> SquarePair {
+    SquarePair::new(sq(a), sq(b)).expect("two squares")
+}
 
 const S8: f64 = 0.353_553_390_593_273_8; // 1 / (2 sqrt 2)
 
@@ -54,7 +59,7 @@ qc_sim::for_each_backend!(bell_states_psi_plus_then_psi_minus, |backend| {
     let mut g = free_game_on(backend(), &[("a1", 'K')]);
     play_all(&mut g, "a1^a2b1 b1a1 a2b1");
     assert_state(&g, &[("a1", c(-R, 0.0)), ("b1", c(-R, 0.0))]);
-    let o = g.bell_expectations(sq("b1"), sq("a1"));
+    let o = g.bell_expectations(pair("b1", "a1"));
     let want = [1.0, 0.0, 0.5, 0.5, 0.0, 0.0, 0.0, 0.0];
     for k in 0..8 {
         assert!(
@@ -64,10 +69,10 @@ qc_sim::for_each_backend!(bell_states_psi_plus_then_psi_minus, |backend| {
             o[k]
         );
     }
-    assert_eq!(g.same_opposite(sq("b1"), sq("a1")), (0.0, 1.0));
+    assert_eq!(g.same_opposite(pair("b1", "a1")), (0.0, 1.0));
 
     play_all(&mut g, "a1a2 a2a1");
-    let o = g.bell_expectations(sq("b1"), sq("a1"));
+    let o = g.bell_expectations(pair("b1", "a1"));
     let want = [0.0, 1.0, 0.5, 0.5, 0.0, 0.0, 0.0, 0.0];
     for k in 0..8 {
         assert!(
@@ -99,11 +104,11 @@ fn bell_operators_order_matters_for_o3_o4() {
 
 qc_sim::for_each_backend!(two_empty_squares_are_the_same, |backend| {
     let g = free_game_on(backend(), &[("a1", 'K')]);
-    let o = g.bell_expectations(sq("c3"), sq("d4"));
+    let o = g.bell_expectations(pair("c3", "d4"));
     for x in &o[4..] {
         assert!((x - 0.5).abs() < 1e-12);
     }
-    assert_eq!(g.same_opposite(sq("c3"), sq("d4")), (1.0, 0.0));
+    assert_eq!(g.same_opposite(pair("c3", "d4")), (1.0, 0.0));
 });
 
 // Sec. 11.1's Phi states cannot be pure on two squares: every move conserves the number of
@@ -120,15 +125,15 @@ qc_sim::for_each_backend!(
         // Knight on a3 or c3; the rook slides c1 -> c5 only where c3 is empty (knight on a3).
         play_all(&mut g, "b1^a3c3 c1c5");
         assert!((g.probability(sq("c5")) - 0.5).abs() < 1e-12);
-        let o = g.bell_expectations(sq("a3"), sq("c5"));
+        let o = g.bell_expectations(pair("a3", "c5"));
         let want = [0.0, 0.0, 0.0, 0.0, 0.5, 0.5, 0.5, 0.5];
         for k in 0..8 {
             assert!((o[k] - want[k]).abs() < 1e-12, "O{} = {}", k + 1, o[k]);
         }
-        assert_eq!(g.same_opposite(sq("a3"), sq("c5")), (1.0, 0.0));
+        assert_eq!(g.same_opposite(pair("a3", "c5")), (1.0, 0.0));
         // A phase round trip of the rook (c5c6, c6c5) leaves every Bell expectation unchanged.
         play_all(&mut g, "c5c6 c6c5");
-        let after = g.bell_expectations(sq("a3"), sq("c5"));
+        let after = g.bell_expectations(pair("a3", "c5"));
         for k in 0..8 {
             assert!(
                 (after[k] - o[k]).abs() < 1e-12,

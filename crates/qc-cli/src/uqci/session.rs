@@ -5,7 +5,7 @@
 use super::rules::{Endings, Engine, Force, UqciRules};
 use super::search::{best_move, Stopped, MAX_DEPTH};
 use qc_ir::Square;
-use qc_rules::{DrawReason, GameMove, QuantumGame, Status, WinReason};
+use qc_rules::{DrawReason, GameMove, QuantumGame, SquarePair, Status, WinReason};
 use qc_sim::SparseSim;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -277,7 +277,11 @@ impl<R: UqciRules> Session<R> {
         let Some((a, b)) = squares else {
             return error("calcbell: expected two squares, e.g. `calcbell b3 c2`");
         };
-        let Some((bell, _)) = self.game.bell(a, b) else {
+        let pair = match SquarePair::new(a, b) {
+            Ok(pair) => pair,
+            Err(e) => return error(format!("calcbell: {e}")),
+        };
+        let Some((bell, _)) = self.game.bell(pair) else {
             return error(format!(
                 "calcbell: does not apply to {}: its squares are not qubits, and Bell values \
                  are expectations on two square qubits",

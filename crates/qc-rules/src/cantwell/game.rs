@@ -28,7 +28,9 @@ use crate::cantwell::occupancy::{Occupancy, SquareStatus};
 use crate::cantwell::qcan::{MoveShape, QcanMove};
 use crate::chess::{Color, Piece, PieceKind, Square};
 use crate::ledger::{ClassicalState, Ledger, Turn, UndoError};
-use crate::ruleset::{DrawReason, LegalMove, MoveOutcome, PlayedMove, Roll, Status, WinReason};
+use crate::ruleset::{
+    DrawReason, LegalMove, MoveOutcome, PlayedMove, Roll, SquarePair, Status, WinReason,
+};
 pub use crate::undo::UNDO_BUDGET_DIVISOR;
 use qc_ir::{
     Backend, BackendError, ClassicalRecord, Clbit, ExecError, MeasureChoice, Op, Origin, Qubit,
@@ -435,17 +437,17 @@ impl<B: Backend> Game<B> {
             .collect()
     }
 
-    /// `<O1>..<O8>` for the pair (`square1`, `square2`) (`circuits.md` sec. 4).
-    pub fn bell_expectations(&self, square1: Square, square2: Square) -> [f64; 8] {
+    /// `<O1>..<O8>` for the pair (`circuits.md` sec. 4).
+    pub fn bell_expectations(&self, pair: SquarePair) -> [f64; 8] {
         let rho = self
             .backend()
-            .reduced_density_matrix(&[square_qubit(square1), square_qubit(square2)]);
+            .reduced_density_matrix(&[square_qubit(pair.first()), square_qubit(pair.second())]);
         bell_expectations(&rho)
     }
 
     /// `(same, opposite)` correlation of the pair.
-    pub fn same_opposite(&self, square1: Square, square2: Square) -> (f64, f64) {
-        same_opposite(&self.bell_expectations(square1, square2))
+    pub fn same_opposite(&self, pair: SquarePair) -> (f64, f64) {
+        same_opposite(&self.bell_expectations(pair))
     }
 }
 

@@ -11,8 +11,8 @@ use crate::cantwell::notation_error::NotationError;
 use crate::cantwell::qcan::{parse_move_list, QcanMove};
 use crate::chess::{Color, Square};
 use crate::ruleset::{
-    BoardView, GameMove, LegalMove, MoveOutcome, PlayedMove, QuantumGame, Ruleset, SquareView,
-    Status, Tag, WrittenMove,
+    BoardView, GameMove, LegalMove, MoveOutcome, PlayedMove, QuantumGame, Ruleset, SquarePair,
+    SquareView, Status, Tag, WrittenMove,
 };
 use qc_ir::{Backend, Circuit, Clbit, IMPOSSIBLE_PROBABILITY};
 use serde_json::{json, Map, Value};
@@ -318,11 +318,8 @@ impl<B: Backend> QuantumGame for Game<B> {
         self.backend().state_size()
     }
 
-    fn bell(&self, square1: Square, square2: Square) -> Option<([f64; 8], (f64, f64))> {
-        Some((
-            self.bell_expectations(square1, square2),
-            self.same_opposite(square1, square2),
-        ))
+    fn bell(&self, pair: SquarePair) -> Option<([f64; 8], (f64, f64))> {
+        Some((self.bell_expectations(pair), self.same_opposite(pair)))
     }
 
     fn extras(&self) -> Map<String, Value> {

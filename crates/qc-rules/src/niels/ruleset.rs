@@ -2,13 +2,13 @@
 //! the [`GameMove`] of this ruleset), [`NielsRecord`] reads and writes its game files,
 //! [`NielsRules`] are its options.
 
-use crate::chess::{Color, Square};
+use crate::chess::Color;
 use crate::niels::game::PlayedNiels;
 use crate::niels::moves::{NielsMoveKind, RolledMove};
 use crate::niels::{Cell, NielsError, NielsGame, NielsPosition, NielsRecord, NielsRules};
 use crate::ruleset::{
     BoardView, GameMove, LegalMove, MarkView, MoveOutcome, PairView, QuantumGame, Ruleset,
-    SquareView, Status, Tag, WireLabel, WrittenMove,
+    SquarePair, SquareView, Status, Tag, WireLabel, WrittenMove,
 };
 use qc_ir::{Backend, Circuit};
 use serde_json::{json, Map, Value};
@@ -266,7 +266,7 @@ impl<B: Backend> QuantumGame for NielsGame<B> {
         self.backend().state_size()
     }
 
-    fn bell(&self, _: Square, _: Square) -> Option<([f64; 8], (f64, f64))> {
+    fn bell(&self, _: SquarePair) -> Option<([f64; 8], (f64, f64))> {
         // Squares have no qubits here (a pair's qubit says which of its two squares).
         None
     }

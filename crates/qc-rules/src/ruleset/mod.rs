@@ -14,6 +14,7 @@
 //! arm to the command line's `RulesChoice` (see `docs/architecture.md`).
 
 pub mod game_file;
+pub mod pair;
 pub mod played;
 pub mod status;
 pub mod view;
@@ -21,11 +22,12 @@ pub mod view;
 pub use crate::cantwell::{Cantwell, CantwellError, FIFTY_MOVE_BOARD_TAG, REPETITION_BOARD_TAG};
 pub use crate::niels::{Niels, NielsStart};
 pub use game_file::{GameFile, GameResult, Tag, WrittenMove};
+pub use pair::{SameSquare, SquarePair};
 pub use played::{GameMove, LegalMove, MoveOutcome, PlayedMove, Roll};
 pub use status::{DrawReason, Status, WinReason};
 pub use view::{BoardView, MarkView, PairView, SquareView, WireLabel};
 
-use crate::chess::{Color, Square};
+use crate::chess::Color;
 use qc_ir::{Backend, Circuit};
 use serde_json::{Map, Value};
 use std::ops::Range;
@@ -131,7 +133,7 @@ pub trait QuantumGame {
 
     /// The Bell-operator expectations `<O1>..<O8>` and the (same, opposite) correlation of two
     /// squares, where the ruleset gives squares qubits; `None` otherwise.
-    fn bell(&self, square1: Square, square2: Square) -> Option<([f64; 8], (f64, f64))>;
+    fn bell(&self, pair: SquarePair) -> Option<([f64; 8], (f64, f64))>;
 
     /// Ruleset-specific fields for the JSON outputs.
     fn extras(&self) -> Map<String, Value>;

@@ -3,6 +3,7 @@
 //! Expected values come from the rules (hand-computed probabilities, FENs written by hand).
 
 use super::*;
+use crate::chess::Square;
 use qc_sim::ReferenceSparse;
 use rand::SeedableRng;
 
