@@ -73,16 +73,18 @@ fn read_object(
     width: usize,
 ) -> Result<Counts, CountsError> {
     let mut counts = Counts::new(width);
+    // The line is searched for only when a key is refused: searching it for every key made
+    // reading quadratic in the number of keys (issue 30 item 11).
+    let line = |key: &str| line_of(text, &format!("\"{key}\""));
     for (key, value) in object {
-        let line = line_of(text, &format!("\"{key}\""));
         let count = value.as_u64().ok_or_else(|| CountsError::BadCount {
             key: key.clone(),
-            line,
+            line: line(key),
             value: value.to_string(),
         })?;
         let bits = parse_bits(key, format, width).map_err(|reason| CountsError::BadKey {
             key: key.clone(),
-            line,
+            line: line(key),
             reason,
         })?;
         counts.add(bits, count)?;
