@@ -361,3 +361,53 @@ fn many_distinct_wide_keys_are_read_and_a_bad_one_is_still_located() {
         }
     }
 }
+
+/// Issue 30, item 3: a bit string written twice adds up in every format (JSON kept the last
+/// one, CSV added them up); beside Braket's `measurement_counts` only Braket's own result
+/// members may stand.
+#[test]
+fn repeated_bit_strings_add_up_and_stray_members_are_refused() {
+    let qiskit =
+        parse_counts("{\"0001\": 5, \"0001\": 7}", Some(CountsFormat::Qiskit), 4).expect("qiskit");
+    assert_eq!(qiskit.outcomes.get(&bits("1000")), Some(&12));
+    assert_eq!(qiskit.shots(), 12);
+    // "0 001" and "0001" are one outcome in Qiskit's order.
+    let separated = parse_counts("{\"0001\": 5, \"0 001\": 7}", None, 4).expect("detected");
+    assert_eq!(separated, qiskit);
+    let braket = parse_counts(
+        "{\"measurement_counts\": {\"0001\": 5, \"1000\": 1, \"0001\": 7}, \"measured_qubits\": [0, 1, 2, 3]}",
+        None,
+        4,
+    )
+    .expect("braket");
+    assert_eq!(braket.outcomes.get(&bits("0001")), Some(&12));
+    assert_eq!(braket.shots(), 13);
+    let csv = parse_counts("0001,5\n0001,7\n", None, 4).expect("csv");
+    assert_eq!(csv, qiskit);
+    // A wrapper with a member Braket does not write is not taken for Braket's.
+    match parse_counts(
+        "{\"measurement_counts\": {\"0001\": 5}, \"counts\": {\"1000\": 7}}",
+        None,
+        4,
+    ) {
+        Err(CountsError::StrayMember { name }) => assert_eq!(name, "counts"),
+        other => panic!("{other:?}"),
+    }
+    match parse_counts(
+        "{\"measurement_counts\": {\"0001\": 5}, \"measurement_counts\": {\"1000\": 7}}",
+        Some(CountsFormat::Braket),
+        4,
+    ) {
+        Err(CountsError::RepeatedMember { name }) => assert_eq!(name, "measurement_counts"),
+        other => panic!("{other:?}"),
+    }
+    // The sum of repeated strings is checked like any total.
+    assert!(matches!(
+        parse_counts(
+            &format!("{{\"01\": {}, \"01\": 1}}", u64::MAX),
+            Some(CountsFormat::Qiskit),
+            2
+        ),
+        Err(CountsError::TooManyShots)
+    ));
+}

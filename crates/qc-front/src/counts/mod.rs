@@ -8,6 +8,7 @@
 mod calibration;
 mod estimate;
 mod from_program;
+mod json;
 mod parse;
 
 pub use calibration::{Calibration, CalibrationProblem, ReadoutError};
@@ -150,6 +151,19 @@ pub enum CountsError {
     /// Qiskit and Braket order cannot be told apart.
     #[error("cannot tell Qiskit order (c[0] rightmost) from Braket order (c[0] leftmost): pass --counts-format qiskit or --counts-format braket")]
     Ambiguous,
+    /// A member beside Braket's `measurement_counts` that is not one of Braket's result
+    /// members (the file may not be what it seems).
+    #[error("member {name:?} does not belong beside Braket's `measurement_counts` (expected only Braket's result members)")]
+    StrayMember {
+        /// The member's name.
+        name: String,
+    },
+    /// `measurement_counts` written twice.
+    #[error("member {name:?} is written twice")]
+    RepeatedMember {
+        /// The member's name.
+        name: String,
+    },
     /// `--counts-format qiskit` for a file that wraps its counts in Braket's
     /// `measurement_counts`.
     #[error("--counts-format qiskit: the file has Braket's `measurement_counts`")]

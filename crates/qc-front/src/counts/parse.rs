@@ -2,6 +2,7 @@
 //! rightmost, registers separated by spaces), Braket's `measurement_counts` (bit 0 leftmost) and
 //! CSV `bits,count` (Qiskit order).
 
+use super::json::Json;
 use super::{Counts, CountsError, CountsFormat};
 use std::collections::BTreeMap;
 
@@ -39,21 +40,21 @@ fn parse_json(
     format: Option<CountsFormat>,
     width: usize,
 ) -> Result<Counts, CountsError> {
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| CountsError::Json {
+    let value: Json = serde_json::from_str(text).map_err(|e| CountsError::Json {
         line: e.line(),
         column: e.column(),
         message: e.to_string(),
     })?;
-    let serde_json::Value::Object(mut object) = value else {
+    let Json::Object(members) = value else {
         return Err(CountsError::NotAnObject);
     };
-    let wrapped = object.remove("measurement_counts");
-    let (format, object) = match (format, wrapped) {
-        (Some(CountsFormat::Qiskit), Some(_)) => return Err(CountsError::BraketFileAsQiskit),
-        (_, Some(serde_json::Value::Object(inner))) => (CountsFormat::Braket, inner),
-        (_, Some(_)) => return Err(CountsError::NotAnObject),
-        (Some(f), None) => (f, object),
-        (None, None) => match detect(&object) {
+    let (format, object) = match (format, braket_counts(members)?) {
+        (Some(CountsFormat::Qiskit), Wrapped::Braket(_)) => {
+            return Err(CountsError::BraketFileAsQiskit)
+        }
+        (_, Wrapped::Braket(inner)) => (CountsFormat::Braket, inner),
+        (Some(f), Wrapped::Plain(object)) => (f, object),
+        (None, Wrapped::Plain(object)) => match detect(&object) {
             Some(f) => (f, object),
             None => {
                 // A bad key is a problem in either order: report it before the ambiguity.
@@ -65,10 +66,56 @@ fn parse_json(
     read_object(text, &object, format, width)
 }
 
-/// Reads the bit strings and counts of a JSON object in `format`.
+/// The members of Braket's `GateModelQuantumTaskResult` that may stand beside
+/// `measurement_counts` in a file that wraps it (they are not read).
+const BRAKET_RESULT_MEMBERS: [&str; 11] = [
+    "task_metadata",
+    "additional_metadata",
+    "result_types",
+    "values",
+    "measurements",
+    "measured_qubits",
+    "measurement_probabilities",
+    "measurements_copied_from_device",
+    "measurement_counts_copied_from_device",
+    "measurement_probabilities_copied_from_device",
+    "outputs",
+];
+
+/// A counts file's top-level object: the counts themselves, or Braket's wrapper around them.
+enum Wrapped {
+    /// Bit strings and counts.
+    Plain(Vec<(String, Json)>),
+    /// The object under `measurement_counts`.
+    Braket(Vec<(String, Json)>),
+}
+
+/// The counts of a top-level object: Braket's `measurement_counts` when it has that member
+/// (once, an object, beside nothing but Braket's own result members), else the object itself.
+fn braket_counts(members: Vec<(String, Json)>) -> Result<Wrapped, CountsError> {
+    if !members.iter().any(|(name, _)| name == "measurement_counts") {
+        return Ok(Wrapped::Plain(members));
+    }
+    let mut counts = None;
+    for (name, value) in members {
+        match (name.as_str(), value) {
+            ("measurement_counts", Json::Object(inner)) if counts.is_none() => counts = Some(inner),
+            ("measurement_counts", Json::Object(_)) => {
+                return Err(CountsError::RepeatedMember { name })
+            }
+            ("measurement_counts", Json::Other(_)) => return Err(CountsError::NotAnObject),
+            (other, _) if BRAKET_RESULT_MEMBERS.contains(&other) => {}
+            _ => return Err(CountsError::StrayMember { name }),
+        }
+    }
+    Ok(Wrapped::Braket(counts.unwrap_or_default()))
+}
+
+/// Reads the bit strings and counts of a JSON object in `format`; a bit string written twice
+/// adds up, as in CSV (issue 30 item 3: JSON kept the last).
 fn read_object(
     text: &str,
-    object: &serde_json::Map<String, serde_json::Value>,
+    object: &[(String, Json)],
     format: CountsFormat,
     width: usize,
 ) -> Result<Counts, CountsError> {
@@ -94,9 +141,9 @@ fn read_object(
 
 /// Qiskit when a key has a register separator or every key reads the same in both orders;
 /// otherwise `None` (ambiguous).
-fn detect(object: &serde_json::Map<String, serde_json::Value>) -> Option<CountsFormat> {
-    let separated = object.keys().any(|k| k.contains(' '));
-    let palindromes = object.keys().all(|k| k.chars().eq(k.chars().rev()));
+fn detect(object: &[(String, Json)]) -> Option<CountsFormat> {
+    let separated = object.iter().any(|(k, _)| k.contains(' '));
+    let palindromes = object.iter().all(|(k, _)| k.chars().eq(k.chars().rev()));
     (separated || palindromes).then_some(CountsFormat::Qiskit)
 }
 
