@@ -411,3 +411,36 @@ fn repeated_bit_strings_add_up_and_stray_members_are_refused() {
         Err(CountsError::TooManyShots)
     ));
 }
+
+/// Issue 30, item 8: `qchess run --shots N --json` output is read (its keys in Qiskit order),
+/// its output without shots is refused as such, and a file that is not counts says which
+/// formats are read.
+#[test]
+fn run_output_is_read_and_a_file_that_is_not_counts_names_the_formats() {
+    let run = "{\n  \"counts\": {\n    \"0001\": 5,\n    \"1000\": 7\n  }\n}\n";
+    let c = parse_counts(run, None, 4).expect("qchess run --shots --json");
+    assert_eq!(c.outcomes.get(&bits("1000")), Some(&5));
+    assert_eq!(c.outcomes.get(&bits("0001")), Some(&7));
+    assert_eq!(c.shots(), 12);
+    let probabilities =
+        "{\n  \"probabilities\": {\n    \"0001\": 0.5,\n    \"1000\": 0.5\n  }\n}\n";
+    assert!(matches!(
+        parse_counts(probabilities, None, 4),
+        Err(CountsError::Probabilities)
+    ));
+    let other = "{\"shots\": 12,\n \"results\": {\"0001\": 12}}";
+    match parse_counts(other, Some(CountsFormat::Qiskit), 4) {
+        Err(e @ CountsError::NotCounts { line: Some(2), .. }) => {
+            let message = e.to_string();
+            for format in [
+                "get_counts()",
+                "measurement_counts",
+                "--shots N --json",
+                "CSV",
+            ] {
+                assert!(message.contains(format), "{message}");
+            }
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 pub struct CountsArgs {
     /// The program `qchess compile` wrote (its header holds the board map).
     pub program: PathBuf,
-    /// The counts: Qiskit get_counts() JSON, Braket measurement_counts JSON, or CSV bits,count.
+    /// The counts: Qiskit get_counts() JSON, Braket measurement_counts JSON, `qchess run --shots N
+    /// --json` output, or CSV bits,count.
     pub counts: PathBuf,
     /// Print JSON.
     #[arg(long)]

@@ -21,6 +21,9 @@ pub use parse::{parse_counts, KeyProblem};
 use qc_ir::UnknownChoice;
 use std::collections::BTreeMap;
 
+/// The counts files read, for error messages.
+const COUNTS_FORMATS: &str = "Qiskit get_counts() JSON ({\"0101\": 12, ...}), Braket measurement_counts JSON (plain or as {\"measurement_counts\": {...}}), `qchess run --shots N --json` output ({\"counts\": {...}}) or CSV lines bits,count";
+
 /// Shots per outcome of a program's bits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Counts {
@@ -114,8 +117,19 @@ pub enum CountsError {
         message: String,
     },
     /// JSON that is not an object of bit strings.
-    #[error("expected a JSON object of bit strings and counts (Qiskit get_counts() or Braket measurement_counts)")]
+    #[error("expected a JSON object of bit strings and counts: {COUNTS_FORMATS}")]
     NotAnObject,
+    /// A member whose value is an object where a count was expected: not a counts file.
+    #[error("{}member {member:?} holds an object, not a count: expected {COUNTS_FORMATS}", line.map(|l| format!("line {l}: ")).unwrap_or_default())]
+    NotCounts {
+        /// The member's name.
+        member: String,
+        /// 1-based line, when known.
+        line: Option<usize>,
+    },
+    /// `qchess run --json` output without `--shots`: probabilities, not shots.
+    #[error("this is `qchess run --json` output without --shots (probabilities, not counts): run with --shots N for counts, or use --exact for the exact board")]
+    Probabilities,
     /// A bit string that does not fit the program.
     #[error("{}bit string {key:?}: {reason}", line.map(|l| format!("line {l}: ")).unwrap_or_default())]
     BadKey {

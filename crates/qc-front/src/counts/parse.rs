@@ -48,6 +48,13 @@ fn parse_json(
     let Json::Object(members) = value else {
         return Err(CountsError::NotAnObject);
     };
+    let members = match run_output(members)? {
+        // `qchess run` writes its keys in Qiskit's order (c0 rightmost).
+        RunOutput::Counts(object) => {
+            return read_object(text, &object, format.unwrap_or(CountsFormat::Qiskit), width)
+        }
+        RunOutput::Not(members) => members,
+    };
     let (format, object) = match (format, braket_counts(members)?) {
         (Some(CountsFormat::Qiskit), Wrapped::Braket(_)) => {
             return Err(CountsError::BraketFileAsQiskit)
@@ -64,6 +71,31 @@ fn parse_json(
         },
     };
     read_object(text, &object, format, width)
+}
+
+/// A top-level object as `qchess run --json` writes it, or not.
+enum RunOutput {
+    /// The object under `counts` of `qchess run --shots N --json`.
+    Counts(Vec<(String, Json)>),
+    /// Any other object, as read.
+    Not(Vec<(String, Json)>),
+}
+
+/// `qchess run --shots N --json` output (`{"counts": {...}}`, its only member) gives its counts;
+/// its output without `--shots` (`{"probabilities": {...}}`) holds no shots and is refused
+/// (issue 30 item 8: both were read as a bit string named `counts` or `probabilities`).
+fn run_output(mut members: Vec<(String, Json)>) -> Result<RunOutput, CountsError> {
+    if let [(name, Json::Object(_))] = members.as_slice() {
+        if name == "probabilities" {
+            return Err(CountsError::Probabilities);
+        }
+        if name == "counts" {
+            if let Some((_, Json::Object(inner))) = members.pop() {
+                return Ok(RunOutput::Counts(inner));
+            }
+        }
+    }
+    Ok(RunOutput::Not(members))
 }
 
 /// The members of Braket's `GateModelQuantumTaskResult` that may stand beside
@@ -123,6 +155,14 @@ fn read_object(
     // The line is searched for only when a key is refused: searching it for every key made
     // reading quadratic in the number of keys (issue 30 item 11).
     let line = |key: &str| line_of(text, &format!("\"{key}\""));
+    // A member holding an object means this is not a counts object at all (another tool's
+    // output): say which formats are read rather than refuse its first key.
+    if let Some((key, _)) = object.iter().find(|(_, v)| matches!(v, Json::Object(_))) {
+        return Err(CountsError::NotCounts {
+            member: key.clone(),
+            line: line(key),
+        });
+    }
     for (key, value) in object {
         let count = value.as_u64().ok_or_else(|| CountsError::BadCount {
             key: key.clone(),
