@@ -12,8 +12,14 @@ use std::path::Path;
 /// Reads, parses and verifies the circuit file `path` (`-`: standard input); returns its name
 /// for messages and the circuit.
 pub fn read_circuit(path: &Path) -> anyhow::Result<(String, Circuit)> {
+    let (name, _, circuit) = read_circuit_text(path)?;
+    Ok((name, circuit))
+}
+
+/// [`read_circuit`], also returning the file's text (where a program's header is).
+pub fn read_circuit_text(path: &Path) -> anyhow::Result<(String, String, Circuit)> {
     let (name, text) = crate::input::read_input(path)?;
     let circuit = parse_circuit(&text).with_context(|| format!("cannot parse {name}"))?;
     qc_ir::verify(&circuit).with_context(|| format!("{name} is not a well-formed circuit"))?;
-    Ok((name, circuit))
+    Ok((name, text, circuit))
 }

@@ -16,6 +16,7 @@ mod commands;
 mod game_input;
 mod input;
 mod output;
+mod program_drawing;
 mod repl;
 mod status;
 mod uqci;

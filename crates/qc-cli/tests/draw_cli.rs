@@ -57,8 +57,10 @@ fn niels_wires_are_named_by_their_pairs() {
         "niels",
         "circuits/niels/entangled_group.qng",
     ]));
-    assert_eq!(wire_names(&out), ["R e4/f4", "n f6/d5", "B c4/e2"], "{out}");
-    assert!(!out.contains("anc"), "{out}");
+    // Each wire by the ancilla's name, as the compiled program's header names it, and the pair
+    // it stands for.
+    let names = ["anc0 (R e4/f4)", "anc1 (n f6/d5)", "anc2 (B c4/e2)"];
+    assert_eq!(wire_names(&out), names, "{out}");
     // The rook's equal pair is prepared with Ry(pi/2), computed as 2 asin(sqrt(1/2)).
     assert!(out.contains("[ry(pi/2)]"), "{out}");
     assert!(out.lines().next().unwrap().contains("4. f4f6[f6]"), "{out}");
@@ -81,7 +83,7 @@ fn niels_wires_are_named_by_their_pairs() {
         .filter(|n| n.attribute("class") == Some("wire"))
         .filter_map(|n| n.text())
         .collect();
-    assert_eq!(wires, ["R e4/f4", "n f6/d5", "B c4/e2"]);
+    assert_eq!(wires, names);
     let sections = doc
         .descendants()
         .filter(|n| n.attribute("class") == Some("section"))
@@ -150,21 +152,80 @@ fn width_cuts_a_long_drawing_into_bands_that_fit_and_lose_nothing() {
 }
 
 #[test]
-fn width_is_for_text_drawings_only() {
+fn an_svg_drawing_folds_into_rows_of_the_width_asked_for() {
     let dir = temp_dir("draw-width-svg");
     let svg = dir.join("g.svg");
-    let out = qchess(&[
-        "draw",
+    let path = svg.to_str().expect("utf-8 path");
+    let width = |args: &[&str]| -> (f64, usize) {
+        let mut all = vec!["draw", "circuits/full_game.qcg", "--svg", path];
+        all.extend_from_slice(args);
+        ok_stdout(&qchess(&all));
+        let text = std::fs::read_to_string(&svg).expect("written");
+        let doc = roxmltree::Document::parse(&text).expect("XML");
+        let w: f64 = doc
+            .root_element()
+            .attribute("width")
+            .and_then(|w| w.parse().ok())
+            .expect("a width");
+        let rows = doc
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("row"))
+            .count();
+        (w, rows)
+    };
+    let (w, rows) = width(&[]);
+    assert!(w <= 1200.0 && rows > 3, "{w} x {rows} rows");
+    let (w, rows) = width(&["--width", "600"]);
+    assert!(w <= 600.0 && rows > 8, "{w} x {rows} rows");
+    let (w, rows) = width(&["--width", "0"]);
+    assert!(w > 5000.0 && rows == 1, "{w} x {rows} rows");
+}
+
+#[test]
+fn a_compiled_program_is_drawn_with_its_wires_named_and_its_gates_as_boxes() {
+    let dir = temp_dir("draw-program");
+    let program = dir.join("p.qasm");
+    let p = program.to_str().expect("utf-8 path");
+    ok_stdout(&qchess(&[
+        "compile",
         "--moves",
-        GAME,
-        "--width",
-        "80",
-        "--svg",
-        svg.to_str().expect("utf-8 path"),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--width"));
-    assert!(!svg.exists());
+        "b1^a3c3 g8f6 a3c3^b1",
+        "-o",
+        p,
+    ]));
+    let drawn = ok_stdout(&qchess(&["draw", "--circuit", p]));
+    // The compact program keeps the squares in superposition (the knight's jump g8f6 is
+    // classical and folded away).
+    let mut names = wire_names(&drawn);
+    names.sort();
+    assert_eq!(names, ["a3", "b1", "c3"], "{drawn}");
+    // The library's gates as boxes, as the game's drawing shows them: the split and the merge.
+    let game = ok_stdout(&qchess(&["draw", "--moves", "b1^a3c3 g8f6 a3c3^b1"]));
+    for gate in ["[siswap]", "[iswapdg]", "[siswapdg]"] {
+        assert_eq!(
+            drawn.matches(gate).count(),
+            game.matches(gate).count(),
+            "{gate}:\n{drawn}\n{game}"
+        );
+    }
+    assert!(!drawn.contains("[cx]") && !drawn.contains("q["), "{drawn}");
+    // As written: the library's bodies.
+    let written = ok_stdout(&qchess(&["draw", "--circuit", p, "--as-written"]));
+    assert!(
+        written.contains("[h]") && !written.contains("[iswap]"),
+        "{written}"
+    );
+    // Niel's: the program names its ancillas as the game's drawing does.
+    let niels = dir.join("n.qasm");
+    let n = niels.to_str().expect("utf-8 path");
+    let game = "circuits/niels/entangled_group.qng";
+    ok_stdout(&qchess(&["compile", "--rules", "niels", game, "-o", n]));
+    let program_names = wire_names(&ok_stdout(&qchess(&["draw", "--circuit", n])));
+    let game_names = wire_names(&ok_stdout(&qchess(&["draw", "--rules", "niels", game])));
+    assert_eq!(program_names, ["anc0", "anc1", "anc2"]);
+    for (p, g) in program_names.iter().zip(&game_names) {
+        assert!(g.starts_with(&format!("{p} (")), "{p} vs {g}");
+    }
 }
 
 #[test]
@@ -180,8 +241,7 @@ fn a_drawing_too_large_to_read_is_refused() {
     text.push_str("c = measure q;\n");
     std::fs::write(&program, text).expect("written");
     let p = program.to_str().expect("utf-8 path");
-    let svg = dir.join("wide.svg");
-    for extra in [&[][..], &["--svg", svg.to_str().expect("utf-8 path")]] {
+    for extra in [&[][..], &["--svg", "x.svg"]] {
         let mut args = vec!["draw", "--circuit", p];
         args.extend_from_slice(extra);
         let out = qchess(&args);
@@ -191,6 +251,5 @@ fn a_drawing_too_large_to_read_is_refused() {
             err.contains("3000 wires") && err.contains("too large to read"),
             "{err}"
         );
-        assert!(!svg.exists());
     }
 }

@@ -128,14 +128,15 @@ fn a_wire_is_named_by_what_it_stands_for() {
         ],
         ..Annotations::default()
     };
+    // The circuit's name first (as the compiled program's header and comments name the qubit),
+    // then what it stands for.
     let text = text_circuit::draw_annotated(&circuit, &notes).expect("a drawing");
-    assert!(text.starts_with("R d4/e6: ─"), "{text}");
+    assert!(text.starts_with("anc0 (R d4/e6): ─"), "{text}");
     assert!(text.contains("anc1: ─"), "{text}");
     assert!(
         text.contains("|0> n f6/d5") && text.contains("|0> B c4/e2"),
         "{text}"
     );
-    assert!(!text.contains("anc0"), "{text}");
     assert!(text.contains("[ry(pi/2)]"), "{text}");
     let svg = svg_circuit::draw_annotated(&circuit, &notes).expect("a drawing");
     let doc = roxmltree::Document::parse(&svg).unwrap();
@@ -144,7 +145,7 @@ fn a_wire_is_named_by_what_it_stands_for() {
         .filter(|n| n.attribute("class") == Some("wire"))
         .filter_map(|n| n.text())
         .collect();
-    assert_eq!(wires, ["R d4/e6", "anc1"]);
+    assert_eq!(wires, ["anc0 (R d4/e6)", "anc1"]);
     assert!(svg.contains("|0⟩ n f6/d5") && svg.contains("|0⟩ B c4/e2"));
 }
 

@@ -4,14 +4,16 @@
 //! pair they stand for, and in a whole game the set-up wires of squares no move touches are
 //! left out unless `--all-wires` asks for them.
 
-use crate::circuit_input::read_circuit;
+use crate::circuit_input::read_circuit_text;
 use crate::game_input::{with_game, GameArgs};
 use crate::output::{terminal_width, write_stdout};
+use crate::program_drawing::program_drawing;
 use anyhow::Context;
 use clap::Args;
 use qc_front::BackendKind;
 use qc_render::game_drawing::game_drawing;
 use qc_render::layout::{Annotations, TooLarge};
+use qc_render::svg_circuit::SvgOptions;
 use qc_render::text_circuit::TextOptions;
 use qc_render::{svg_circuit, text_circuit};
 use std::path::PathBuf;
@@ -22,9 +24,14 @@ pub struct DrawArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// Draw a circuit file instead of a game: IR text, IR JSON or OpenQASM 2/3 (as `qchess run`
-    /// reads them).
+    /// reads them). A program `qchess compile` wrote has its wires named by square and, for no
+    /// hardware target, the qchess library's gates drawn as boxes (see --as-written).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "moves", "fen"])]
     pub circuit: Option<PathBuf>,
+    /// Draw the circuit file's gates exactly as read: no runs drawn as the table gate they
+    /// amount to.
+    #[arg(long, requires = "circuit")]
+    pub as_written: bool,
     /// Draw only this move of the game (1 = the first move; 0 = the set-up).
     #[arg(long = "move", value_name = "N")]
     pub move_number: Option<usize>,
@@ -35,12 +42,16 @@ pub struct DrawArgs {
     /// Write an SVG picture to this file instead of drawing text.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
-    /// Cut the text drawing into bands of at most N characters per line, one under the other,
-    /// each starting with the wire names; cuts fall between moves where they can, never through
-    /// a gate. 0 = one band however wide. Default: the terminal's width when standard output is
-    /// a terminal, else one band.
-    #[arg(long, value_name = "N", conflicts_with = "svg")]
+    /// Cut the drawing into bands of at most N characters per line (text) or rows of at most N
+    /// pixels (SVG), one under the other, each starting with the wire names (an SVG row shows
+    /// only the wires its instructions use); cuts fall between moves where they can, never
+    /// through a gate. 0 = one band however wide. Default: text, the terminal's width when
+    /// standard output is a terminal, else one band; SVG, 1200 pixels.
+    #[arg(long, value_name = "N")]
     pub width: Option<usize>,
+    /// Highlight move N in the SVG picture (1 = the first move; 0 = the set-up).
+    #[arg(long, value_name = "N", requires = "svg", conflicts_with = "circuit")]
+    pub highlight: Option<usize>,
     /// Seed for the outcomes of moves written without them.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -52,7 +63,10 @@ pub struct DrawArgs {
 /// Runs the command.
 pub fn run(args: &DrawArgs) -> anyhow::Result<()> {
     let (circuit, notes) = match &args.circuit {
-        Some(path) => (read_circuit(path)?.1, Annotations::default()),
+        Some(path) => {
+            let (_, text, circuit) = read_circuit_text(path)?;
+            program_drawing(&text, circuit, args.as_written)
+        }
         None => with_game!(
             args.game,
             args.backend,
@@ -65,7 +79,15 @@ pub fn run(args: &DrawArgs) -> anyhow::Result<()> {
         |e: TooLarge| anyhow::anyhow!("{e}; draw one move (--move N) or a smaller circuit");
     match &args.svg {
         Some(path) => {
-            let svg = svg_circuit::draw_annotated(&circuit, &notes).map_err(too_large)?;
+            let options = SvgOptions {
+                width: match args.width {
+                    Some(0) => None,
+                    Some(n) => Some(n as f64),
+                    None => Some(svg_circuit::DEFAULT_WIDTH),
+                },
+                highlight: args.highlight.map(|n| highlighted_section(&notes, n)),
+            };
+            let svg = svg_circuit::draw_with(&circuit, &notes, &options).map_err(too_large)?;
             std::fs::write(path, svg).with_context(|| format!("cannot write {}", path.display()))
         }
         None => {
@@ -79,4 +101,20 @@ pub fn run(args: &DrawArgs) -> anyhow::Result<()> {
             write_stdout(&text)
         }
     }
+}
+
+/// The section that shows move `n` (0 = the set-up): sections are labelled `set-up` and `n. ...`.
+fn highlighted_section(notes: &Annotations, n: usize) -> usize {
+    let prefix = format!("{n}. ");
+    notes
+        .sections
+        .iter()
+        .position(|s| {
+            if n == 0 {
+                s.label == "set-up"
+            } else {
+                s.label.starts_with(&prefix)
+            }
+        })
+        .unwrap_or(usize::MAX)
 }

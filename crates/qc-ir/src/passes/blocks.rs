@@ -45,6 +45,8 @@ pub struct BlockReport {
 /// which saves `saved` in [`weight`].
 struct Candidate {
     end: usize,
+    /// The qubits the run acts on.
+    qubits: usize,
     replacement: Option<Instruction>,
     phase: f64,
     saved: usize,
@@ -60,8 +62,43 @@ fn weight(instruction: &Instruction) -> usize {
 
 /// Replaces runs of gates by the table gate each amounts to (see the module docs).
 pub fn recognise_blocks(instructions: &mut Vec<Instruction>) -> BlockReport {
+    recognise_runs(instructions, Runs::All)
+}
+
+/// Replaces only the runs that amount to one gate on two or three qubits (an inlined body of a
+/// multi-qubit gate of the table, such as a program's `iswap` written with the qchess library),
+/// and keeps every other gate as it is: no single-qubit merges, no run dropped as the identity.
+/// What a drawing of a program uses to show such bodies as the gate they are.
+pub fn recognise_gate_bodies(instructions: &mut Vec<Instruction>) -> BlockReport {
+    recognise_runs(instructions, Runs::MultiQubitGates)
+}
+
+/// Which runs [`recognise_runs`] may replace.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Runs {
+    /// Every run that saves gates.
+    All,
+    /// Runs replaced by one gate on two or more qubits.
+    MultiQubitGates,
+}
+
+fn recognise_runs(instructions: &mut Vec<Instruction>, runs: Runs) -> BlockReport {
     let n = instructions.len();
-    let candidates: Vec<Vec<Candidate>> = (0..n).map(|i| runs_from(instructions, i)).collect();
+    let candidates: Vec<Vec<Candidate>> = (0..n)
+        .map(|i| {
+            let mut found = runs_from(instructions, i);
+            if runs == Runs::MultiQubitGates {
+                // The gate must act on every qubit of the run: a run that also holds gates
+                // cancelling on another qubit (`x q; x q`) would lose them.
+                found.retain(|c| {
+                    c.replacement.as_ref().is_some_and(|r| {
+                        r.op.qubits().len() >= 2 && r.op.qubits().len() == c.qubits
+                    })
+                });
+            }
+            found
+        })
+        .collect();
     // best[i]: most gates removable from instructions[i..]; choice[i]: the run starting there.
     let mut best = vec![0usize; n + 1];
     let mut choice: Vec<Option<usize>> = vec![None; n];
@@ -165,6 +202,7 @@ fn runs_from(instructions: &[Instruction], start: usize) -> Vec<Candidate> {
             if new_weight < run_weight {
                 out.push(Candidate {
                     end: end + 1,
+                    qubits: frame.len(),
                     replacement,
                     phase: found.phase,
                     saved: run_weight - new_weight,
@@ -187,4 +225,54 @@ fn on_frame(found: &Recognised, frame: &[Qubit]) -> Instruction {
         })
         .collect();
     Instruction::gate(found.gate, &targets, &controls)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Gate;
+
+    fn gate(g: Gate, targets: &[u32], controls: &[u32]) -> Instruction {
+        let t: Vec<Qubit> = targets.iter().map(|&q| Qubit(q)).collect();
+        let c: Vec<Control> = controls
+            .iter()
+            .map(|&q| Control::when(Qubit(q), true))
+            .collect();
+        Instruction::gate(g, &t, &c)
+    }
+
+    /// The qchess library's iSWAP body between single-qubit runs: the drawing's recognition
+    /// names the body and leaves the runs alone; the optimiser's merges them too.
+    #[test]
+    fn gate_bodies_are_named_and_nothing_else_changes() {
+        let body = [
+            gate(Gate::S, &[0], &[]),
+            gate(Gate::S, &[1], &[]),
+            gate(Gate::H, &[0], &[]),
+            gate(Gate::X, &[1], &[0]),
+            gate(Gate::X, &[0], &[1]),
+            gate(Gate::H, &[1], &[]),
+        ];
+        let mut program = vec![gate(Gate::H, &[2], &[]), gate(Gate::T, &[2], &[])];
+        program.extend(body.iter().cloned());
+        program.push(gate(Gate::X, &[2], &[]));
+        program.push(gate(Gate::X, &[2], &[]));
+        let mut drawn = program.clone();
+        let report = recognise_gate_bodies(&mut drawn);
+        assert_eq!(report.runs_replaced, 1, "{drawn:?}");
+        assert_eq!(
+            drawn,
+            vec![
+                gate(Gate::H, &[2], &[]),
+                gate(Gate::T, &[2], &[]),
+                gate(Gate::ISwap, &[0, 1], &[]),
+                gate(Gate::X, &[2], &[]),
+                gate(Gate::X, &[2], &[]),
+            ]
+        );
+        let mut optimised = program;
+        let report = recognise_blocks(&mut optimised);
+        assert!(report.runs_replaced >= 3, "{optimised:?}");
+        assert!(optimised.len() < drawn.len());
+    }
 }

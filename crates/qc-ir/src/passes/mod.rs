@@ -12,7 +12,7 @@ pub mod optimize;
 pub mod recognise;
 pub mod single_qubit;
 
-pub use blocks::{recognise_blocks, BlockReport};
+pub use blocks::{recognise_blocks, recognise_gate_bodies, BlockReport};
 pub use deferred::{defer_measurements, terminal_measurements};
 pub use fold::{
     fold_classical, fold_classical_known, fold_gate, fold_matrix, resolve_controls, GateFold,

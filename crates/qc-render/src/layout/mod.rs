@@ -19,7 +19,7 @@ mod next_free;
 use super::labels::gate_label;
 use qc_ir::{Circuit, Clbit, Control, Op, Qubit};
 use qc_rules::WireLabel;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 
 /// What a drawing shows besides the instructions: labelled sections (a game's set-up and
@@ -33,6 +33,8 @@ pub struct Annotations {
     pub wire_labels: Vec<WireLabel>,
     /// Qubits not drawn, with every instruction that touches only them.
     pub hidden: BTreeSet<Qubit>,
+    /// Names of wires over the circuit's own (a program's header names its qubits by square).
+    pub names: BTreeMap<Qubit, String>,
     /// A line printed under the drawing (e.g. which wires were left out).
     pub note: Option<String>,
 }
@@ -106,18 +108,24 @@ pub struct Layout {
     pub note: Option<String>,
 }
 
-/// Names each drawn qubit's wire: what it stands for when one label covers it over the whole
-/// drawing, else the circuit's name (`anc0`, `b1`); the `alloc` marks of a wire that stands for
-/// several things carry their labels.
-fn wire_names(circuit: &Circuit, labels: &WireLabels) -> Vec<String> {
+/// Names each drawn qubit's wire: the annotations' name for it, else the circuit's (`anc0`,
+/// `b1`, `q[3]`), followed by what it stands for in parentheses when one label covers it over the
+/// whole drawing (`anc0 (R e4/f4)`, so that a game's drawing and its compiled program's name the
+/// wire alike); the `alloc` marks of a wire that stands for several things carry their labels.
+fn wire_names(circuit: &Circuit, notes: &Annotations, labels: &WireLabels) -> Vec<String> {
     let mut names = circuit.qubit_names();
+    for (qubit, name) in &notes.names {
+        if let Some(slot) = names.get_mut(qubit.index()) {
+            slot.clone_from(name);
+        }
+    }
     for (qubit, distinct) in &labels.per_wire {
         if let (1, Some(only), Some(name)) = (
             distinct.len(),
             distinct.first(),
             names.get_mut(qubit.index()),
         ) {
-            name.clone_from(only);
+            *name = format!("{name} ({only})");
         }
     }
     names
@@ -212,7 +220,7 @@ pub fn layout(circuit: &Circuit) -> Layout {
 /// except the hidden ones; sections start on fresh columns.
 pub fn layout_annotated(circuit: &Circuit, notes: &Annotations) -> Layout {
     let labels = WireLabels::new(notes);
-    let names = wire_names(circuit, &labels);
+    let names = wire_names(circuit, notes, &labels);
     let mut row_of = vec![None; names.len()];
     let mut wires = Vec::new();
     let mut used: Vec<usize> = circuit
