@@ -10,10 +10,10 @@ use crate::commands::moves::grouped_moves;
 use crate::game_input::{pick_rng, play_random, replay, Loaded};
 use crate::output::write_stdout;
 use crate::status::{fen_text, game_over_text, move_table, status_line};
-use qc_ir::{Backend, Square};
+use qc_ir::Backend;
 use qc_render::game_drawing::game_drawing;
 use qc_render::{board_svg, board_text, text_circuit};
-use qc_rules::{PlayedMove, QuantumGame, Ruleset, SquarePair};
+use qc_rules::{GameMove, PlayedMove, QuantumGame, Ruleset, Square, SquarePair};
 use rustyline::error::ReadlineError;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
@@ -75,16 +75,10 @@ pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>
         },
         Command {
             name: "moves",
-            args: "",
-            arity: 0..=0,
-            help: "the legal moves, grouped by kind",
-            run: |s, _| match game_over_text(&s.game) {
-                Some(over) => over,
-                None => grouped_moves(&s.game)
-                    .into_iter()
-                    .map(|(kind, list)| format!("{kind}: {}\n", list.join(" ")))
-                    .collect(),
-            },
+            args: "[SQ]",
+            arity: 0..=1,
+            help: "the legal moves, grouped by kind; with SQ, those of the piece on SQ",
+            run: |s, a| moves(&s.game, a.first().copied()),
         },
         Command {
             name: "undo",
@@ -272,11 +266,16 @@ fn fresh_game_file(dir: &Path, extension: &str) -> Option<PathBuf> {
         .find(|path| !path.exists())
 }
 
-/// The text of `help`.
-fn help<S>(table: &[Command<S>]) -> String {
-    let mut out = String::from(
-        "Type a move in the ruleset's notation (see docs/notation.md) or a command:\n",
+/// The text of `help`: the ruleset's notation by example, then the commands.
+fn help<R: Ruleset, S>(table: &[Command<S>]) -> String {
+    let mut out = format!(
+        "Type a move in {} notation (docs/notation.md has all of it), for example:\n",
+        R::NAME
     );
+    for (example, meaning) in R::NOTATION_EXAMPLES {
+        out.push_str(&format!("  {example:<16} {meaning}\n"));
+    }
+    out.push_str("or a command:\n");
     for c in table {
         let call = format!("{} {}", c.name, c.args);
         out.push_str(&format!("  {call:<16} {}\n", c.help));
@@ -295,18 +294,11 @@ fn command_list<S>(table: &[Command<S>]) -> String {
     names.join(", ")
 }
 
-/// True when `word` starts like a move (a square: a file letter, then a rank digit), so that a
-/// notation error is the useful answer; the null move `0000` counts too (the rules refuse it
-/// with their reason). Any other word is taken for a mistyped command.
-fn looks_like_a_move(word: &str) -> bool {
-    if word == "0000" {
-        return true;
-    }
-    let mut chars = word.chars();
-    matches!(
-        (chars.next(), chars.next()),
-        (Some('a'..='h'), Some('1'..='8'))
-    )
+/// True when a word the move reader refused still names a square (every move of every
+/// ruleset names one, so it has a digit), so that the reader's error is the useful answer; any
+/// other word is taken for a mistyped command.
+fn names_a_square(word: &str) -> bool {
+    word.bytes().any(|b| b.is_ascii_digit())
 }
 
 /// The prompt: whose move it is, or that the game is over.
@@ -328,7 +320,7 @@ fn answer<R: Ruleset, B: Backend + Default>(
     Some(match words.as_slice() {
         [] => String::new(),
         ["quit"] | ["exit"] => return None,
-        ["help"] => help(table),
+        ["help"] => help::<R, _>(table),
         [name, args @ ..] => match table.iter().find(|c| c.name == *name) {
             Some(c) if c.arity.contains(&args.len()) => (c.run)(session, args),
             Some(c) => format!(
@@ -336,25 +328,58 @@ fn answer<R: Ruleset, B: Backend + Default>(
                 format!("{} {}", c.name, c.args).trim_end(),
                 c.help
             ),
-            None if args.is_empty() && looks_like_a_move(name) => {
-                match session.game.play_text(name, &mut session.dice) {
+            // The ruleset's move reader decides what is a move; the move read is played as is.
+            None if args.is_empty() => match name.parse::<R::Move>() {
+                Ok(mv) => match session.game.play(&mv, &mut session.dice) {
                     Ok(m) => {
                         let m = m.clone();
                         played(&session.game, &m)
                     }
                     Err(e) => format!("error: {name}: {e}\n"),
-                }
-            }
-            None => format!(
-                "error: `{line}` is neither a move nor a command. Type a move (like e2e4) or one of: {}\n",
-                command_list(table)
-            ),
+                },
+                Err(e) if names_a_square(name) => format!("error: {name}: {e}\n"),
+                Err(_) => neither(line, table),
+            },
+            None => neither(line, table),
         },
     })
 }
 
+/// The answer to a line that is neither a command nor a move.
+fn neither<S>(line: &str, table: &[Command<S>]) -> String {
+    format!(
+        "error: `{line}` is neither a move nor a command. Type a move (like e2e4; `help` shows the notation) or one of: {}\n",
+        command_list(table)
+    )
+}
+
+/// The answer to `moves` (every legal move) and `moves SQ` (those of the piece on SQ: the
+/// moves that start on SQ).
+fn moves<G: QuantumGame>(game: &G, square: Option<&str>) -> String {
+    if let Some(over) = game_over_text(game) {
+        return over;
+    }
+    let groups = match square {
+        None => grouped_moves(game, |_| true),
+        Some(text) => {
+            let Some(square) = Square::parse(text) else {
+                return format!("error: `moves` takes a square like `moves e2`, got `{text}`\n");
+            };
+            let groups = grouped_moves(game, |mv| mv.squares().sources.contains(&square));
+            if groups.is_empty() {
+                return format!("no legal move starts on {square}\n");
+            }
+            groups
+        }
+    };
+    groups
+        .into_iter()
+        .map(|(kind, list)| format!("{kind}: {}\n", list.join(" ")))
+        .collect()
+}
+
 /// Reads lines until end of input, `quit` or `exit`, answering each: blank lines are skipped, a
-/// command runs, a word that looks like a move is played. Ctrl-C drops the line being typed.
+/// command runs, a word the ruleset reads as a move is played. Ctrl-C drops the line being typed.
 pub fn run<R: Ruleset, B: Backend + Default>(session: &mut Session<R, B>) -> anyhow::Result<()> {
     let table = commands::<R, B>();
     let mut editor = rustyline::DefaultEditor::new()?;

@@ -205,3 +205,118 @@ fn bell_of_one_square_twice_is_refused() {
     );
     assert!(!uqci.contains("bell b3 b3"), "{uqci}");
 }
+
+/// The lines of `out` that report a move played (`played ...`), in order.
+fn played_lines(out: &str) -> Vec<&str> {
+    out.lines().filter(|l| l.starts_with("played ")).collect()
+}
+
+/// Issue 30 item 7: every move form docs/notation.md documents is read by the ruleset's move
+/// reader and played, not refused as "neither a move nor a command".
+#[test]
+fn every_documented_move_form_is_played() {
+    // Quantum Chess: a piece letter, upper-case squares, a split with a lower-case letter.
+    let out = ok_stdout(&qchess_with_input(
+        &["play", "--seed", "1"],
+        "Ng1f3\nnb8^a6c6\nundo\nundo\nE2E4\nbc1e3\nquit\n",
+    ));
+    let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("error")).collect();
+    // Not Black's move: the reader read it, the rules refuse it with their reason.
+    assert_eq!(errors.len(), 1, "{out}");
+    assert!(errors[0].starts_with("error: bc1e3: "), "{out}");
+    let played = played_lines(&out);
+    assert_eq!(played.len(), 3, "{out}");
+    assert!(played[0].starts_with("played Ng1f3 "), "{played:?}");
+    assert!(played[1].starts_with("played Nb8^a6c6 "), "{played:?}");
+    assert!(played[2].starts_with("played e2e4 "), "{played:?}");
+
+    // Niel's Chess, Hadamard Game: a superposition move, the Z move and the Hadamard move.
+    let niels = |variant: &str, fen: &str, script: &str| {
+        ok_stdout(&qchess_with_input(
+            &[
+                "play",
+                "--rules",
+                "niels",
+                "--variant",
+                variant,
+                "--fen",
+                fen,
+                "--seed",
+                "1",
+            ],
+            script,
+        ))
+    };
+    let out = niels(
+        "hadamard",
+        "7k/8/8/8/8/8/8/K3R3 w - - 0 1",
+        "e1^e4e2\nh8g8\nZe2\ng8h8\nHe4\nquit\n",
+    );
+    assert!(!out.contains("error"), "{out}");
+    let played = played_lines(&out);
+    assert_eq!(played.len(), 5, "{out}");
+    assert!(played[2].starts_with("played Ze2 "), "{played:?}");
+    assert!(played[4].starts_with("played He4 "), "{played:?}");
+    // The full game: mark inversion.
+    let out = niels("full", "7k/8/8/8/8/8/8/K7 w - - 0 1 Re4e2op", "~e4\nquit\n");
+    assert!(!out.contains("error"), "{out}");
+    assert!(
+        played_lines(&out) == ["played ~e4 (mark_inversion no roll)"],
+        "{out}"
+    );
+}
+
+/// A word the move reader refuses: with a square in it, the reader's error; without, the list of
+/// commands (a mistyped command).
+#[test]
+fn a_refused_word_gets_the_readers_error_or_the_commands() {
+    let out = ok_stdout(&qchess_with_input(&["play"], "g1^f3f3\nboadr\nquit\n"));
+    assert!(out.contains("error: g1^f3f3: bad QCAN move"), "{out}");
+    let mistyped = out
+        .lines()
+        .find(|l| l.contains("`boadr`"))
+        .expect("an answer to boadr");
+    assert!(
+        mistyped.contains("neither a move nor a command"),
+        "{mistyped}"
+    );
+    assert!(!mistyped.contains("QCAN"), "{mistyped}");
+}
+
+/// `moves e2` lists the moves of the piece on e2 only, `help` gives the notation by example and
+/// says what a split and a merge are.
+#[test]
+fn moves_of_one_piece_and_help_with_notation_examples() {
+    let out = ok_stdout(&qchess_with_input(
+        &["play"],
+        "moves g1\nmoves e4\nmoves z9\nhelp\nquit\n",
+    ));
+    let g1 = out
+        .lines()
+        .find(|l| l.starts_with("jump:"))
+        .expect("the knight's jumps");
+    assert_eq!(g1, "jump: g1f3 g1h3", "{out}");
+    assert!(
+        out.lines().any(|l| l == "split_jump: g1^f3h3 g1^h3f3"),
+        "{out}"
+    );
+    // Only g1's moves: no pawn step, no other knight (before `help`, whose examples have them).
+    let listed = &out[..out.find("Type a move in").expect("help answers")];
+    assert!(
+        !listed.contains("e2e4") && !listed.contains("b1c3"),
+        "{out}"
+    );
+    assert!(out.contains("no legal move starts on e4"), "{out}");
+    assert!(out.contains("error: `moves` takes a square"), "{out}");
+    for example in ["Ng1f3", "E2E4", "g1^f3h3", "split:", "f3h3^g1", "merge:"] {
+        assert!(out.contains(example), "help lacks {example}: {out}");
+    }
+
+    let out = ok_stdout(&qchess_with_input(
+        &["play", "--rules", "niels"],
+        "help\nquit\n",
+    ));
+    for example in ["c6^d4e5", "split", "Ze2", "He4", "~d4", "merge"] {
+        assert!(out.contains(example), "Niel's help lacks {example}: {out}");
+    }
+}

@@ -8,35 +8,20 @@
 //! reads).
 
 use qc_ir::Backend;
-use qc_rules::niels::moves::NielsMove;
 use qc_rules::niels::NielsGame;
-use qc_rules::{Game, MoveShape, QuantumGame, Square};
+use qc_rules::{Game, GameMove, QuantumGame};
 use std::hash::{Hash, Hasher};
 
-/// The squares a move names: where the moving piece (or pieces) leave from and where they go.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MoveSquares {
-    /// The squares pieces leave (two for a merge).
-    pub sources: Vec<Square>,
-    /// The squares pieces go to (two for a split).
-    pub targets: Vec<Square>,
-}
-
-impl MoveSquares {
-    /// A key of the squares (for killer moves): the sources, a separator, the targets, each
-    /// square in 7 bits; moves on the same squares (promotions to different pieces) share it.
-    pub fn key(&self) -> u64 {
-        let push = |k: u64, s: &Square| (k << 7) | (s.index() as u64 + 1);
-        let sources = self.sources.iter().take(4).fold(0, push);
-        self.targets.iter().take(4).fold(sources << 7, push)
-    }
-}
+/// The squares a move names (the ruleset's own [`qc_rules::GameMove::squares`]).
+pub use qc_rules::MoveSquares;
 
 /// A game the engine can search: a [`QuantumGame`] that also says which squares a move names and
 /// hashes its position.
 pub trait EngineGame: QuantumGame {
-    /// The squares `mv` names.
-    fn move_squares(mv: &Self::Move) -> MoveSquares;
+    /// The squares `mv` names (its ruleset's [`qc_rules::GameMove::squares`]).
+    fn move_squares(mv: &Self::Move) -> MoveSquares {
+        mv.squares()
+    }
 
     /// A key of the position: the quantum state (every basis state and its amplitude,
     /// [`Backend::state_hash`]) and the classical part the rules read (the ruleset's FEN without its
@@ -59,56 +44,12 @@ fn fen_key(fen: &str) -> u64 {
 }
 
 impl<B: Backend> EngineGame for Game<B> {
-    fn move_squares(mv: &Self::Move) -> MoveSquares {
-        match mv.shape {
-            MoveShape::Standard { source, target } => MoveSquares {
-                sources: vec![source],
-                targets: vec![target],
-            },
-            MoveShape::Split {
-                source,
-                target1,
-                target2,
-            } => MoveSquares {
-                sources: vec![source],
-                targets: vec![target1, target2],
-            },
-            MoveShape::Merge {
-                source1,
-                source2,
-                target,
-            } => MoveSquares {
-                sources: vec![source1, source2],
-                targets: vec![target],
-            },
-            MoveShape::Null => MoveSquares::default(),
-        }
-    }
-
     fn position_key(&self) -> u64 {
         fen_key(&QuantumGame::fen(self)) ^ mix(self.backend().state_hash())
     }
 }
 
 impl<B: Backend> EngineGame for NielsGame<B> {
-    fn move_squares(mv: &Self::Move) -> MoveSquares {
-        let (sources, targets) = match mv.mv {
-            NielsMove::Step { from, to, .. } | NielsMove::Tunnel { from, to } => {
-                (vec![from], vec![to])
-            }
-            NielsMove::Superpose {
-                from, red, blue, ..
-            }
-            | NielsMove::Entangle {
-                from, red, blue, ..
-            } => (vec![from], vec![red, blue]),
-            NielsMove::Invert { square }
-            | NielsMove::ZMove { square }
-            | NielsMove::Hadamard { square } => (vec![square], Vec::new()),
-        };
-        MoveSquares { sources, targets }
-    }
-
     fn position_key(&self) -> u64 {
         fen_key(&QuantumGame::fen(self)) ^ mix(self.backend().state_hash())
     }

@@ -25,10 +25,13 @@ pub struct MovesArgs {
     pub json: bool,
 }
 
-/// The legal moves grouped by kind, each group sorted.
-pub fn grouped_moves<G: QuantumGame>(game: &G) -> BTreeMap<&'static str, Vec<String>> {
+/// The legal moves `keep` keeps, grouped by kind, each group sorted.
+pub fn grouped_moves<G: QuantumGame>(
+    game: &G,
+    keep: impl Fn(&G::Move) -> bool,
+) -> BTreeMap<&'static str, Vec<String>> {
     let mut groups: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
-    for mv in game.legal_moves() {
+    for mv in game.legal_moves().into_iter().filter(|m| keep(&m.mv)) {
         groups
             .entry(mv.kind_name())
             .or_default()
@@ -48,7 +51,7 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<()> {
         args.seed,
         false,
         |R, _loaded, game| {
-            let groups = grouped_moves(&game);
+            let groups = grouped_moves(&game, |_| true);
             if args.json {
                 let status = QuantumGame::status(&game);
                 let mut json = json!({

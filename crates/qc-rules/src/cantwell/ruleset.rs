@@ -8,11 +8,11 @@ use crate::cantwell::game::{Ending, Game, PlayedQcan};
 use crate::cantwell::gamefile::GameRecord;
 use crate::cantwell::kinds::{MoveClass, MoveType, Variant};
 use crate::cantwell::notation_error::NotationError;
-use crate::cantwell::qcan::{parse_move_list, QcanMove};
+use crate::cantwell::qcan::{parse_move_list, MoveShape, QcanMove};
 use crate::chess::{Color, Square};
 use crate::ruleset::{
-    BoardView, GameMove, LegalMove, MoveOutcome, PlayedMove, QuantumGame, Ruleset, SquarePair,
-    SquareView, Status, Tag, WrittenMove,
+    BoardView, GameMove, LegalMove, MoveOutcome, MoveSquares, PlayedMove, QuantumGame, Ruleset,
+    SquarePair, SquareView, Status, Tag, WrittenMove,
 };
 use qc_ir::{Backend, Circuit, Clbit, IMPOSSIBLE_PROBABILITY};
 use serde_json::{json, Map, Value};
@@ -109,6 +109,32 @@ impl GameMove for QcanMove {
         QcanMove {
             outcome: None,
             ..*self
+        }
+    }
+
+    fn squares(&self) -> MoveSquares {
+        match self.shape {
+            MoveShape::Standard { source, target } => MoveSquares {
+                sources: vec![source],
+                targets: vec![target],
+            },
+            MoveShape::Split {
+                source,
+                target1,
+                target2,
+            } => MoveSquares {
+                sources: vec![source],
+                targets: vec![target1, target2],
+            },
+            MoveShape::Merge {
+                source1,
+                source2,
+                target,
+            } => MoveSquares {
+                sources: vec![source1, source2],
+                targets: vec![target],
+            },
+            MoveShape::Null => MoveSquares::default(),
         }
     }
 
@@ -414,6 +440,34 @@ fn describe_board(board: &Board, bitboard: u64) -> String {
 impl Ruleset for Cantwell {
     const NAME: &'static str = "cantwell";
     const GAME_FILE_EXTENSION: &'static str = "qcg";
+    const NOTATION_EXAMPLES: &'static [(&'static str, &'static str)] = &[
+        (
+            "e2e4  E2E4",
+            "a move: the square it leaves, then the square it reaches (any case)",
+        ),
+        (
+            "Ng1f3  nb8c6",
+            "the same with the piece's letter first (checked against the board)",
+        ),
+        ("e1g1", "castling, written as the king's move"),
+        (
+            "b1xc3  b1wc3",
+            "x: a capture; w: a move blocked by a piece in superposition",
+        ),
+        ("a7a8q", "promotion: the piece's letter after the move"),
+        (
+            "g1^f3h3",
+            "split: the piece goes to both squares at once (a superposition), each half likely",
+        ),
+        (
+            "f3h3^g1",
+            "merge: the two halves of a split piece come back together on one square",
+        ),
+        (
+            "b1xc3.m1",
+            "a move with its measurement's outcome written in (.m0: it did not happen)",
+        ),
+    ];
     type Start = Board;
     type Move = QcanMove;
     type Error = CantwellError;

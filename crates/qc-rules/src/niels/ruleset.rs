@@ -4,11 +4,11 @@
 
 use crate::chess::Color;
 use crate::niels::game::PlayedNiels;
-use crate::niels::moves::{NielsMoveKind, RolledMove};
+use crate::niels::moves::{NielsMove, NielsMoveKind, RolledMove};
 use crate::niels::{Cell, NielsError, NielsGame, NielsPosition, NielsRecord, NielsRules};
 use crate::ruleset::{
-    BoardView, GameMove, LegalMove, MarkView, MoveOutcome, PairView, QuantumGame, Ruleset,
-    SquarePair, SquareView, Status, Tag, WireLabel, WrittenMove,
+    BoardView, GameMove, LegalMove, MarkView, MoveOutcome, MoveSquares, PairView, QuantumGame,
+    Ruleset, SquarePair, SquareView, Status, Tag, WireLabel, WrittenMove,
 };
 use qc_ir::{Backend, Circuit};
 use serde_json::{json, Map, Value};
@@ -28,6 +28,24 @@ impl GameMove for RolledMove {
 
     fn without_outcomes(&self) -> RolledMove {
         RolledMove::from(self.mv)
+    }
+
+    fn squares(&self) -> MoveSquares {
+        let (sources, targets) = match self.mv {
+            NielsMove::Step { from, to, .. } | NielsMove::Tunnel { from, to } => {
+                (vec![from], vec![to])
+            }
+            NielsMove::Superpose {
+                from, red, blue, ..
+            }
+            | NielsMove::Entangle {
+                from, red, blue, ..
+            } => (vec![from], vec![red, blue]),
+            NielsMove::Invert { square }
+            | NielsMove::ZMove { square }
+            | NielsMove::Hadamard { square } => (vec![square], Vec::new()),
+        };
+        MoveSquares { sources, targets }
     }
 
     fn detail(played: &PlayedNiels) -> String {
@@ -284,6 +302,24 @@ impl<B: Backend> QuantumGame for NielsGame<B> {
 impl Ruleset for Niels {
     const NAME: &'static str = "niels";
     const GAME_FILE_EXTENSION: &'static str = "qng";
+    const NOTATION_EXAMPLES: &'static [(&'static str, &'static str)] = &[
+        ("e2e4  f5xe6", "a move or a capture: the square it leaves, then the square it reaches"),
+        ("e7e8q", "promotion: the piece's letter after the move"),
+        (
+            "c6^d4e5",
+            "superposition move (a split): the piece is on both squares at once (red mark first, then blue) until a roll decides",
+        ),
+        ("c6^c6e5", "the same, one part staying on its square"),
+        ("f6&f6d5@e4", "entanglement move: a split joined to the pair of the piece on e4"),
+        ("~d4", "mark inversion (full game): turns both marks of the pair on d4"),
+        ("Ze2  He4", "Hadamard Game: Z turns one mark; H makes the pair one piece again"),
+        ("e1*e5", "tunnelling (Tunnelling Game): try to pass through the piece in front"),
+        ("f5xe6[e6]", "a move with its roll's outcome written in"),
+        (
+            "(no merge)",
+            "a piece in two places becomes one again when a roll decides where it is",
+        ),
+    ];
     type Start = NielsPosition;
     type Move = RolledMove;
     type Error = NielsError;

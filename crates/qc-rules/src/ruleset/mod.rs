@@ -23,7 +23,7 @@ pub use crate::cantwell::{Cantwell, CantwellError, FIFTY_MOVE_BOARD_TAG, REPETIT
 pub use crate::niels::{Niels, NielsStart};
 pub use game_file::{GameFile, GameResult, Tag, WrittenMove};
 pub use pair::{SameSquare, SquarePair};
-pub use played::{GameMove, LegalMove, MoveOutcome, PlayedMove, Roll};
+pub use played::{GameMove, LegalMove, MoveOutcome, MoveSquares, PlayedMove, Roll};
 pub use status::{DrawReason, Status, WinReason};
 pub use view::{BoardView, MarkView, PairView, SquareView, WireLabel};
 
@@ -175,6 +175,9 @@ pub trait Ruleset {
     const NAME: &'static str;
     /// The extension of its game files, without the dot (`qcg`).
     const GAME_FILE_EXTENSION: &'static str;
+    /// The move notation by example, `(text, meaning)` per form, for `help` in `qchess play`
+    /// (the full notation is in docs/notation.md).
+    const NOTATION_EXAMPLES: &'static [(&'static str, &'static str)];
     /// A start position with the rule options in force.
     type Start: Clone;
     /// A move in the ruleset's notation (with its outcomes written in, when they are).

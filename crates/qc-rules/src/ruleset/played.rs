@@ -3,6 +3,7 @@
 //! ([`MoveOutcome`]) and a move as played ([`PlayedMove`], with what each of its random outcomes
 //! gave: [`Roll`]). Every output (text, JSON, Python, protocols) shows a played move from these.
 
+use crate::chess::Square;
 use qc_ir::Clbit;
 use serde_json::{Map, Value};
 use std::fmt::{Debug, Display};
@@ -37,6 +38,11 @@ pub trait GameMove:
     #[must_use]
     fn without_outcomes(&self) -> Self;
 
+    /// The squares the move names: where its piece (or pieces) leave from and where they go
+    /// (Niel's mark inversion, Z and Hadamard moves: the square named, as a source). `moves e2`
+    /// in `qchess play` lists the moves with e2 among their sources; a search orders moves by them.
+    fn squares(&self) -> MoveSquares;
+
     /// What a played move did, in words (`capture, measured, outcome 0 (P 0.5000): the white
     /// knight was not on f3: the move did not take place`, `rolled e6 (P 0.5000): the white
     /// knight was on e6, not on c6`).
@@ -48,6 +54,26 @@ pub trait GameMove:
 
     /// Ruleset-specific fields of a played move for the JSON outputs.
     fn extras(played: &PlayedMove<Self>) -> Map<String, Value>;
+}
+
+/// The squares a move names: where the moving piece (or pieces) leave from and where they go.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveSquares {
+    /// The squares pieces leave (two for a merge).
+    pub sources: Vec<Square>,
+    /// The squares pieces go to (two for a split).
+    pub targets: Vec<Square>,
+}
+
+impl MoveSquares {
+    /// A key of the squares (for a search's killer moves): the sources, a separator, the
+    /// targets, each square in 7 bits; moves on the same squares (promotions to different
+    /// pieces) share it.
+    pub fn key(&self) -> u64 {
+        let push = |k: u64, s: &Square| (k << 7) | (s.index() as u64 + 1);
+        let sources = self.sources.iter().take(4).fold(0, push);
+        self.targets.iter().take(4).fold(sources << 7, push)
+    }
 }
 
 /// One random outcome a move drew: a mid-circuit measurement (Quantum Chess: whether the move
