@@ -1,7 +1,7 @@
 //! OpenQASM 3 import: a walk over the checked syntax graph (ASG) of `oq3_semantics`, as Qiskit's
 //! own Rust importer does.
 //!
-//! Supported: `qubit`/`bit` declarations (single or `[n]`), `include "stdgates.inc"`, `gate`
+//! Supported: `qubit`/`bit` declarations (single or `[n]`), physical qubits `$k` (qubit `k`), `include "stdgates.inc"`, `gate`
 //! definitions with parameters, `ctrl @`/`negctrl @`/`inv @` modifiers, `gphase`, `c = measure q;`
 //! (elements or whole registers), `reset`, `barrier` (ignored), and `if (c[k])` /
 //! `if (c[k] == true|false|0|1)` / `!=` on one bit, with an optional `else`, around gates,

@@ -96,6 +96,14 @@ pub enum ImportErrorKind {
         /// The limit.
         max: usize,
     },
+    /// A physical qubit `$k` beyond the largest register.
+    #[error("physical qubit `${digits}` is beyond the largest register ({max} qubits)")]
+    PhysicalQubitTooLarge {
+        /// Its number as written.
+        digits: String,
+        /// The limit.
+        max: usize,
+    },
     /// All registers of one kind together larger than the limit.
     #[error("more than {max} {} in total", if *.quantum { "qubits" } else { "bits" })]
     TooManyBits {

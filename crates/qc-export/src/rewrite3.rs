@@ -9,13 +9,18 @@
 //!   drop an `else if` without a word).
 //! - `barrier;` with no operands (a barrier on every qubit) is blanked out: barriers are ignored
 //!   anyway, and the semantic pass panics on one without operands.
+//! - Physical qubits `$k` (a device program, as qchess and Qiskit write a routed circuit) become
+//!   `__hw[ k]` of a register `qubit[n] __hw;` declared first (after the version and the
+//!   includes), `n` one more than the largest `k`: `$k` is qubit `k` of the circuit. The
+//!   semantic pass does not read hardware qubits; the register's size goes through the same
+//!   checks as any declaration.
 //!
 //! The rewrite only inserts characters or overwrites them with spaces (keeping line breaks), and
 //! [`Rewritten::user_offset`] maps a byte offset in the rewritten text back to the user's, so every
 //! error still names the user's line and column. One pass over the tokens (`oq3_lexer`, the
 //! parser's own lexer), with bracket pairs found once, so the work is linear in the text.
 
-use crate::env::Pos;
+use crate::env::{Pos, MAX_REGISTER};
 use crate::error::{ImportError, ImportErrorKind as Kind};
 use oq3_lexer::{LiteralKind, TokenKind};
 
@@ -59,7 +64,7 @@ struct Tok {
 #[derive(Debug)]
 enum Edit {
     /// Insert this text.
-    Insert(&'static str),
+    Insert(String),
     /// Overwrite up to this offset with spaces (line breaks kept).
     Blank(usize),
 }
@@ -85,7 +90,7 @@ pub(crate) fn rewrite(src: &str) -> Result<Rewritten, ImportError> {
                 }
             );
             if integer {
-                edits.push((version.end, Edit::Insert(".0")));
+                edits.push((version.end, Edit::Insert(".0".into())));
             }
         }
     }
@@ -123,8 +128,8 @@ pub(crate) fn rewrite(src: &str) -> Result<Rewritten, ImportError> {
             }
             Some(first) => match statement_end(&toks, &closing, body) {
                 Some(end) => {
-                    edits.push((first.start, Edit::Insert("{")));
-                    edits.push((toks[end].end, Edit::Insert("}")));
+                    edits.push((first.start, Edit::Insert("{".into())));
+                    edits.push((toks[end].end, Edit::Insert("}".into())));
                     // The body is read on (a `barrier;` in it); being one statement, it
                     // holds no `if`/`else` of its own, so no token is scanned a third time.
                     i = body;
@@ -135,7 +140,64 @@ pub(crate) fn rewrite(src: &str) -> Result<Rewritten, ImportError> {
             None => i = body,
         }
     }
+    hardware_qubits(src, &toks, &mut edits)?;
     Ok(apply(src, edits))
+}
+
+/// The register that stands for physical qubits `$k`.
+const HARDWARE_REGISTER: &str = "__hw";
+
+/// Edits that read physical qubits `$k` as `__hw[ k]` of a register declared after the version
+/// and the includes (see the module docs). A `$k` beyond the largest register is refused at its
+/// position; one that is not a number is left to the parser's checks.
+fn hardware_qubits(
+    src: &str,
+    toks: &[Tok],
+    edits: &mut Vec<(usize, Edit)>,
+) -> Result<(), ImportError> {
+    let mut largest: Option<usize> = None;
+    for t in toks.iter().filter(|t| t.kind == TokenKind::HardwareIdent) {
+        let digits = &src[t.start + 1..t.end];
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let k = digits
+            .parse::<usize>()
+            .ok()
+            .filter(|k| *k < MAX_REGISTER)
+            .ok_or_else(|| {
+                Pos::of_offset(t.start).error(Kind::PhysicalQubitTooLarge {
+                    digits: digits.into(),
+                    max: MAX_REGISTER,
+                })
+            })?;
+        largest = Some(largest.map_or(k, |l| l.max(k)));
+        edits.push((t.start, Edit::Insert(format!("{HARDWARE_REGISTER}["))));
+        edits.push((t.start, Edit::Blank(t.start + 1)));
+        edits.push((t.end, Edit::Insert("]".into())));
+    }
+    let Some(largest) = largest else {
+        return Ok(());
+    };
+    // After `OPENQASM ...;` and every `include ...;` that opens the program.
+    let mut at = 0usize;
+    let mut i = 0usize;
+    while let Some(t) = toks.get(i) {
+        let word = &src[t.start..t.end];
+        if t.kind != TokenKind::Ident || !matches!(word, "OPENQASM" | "include") {
+            break;
+        }
+        let Some(semi) = toks[i..].iter().position(|t| t.kind == TokenKind::Semi) else {
+            break;
+        };
+        at = toks[i + semi].end;
+        i += semi + 1;
+    }
+    edits.push((
+        at,
+        Edit::Insert(format!("\nqubit[{}] {HARDWARE_REGISTER};", largest + 1)),
+    ));
+    Ok(())
 }
 
 /// Every token but whitespace and comments.
@@ -215,7 +277,7 @@ fn apply(src: &str, mut edits: Vec<(usize, Edit)>) -> Rewritten {
         cursor = at;
         match edit {
             Edit::Insert(s) => {
-                text.push_str(s);
+                text.push_str(&s);
                 inserts.push((at, s.len()));
             }
             Edit::Blank(end) => {
@@ -276,6 +338,17 @@ mod tests {
         assert_eq!(r.user_offset(y), src.find("y q").expect("y"));
         let brace = r.text.find('{').expect("{");
         assert_eq!(r.user_offset(brace), src.find("x q").expect("x"));
+    }
+
+    #[test]
+    fn physical_qubits_become_a_register_declared_first() {
+        assert_eq!(
+            rewritten("OPENQASM 3.0;\ninclude \"stdgates.inc\";\ncz $3, $12;\nbit[1] c;\nc[0] = measure $0;"),
+            "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[13] __hw;\ncz __hw[ 3], __hw[ 12];\nbit[1] c;\nc[0] = measure __hw[ 0];"
+        );
+        assert_eq!(rewritten("x $0;"), "\nqubit[1] __hw;x __hw[ 0];");
+        let plain = "qubit[2] q;\ncz q[0], q[1];";
+        assert_eq!(rewritten(plain), plain);
     }
 
     #[test]

@@ -152,7 +152,6 @@ fn constructs_oq3_semantics_panics_on_are_errors() {
         "qubit q;\nrz(1im) q;",
         "qubit q;\nbit c;\nc = measure q;\nif (c < 1) { x q; }",
         "qubit q;\nbit c;\nc = measure q;\nif (c && c) { x q; }",
-        "qubit q;\nx $0;",
         "qreg q[2];",
         "def f() { }",
         "for int i in [0:2] { }",
@@ -169,6 +168,29 @@ fn constructs_oq3_semantics_panics_on_are_errors() {
     ] {
         let e = err3(body);
         assert!(e.line >= 3, "{body}: {e}");
+    }
+}
+
+#[test]
+fn physical_qubits_read_as_qubit_k_and_a_huge_one_is_refused() {
+    // `$k` is qubit k (a device program's register, declared before any other).
+    let c = import_qasm3(&format!(
+        "{V3}qubit q;\nbit[1] c;\nx $2;\nc[0] = measure $2;\nx q;"
+    ))
+    .expect("physical qubits");
+    assert_eq!(c.num_qubits(), 4);
+    let on: Vec<Vec<qc_ir::Qubit>> = c
+        .instructions()
+        .iter()
+        .map(|i| i.op.qubits().to_vec())
+        .collect();
+    let (two, q) = (qc_ir::Qubit(2), qc_ir::Qubit(3));
+    assert_eq!(on, [vec![two], vec![two], vec![q]]);
+    // A number no register holds: refused by the declaration's bound, no allocation.
+    for k in ["70000", "18446744073709551615", "99999999999999999999999"] {
+        let e = err3(&format!("qubit q;\nx ${k};"));
+        assert_eq!((e.line, e.column), (4, 3), "${k}: {e}");
+        assert!(e.to_string().contains("beyond the largest register"), "{e}");
     }
 }
 

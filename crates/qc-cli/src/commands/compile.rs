@@ -219,7 +219,8 @@ impl Summaries<'_> {
 /// The device line of the text summary.
 fn device_line(d: &DeviceSummary) -> String {
     let broken = if d.broken_couplers > 0 {
-        format!("; {} broken couplers never used", d.broken_couplers)
+        let plural = if d.broken_couplers == 1 { "" } else { "s" };
+        format!("; {} broken coupler{plural} never used", d.broken_couplers)
     } else {
         String::new()
     };

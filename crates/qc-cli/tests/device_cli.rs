@@ -1,0 +1,500 @@
+//! Device programs end to end (`qchess compile --target ibm_fez|sycamore`, `qchess route`):
+//! every bundled game routed onto both bundled devices passes the compiler's verifier and, where
+//! small enough to simulate, keeps the unrouted program's exact outcome distribution (the same
+//! bits, read on the physical qubits the header names) and gives `qchess simulate`'s board
+//! through `qchess counts`; OpenQASM 2 and the dynamic form (routing inside `if` blocks) too;
+//! bad input (an unknown device, a disconnected coupling map, a program wider than the device,
+//! a calibration for another device) exits 2 with a message naming the problem; a broken coupler
+//! is never used; the output is a function of the input and `--seed`.
+
+mod common;
+
+use common::{ok_json, ok_stdout, qchess, temp_dir};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+/// Every bundled Quantum Chess game.
+fn bundled_games() -> Vec<String> {
+    let mut games = Vec::new();
+    for dir in ["circuits", "circuits/tour"] {
+        let mut here: Vec<String> = std::fs::read_dir(common::root().join(dir))
+            .expect("circuits folder")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".qcg"))
+            .map(|n| format!("{dir}/{n}"))
+            .collect();
+        here.sort();
+        games.extend(here);
+    }
+    assert!(games.len() >= 30, "{games:?}");
+    games
+}
+
+/// The exact outcome distribution `qchess run --json` prints for a program.
+fn distribution(program: &Path) -> BTreeMap<String, f64> {
+    let out = ok_json(&qchess(&["run", path_str(program), "--json"]));
+    out["probabilities"]
+        .as_object()
+        .expect("probabilities")
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_f64().expect("p")))
+        .filter(|(_, p)| *p > 1e-12)
+        .collect()
+}
+
+fn assert_same_distribution(want: &BTreeMap<String, f64>, got: &BTreeMap<String, f64>, ctx: &str) {
+    for (k, p) in want.iter().chain(got.iter()) {
+        let (a, b) = (
+            want.get(k).copied().unwrap_or(0.0),
+            got.get(k).copied().unwrap_or(0.0),
+        );
+        assert!(
+            (a - b).abs() < 1e-9,
+            "{ctx}: outcome {k}: {a} unrouted, {b} routed ({p})"
+        );
+    }
+}
+
+/// Compiles `game` for `target` in `form` (`extra` flags too) into `dir`, returning the program
+/// and the `--json` summary.
+fn compile_device(
+    dir: &Path,
+    game: &str,
+    target: &str,
+    form: &str,
+    extra: &[&str],
+) -> (PathBuf, Value) {
+    let program = dir.join(format!("{target}-{form}.qasm"));
+    let mut args = vec![
+        "compile",
+        game,
+        "--target",
+        target,
+        "--form",
+        form,
+        "--json",
+        "-o",
+        path_str(&program),
+    ];
+    args.extend_from_slice(extra);
+    let out = qchess(&args);
+    assert!(
+        out.status.success(),
+        "{game} on {target} ({form}): exit {:?}: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: Value = serde_json::from_slice(&out.stderr).expect("JSON summary");
+    (program, summary)
+}
+
+/// Two-qubit gates of a device program as (gate, a, b), read from `$a, $b` operands.
+fn two_qubit_gates(text: &str) -> Vec<(String, usize, usize)> {
+    let mut found = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        let line = line.rsplit_once('{').map_or(line, |(_, body)| body).trim();
+        let Some((name, rest)) = line.split_once(' ') else {
+            continue;
+        };
+        let qubits: Vec<usize> = rest
+            .trim_end_matches(['}', ';', ' '])
+            .split(',')
+            .filter_map(|q| q.trim().strip_prefix('$')?.parse().ok())
+            .collect();
+        if let [a, b] = qubits[..] {
+            found.push((name.to_string(), a, b));
+        }
+    }
+    found
+}
+
+/// The couplers of a bundled device, read from its TOML's `edges` (every number after
+/// `edges =`, comments left out, taken in pairs).
+fn device_edges(target: &str) -> Vec<(usize, usize)> {
+    let text = std::fs::read_to_string(common::root().join(format!("backends/{target}.toml")))
+        .expect("device toml");
+    let (_, edges) = text.split_once("\nedges = [").expect("edges");
+    let edges = edges.split("\n]").next().unwrap_or("");
+    let numbers: Vec<usize> = edges
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .flat_map(|l| l.split(|c: char| !c.is_ascii_digit()))
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    assert!(numbers.len() > 100, "{target}: {numbers:?}");
+    numbers
+        .chunks(2)
+        .map(|e| (e[0].min(e[1]), e[0].max(e[1])))
+        .collect()
+}
+
+#[test]
+fn every_bundled_game_routes_onto_both_devices_and_keeps_its_distribution() {
+    let dir = temp_dir("device-games");
+    for (target, form) in [
+        ("ibm_fez", "dynamic"),
+        ("ibm_fez", "deferred"),
+        ("sycamore", "deferred"),
+    ] {
+        let edges = device_edges(target);
+        for game in bundled_games() {
+            let ctx = format!("{game} on {target} ({form})");
+            let (program, summary) = compile_device(&dir, &game, target, form, &[]);
+            let device = &summary["device"];
+            assert_eq!(device["device"], target, "{ctx}");
+            let text = std::fs::read_to_string(&program).expect("program");
+            // Every two-qubit gate on a coupler (the verifier's check, repeated outside it).
+            let gates = two_qubit_gates(&text);
+            assert_eq!(
+                gates.len() as u64,
+                device["two_qubit_gates"].as_u64().expect("count"),
+                "{ctx}"
+            );
+            for (name, a, b) in &gates {
+                assert!(
+                    edges.contains(&(*a.min(b), *a.max(b))),
+                    "{ctx}: {name} on {a}-{b} is not a coupler"
+                );
+            }
+            // Small enough to simulate: the same bits, the same exact distribution.
+            let qubits = summary["device"]["peak_live_qubits"]
+                .as_u64()
+                .expect("peak");
+            if qubits <= 14 {
+                let logical = dir.join(format!("logical-{form}.qasm"));
+                ok_stdout(&qchess(&[
+                    "compile",
+                    &game,
+                    "--form",
+                    form,
+                    "-o",
+                    path_str(&logical),
+                ]));
+                assert_same_distribution(&distribution(&logical), &distribution(&program), &ctx);
+            }
+        }
+    }
+}
+
+#[test]
+fn counts_of_a_routed_program_give_simulates_board() {
+    let dir = temp_dir("device-counts");
+    for game in [
+        "circuits/tour/04_jump_capture_measured.qcg",
+        "circuits/tour/11_split_jump.qcg",
+    ] {
+        let sim = ok_json(&qchess(&["simulate", game, "--json"]));
+        for (target, form) in [("ibm_fez", "dynamic"), ("sycamore", "deferred")] {
+            let ctx = format!("{game} on {target} ({form})");
+            let (program, _) = compile_device(&dir, game, target, form, &[]);
+            let counts = dir.join("counts.json");
+            let sampled = ok_json(&qchess(&[
+                "run",
+                path_str(&program),
+                "--shots",
+                "2000",
+                "--seed",
+                "5",
+                "--json",
+            ]));
+            std::fs::write(&counts, sampled["counts"].to_string()).expect("write counts");
+            let board = ok_json(&qchess(&[
+                "counts",
+                path_str(&program),
+                path_str(&counts),
+                "--counts-format",
+                "qiskit",
+                "--json",
+                "--exact",
+            ]));
+            let want = sim["squares"].as_object().expect("simulate squares");
+            for (sq, w) in want {
+                let p_sim = w["probability"].as_f64().expect("p");
+                let exact = board["exact"][sq].as_f64().expect("exact");
+                assert!((exact - p_sim).abs() < 1e-9, "{sq}: {ctx}: {board}");
+                assert_eq!(board["squares"][sq]["piece"], w["piece"], "{sq}: {ctx}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_dynamic_form_routes_inside_if_blocks_and_openqasm_2_reads_back() {
+    let dir = temp_dir("device-dynamic");
+    // A measured capture: its later moves are conditioned on the measurement.
+    let game = "circuits/tour/10_slide_capture_measured.qcg";
+    let logical = dir.join("logical.qasm");
+    ok_stdout(&qchess(&["compile", game, "-o", path_str(&logical)]));
+    let want = distribution(&logical);
+    let (program, summary) = compile_device(&dir, game, "ibm_fez", "dynamic", &[]);
+    let text = std::fs::read_to_string(&program).expect("program");
+    let mut inside = false;
+    let mut routed_in_if = 0;
+    for line in text.lines() {
+        if line.starts_with("if (") {
+            inside = true;
+        } else if line.starts_with('}') {
+            inside = false;
+        } else if inside && line.trim_start().starts_with("cz $") {
+            routed_in_if += 1;
+        }
+    }
+    assert!(
+        routed_in_if > 0,
+        "no two-qubit gate inside an if block: {text}"
+    );
+    assert!(summary["device"]["two_qubit_gates"].as_u64().expect("cz") > 0);
+    assert_same_distribution(&want, &distribution(&program), "dynamic, OpenQASM 3");
+    // OpenQASM 2: one register as wide as the device, the same distribution.
+    let (program2, _) = compile_device(&dir, game, "ibm_fez", "dynamic", &["--format", "qasm2"]);
+    let text2 = std::fs::read_to_string(&program2).expect("program");
+    assert!(text2.starts_with("OPENQASM 2.0;"), "{text2}");
+    assert!(text2.contains("qreg q[156];"), "{text2}");
+    assert!(
+        text2
+            .lines()
+            .any(|l| l.starts_with("if (") && l.contains(") cz q[")),
+        "{text2}"
+    );
+    assert_same_distribution(&want, &distribution(&program2), "dynamic, OpenQASM 2");
+}
+
+#[test]
+fn the_same_seed_gives_the_same_program() {
+    let dir = temp_dir("device-seed");
+    let game = "circuits/full_game.qcg";
+    let run = |seed: &str, name: &str| {
+        let path = dir.join(name);
+        let out = qchess(&[
+            "compile",
+            game,
+            "--target",
+            "ibm_fez",
+            "--seed",
+            seed,
+            "-o",
+            path_str(&path),
+        ]);
+        ok_stdout(&out);
+        std::fs::read_to_string(path).expect("program")
+    };
+    let a = run("7", "a.qasm");
+    let b = run("7", "b.qasm");
+    assert_eq!(a, b, "the same seed gave two programs");
+}
+
+/// Standard error of a run that must fail with exit code 2.
+fn refused(out: &Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty(), "{err}");
+    err
+}
+
+fn assert_mentions(err: &str, needles: &[&str]) {
+    for n in needles {
+        assert!(err.contains(n), "`{n}` not in: {err}");
+    }
+}
+
+/// A folder of device targets for the bad-input tests: `line3` (3 qubits on a line),
+/// `ring4` (4 on a ring) and `split` (two pairs, not connected).
+fn test_backends() -> PathBuf {
+    let dir = temp_dir("device-backends");
+    let device = |name: &str, qubits: usize, edges: &str| {
+        format!(
+            "name = \"{name}\"\ndescription = \"test device\"\nqubits = {qubits}\nfeed_forward = true\n\
+             native = [\"rz\", \"sx\", \"x\", \"cz\"]\nsingle_qubit = \"zsx\"\ntwo_qubit = \"cz\"\n\
+             edges = {edges}\n"
+        )
+    };
+    for (name, qubits, edges) in [
+        ("line3", 3, "[[0, 1], [1, 2]]"),
+        ("ring4", 4, "[[0, 1], [1, 2], [2, 3], [3, 0]]"),
+        ("split", 4, "[[0, 1], [2, 3]]"),
+    ] {
+        std::fs::write(
+            dir.join(format!("{name}.toml")),
+            device(name, qubits, edges),
+        )
+        .expect("write target");
+    }
+    dir
+}
+
+/// IBM BackendProperties JSON for `qubits` qubits and `couplers` (cz, with their errors).
+fn properties(qubits: usize, couplers: &[(usize, usize, f64)]) -> String {
+    let qubit =
+        |_: usize| serde_json::json!([{"name": "readout_error", "value": 0.01, "unit": ""}]);
+    let gates: Vec<Value> = couplers
+        .iter()
+        .map(|&(a, b, e)| {
+            serde_json::json!({
+                "gate": "cz",
+                "qubits": [a, b],
+                "parameters": [{"name": "gate_error", "value": e, "unit": ""}]
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "backend_name": "test",
+        "qubits": (0..qubits).map(qubit).collect::<Vec<_>>(),
+        "gates": gates,
+    })
+    .to_string()
+}
+
+/// A four-qubit circuit with a CX on every pair, rotations between them so that no qubit's
+/// value is known (a known qubit needs no routing).
+const ALL_PAIRS: &str = "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[4];\ncreg c[4];\n\
+    ry(0.3) q[0];\nry(0.7) q[1];\nry(1.1) q[2];\nry(1.9) q[3];\n\
+    cx q[0],q[1];\nry(0.4) q[1];\ncx q[0],q[2];\nry(0.5) q[2];\ncx q[0],q[3];\nry(0.6) q[3];\n\
+    cx q[1],q[2];\nry(0.8) q[2];\ncx q[1],q[3];\nry(0.9) q[3];\ncx q[2],q[3];\nmeasure q -> c;\n";
+
+#[test]
+fn an_unknown_device_exits_2_naming_it() {
+    for cmd in ["compile", "route"] {
+        let input = if cmd == "route" {
+            "circuits/bell_psi_minus.qasm"
+        } else {
+            "circuits/interference.qcg"
+        };
+        let err = refused(&qchess(&[cmd, input, "--target", "nosuch_device"]));
+        assert_mentions(
+            &err,
+            &["unknown target `nosuch_device`", "ibm_fez, sycamore"],
+        );
+    }
+}
+
+#[test]
+fn a_disconnected_coupling_map_exits_2() {
+    let backends = test_backends();
+    let err = refused(&qchess(&[
+        "route",
+        "circuits/bell_psi_minus.qasm",
+        "--target",
+        "split",
+        "--backends-dir",
+        path_str(&backends),
+    ]));
+    assert_mentions(&err, &["split", "disconnected"]);
+}
+
+#[test]
+fn a_program_wider_than_the_device_exits_2() {
+    let backends = test_backends();
+    let dir = temp_dir("device-wide");
+    let circuit = dir.join("all_pairs.qasm");
+    std::fs::write(&circuit, ALL_PAIRS).expect("write");
+    let err = refused(&qchess(&[
+        "route",
+        path_str(&circuit),
+        "--target",
+        "line3",
+        "--backends-dir",
+        path_str(&backends),
+    ]));
+    assert_mentions(&err, &["needs 4 qubits at once", "`line3` has 3 usable"]);
+}
+
+#[test]
+fn a_calibration_for_another_device_exits_2() {
+    let dir = temp_dir("device-calibration");
+    let backends = test_backends();
+    let circuit = dir.join("all_pairs.qasm");
+    std::fs::write(&circuit, ALL_PAIRS).expect("write");
+    let route = |props: &str| {
+        let file = dir.join("props.json");
+        std::fs::write(&file, props).expect("write props");
+        qchess(&[
+            "route",
+            path_str(&circuit),
+            "--target",
+            "ring4",
+            "--backends-dir",
+            path_str(&backends),
+            "--properties",
+            path_str(&file),
+        ])
+    };
+    // Another qubit count.
+    let err = refused(&route(&properties(5, &[(0, 1, 0.01)])));
+    assert_mentions(&err, &["has 5 qubits", "`ring4` has 4", "another device"]);
+    // The right count, but a coupler ring4 does not have (a line's 0-2 instead of 3-0).
+    let err = refused(&route(&properties(
+        4,
+        &[(0, 1, 0.01), (1, 2, 0.01), (2, 3, 0.01), (0, 2, 0.01)],
+    )));
+    assert_mentions(&err, &["qubits 0-2", "does not couple", "another device"]);
+    // A coupler of the device missing.
+    let err = refused(&route(&properties(
+        4,
+        &[(0, 1, 0.01), (1, 2, 0.01), (2, 3, 0.01)],
+    )));
+    assert_mentions(&err, &["coupler 0-3", "another device"]);
+    // And the bundled device with a calibration of the wrong size, through compile.
+    let file = dir.join("props.json");
+    std::fs::write(&file, properties(4, &[(0, 1, 0.01)])).expect("write props");
+    let err = refused(&qchess(&[
+        "compile",
+        "circuits/interference.qcg",
+        "--target",
+        "ibm_fez",
+        "--properties",
+        path_str(&file),
+    ]));
+    assert_mentions(&err, &["has 4 qubits", "`ibm_fez` has 156"]);
+}
+
+#[test]
+fn a_broken_coupler_is_never_used() {
+    let dir = temp_dir("device-broken");
+    let backends = test_backends();
+    let circuit = dir.join("all_pairs.qasm");
+    std::fs::write(&circuit, ALL_PAIRS).expect("write");
+    let run = |broken: f64| {
+        let file = dir.join(format!("props-{broken}.json"));
+        std::fs::write(
+            &file,
+            properties(
+                4,
+                &[(0, 1, broken), (1, 2, 0.01), (2, 3, 0.01), (3, 0, 0.01)],
+            ),
+        )
+        .expect("write props");
+        let out = qchess(&[
+            "route",
+            path_str(&circuit),
+            "--target",
+            "ring4",
+            "--backends-dir",
+            path_str(&backends),
+            "--properties",
+            path_str(&file),
+        ]);
+        (
+            ok_stdout(&out),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let uses = |text: &str| {
+        two_qubit_gates(text)
+            .iter()
+            .any(|(_, a, b)| (*a.min(b), *a.max(b)) == (0, 1))
+    };
+    // Healthy, the coupler 0-1 is used; at error 0.5 it is broken and never used.
+    let (healthy, _) = run(0.01);
+    assert!(uses(&healthy), "{healthy}");
+    let (text, summary) = run(0.5);
+    assert!(!uses(&text), "a gate on the broken coupler 0-1: {text}");
+    assert!(!two_qubit_gates(&text).is_empty(), "{text}");
+    assert_mentions(&summary, &["1 broken coupler never used"]);
+}
