@@ -34,6 +34,9 @@ echo "== user gates"
 # and valid forms the parser does not read as written (braceless if/else, `barrier;`, `OPENQASM 3;`).
 echo "== OpenQASM 3 forms"
 "$VENV/bin/python" -W ignore "$ROOT/tests/interop/qasm3_forms.py" "$ROOT/target/release/qchess" "$OUT/qasm3_forms"
+# The device-program checker and ESP of the routing checks on hand-written programs (issue 25).
+echo "== device program checks (physical.py)"
+"$VENV/bin/python" -W ignore "$ROOT/tests/interop/physical_selftest.py"
 # The doc_examples test checks that the docs' quotes equal these files; here they run.
 echo "== the scripts docs/hardware.md quotes"
 SNIP="$OUT/snippets"
