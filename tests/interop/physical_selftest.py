@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Checks physical.py's device check and ESP on hand-written programs (the checker and the
-benchmark's figures must be able to fail): a gate off the coupling map, on a broken coupler, a
-non-native gate, a qubit beyond the device, each inside and outside an `if` block; the ESP of a
-small program against the product written out by hand from props_fez.json's numbers; the
-calibration's broken couplers against the seven FakeFez is known to have.
+"""Checks the inputs and the checker of the device checks (issue 25): the bundled device files
+against independent descriptions of the devices (ibm_fez.toml against FakeFez's coupling map
+from qiskit-ibm-runtime, sycamore.toml against Google's grid as Cirq lays it out); physical.py's
+device check and ESP on hand-written programs (the checker and the benchmark's figures must be
+able to fail): a gate off the coupling map, on a broken coupler, a non-native gate, a qubit
+beyond the device, inside and outside an `if` block; the ESP of a small program against the
+product written out by hand from props_fez.json's numbers; the calibration's broken couplers
+against the seven FakeFez is known to have.
 Usage: physical_selftest.py  (exits 1 on a failure)
 """
 import json
@@ -14,6 +17,39 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import physical  # noqa: E402
 
 FEZ_BROKEN = {(27, 28), (31, 32), (32, 33), (68, 69), (80, 81), (106, 107), (139, 155)}
+# Google's Sycamore as Cirq lays it out (cirq_google.Sycamore): a letter is a qubit at that row
+# and column, couplers join horizontal and vertical neighbours (54 qubits, 88 couplers).
+SYCAMORE_GRID = """\
+-----AB---
+----ABCD--
+---ABCDEF-
+--ABCDEFGH
+-ABCDEFGHI
+ABCDEFGHI-
+-CDEFGHI--
+--EFGHI---
+---GHI----
+----I-----"""
+
+
+def check_device_files(backend):
+    """Failures of the bundled device files against independent descriptions of the devices:
+    ibm_fez.toml against FakeFez's coupling map, sycamore.toml against SYCAMORE_GRID (physical
+    qubit k is the k-th grid position in row-major order, as the file says)."""
+    failures = []
+    fez = physical.Device.load("ibm_fez")
+    coupling = {frozenset(e) for e in backend.coupling_map.get_edges()}
+    if fez.qubits != backend.num_qubits or fez.edges != coupling:
+        failures.append(f"ibm_fez.toml: {fez.qubits} qubits, {len(fez.edges)} couplers; FakeFez has "
+                        f"{backend.num_qubits} and {len(coupling)} ({len(fez.edges ^ coupling)} couplers differ)")
+    syc = physical.Device.load("sycamore")
+    cells = [(r, c) for r, line in enumerate(SYCAMORE_GRID.splitlines()) for c, ch in enumerate(line) if ch != "-"]
+    index = {cell: k for k, cell in enumerate(cells)}  # physical qubit k: the k-th (row, column)
+    grid = {frozenset((k, index[nb])) for (r, c), k in index.items() for nb in ((r, c + 1), (r + 1, c)) if nb in index}
+    if syc.qubits != len(cells) or syc.edges != grid:
+        failures.append(f"sycamore.toml: {syc.qubits} qubits, {len(syc.edges)} couplers; Sycamore's grid has "
+                        f"{len(cells)} and {len(grid)} ({len(syc.edges ^ grid)} couplers differ)")
+    return failures
 
 
 def program(body, clbits=2):
@@ -41,8 +77,8 @@ def main():
     from qiskit_ibm_runtime.fake_provider import FakeFez
 
     backend = FakeFez()
-    edges = {frozenset(e) for e in backend.coupling_map.get_edges()}
-    fez = physical.Device("ibm_fez", backend.num_qubits, edges, {"cz", "rz", "sx", "x"})
+    failures += check_device_files(backend)
+    fez = physical.Device.load("ibm_fez")
     broken = {tuple(sorted(c)) for c in cal.broken_couplers({"cz"})}
     if broken != FEZ_BROKEN:
         failures.append(f"broken couplers {sorted(broken)}, expected {sorted(FEZ_BROKEN)}")
@@ -79,7 +115,7 @@ def main():
     if failures:
         print("physical_selftest: " + "\n  ".join(["FAILED"] + failures))
         sys.exit(1)
-    print(f"physical_selftest: OK ({len(cases)} programs checked, ESP by hand)")
+    print(f"physical_selftest: OK (device files, {len(cases)} programs checked, ESP by hand)")
 
 
 if __name__ == "__main__":
