@@ -130,6 +130,27 @@ def board(program, counts_path, counts_format, *extra):
     return json.loads(out)
 
 
+def logical_map(head):
+    """A header's board map without qubits: what every bit means, whichever qubit holds it."""
+    return {kind: [{k: v for k, v in m.items() if k != "qubit"} for m in entries] if isinstance(entries, list) else entries
+            for kind, entries in head["map"].items()}
+
+
+def unrouted_twin(program, logical):
+    """Why the device program `program` cannot be read through its unrouted twin `logical` (the
+    same game and form compiled for a logical target), or None when it can.
+
+    `qchess counts --exact` simulates the program it is given, and qchess reads no program on
+    physical qubits `$k`; the exact board of a device program is the unrouted program's when
+    every bit means the same in both (the same map apart from qubits, the same post-selection)."""
+    head, twin = header(program.read_text()), header(logical.read_text())
+    if logical_map(head) != logical_map(twin):
+        return "its board map differs from the unrouted program's (apart from qubits)"
+    if head["postselect"] != twin["postselect"]:
+        return f"its post-selection {head['postselect']} differs from the unrouted program's {twin['postselect']}"
+    return None
+
+
 def compare_board(label, exact, estimate):
     """Failure strings: squares whose estimate lies outside 5 sigma + one count of the exact value."""
     kept = estimate["kept"]

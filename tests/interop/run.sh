@@ -37,6 +37,12 @@ echo "== OpenQASM 3 forms"
 # The device-program checker and ESP of the routing checks on hand-written programs (issue 25).
 echo "== device program checks (physical.py)"
 "$VENV/bin/python" -W ignore "$ROOT/tests/interop/physical_selftest.py"
+# qchess's device programs of every bundled game (ibm_fez with FakeFez's calibration in both
+# forms, and sycamore): read by qiskit.qasm3.loads, natives and couplers checked, run on Aer as
+# written, read back by `qchess counts` into the game's board (issue 25). --ci runs only the full
+# game's ibm_fez program of the wide ones (matrix product state); the others are checked, not run.
+echo "== device programs (routed.py)"
+"$VENV/bin/python" -W ignore "$ROOT/tests/interop/routed.py" "$OUT/routed" --ci
 # The doc_examples test checks that the docs' quotes equal these files; here they run.
 echo "== the scripts docs/hardware.md quotes"
 SNIP="$OUT/snippets"
