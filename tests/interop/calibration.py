@@ -14,6 +14,11 @@ physical qubit's readout errors: `prob_meas1_prep0` and `prob_meas0_prep1` when 
 reports them, else the symmetric `error` of its `measure` instruction (Aer's noise model makes
 the same choice).
 
+A program qchess compiled for the device itself (`--target ibm_fez`) is already on physical
+qubits `$k`: the qubit a square is read from is the one its `measure` names.
+`measured_calibration(circuit, header, backend)` takes it from there for every entry of the
+header's board map.
+
 As a module: `calibration(isa_circuit, backend)` returns the dictionary.
 As a script (a fake device, no account needed):
     python tests/interop/calibration.py game.qasm cal.json [--device FakeFez]
@@ -44,6 +49,25 @@ def calibration(isa_circuit, backend):
         p1_given_0, p0_given_1 = readout_errors(backend, physical)
         entries.append({"qubit": qubit, "p1_given_0": p1_given_0, "p0_given_1": p0_given_1})
     return {"qubits": entries}
+
+
+def measured_calibration(circuit, header, backend, keyed_by=None):
+    """The calibration of a program on physical qubits (`qiskit.qasm3.loads` of a device
+    program; qubit index k is `$k`): for every bit of the header's board map, the readout errors
+    of the physical qubit its last `measure` reads, keyed by the `qubit` the map of `keyed_by`
+    (another program's header with the same bits, e.g. the unrouted program) gives that bit, or
+    by the physical qubit."""
+    physical_of_bit = {}
+    for instr in circuit.data:
+        if instr.operation.name == "measure":
+            physical_of_bit[circuit.find_bit(instr.clbits[0]).index] = circuit.find_bit(instr.qubits[0]).index
+    key_of_bit = {e["bit"]: e["qubit"] for e in (keyed_by or header)["map"].get("measured", [])}
+    entries = {}
+    for entry in header["map"].get("measured", []):
+        p1_given_0, p0_given_1 = readout_errors(backend, physical_of_bit[entry["bit"]])
+        key = key_of_bit[entry["bit"]]
+        entries[key] = {"qubit": key, "p1_given_0": p1_given_0, "p0_given_1": p0_given_1}
+    return {"qubits": list(entries.values())}
 
 
 def main():

@@ -22,6 +22,7 @@ from qiskit_aer.noise import NoiseModel
 from qiskit_ibm_runtime.fake_provider import FakeFez
 
 DEVICE = "FakeFez"
+QCHESS_TARGET = "ibm_fez"  # qchess's device target of the same device (backends/ibm_fez.toml)
 TRANSPILE_SEED = 7
 BROKEN = 0.5  # a gate whose calibrated error is at least this is left out (FakeFez: 1.0)
 

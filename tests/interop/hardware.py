@@ -12,15 +12,17 @@
 * noisy, every bundled game up to NOISY_MAX_QUBITS qubits, and two depth series: the first k
   plies of circuits/full_game.qcg for every k whose program fits, and the wandering king (the
   interference game continued for up to 64 plies on the same 4 qubits). The deferred program (every
-  measurement at the end) is routed onto FakeFez (device.py, broken couplers left out) and run
-  with its noise model on Aer's density matrix: one simulation, then all shots are sampled. (The
+  measurement at the end) is routed onto FakeFez twice: by Qiskit's transpiler (device.py, broken
+  couplers left out) and by qchess itself (`--target ibm_fez --properties`, FakeFez's
+  calibration); each is run with FakeFez's noise model on Aer's density matrix: one simulation,
+  then all shots are sampled. (The
   dynamic form's `if` blocks were routed through up to 11 extra physical qubits, and with
   mid-circuit measurements Aer runs every shot as its own trajectory: 360 s for the 7-qubit
   notation_example on 14 physical qubits, against 1 s here.) `qchess counts --exact` gives,
   without mitigation and with each mitigation, the total variation distance (TVD) of the kept
-  shots' board to the exact one and the largest error of a square's probability. Mitigation
-  must lower the TVD of every bundled game and every depth step whose raw TVD exceeds the
-  sampling floor (MIN_RAW_TVD).
+  shots' board to the exact one and the largest error of a square's probability, for either
+  router. Mitigation must lower the TVD of every bundled game and every depth step whose raw TVD
+  exceeds the sampling floor (MIN_RAW_TVD), whichever compiler routed it.
 
 Writes OUT/results.json (figure.py reads it) and exits 1 on a failure.
 Usage: hardware.py OUT_DIR [--noisy-shots N] [--depth-max-plies N]
@@ -28,6 +30,7 @@ Usage: hardware.py OUT_DIR [--noisy-shots N] [--depth-max-plies N]
 import argparse
 import json
 import math
+import shutil
 import subprocess
 import sys
 import time
@@ -35,7 +38,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import device  # noqa: E402
-from calibration import calibration  # noqa: E402
+import physical  # noqa: E402  (fez_props_path)
+from calibration import calibration, measured_calibration  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SIGMAS = 5.0
@@ -44,6 +48,10 @@ KEPT_WANTED = 4000      # noiseless shots are budgeted so that about this many a
 MAX_SHOTS = 400_000
 LOCAL_MAX_QUBITS = 18   # Braket and Cirq hold every qubit in one dense state vector
 NOISY_MAX_QUBITS = 10   # a density matrix of 2^10 x 2^10 entries: about a second per program
+# A routed program may touch more physical qubits than the game has (qchess's router moves a
+# qubit to a new physical qubit between lives): above this many, its noisy run samples
+# trajectories on a state vector instead (a density matrix of 16 qubits would need 64 GB).
+DENSITY_MAX_QUBITS = 12
 MIN_RAW_TVD = 0.02      # below this, finite-shot noise (not the device's) dominates the TVD
 DEPTH_GAME = ROOT / "circuits" / "full_game.qcg"
 WANDER_FEN = "7k/8/8/8/8/8/8/K7 w - - 0 1"
@@ -221,43 +229,80 @@ def run_noiseless(game, report, failures):
         print(f"  {game.name} ({game.qubits} qubits) on {tool}: {time.time() - t:.1f}s", flush=True)
 
 
-def run_noisy(games, shots):
-    """Runs each game's deferred program on the noisy device model; returns per game its routed
-    size and, per mitigation, the kept shots, the TVD, the largest square error and the squares."""
+def route_with_qiskit(game, backend):
+    """The deferred program routed by Qiskit (device.to_device); (circuit run, program file for
+    `qchess counts`, readout calibration)."""
     from qiskit import qasm3
+
+    isa = device.to_device(qasm3.loads(game.deferred.read_text()), backend)
+    return isa, game.deferred, calibration(isa, backend)
+
+
+def route_with_qchess(game, backend):
+    """The deferred program qchess compiles for the device itself (`--target ibm_fez
+    --properties`, FakeFez's calibration); (circuit run, program `qchess counts` reads the
+    counts through, readout calibration). The counts are read through the unrouted deferred
+    program (unrouted_twin), with the readout errors of the physical qubit each bit is
+    measured on keyed by that program's qubits."""
+    from qiskit import qasm3
+
+    props = game.out / "props_fez.json"
+    if not props.exists():
+        shutil.copyfile(physical.fez_props_path(), props)
+    program = game.compile("fez.qasm", "--target", device.QCHESS_TARGET, "--properties", props, "--form", "deferred")
+    problem = unrouted_twin(program, game.deferred)
+    if problem:
+        raise RuntimeError(f"{program}: {problem}")
+    circuit = qasm3.loads(program.read_text())
+    readout = measured_calibration(circuit, header(program.read_text()), backend, header(game.deferred.read_text()))
+    return circuit, game.deferred, readout
+
+
+ROUTERS = {"qiskit": route_with_qiskit, "qchess": route_with_qchess}
+
+
+def run_noisy(games, shots):
+    """Runs each game's deferred program, routed by Qiskit and by qchess, on the noisy device
+    model; returns per game and router its routed size and, per mitigation, the kept shots, the
+    TVD, the largest square error and the squares."""
     from qiskit_aer import AerSimulator
 
     backend = device.fake_device()
-    isas = {g.name: device.to_device(qasm3.loads(g.deferred.read_text()), backend) for g in games}
-    noise = device.noise_model(backend, device.physical_qubits(isas.values()))
-    sim = AerSimulator(noise_model=noise, method="density_matrix", seed_simulator=SEED)
+    routed = {(g.name, r): route(g, backend) for g in games for r, route in ROUTERS.items()}
+    noise = device.noise_model(backend, device.physical_qubits(isa for isa, _, _ in routed.values()))
+    density = AerSimulator(noise_model=noise, method="density_matrix", seed_simulator=SEED)
+    trajectories = AerSimulator(noise_model=noise, method="statevector", shot_branching_enable=True, seed_simulator=SEED)
     results = {}
     for g in games:
-        t = time.time()
-        isa = isas[g.name]
-        counts_path = write_counts(g.path("noisy.json"), sim.run(isa, shots=shots).result().get_counts())
-        cal = g.path("calibration.json")
-        cal.write_text(json.dumps(calibration(isa, backend), indent=1) + "\n")
-        ops = isa.count_ops()
-        row = {"qubits": g.deferred_qubits, "physical_qubits": len(device.physical_qubits([isa])), "cz": ops.get("cz", 0), "cz_depth": isa.depth(lambda i: i.operation.name == "cz"),
-               "shots": shots, "by": {}}
-        for m in MITIGATIONS:
-            extra = ["--exact", "--mitigate", m] + (["--calibration", cal] if "readout" in m else [])
-            est = board(g.deferred, counts_path, "qiskit", *extra)
-            errors = [abs(v["probability"] - est["exact"].get(sq, 0.0)) for sq, v in est["squares"].items()]
-            row["by"][m] = {"kept": est["kept"], "tvd": est["tvd"], "max_square_error": max(errors, default=0.0),
-                            "squares": {sq: v["probability"] for sq, v in est["squares"].items()}}
-        row["exact"] = est["exact"]
-        results[g.name] = row
-        tvd = ", ".join(f"{m}: {v['tvd']:.3f}" for m, v in row["by"].items())
-        print(f"  {g.name} ({row['physical_qubits']} qubits, {row['cz']} cz) on {device.DEVICE}: TVD {tvd} ({time.time() - t:.1f}s)", flush=True)
+        results[g.name] = {"qubits": g.deferred_qubits, "shots": shots}
+        for router in ROUTERS:
+            t = time.time()
+            isa, program, readout = routed[(g.name, router)]
+            sim = density if len(device.physical_qubits([isa])) <= DENSITY_MAX_QUBITS else trajectories
+            counts_path = write_counts(g.path(f"{router}.noisy.json"), sim.run(isa, shots=shots).result().get_counts())
+            cal = g.path(f"{router}.calibration.json")
+            cal.write_text(json.dumps(readout, indent=1) + "\n")
+            row = {"physical_qubits": len(device.physical_qubits([isa])), "cz": isa.count_ops().get("cz", 0),
+                   "cz_depth": isa.depth(lambda i: i.operation.name == "cz"), "by": {}}
+            for m in MITIGATIONS:
+                extra = ["--exact", "--mitigate", m] + (["--calibration", cal] if "readout" in m else [])
+                est = board(program, counts_path, "qiskit", *extra)
+                errors = [abs(v["probability"] - est["exact"].get(sq, 0.0)) for sq, v in est["squares"].items()]
+                row["by"][m] = {"kept": est["kept"], "tvd": est["tvd"], "max_square_error": max(errors, default=0.0),
+                                "squares": {sq: v["probability"] for sq, v in est["squares"].items()}}
+            results[g.name]["exact"] = est["exact"]
+            results[g.name][router] = row
+            tvd = ", ".join(f"{m}: {v['tvd']:.3f}" for m, v in row["by"].items())
+            print(f"  {g.name} routed by {router} ({row['physical_qubits']} qubits, {row['cz']} cz) on {device.DEVICE}: "
+                  f"TVD {tvd} ({time.time() - t:.1f}s)", flush=True)
     return results
 
 
 def check_mitigation(name, row, failures):
-    raw, best = row["by"]["none"]["tvd"], row["by"][FULL]["tvd"]
-    if raw > MIN_RAW_TVD and not best < raw:
-        failures.append(f"{name} on {device.DEVICE}: mitigation did not lower the TVD ({raw:.4f} -> {best:.4f})")
+    for router in ROUTERS:
+        raw, best = row[router]["by"]["none"]["tvd"], row[router]["by"][FULL]["tvd"]
+        if raw > MIN_RAW_TVD and not best < raw:
+            failures.append(f"{name} on {device.DEVICE} routed by {router}: mitigation did not lower the TVD ({raw:.4f} -> {best:.4f})")
 
 
 def main():
