@@ -148,9 +148,11 @@ def unrouted_twin(program, logical):
     """Why the device program `program` cannot be read through its unrouted twin `logical` (the
     same game and form compiled for a logical target), or None when it can.
 
-    `qchess counts --exact` simulates the program it is given, and qchess reads no program on
-    physical qubits `$k`; the exact board of a device program is the unrouted program's when
-    every bit means the same in both (the same map apart from qubits, the same post-selection)."""
+    `qchess counts --exact` simulates the program it is given, and a program in a device's
+    native gates can take far more memory to simulate exactly than the game's own gates (the
+    `--target ibm` program of full_game was past 16 GB after 5 minutes); the exact board of a
+    device program is the unrouted program's when every bit means the same in both (the same map
+    apart from qubits, the same post-selection)."""
     head, twin = header(program.read_text()), header(logical.read_text())
     if logical_map(head) != logical_map(twin):
         return "its board map differs from the unrouted program's (apart from qubits)"

@@ -195,9 +195,9 @@ def check_written(name, args, target, form, path, summary, cal, dev, exact, shot
     counts = run_on_aer(runnable, shots)
     counts_path = write_counts(path.with_suffix(".counts.json"), counts)
     est = board(path, counts_path, "qiskit")
-    # The exact board through the unrouted program of the same game and form (hardware.py's
-    # unrouted_twin: qchess reads no program on physical qubits); the counts are read through
-    # both headers, which must agree.
+    # The exact board through the unrouted program of the same game and form, in the game's own
+    # gates (hardware.py's unrouted_twin: simulating native gates exactly can cost far more); the
+    # counts are read through both headers, which must agree.
     logical = path.with_suffix(".logical.qasm")
     qchess("compile", *args, "--form", form or "deferred", "-o", logical)
     problem = unrouted_twin(path, logical)
