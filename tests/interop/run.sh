@@ -69,7 +69,7 @@ print(f"full_game on Aer (matrix product state): kept {kept}/{shots}, tvd {tvd:.
 PY
 echo "snippets: OK"
 # The hardware round trip (issue 11): bundled games through Aer, Braket and Cirq into `qchess
-# counts`, and on the noisy FakeFez model raw vs mitigated (mitigation must lower the distance);
-# about 2 minutes. tests/interop/figure.py draws docs/hardware-noise.png from its results.json.
+# counts`, and on the noisy FakeFez model raw vs mitigated, routed by Qiskit and by qchess (mitigation must lower the distance);
+# 14 minutes on 2 busy cores. tests/interop/figure.py draws docs/hardware-noise.png from its results.json.
 echo "== hardware round trip"
 "$VENV/bin/python" -W ignore "$ROOT/tests/interop/hardware.py" "$OUT/hardware"
