@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{ok_json, qchess, temp_dir};
+use common::{ok_json, path_str, qchess, sampled_board, temp_dir};
 use serde_json::Value;
 
 const GAMES: &[&str] = &[
@@ -16,10 +16,6 @@ const GAMES: &[&str] = &[
     "circuits/tour/04_jump_capture_measured.qcg",
     "circuits/tour/07_slide_basic_path_ancilla.qcg",
 ];
-
-fn path_str(p: &std::path::Path) -> &str {
-    p.to_str().expect("UTF-8 path")
-}
 
 #[test]
 fn sampled_counts_of_exported_games_give_simulates_board_within_5_sigma() {
@@ -37,25 +33,7 @@ fn sampled_counts_of_exported_games_give_simulates_board_within_5_sigma() {
                 "-o",
                 path_str(&program),
             ]));
-            let sampled = ok_json(&qchess(&[
-                "run",
-                path_str(&program),
-                "--shots",
-                "4000",
-                "--seed",
-                "11",
-                "--json",
-            ]));
-            std::fs::write(&counts, sampled["counts"].to_string()).expect("write counts");
-            let board = ok_json(&qchess(&[
-                "counts",
-                path_str(&program),
-                path_str(&counts),
-                "--counts-format",
-                "qiskit",
-                "--json",
-                "--exact",
-            ]));
+            let board = sampled_board(&program, &counts, 4000, 11);
             let context = format!("{game} ({form}): {board}");
             assert_eq!(board["shots"], 4000, "{context}");
             // A noiseless run breaks no symmetry: only other branches of the game are dropped.

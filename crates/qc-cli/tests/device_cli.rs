@@ -9,15 +9,11 @@
 
 mod common;
 
-use common::{ok_json, ok_stdout, qchess, temp_dir};
+use common::{ok_json, ok_stdout, path_str, qchess, sampled_board, temp_dir};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Output;
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().expect("UTF-8 path")
-}
 
 /// Every bundled Quantum Chess game.
 fn bundled_games() -> Vec<String> {
@@ -195,25 +191,7 @@ fn counts_of_a_routed_program_give_simulates_board() {
             let ctx = format!("{game} on {target} ({form})");
             let (program, _) = compile_device(&dir, game, target, form, &[]);
             let counts = dir.join("counts.json");
-            let sampled = ok_json(&qchess(&[
-                "run",
-                path_str(&program),
-                "--shots",
-                "2000",
-                "--seed",
-                "5",
-                "--json",
-            ]));
-            std::fs::write(&counts, sampled["counts"].to_string()).expect("write counts");
-            let board = ok_json(&qchess(&[
-                "counts",
-                path_str(&program),
-                path_str(&counts),
-                "--counts-format",
-                "qiskit",
-                "--json",
-                "--exact",
-            ]));
+            let board = sampled_board(&program, &counts, 2000, 5);
             let want = sim["squares"].as_object().expect("simulate squares");
             for (sq, w) in want {
                 let p_sim = w["probability"].as_f64().expect("p");

@@ -68,6 +68,42 @@ pub fn temp_dir(tag: &str) -> PathBuf {
     dir
 }
 
+/// `p` as the `&str` an argument list takes (the tests' paths are UTF-8).
+pub fn path_str(p: &std::path::Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+/// The board `qchess counts --exact --json` reads from `shots` noiseless shots of `program`
+/// (`qchess run --shots --seed --json`, its counts written to `counts` in Qiskit's order): the
+/// device-counts round trip the counts and device tests both check against `simulate`.
+pub fn sampled_board(
+    program: &std::path::Path,
+    counts: &std::path::Path,
+    shots: u32,
+    seed: u64,
+) -> serde_json::Value {
+    let (shots, seed) = (shots.to_string(), seed.to_string());
+    let sampled = ok_json(&qchess(&[
+        "run",
+        path_str(program),
+        "--shots",
+        &shots,
+        "--seed",
+        &seed,
+        "--json",
+    ]));
+    std::fs::write(counts, sampled["counts"].to_string()).expect("write counts");
+    ok_json(&qchess(&[
+        "counts",
+        path_str(program),
+        path_str(counts),
+        "--counts-format",
+        "qiskit",
+        "--json",
+        "--exact",
+    ]))
+}
+
 /// The subcommands `qchess --help` lists.
 pub fn subcommands() -> Vec<String> {
     let help = ok_stdout(&qchess(&["--help"]));
