@@ -283,9 +283,11 @@ fn assert_mentions(err: &str, needles: &[&str]) {
 }
 
 /// A folder of device targets for the bad-input tests: `line3` (3 qubits on a line),
-/// `ring4` (4 on a ring) and `split` (two pairs, not connected).
-fn test_backends() -> PathBuf {
-    let dir = temp_dir("device-backends");
+/// `ring4` (4 on a ring) and `split` (two pairs, not connected), in a directory of the
+/// calling test's own (`tag`): the tests run in parallel, and one rewriting a shared
+/// file while another read it gave an empty TOML.
+fn test_backends(tag: &str) -> PathBuf {
+    let dir = temp_dir(&format!("device-backends-{tag}"));
     let device = |name: &str, qubits: usize, edges: &str| {
         format!(
             "name = \"{name}\"\ndescription = \"test device\"\nqubits = {qubits}\nfeed_forward = true\n\
@@ -354,7 +356,7 @@ fn an_unknown_device_exits_2_naming_it() {
 
 #[test]
 fn a_disconnected_coupling_map_exits_2() {
-    let backends = test_backends();
+    let backends = test_backends("disconnected");
     let err = refused(&qchess(&[
         "route",
         "circuits/bell_psi_minus.qasm",
@@ -368,7 +370,7 @@ fn a_disconnected_coupling_map_exits_2() {
 
 #[test]
 fn a_program_wider_than_the_device_exits_2() {
-    let backends = test_backends();
+    let backends = test_backends("wide");
     let dir = temp_dir("device-wide");
     let circuit = dir.join("all_pairs.qasm");
     std::fs::write(&circuit, ALL_PAIRS).expect("write");
@@ -386,7 +388,7 @@ fn a_program_wider_than_the_device_exits_2() {
 #[test]
 fn a_calibration_for_another_device_exits_2() {
     let dir = temp_dir("device-calibration");
-    let backends = test_backends();
+    let backends = test_backends("calibration");
     let circuit = dir.join("all_pairs.qasm");
     std::fs::write(&circuit, ALL_PAIRS).expect("write");
     let route = |props: &str| {
@@ -435,7 +437,7 @@ fn a_calibration_for_another_device_exits_2() {
 #[test]
 fn a_broken_coupler_is_never_used() {
     let dir = temp_dir("device-broken");
-    let backends = test_backends();
+    let backends = test_backends("broken");
     let circuit = dir.join("all_pairs.qasm");
     std::fs::write(&circuit, ALL_PAIRS).expect("write");
     let run = |broken: f64| {
