@@ -1,7 +1,8 @@
 //! Which simulator a front end runs on. Library code is generic over `qc_ir::Backend`; a front
-//! end picks one by name with [`with_backend!`](crate::with_backend), an enum dispatch that
-//! monomorphises each arm (no trait objects). Written once so that the command line and the Python
-//! package offer the same simulators under the same names.
+//! end picks one by name with [`with_simulator!`](crate::with_simulator) (or
+//! [`with_backend!`](crate::with_backend) on top of it), an enum dispatch that monomorphises
+//! each arm (no trait objects): the one registry of simulators, so that every front end offers
+//! the same simulators under the same names.
 
 /// The simulators a front end offers.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -52,23 +53,54 @@ pub fn check_precision(
     }
 }
 
+/// Runs `$body` with `$new` bound to the constructor of the simulator `$kind` (a
+/// [`BackendKind`]) names in `$precision` (a `qc_sim::Precision`): a `fn(MemoryLimit) -> B`
+/// that gives a fresh simulator in |0...0> holding at most that much. The body is compiled once
+/// per simulator (and for the dense one once per precision: `DenseSim<f32>` for single); the
+/// other simulators ignore the precision, so check it first with [`check_precision`]. This is
+/// the one place a simulator is registered: a new one is its module in qc-sim, a
+/// [`BackendKind`] variant with its row of the name table, and an arm here.
+#[macro_export]
+macro_rules! with_simulator {
+    ($kind:expr, $precision:expr, |$new:ident| $body:expr) => {
+        match ($kind, $precision) {
+            ($crate::BackendKind::Sparse, _) => {
+                let $new: fn($crate::sim::MemoryLimit) -> $crate::sim::SparseSim =
+                    $crate::sim::SparseSim::with_limit;
+                $body
+            }
+            ($crate::BackendKind::Dense, $crate::sim::Precision::Double) => {
+                let $new: fn($crate::sim::MemoryLimit) -> $crate::sim::DenseSim =
+                    $crate::sim::DenseSim::with_limit;
+                $body
+            }
+            ($crate::BackendKind::Dense, $crate::sim::Precision::Single) => {
+                let $new: fn($crate::sim::MemoryLimit) -> $crate::sim::DenseSim<f32> =
+                    $crate::sim::DenseSim::<f32>::zero_state;
+                $body
+            }
+            ($crate::BackendKind::Reference, _) => {
+                let $new: fn($crate::sim::MemoryLimit) -> $crate::sim::ReferenceSparse =
+                    $crate::sim::ReferenceSparse::with_limit;
+                $body
+            }
+        }
+    };
+}
+
 /// Runs `$body` with `$backend` bound to a fresh simulator of the kind `$kind` (a
-/// [`BackendKind`]); the body is compiled once per simulator. With a precision (a
-/// `qc_sim::Precision`) between the two, the dense simulator runs in that precision (complex64
-/// for single; the body is then also compiled for `DenseSim<f32>`); the other simulators ignore
-/// it, so check it first with [`check_precision`].
+/// [`BackendKind`]) with the default memory limit, in `$precision` when one is given between the
+/// two (a `qc_sim::Precision`; double otherwise): [`with_simulator!`](crate::with_simulator)
+/// with the simulator made.
 #[macro_export]
 macro_rules! with_backend {
     ($kind:expr, $precision:expr, |$backend:ident| $body:expr) => {
-        match ($kind, $precision) {
-            ($crate::BackendKind::Dense, $crate::sim::Precision::Single) => {
-                let $backend =
-                    $crate::sim::DenseSim::<f32>::zero_state($crate::sim::MemoryLimit::default());
-                $body
-            }
-            (kind, _) => $crate::with_backend!(kind, |$backend| $body),
-        }
+        $crate::with_simulator!($kind, $precision, |new_backend| {
+            let $backend = new_backend($crate::sim::MemoryLimit::default());
+            $body
+        })
     };
+    // Double precision only: the body is not compiled for `DenseSim<f32>`.
     ($kind:expr, |$backend:ident| $body:expr) => {
         match $kind {
             $crate::BackendKind::Sparse => {

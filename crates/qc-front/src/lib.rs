@@ -1,16 +1,21 @@
-//! What every front end (the `qchess` command line, the Python package `qchess`) shares on top
-//! of the libraries, written once so that both give the same results: the facts a game adds to
-//! its program's board map, compiling a game to a program text, a device's counts back into a
-//! board (the estimate and its mitigations), the random source behind a seed, and the choice of
-//! simulator.
+//! What every front end (the `qchess` command line with its UQCI engine protocol, the Python
+//! package `qchess`, the web server) shares on top of the libraries, written once so that they
+//! give the same results: a game of any ruleset on any simulator ([`Session`], with the one
+//! dispatch from names to types and the registries of rulesets ([`rules`]) and simulators
+//! ([`backend`])), the facts a game adds to its program's board map, compiling a game to a
+//! program text, a device's counts back into a board (the estimate and its mitigations), and the
+//! random source behind a seed.
 //!
-//! Depends on qc-ir, qc-rules, qc-sim, qc-export and qc-route; the front ends depend on it.
+//! Depends on qc-ir, qc-rules, qc-sim, qc-export, qc-route and qc-render; the front ends depend on
+//! it.
 
 pub mod backend;
 pub mod board_facts;
 pub mod compile;
 pub mod counts;
 pub mod estimate_view;
+pub mod rules;
+pub mod session;
 
 pub use backend::{check_precision, BackendKind, PrecisionNeedsDense};
 pub use board_facts::{annotate, board_facts, BoardFacts};
@@ -21,9 +26,18 @@ pub use compile::{
 };
 pub use counts::{board_from_counts, CountsRequest, CountsStepError};
 pub use estimate_view::{estimate_view, exact_view};
-/// The simulators [`with_backend!`] constructs, re-exported so that the macro works in any crate.
+/// The rulesets [`with_ruleset!`] names, re-exported so that the macro works in any crate.
+#[doc(hidden)]
+pub use qc_rules as rules_crate;
+/// The simulators [`with_simulator!`] constructs, re-exported so that the macro works in any
+/// crate.
 #[doc(hidden)]
 pub use qc_sim as sim;
+pub use rules::{Classify, ErrorKind, RulesKind};
+pub use session::{
+    Game, GameInput, Input, LegalView, MoveView, RulesError, Session, SessionError, SessionSpec,
+    Table,
+};
 
 use rand::SeedableRng;
 

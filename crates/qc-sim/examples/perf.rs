@@ -28,6 +28,7 @@
 )]
 
 use qc_ir::{Backend, Complex64, Control, Gate, Qubit};
+use qc_rules::QuantumGame;
 use qc_sim::{DenseSim, MemoryLimit, SparseSim};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -29,7 +29,8 @@ use crate::cantwell::qcan::{MoveShape, QcanMove};
 use crate::chess::{Color, Piece, PieceKind, Square};
 use crate::ledger::{ClassicalState, Ledger, Turn, UndoError};
 use crate::ruleset::{
-    DrawReason, LegalMove, MoveOutcome, PlayedMove, Roll, SquarePair, Status, WinReason,
+    DrawReason, LegalMove, MoveOutcome, PlayedMove, QuantumGame, Roll, SquarePair, Status,
+    WinReason,
 };
 pub use crate::undo::UNDO_BUDGET_DIVISOR;
 use qc_ir::{
@@ -260,11 +261,6 @@ impl<B: Backend> Game<B> {
     /// The classical register and flags.
     pub fn board(&self) -> &Board {
         &self.position().board
-    }
-
-    /// The backend (the quantum state).
-    pub fn backend(&self) -> &B {
-        self.ledger.run().backend()
     }
 
     /// The outcomes of every measurement so far, by classical bit.

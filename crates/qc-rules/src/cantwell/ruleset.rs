@@ -241,6 +241,11 @@ impl<B: Backend> Game<B> {
 impl<B: Backend> QuantumGame for Game<B> {
     type Move = QcanMove;
     type Error = CantwellError;
+    type Backend = B;
+
+    fn backend(&self) -> &B {
+        self.ledger.run().backend()
+    }
 
     fn play(
         &mut self,

@@ -464,11 +464,6 @@ impl<B: Backend> NielsGame<B> {
         }
     }
 
-    /// The backend (its state is the quantum part of the current position).
-    pub fn backend(&self) -> &B {
-        self.ledger.run().backend()
-    }
-
     /// The qubit of a live pair.
     pub fn pair_qubit(&self, pair: PairId) -> Option<Qubit> {
         self.ledger.state().qubits.get(&pair).copied()

@@ -149,6 +149,11 @@ fn side_name(color: Color) -> &'static str {
 impl<B: Backend> QuantumGame for NielsGame<B> {
     type Move = RolledMove;
     type Error = NielsError;
+    type Backend = B;
+
+    fn backend(&self) -> &B {
+        self.ledger.run().backend()
+    }
 
     fn play(
         &mut self,

@@ -42,6 +42,12 @@ pub trait QuantumGame {
     type Move: GameMove;
     /// Why a move (or an undo) was refused; a move that cannot be read converts into it.
     type Error: std::error::Error + Send + Sync + 'static + From<ParseError<Self::Move>>;
+    /// The simulator the game is played on.
+    type Backend: Backend;
+
+    /// The simulator, whose state is the quantum part of the current position (for what the
+    /// interface does not say: a qubit's probability, the basis states).
+    fn backend(&self) -> &Self::Backend;
 
     /// Plays `mv`: outcomes written in are forced, the others sampled from `rng`. On error
     /// nothing changes.

@@ -1,0 +1,400 @@
+//! [`Table`]: a game of one ruleset on one simulator, with everything a front end keeps beside
+//! it (the start position and the file's tags, the seeded dice, where the game came from),
+//! written once against `qc_rules::Ruleset` and `QuantumGame` and compiled per ruleset and
+//! simulator. [`Session`](super::Session) holds one behind the [`Game`] interface; code that
+//! needs the ruleset's own types (UQCI's rule switches) holds one directly.
+
+use super::{Game, GameInput, LegalView, MoveView, RulesError, SessionError, SessionSpec};
+use crate::compile::{compile_circuit, CompileError, Compiled, Format};
+use crate::rules::Classify;
+use crate::{BackendKind, RulesKind};
+use qc_export::{ExportOptions, Target};
+use qc_ir::{Backend, Circuit, Qubit};
+use qc_render::game_drawing::{game_drawing, NoSuchMove};
+use qc_render::layout::Annotations;
+use qc_rules::{
+    BoardView, Color, GameFile, QuantumGame, Ruleset, SquarePair, Status, Tag, WireLabel,
+};
+use qc_sim::{MemoryLimit, Precision};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Map, Value};
+use std::ops::Range;
+
+/// The RNG `random` and `--random-plies` pick moves with: a stream apart from the outcomes'
+/// ([`crate::rng`]), so that picking a move does not shift the outcomes.
+pub fn pick_rng(seed: u64) -> ChaCha8Rng {
+    crate::rng(seed ^ 0x9E37_79B9_7F4A_7C15)
+}
+
+/// A game of ruleset `R` on simulator `B`, with its start position, tags and dice.
+pub struct Table<R: Ruleset, B: Backend> {
+    /// The ruleset, simulator, precision and seed it was opened with.
+    spec: SessionSpec,
+    /// Where the game came from, for messages (a path, `<stdin>`, `--moves`).
+    source: String,
+    /// The start position with the rule options in force.
+    start: R::Start,
+    /// The game file's tags other than the start position and rule options.
+    tags: Vec<Tag>,
+    /// The game.
+    game: R::Game<B>,
+    /// Where outcomes not written in a move are drawn from.
+    dice: ChaCha8Rng,
+    /// Where random moves are picked from.
+    pick: ChaCha8Rng,
+    /// A fresh simulator of this kind (for a game loaded later).
+    new_backend: fn(MemoryLimit) -> B,
+    /// The memory limit of every simulator this table makes.
+    limit: MemoryLimit,
+}
+
+impl<R: Ruleset, B: Backend> Table<R, B>
+where
+    R::Error: Classify,
+{
+    /// Opens `input` under `spec`: reads it, replays its moves on a fresh simulator from
+    /// `new_backend` (outcomes not written in are drawn with the seed), then what the file
+    /// records after them (a claim), then `random_plies` random legal moves. The dice then start
+    /// again from the seed, for the moves played next.
+    ///
+    /// # Errors
+    /// What does not read, cannot be set up, or which move the rules refuse.
+    pub fn open(
+        spec: &SessionSpec,
+        input: GameInput<'_>,
+        random_plies: usize,
+        new_backend: fn(MemoryLimit) -> B,
+        limit: MemoryLimit,
+    ) -> Result<Table<R, B>, SessionError> {
+        let (source, text) = read::<R>(input, spec.variant.as_deref())?;
+        let game = replay::<R, B>(&source, &text, new_backend(limit), spec.seed, random_plies)?;
+        Ok(Table {
+            spec: spec.clone(),
+            source,
+            start: text.start,
+            tags: text.tags,
+            game,
+            dice: crate::rng(spec.seed),
+            pick: pick_rng(spec.seed),
+            new_backend,
+            limit,
+        })
+    }
+
+    /// The game, for what the interface does not cover (a ruleset's own switches).
+    pub fn game(&self) -> &R::Game<B> {
+        &self.game
+    }
+
+    /// The game, mutably (see [`Table::game`]).
+    pub fn game_mut(&mut self) -> &mut R::Game<B> {
+        &mut self.game
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &R::Start {
+        &self.start
+    }
+
+    /// The dice outcomes not written in a move are drawn from.
+    pub fn dice(&mut self) -> &mut ChaCha8Rng {
+        &mut self.dice
+    }
+}
+
+/// A game file of ruleset `R`.
+type FileOf<R> = GameFile<<R as Ruleset>::Start, <R as Ruleset>::Move>;
+
+/// Reads `input` under ruleset `R` with rule `options` (which override a file's): the name its
+/// messages give it and the game text.
+fn read<R: Ruleset>(
+    input: GameInput<'_>,
+    options: Option<&str>,
+) -> Result<(String, FileOf<R>), SessionError>
+where
+    R::Error: Classify,
+{
+    match input {
+        GameInput::File { name, text } => {
+            let text = R::read_game(text, options).map_err(|e| SessionError::Read {
+                input: super::Input::File(name.to_string()),
+                source: RulesError::new(e),
+            })?;
+            Ok((name.to_string(), text))
+        }
+        GameInput::Position { name, fen, moves } => {
+            let start = R::start(fen, options).map_err(|e| SessionError::Read {
+                input: if fen.is_some() {
+                    super::Input::Fen
+                } else {
+                    super::Input::Variant
+                },
+                source: RulesError::new(e),
+            })?;
+            let moves = match moves {
+                Some(m) => R::read_moves(m).map_err(|e| SessionError::Read {
+                    input: super::Input::Moves,
+                    source: RulesError::new(e),
+                })?,
+                None => Vec::new(),
+            };
+            Ok((
+                name.to_string(),
+                GameFile {
+                    moves,
+                    ..GameFile::new(start)
+                },
+            ))
+        }
+    }
+}
+
+/// Plays every move of `text` on `backend` (outcomes not written in drawn with `seed`), then what
+/// the file records after them (a claim), then `random_plies` random moves; `source` names the
+/// game in messages.
+fn replay<R: Ruleset, B: Backend>(
+    source: &str,
+    text: &FileOf<R>,
+    backend: B,
+    seed: u64,
+    random_plies: usize,
+) -> Result<R::Game<B>, SessionError>
+where
+    R::Error: Classify,
+{
+    let mut game = R::game_for(text, backend).map_err(|e| SessionError::SetUp {
+        name: source.to_string(),
+        source: RulesError::new(e),
+    })?;
+    let mut dice = crate::rng(seed);
+    for (index, m) in text.moves.iter().enumerate() {
+        game.play(&m.mv, &mut dice)
+            .map_err(|e| SessionError::Replay {
+                name: source.to_string(),
+                number: index + 1,
+                text: m.mv.to_string(),
+                line: m.line,
+                column: m.column,
+                source: RulesError::new(e),
+            })?;
+    }
+    R::finish_replay(text, &mut game).map_err(|e| SessionError::Finish {
+        name: source.to_string(),
+        source: RulesError::new(e),
+    })?;
+    let mut pick = pick_rng(seed);
+    for _ in 0..random_plies {
+        if play_random(&mut game, &mut pick, &mut dice).is_none() {
+            break;
+        }
+    }
+    Ok(game)
+}
+
+/// Plays one legal move picked uniformly with `pick`; a move the engine refuses after all (one
+/// that would leave the state unchanged) is dropped and another picked. `None` when no move can
+/// be played.
+fn play_random<G: QuantumGame>(
+    game: &mut G,
+    pick: &mut impl Rng,
+    dice: &mut impl Rng,
+) -> Option<MoveView> {
+    let mut moves = game.legal_moves();
+    while !moves.is_empty() {
+        let mv = moves.swap_remove(pick.gen_range(0..moves.len()));
+        if let Ok(played) = game.play(&mv.mv, dice) {
+            return Some(MoveView::from(played));
+        }
+    }
+    None
+}
+
+impl<R, B> Game for Table<R, B>
+where
+    R: Ruleset<Start: Send> + 'static,
+    R::Error: Classify,
+    R::Game<B>: Send,
+    B: Backend + Send + 'static,
+{
+    fn rules(&self) -> RulesKind {
+        self.spec.rules
+    }
+
+    fn backend_kind(&self) -> BackendKind {
+        self.spec.backend
+    }
+
+    fn precision(&self) -> Precision {
+        self.spec.precision
+    }
+
+    fn seed(&self) -> u64 {
+        self.spec.seed
+    }
+
+    fn simulator_type(&self) -> &'static str {
+        std::any::type_name::<B>()
+    }
+
+    fn source(&self) -> &str {
+        &self.source
+    }
+
+    fn game_file_extension(&self) -> &'static str {
+        R::GAME_FILE_EXTENSION
+    }
+
+    fn options_name(&self) -> Option<String> {
+        R::options_name(&self.start)
+    }
+
+    fn start_fen(&self) -> String {
+        R::start_fen(&self.start)
+    }
+
+    fn play(&mut self, text: &str) -> Result<MoveView, SessionError> {
+        self.game
+            .play_text(text, &mut self.dice)
+            .map(MoveView::from)
+            .map_err(|e| SessionError::Rules(RulesError::new(e)))
+    }
+
+    fn play_random(&mut self) -> Option<MoveView> {
+        play_random(&mut self.game, &mut self.pick, &mut self.dice)
+    }
+
+    fn undo(&mut self) -> Result<MoveView, SessionError> {
+        self.game
+            .undo()
+            .map(|m| MoveView::from(&m))
+            .map_err(|e| SessionError::Rules(RulesError::new(e)))
+    }
+
+    fn claim(&mut self) -> Option<Result<String, SessionError>> {
+        self.game
+            .claim(&mut self.dice)
+            .map(|r| r.map_err(|e| SessionError::Rules(RulesError::new(e))))
+    }
+
+    fn load(&mut self, name: &str, text: &str) -> Result<(), SessionError> {
+        let (source, text) = read::<R>(GameInput::File { name, text }, None)?;
+        self.game = replay::<R, B>(
+            &source,
+            &text,
+            (self.new_backend)(self.limit),
+            self.spec.seed,
+            0,
+        )?;
+        self.start = text.start;
+        self.tags = text.tags;
+        self.source = source;
+        Ok(())
+    }
+
+    fn legal_moves(&self) -> Vec<LegalView> {
+        self.game
+            .legal_moves()
+            .iter()
+            .map(LegalView::from)
+            .collect()
+    }
+
+    fn moves(&self) -> Vec<MoveView> {
+        self.game.moves().iter().map(MoveView::from).collect()
+    }
+
+    fn status(&self) -> Status {
+        self.game.status()
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.game.side_to_move()
+    }
+
+    fn fen(&self) -> String {
+        self.game.fen()
+    }
+
+    fn record(&self) -> String {
+        self.game.record()
+    }
+
+    fn game_file(&self, with_tags: bool) -> String {
+        let tags: &[Tag] = if with_tags { &self.tags } else { &[] };
+        R::write_game(tags, &self.start, &self.game)
+    }
+
+    fn board_view(&self, links: bool) -> BoardView {
+        self.game.board_view(links)
+    }
+
+    fn state_size(&self) -> usize {
+        self.game.state_size()
+    }
+
+    fn bell(&self, pair: SquarePair) -> Option<([f64; 8], (f64, f64))> {
+        self.game.bell(pair)
+    }
+
+    fn extras(&self) -> Map<String, Value> {
+        self.game.extras()
+    }
+
+    fn board_distribution(&self) -> Option<Vec<(String, f64)>> {
+        self.game.board_distribution()
+    }
+
+    fn most_likely_board(&self) -> Option<(String, f64)> {
+        self.game.most_likely_board()
+    }
+
+    fn endings_note(&self) -> Option<String> {
+        self.game.endings_note()
+    }
+
+    fn circuit(&self) -> &Circuit {
+        self.game.circuit()
+    }
+
+    fn outcomes(&self) -> Vec<Option<bool>> {
+        self.game.outcomes()
+    }
+
+    fn move_instructions(&self, n: usize) -> Option<Range<usize>> {
+        self.game.move_instructions(n)
+    }
+
+    fn wire_labels(&self) -> Vec<WireLabel> {
+        self.game.wire_labels().to_vec()
+    }
+
+    fn basis_states(&self) -> Vec<(Vec<Qubit>, num_complex::Complex64)> {
+        self.game.backend().basis_states()
+    }
+
+    fn compile(
+        &self,
+        format: Format,
+        options: &ExportOptions,
+        target: Option<&Target>,
+    ) -> Result<Compiled, CompileError> {
+        let facts = crate::board_facts(&self.game, self.game.backend());
+        compile_circuit(
+            self.game.circuit(),
+            &self.game.outcomes(),
+            format,
+            options,
+            target,
+            Some(&facts),
+        )
+    }
+
+    fn drawing(
+        &self,
+        n: Option<usize>,
+        all_wires: bool,
+    ) -> Result<(Circuit, Annotations), NoSuchMove> {
+        game_drawing(&self.game, n, all_wires)
+    }
+}

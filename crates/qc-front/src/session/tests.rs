@@ -1,0 +1,227 @@
+use super::*;
+use qc_ir::Choice;
+use qc_rules::{QuantumGame, Ruleset};
+
+fn spec(rules: RulesKind, backend: BackendKind, precision: Precision) -> SessionSpec {
+    SessionSpec {
+        rules,
+        backend,
+        precision,
+        seed: 5,
+        ..SessionSpec::default()
+    }
+}
+
+fn moves<'a>(text: &'a str) -> GameInput<'a> {
+    GameInput::Position {
+        name: "--moves",
+        fen: None,
+        moves: Some(text),
+    }
+}
+
+/// A few moves of each ruleset with a measurement among them.
+fn opening(rules: RulesKind) -> &'static str {
+    match rules {
+        RulesKind::Cantwell => "b1^a3c3 d7d5 c3xd5 e7e5",
+        RulesKind::Niels => "e2^e4e3 e7e5",
+    }
+}
+
+#[test]
+fn a_session_is_owned_and_send() {
+    fn owned_and_send<T: Send + 'static>() {}
+    owned_and_send::<Session>();
+    owned_and_send::<std::sync::Mutex<Session>>();
+}
+
+#[test]
+fn every_ruleset_reaches_every_simulator_it_names() {
+    // The simulator types written out here, apart from the registry.
+    let expected = |backend: BackendKind, precision: Precision| match (backend, precision) {
+        (BackendKind::Sparse, Precision::Double) => Some("qc_sim::sparse::SparseSim"),
+        (BackendKind::Dense, Precision::Double) => Some("qc_sim::dense::DenseSim"),
+        (BackendKind::Dense, Precision::Single) => Some("qc_sim::dense::DenseSim<f32>"),
+        (BackendKind::Reference, Precision::Double) => Some("qc_sim::reference::ReferenceSparse"),
+        _ => None,
+    };
+    for rules in RulesKind::CHOICES.iter().map(|c| c.value) {
+        for backend in BackendKind::CHOICES.iter().map(|c| c.value) {
+            for precision in Precision::CHOICES.iter().map(|c| c.value) {
+                let opened =
+                    Session::open(&spec(rules, backend, precision), moves(opening(rules)), 0);
+                match expected(backend, precision) {
+                    Some(ty) => {
+                        let s = opened.expect("opens");
+                        assert_eq!(s.rules(), rules);
+                        assert_eq!(s.backend_kind(), backend);
+                        assert_eq!(s.precision(), precision);
+                        let got = s.simulator_type();
+                        let got = got.strip_suffix("<f64>").unwrap_or(got);
+                        assert_eq!(got, ty, "{rules} on {backend} {precision}");
+                        assert_eq!(s.moves().len(), opening(rules).split(' ').count());
+                    }
+                    None => assert!(
+                        matches!(opened, Err(SessionError::Precision(_))),
+                        "{rules} on {backend} {precision}"
+                    ),
+                }
+            }
+        }
+    }
+}
+
+/// Plays `text` on a game of `R` built directly on `backend`, outcomes drawn as a session draws
+/// them.
+fn typed<R: Ruleset, B: qc_ir::Backend>(text: &str, backend: B, seed: u64) -> R::Game<B> {
+    let start = R::start(None, None).expect("start");
+    let mut game = R::new_game(&start, backend).expect("set up");
+    let mut dice = crate::rng(seed);
+    for m in text.split(' ') {
+        game.play_text(m, &mut dice).expect("plays");
+    }
+    game
+}
+
+fn same_game<G: QuantumGame>(session: &Session, game: &G) {
+    assert_eq!(session.record(), game.record());
+    assert_eq!(session.fen(), game.fen());
+    assert_eq!(session.state_size(), game.state_size());
+    assert_eq!(session.board_view(true), game.board_view(true));
+    assert_eq!(session.outcomes(), game.outcomes());
+    assert_eq!(session.circuit(), game.circuit());
+}
+
+#[test]
+fn a_session_plays_as_the_game_built_by_hand() {
+    let text = opening(RulesKind::Cantwell);
+    let single = spec(RulesKind::Cantwell, BackendKind::Dense, Precision::Single);
+    let session = Session::open(&single, moves(text), 0).expect("opens");
+    let by_hand = typed::<qc_rules::Cantwell, _>(
+        text,
+        qc_sim::DenseSim::<f32>::zero_state(MemoryLimit::default()),
+        5,
+    );
+    same_game(&session, &by_hand);
+
+    let text = opening(RulesKind::Niels);
+    let reference = spec(RulesKind::Niels, BackendKind::Reference, Precision::Double);
+    let mut session = Session::open(&reference, moves(text), 0).expect("opens");
+    let mut by_hand = typed::<qc_rules::Niels, _>(text, qc_sim::ReferenceSparse::new(), 5);
+    same_game(&session, &by_hand);
+    // Moves played afterwards draw from dice that start again from the seed.
+    let mut dice = crate::rng(5);
+    let next = "d2^d4d3";
+    assert_eq!(
+        session.play(next).expect("plays"),
+        MoveView::from(QuantumGame::play_text(&mut by_hand, next, &mut dice).expect("plays"))
+    );
+    same_game(&session, &by_hand);
+    assert_eq!(
+        session.undo().expect("undo"),
+        MoveView::from(&QuantumGame::undo(&mut by_hand).expect("undo"))
+    );
+    same_game(&session, &by_hand);
+}
+
+#[test]
+fn refusals_are_typed_and_change_nothing() {
+    let cantwell = spec(RulesKind::Cantwell, BackendKind::Sparse, Precision::Double);
+    let bad_fen = GameInput::Position {
+        name: "--moves",
+        fen: Some("not a fen"),
+        moves: None,
+    };
+    match Session::open(&cantwell, bad_fen, 0) {
+        Err(SessionError::Read {
+            input: Input::Fen,
+            source,
+        }) => assert_eq!(source.kind(), ErrorKind::Notation),
+        other => panic!("expected a FEN error, got {other:?}"),
+    }
+    let file = "[Event \"t\"]\n\n1. b1^a3c3 e7e5 2. a3a5 *\n";
+    match Session::open(
+        &cantwell,
+        GameInput::File {
+            name: "t.qcg",
+            text: file,
+        },
+        0,
+    ) {
+        Err(
+            e @ SessionError::Replay {
+                number: 3, line: 3, ..
+            },
+        ) => {
+            assert_eq!(
+                e.rules_error().map(RulesError::kind),
+                Some(ErrorKind::Illegal)
+            );
+            assert!(
+                e.to_string()
+                    .starts_with("t.qcg: move 3 `a3a5`, line 3, column "),
+                "{e}"
+            );
+        }
+        other => panic!("expected move 3 refused, got {other:?}"),
+    }
+    let mut s = Session::open(&cantwell, GameInput::START, 0).expect("opens");
+    match s.undo() {
+        Err(SessionError::Rules(e)) => assert_eq!(e.kind(), ErrorKind::Illegal),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    s.play("b1^a3c3").expect("plays");
+    let before = s.record();
+    assert!(matches!(s.play("e2e5"), Err(SessionError::Rules(_))));
+    assert!(matches!(s.play("zz"), Err(SessionError::Rules(e)) if e.kind() == ErrorKind::Notation));
+    assert!(s.load("bad.qcg", "1. e2e5 *\n").is_err());
+    assert_eq!(s.record(), before, "a refusal changes nothing");
+}
+
+#[test]
+fn random_plies_and_loads_repeat_with_the_seed() {
+    let niels = spec(RulesKind::Niels, BackendKind::Sparse, Precision::Double);
+    let a = Session::open(&niels, GameInput::START, 6).expect("opens");
+    let b = Session::open(&niels, GameInput::START, 6).expect("opens");
+    assert_eq!(a.moves().len(), 6);
+    assert_eq!(a.game_file(true), b.game_file(true));
+    // The file replays exactly, in a session of its own and loaded into another.
+    let file = a.game_file(true);
+    let replayed = Session::open(
+        &niels,
+        GameInput::File {
+            name: "a.qng",
+            text: &file,
+        },
+        0,
+    )
+    .expect("opens");
+    assert_eq!(replayed.fen(), a.fen());
+    let mut loaded = Session::open(&niels, moves("e2e4"), 0).expect("opens");
+    loaded.load("a.qng", &file).expect("loads");
+    assert_eq!(loaded.board_view(false), a.board_view(false));
+    assert_eq!(loaded.source(), "a.qng");
+}
+
+#[test]
+fn a_session_behind_a_mutex_plays_from_other_threads() {
+    let shared = std::sync::Arc::new(std::sync::Mutex::new(
+        Session::open(
+            &spec(RulesKind::Cantwell, BackendKind::Sparse, Precision::Double),
+            GameInput::START,
+            0,
+        )
+        .expect("opens"),
+    ));
+    let worker = {
+        let shared = std::sync::Arc::clone(&shared);
+        std::thread::spawn(move || {
+            let mut s = shared.lock().expect("lock");
+            s.play("b1^a3c3").map(|m| m.text)
+        })
+    };
+    assert_eq!(worker.join().expect("joins").expect("plays"), "b1^a3c3");
+    let s = shared.lock().expect("lock");
+    assert_eq!(s.moves().len(), 1);
+    assert_eq!(s.board_view(false).squares.iter().flatten().count(), 33);
+}

@@ -1,0 +1,55 @@
+//! Moves as a session hands them out, whatever the ruleset: the words of a ruleset's own typed
+//! moves (`qc_rules::PlayedMove`, `qc_rules::LegalMove`), which every front end shows.
+
+use qc_rules::{GameMove, LegalMove, PlayedMove};
+use serde_json::{Map, Value};
+use std::ops::Range;
+
+/// A played (or taken back) move in words: what every output shows of a
+/// `qc_rules::PlayedMove`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveView {
+    /// The move with its outcomes written in, so that it replays exactly.
+    pub text: String,
+    /// Its kind (`jump`, `split_slide`, ...; Niel's `move`, `superposition`, ...).
+    pub kind: &'static str,
+    /// What happened, in words.
+    pub detail: String,
+    /// The outcomes in a few words for a summary (`1`, `e6`), `None` when nothing was sampled.
+    pub outcome: Option<String>,
+    /// The instructions it emitted, as a range of the game circuit's instruction list.
+    pub instructions: Range<usize>,
+    /// Ruleset-specific fields for the JSON outputs.
+    pub extras: Map<String, Value>,
+}
+
+impl<M: GameMove> From<&PlayedMove<M>> for MoveView {
+    fn from(played: &PlayedMove<M>) -> MoveView {
+        MoveView {
+            text: played.text(),
+            kind: played.kind_name(),
+            detail: played.detail(),
+            outcome: played.outcome_summary(),
+            instructions: played.instructions.clone(),
+            extras: played.extras(),
+        }
+    }
+}
+
+/// A legal move in words: its notation and its kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegalView {
+    /// The move in the ruleset's notation.
+    pub text: String,
+    /// Its kind, as `moves` groups them.
+    pub kind: &'static str,
+}
+
+impl<M: GameMove> From<&LegalMove<M>> for LegalView {
+    fn from(legal: &LegalMove<M>) -> LegalView {
+        LegalView {
+            text: legal.mv.to_string(),
+            kind: legal.kind_name(),
+        }
+    }
+}
