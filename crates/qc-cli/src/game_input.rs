@@ -1,14 +1,14 @@
-//! Where a command's game comes from and how it is played: a game file, standard input (`-`),
-//! or `--moves` with an optional `--fen`, under the ruleset `--rules` names. Everything here is
-//! written once against `qc_rules::Ruleset`; `with_game!` picks the ruleset and the simulator
-//! (enum dispatch that monomorphises each pair, like `with_backend!`). Errors name the file (or
-//! `--moves`), the move number, the line and column, and what was wrong.
+//! The argument groups the commands share, each flag declared once with one default: where a
+//! command's game comes from ([`GameArgs`]: a game file, standard input (`-`), or `--moves` with
+//! an optional `--fen`), under which ruleset ([`RulesArgs`]), and on which simulator with which
+//! seed ([`SimArgs`]); and [`open`], which opens them as a `qc_front::Session` (the front ends'
+//! one dispatch from names to types). Errors name the file (or `--moves`, `--fen`,
+//! `--variant`), the move number, the line and column, and what was wrong.
 
-use anyhow::{bail, Context};
-use clap::{Args, ValueEnum};
-use qc_ir::Backend;
-use qc_rules::{GameFile, QuantumGame, Ruleset};
-use rand::Rng;
+use anyhow::bail;
+use clap::Args;
+use qc_front::{BackendKind, GameInput, Input, RulesKind, Session, SessionError, SessionSpec};
+use qc_sim::Precision;
 use std::path::PathBuf;
 
 /// The options every game-reading command shares.
@@ -25,185 +25,98 @@ pub struct GameArgs {
     pub fen: Option<String>,
     #[command(flatten)]
     pub rules: RulesArgs,
-}
-
-/// Which quantum chess the game is played under. A new ruleset is one more arm here and in
-/// `with_rules!` (see docs/architecture.md).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum RulesChoice {
-    /// Cantwell's Quantum Chess (QCAN moves, docs/notation.md).
-    #[default]
-    Cantwell,
-    /// Niel's Chess, "piece in a box" (docs/niels.md).
-    Niels,
-}
-
-/// The ruleset options every game command shares.
-#[derive(Args, Debug, Clone, Default)]
-pub struct RulesArgs {
-    /// The ruleset: cantwell (default) or niels.
-    #[arg(long, value_enum, default_value_t = RulesChoice::Cantwell)]
-    pub rules: RulesChoice,
-    /// Rule options (Niel's Chess: simplified (default), full, hadamard, hadamard-plus,
-    /// deterministic, tunnelling, no-box, joined by `+`, e.g. "full+hadamard"). Overrides a game
-    /// file's Variant tag.
-    #[arg(long, value_name = "OPTIONS")]
-    pub variant: Option<String>,
     /// After the given moves, play this many random legal moves (moves picked and outcomes
     /// sampled with --seed).
     #[arg(long, value_name = "N")]
     pub random_plies: Option<usize>,
 }
 
-/// Runs `$body` with the type `$rules` bound to the chosen ruleset (`qc_rules::Cantwell`, ...).
-macro_rules! with_rules {
-    ($choice:expr, |$rules:ident| $body:expr) => {
-        match $choice {
-            $crate::game_input::RulesChoice::Cantwell => {
-                type $rules = qc_rules::Cantwell;
-                $body
-            }
-            $crate::game_input::RulesChoice::Niels => {
-                type $rules = qc_rules::Niels;
-                $body
-            }
+/// The ruleset and its options (every game command, `uqci`, `match`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct RulesArgs {
+    /// The ruleset.
+    #[arg(long, value_parser = crate::choice_arg::choice::<RulesKind>(), default_value_t = RulesKind::Cantwell)]
+    pub rules: RulesKind,
+    /// Rule options (Niel's Chess: simplified (default), full, hadamard, hadamard-plus,
+    /// deterministic, tunnelling, no-box, joined by `+`, e.g. "full+hadamard"). Overrides a game
+    /// file's Variant tag.
+    #[arg(long, value_name = "OPTIONS")]
+    pub variant: Option<String>,
+}
+
+/// The simulator, its precision and the seed (every command that simulates).
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct SimArgs {
+    /// The simulator.
+    #[arg(long, value_parser = crate::choice_arg::choice::<BackendKind>(), default_value_t = BackendKind::Sparse)]
+    pub backend: BackendKind,
+    /// Amplitude precision of the dense simulator: double (complex128, default) or single
+    /// (complex64, `--backend dense` only: half the memory, faster; about 7 significant digits
+    /// as in qsim, so probabilities agree with double to about 1e-6 and those below 1e-10 read
+    /// as 0).
+    #[arg(long, value_parser = crate::choice_arg::choice::<Precision>(), default_value_t = Precision::Double)]
+    pub precision: Precision,
+    /// Seed of everything sampled: the outcomes of moves written without them, random moves,
+    /// shots, the device compiler's routing trials (an output is a function of its input, the
+    /// options and the seed).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+impl SimArgs {
+    /// The session these options and `rules` name.
+    pub fn spec(&self, rules: &RulesArgs) -> SessionSpec {
+        SessionSpec {
+            rules: rules.rules,
+            variant: rules.variant.clone(),
+            backend: self.backend,
+            precision: self.precision,
+            seed: self.seed,
         }
-    };
-}
-
-/// Loads the game `$args` (a `GameArgs`) gives and plays it on the simulator `$backend` (a
-/// `BackendKind`, or a pair `(BackendKind, Precision)`) with `$seed`; runs `$body` with `$loaded` (a `Loaded<R>`) and `$game` (an
-/// `R::Game<B>`) bound, and the type `$rules` bound to the ruleset. `$required`: whether a game
-/// must be given (otherwise: the start position, no moves).
-macro_rules! with_game {
-    // With a precision for the dense simulator: `(backend, precision)`, checked first.
-    ($args:expr, ($backend:expr, $precision:expr), $seed:expr, $required:expr,
-     |$rules:ident, $loaded:ident, $game:ident| $body:expr) => {{
-        $crate::backend_choice::check_precision($backend, $precision)?;
-        $crate::game_input::with_rules!($args.rules.rules, |$rules| {
-            let $loaded = $crate::game_input::load::<$rules>(&$args, $required)?;
-            $crate::backend_choice::with_backend!($backend, $precision, |backend| {
-                #[allow(unused_mut, reason = "only play mutates the game")]
-                let mut $game = $crate::game_input::replay::<$rules, _>(&$loaded, backend, $seed)?;
-                $body
-            })
-        })
-    }};
-    ($args:expr, $backend:expr, $seed:expr, $required:expr,
-     |$rules:ident, $loaded:ident, $game:ident| $body:expr) => {
-        $crate::game_input::with_rules!($args.rules.rules, |$rules| {
-            let $loaded = $crate::game_input::load::<$rules>(&$args, $required)?;
-            $crate::backend_choice::with_backend!($backend, |backend| {
-                #[allow(unused_mut, reason = "only play mutates the game")]
-                let mut $game = $crate::game_input::replay::<$rules, _>(&$loaded, backend, $seed)?;
-                $body
-            })
-        })
-    };
-}
-
-pub(crate) use {with_game, with_rules};
-
-/// A loaded game and a name for messages.
-pub struct Loaded<R: Ruleset> {
-    /// `path`, `<stdin>` or `--moves`.
-    pub source: String,
-    /// The tags, the start position and the moves.
-    pub text: GameFile<R::Start, R::Move>,
-    /// Random moves to play after the given ones.
-    pub random_plies: usize,
-}
-
-/// The RNG every command uses for sampled outcomes, so that a seed means the same game
-/// everywhere (the Python package uses the same one).
-pub use qc_front::rng;
-
-/// The RNG `--random-plies` picks moves with: a stream apart from the outcomes', so that
-/// picking a move does not shift the outcomes.
-pub fn pick_rng(seed: u64) -> rand_chacha::ChaCha8Rng {
-    rng(seed ^ 0x9E37_79B9_7F4A_7C15)
-}
-
-/// Loads the game `args` give under ruleset `R`; with nothing given, the standard start and no
-/// moves, unless `required`.
-pub fn load<R: Ruleset>(args: &GameArgs, required: bool) -> anyhow::Result<Loaded<R>> {
-    let options = args.rules.variant.as_deref();
-    let random_plies = args.rules.random_plies.unwrap_or(0);
-    if let Some(path) = &args.game {
-        let (source, text) = crate::input::read_input(path)?;
-        let text = R::read_game(&text, options).with_context(|| source.clone())?;
-        return Ok(Loaded {
-            source,
-            text,
-            random_plies,
-        });
     }
-    let start = R::start(args.fen.as_deref(), options).context(if args.fen.is_some() {
-        "--fen"
-    } else {
-        "--variant"
-    })?;
-    if required && args.moves.is_none() && args.fen.is_none() && random_plies == 0 {
+}
+
+/// Opens the game `game` gives on the simulator `sim` names: read, replayed (outcomes not
+/// written in sampled with the seed), then its random plies. With nothing given: the standard
+/// start and no moves, unless `required`.
+///
+/// # Errors
+/// The input cannot be read, does not parse, a move is refused, or `required` and no game.
+pub fn open(game: &GameArgs, sim: &SimArgs, required: bool) -> anyhow::Result<Session> {
+    let spec = sim.spec(&game.rules);
+    let random_plies = game.random_plies.unwrap_or(0);
+    let file = match &game.game {
+        Some(path) => Some(crate::input::read_input(path)?),
+        None => None,
+    };
+    let input = match &file {
+        Some((name, text)) => GameInput::File { name, text },
+        None => GameInput::Position {
+            name: "--moves",
+            fen: game.fen.as_deref(),
+            moves: game.moves.as_deref(),
+        },
+    };
+    let session = Session::open(&spec, input, random_plies).map_err(cli_error)?;
+    if required && file.is_none() && game.moves.is_none() && game.fen.is_none() && random_plies == 0
+    {
         bail!("no game given: pass a game file, `-` for standard input, or --moves \"...\" [--fen FEN]");
     }
-    let moves = match &args.moves {
-        Some(m) => R::read_moves(m).context("--moves")?,
-        None => Vec::new(),
-    };
-    Ok(Loaded {
-        source: "--moves".into(),
-        text: GameFile {
-            moves,
-            ..GameFile::new(start)
-        },
-        random_plies,
-    })
+    Ok(session)
 }
 
-/// Plays every move of `loaded` on `backend` (outcomes not written in are sampled with `seed`),
-/// then what the file records after them (a claim), then its random plies.
-pub fn replay<R: Ruleset, B: Backend>(
-    loaded: &Loaded<R>,
-    backend: B,
-    seed: u64,
-) -> anyhow::Result<R::Game<B>> {
-    let mut game = R::game_for(&loaded.text, backend)
-        .with_context(|| format!("{}: cannot set up the start position", loaded.source))?;
-    let mut dice = rng(seed);
-    for (index, m) in loaded.text.moves.iter().enumerate() {
-        game.play(&m.mv, &mut dice).with_context(|| {
-            let place = if m.line == 0 {
-                String::new()
-            } else {
-                format!(", line {}, column {}", m.line, m.column)
+/// A session's error with what was read named as the command line names it (`--fen`).
+pub fn cli_error(error: SessionError) -> anyhow::Error {
+    match error {
+        SessionError::Read { input, source } => {
+            let what = match input {
+                Input::File(name) => name,
+                Input::Fen => "--fen".into(),
+                Input::Variant => "--variant".into(),
+                Input::Moves => "--moves".into(),
             };
-            format!("{}: move {} `{}`{place}", loaded.source, index + 1, m.mv)
-        })?;
-    }
-    R::finish_replay(&loaded.text, &mut game).with_context(|| loaded.source.clone())?;
-    let mut pick = pick_rng(seed);
-    for _ in 0..loaded.random_plies {
-        if !play_random(&mut game, &mut pick, &mut dice)? {
-            break;
+            anyhow::Error::new(source).context(what)
         }
+        other => anyhow::Error::new(other),
     }
-    Ok(game)
-}
-
-/// Plays one legal move picked uniformly with `pick`; a move the engine refuses after all (one
-/// that would leave the state unchanged) is dropped and another picked. False when no move can
-/// be played.
-pub fn play_random<G: QuantumGame>(
-    game: &mut G,
-    pick: &mut impl Rng,
-    dice: &mut impl Rng,
-) -> anyhow::Result<bool> {
-    let mut moves = game.legal_moves();
-    while !moves.is_empty() {
-        let mv = moves.swap_remove(pick.gen_range(0..moves.len()));
-        if game.play(&mv.mv, dice).is_ok() {
-            return Ok(true);
-        }
-    }
-    Ok(false)
 }

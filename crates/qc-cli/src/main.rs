@@ -9,7 +9,6 @@
               `c[0]`), not rustdoc links; escaping the brackets would print the backslashes"
 )]
 
-mod backend_choice;
 mod choice_arg;
 mod circuit_input;
 mod commands;

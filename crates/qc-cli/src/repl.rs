@@ -7,29 +7,20 @@
 //! piped script gives the same output as before.
 
 use crate::commands::moves::grouped_moves;
-use crate::game_input::{pick_rng, play_random, replay, Loaded};
 use crate::output::write_stdout;
 use crate::status::{fen_text, game_over_text, move_table, status_line};
-use qc_ir::Backend;
-use qc_render::game_drawing::game_drawing;
+use qc_front::{Game, MoveView, SessionError};
+use qc_ir::Choice;
 use qc_render::{board_svg, board_text, text_circuit};
-use qc_rules::{GameMove, PlayedMove, QuantumGame, Ruleset, Square, SquarePair};
+use qc_rules::{Square, SquarePair};
 use rustyline::error::ReadlineError;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
 /// A game being played interactively.
-pub struct Session<R: Ruleset, B: Backend> {
-    /// The game.
-    pub game: R::Game<B>,
-    /// Where sampled outcomes come from.
-    pub dice: rand_chacha::ChaCha8Rng,
-    /// Where `random` picks its moves from.
-    pub pick: rand_chacha::ChaCha8Rng,
-    /// The start position (for `save`).
-    pub start: R::Start,
-    /// The seed, for the outcomes of a game `load` reads.
-    pub seed: u64,
+pub struct Repl {
+    /// The game, with its dice.
+    pub game: qc_front::Session,
     /// The game file the game was read from, loaded from or last saved to: where `save` without
     /// a file name writes.
     pub file: Option<PathBuf>,
@@ -50,14 +41,14 @@ pub struct Command<S> {
 }
 
 /// The commands, in the order `help` lists them.
-pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>>> {
+pub fn commands() -> Vec<Command<Repl>> {
     vec![
         Command {
             name: "board",
             args: "",
             arity: 0..=0,
             help: "the board again",
-            run: |s, _| show(&s.game),
+            run: |s, _| show(&*s.game),
         },
         Command {
             name: "history",
@@ -69,7 +60,7 @@ pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>
                 if moves.is_empty() {
                     "no move played yet\n".into()
                 } else {
-                    move_table(moves)
+                    move_table(&moves)
                 }
             },
         },
@@ -78,7 +69,7 @@ pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>
             args: "[SQ]",
             arity: 0..=1,
             help: "the legal moves, grouped by kind; with SQ, those of the piece on SQ",
-            run: |s, a| moves(&s.game, a.first().copied()),
+            run: |s, a| moves(&*s.game, a.first().copied()),
         },
         Command {
             name: "undo",
@@ -86,7 +77,7 @@ pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>
             arity: 0..=0,
             help: "take back the last move exactly (state, board, circuit)",
             run: |s, _| match s.game.undo() {
-                Ok(m) => format!("took back {}\n\n{}", m.text(), show(&s.game)),
+                Ok(m) => format!("took back {}\n\n{}", m.text, show(&*s.game)),
                 Err(e) => format!("error: {e}\n"),
             },
         },
@@ -95,14 +86,14 @@ pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>
             args: "",
             arity: 0..=0,
             help: "the probability of every occupied square",
-            run: |s, _| probs(&s.game),
+            run: |s, _| probs(&*s.game),
         },
         Command {
             name: "bell",
             args: "SQ1 SQ2",
             arity: 2..=2,
             help: "Bell-operator expectations O1..O8 and same/opposite for two different squares",
-            run: |s, a| bell(&s.game, a[0], a[1]),
+            run: |s, a| bell(&*s.game, a[0], a[1]),
         },
         Command {
             name: "draw",
@@ -117,7 +108,7 @@ pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>
                     },
                     None => s.game.moves().len(),
                 };
-                match game_drawing(&s.game, Some(n), false) {
+                match s.game.drawing(Some(n), false) {
                     Ok((circuit, notes)) => match text_circuit::draw_with(
                         &circuit,
                         &notes,
@@ -150,7 +141,7 @@ pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>
             run: |s, a| match load(s, a[0]) {
                 Ok(()) => {
                     s.file = Some(PathBuf::from(a[0]));
-                    format!("loaded {}\n\n{}", a[0], show(&s.game))
+                    format!("loaded {}\n\n{}", a[0], show(&*s.game))
                 }
                 Err(e) => format!("error: {e:#}\n"),
             },
@@ -167,7 +158,7 @@ pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>
             args: "",
             arity: 0..=0,
             help: "the position as FEN (and the most likely board, when pieces are split)",
-            run: |s, _| fen_text(&s.game),
+            run: |s, _| fen_text(&*s.game),
         },
         Command {
             name: "record",
@@ -181,13 +172,9 @@ pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>
             args: "",
             arity: 0..=0,
             help: "play a random legal move",
-            run: |s, _| match play_random(&mut s.game, &mut s.pick, &mut s.dice) {
-                Ok(true) => match s.game.moves().last() {
-                    Some(m) => played(&s.game, m),
-                    None => "error: no move was recorded\n".into(),
-                },
-                Ok(false) => "error: no legal move\n".into(),
-                Err(e) => format!("error: {e:#}\n"),
+            run: |s, _| match s.game.play_random() {
+                Some(m) => played(&*s.game, &m),
+                None => "error: no legal move\n".into(),
             },
         },
         Command {
@@ -195,8 +182,8 @@ pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>
             args: "",
             arity: 0..=0,
             help: "claim a draw (Quantum Chess: threefold repetition; every square is measured, then a draw if both kings survive)",
-            run: |s, _| match s.game.claim(&mut s.dice) {
-                Some(Ok(what)) => format!("{what}\n\n{}", show(&s.game)),
+            run: |s, _| match s.game.claim() {
+                Some(Ok(what)) => format!("{what}\n\n{}", show(&*s.game)),
                 Some(Err(e)) => format!("error: {e}\n"),
                 None => "error: nothing to claim: draws are automatic in this ruleset\n".into(),
             },
@@ -204,46 +191,36 @@ pub fn commands<R: Ruleset, B: Backend + Default>() -> Vec<Command<Session<R, B>
     ]
 }
 
-/// Replaces the session's game with the one game file `path` holds, replayed on a fresh
-/// simulator; on error the session keeps its game.
-fn load<R: Ruleset, B: Backend + Default>(
-    session: &mut Session<R, B>,
-    path: &str,
-) -> anyhow::Result<()> {
+/// Replaces the game with the one game file `path` holds, replayed on a fresh simulator; on
+/// error the game stays as it was.
+fn load(repl: &mut Repl, path: &str) -> anyhow::Result<()> {
     let (source, text) = crate::input::read_input(std::path::Path::new(path))?;
-    let text =
-        R::read_game(&text, None).map_err(|e| anyhow::Error::new(e).context(source.clone()))?;
-    let loaded: Loaded<R> = Loaded {
-        source,
-        text,
-        random_plies: 0,
-    };
-    session.game = replay(&loaded, B::default(), session.seed)?;
-    session.start = loaded.text.start;
-    Ok(())
+    repl.game
+        .load(&source, &text)
+        .map_err(crate::game_input::cli_error)
 }
 
 /// Writes the game to `name`, or without one to the session's file, or else to a new file
 /// [`fresh_game_file`] names; says where. The file written becomes the session's file.
-fn save<R: Ruleset, B: Backend>(session: &mut Session<R, B>, name: Option<&str>) -> String {
-    let (path, why) = match (name, &session.file) {
+fn save(repl: &mut Repl, name: Option<&str>) -> String {
+    let extension = repl.game.game_file_extension();
+    let (path, why) = match (name, &repl.file) {
         (Some(name), _) => (PathBuf::from(name), ""),
         (None, Some(file)) => (file.clone(), " (the game's file)"),
-        (None, None) => match fresh_game_file(Path::new(""), R::GAME_FILE_EXTENSION) {
+        (None, None) => match fresh_game_file(Path::new(""), extension) {
             Some(path) => (path, " (a new file: `save FILE` names one)"),
             None => {
                 return format!(
-                    "error: game.{0} to game-{MAX_FRESH_FILES}.{0} all exist: name the file, `save FILE`\n",
-                    R::GAME_FILE_EXTENSION
+                    "error: game.{extension} to game-{MAX_FRESH_FILES}.{extension} all exist: name the file, `save FILE`\n",
                 )
             }
         },
     };
-    let text = R::write_game(&[], &session.start, &session.game);
+    let text = repl.game.game_file(false);
     match std::fs::write(&path, text) {
         Ok(()) => {
             let shown = format!("saved to {}{why}\n", path.display());
-            session.file = Some(path);
+            repl.file = Some(path);
             shown
         }
         Err(e) => format!("error: cannot write {}: {e}\n", path.display()),
@@ -267,12 +244,13 @@ fn fresh_game_file(dir: &Path, extension: &str) -> Option<PathBuf> {
 }
 
 /// The text of `help`: the ruleset's notation by example, then the commands.
-fn help<R: Ruleset, S>(table: &[Command<S>]) -> String {
+fn help<S>(game: &dyn Game, table: &[Command<S>]) -> String {
+    let rules = game.rules();
     let mut out = format!(
         "Type a move in {} notation (docs/notation.md has all of it), for example:\n",
-        R::NAME
+        rules.name()
     );
-    for (example, meaning) in R::NOTATION_EXAMPLES {
+    for (example, meaning) in rules.notation_examples() {
         out.push_str(&format!("  {example:<16} {meaning}\n"));
     }
     out.push_str("or a command:\n");
@@ -302,8 +280,8 @@ fn names_a_square(word: &str) -> bool {
 }
 
 /// The prompt: whose move it is, or that the game is over.
-fn prompt<G: QuantumGame>(game: &G) -> String {
-    if QuantumGame::status(game).is_over() {
+fn prompt(game: &dyn Game) -> String {
+    if game.status().is_over() {
         "game over> ".into()
     } else {
         format!("{}> ", game.side_to_move().name())
@@ -311,38 +289,35 @@ fn prompt<G: QuantumGame>(game: &G) -> String {
 }
 
 /// The answer to one input line; `None` for `quit`.
-fn answer<R: Ruleset, B: Backend + Default>(
-    session: &mut Session<R, B>,
-    table: &[Command<Session<R, B>>],
-    line: &str,
-) -> Option<String> {
+fn answer(repl: &mut Repl, table: &[Command<Repl>], line: &str) -> Option<String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     Some(match words.as_slice() {
         [] => String::new(),
         ["quit"] | ["exit"] => return None,
-        ["help"] => help::<R, _>(table),
+        ["help"] => help(&*repl.game, table),
         [name, args @ ..] => match table.iter().find(|c| c.name == *name) {
-            Some(c) if c.arity.contains(&args.len()) => (c.run)(session, args),
+            Some(c) if c.arity.contains(&args.len()) => (c.run)(repl, args),
             Some(c) => format!(
                 "error: usage: {} ({})\n",
                 format!("{} {}", c.name, c.args).trim_end(),
                 c.help
             ),
             // The ruleset's move reader decides what is a move; the move read is played as is.
-            None if args.is_empty() => match name.parse::<R::Move>() {
-                Ok(mv) => match session.game.play(&mv, &mut session.dice) {
-                    Ok(m) => {
-                        let m = m.clone();
-                        played(&session.game, &m)
-                    }
-                    Err(e) => format!("error: {name}: {e}\n"),
-                },
-                Err(e) if names_a_square(name) => format!("error: {name}: {e}\n"),
-                Err(_) => neither(line, table),
+            None if args.is_empty() => match repl.game.play(name) {
+                Ok(m) => played(&*repl.game, &m),
+                Err(e) if unread(&e) && !names_a_square(name) => neither(line, table),
+                Err(e) => format!("error: {name}: {e}\n"),
             },
             None => neither(line, table),
         },
     })
+}
+
+/// True when the move reader refused the text (as opposed to the rules refusing the move).
+fn unread(error: &SessionError) -> bool {
+    error
+        .rules_error()
+        .is_some_and(|e| e.kind() == qc_front::ErrorKind::Notation)
 }
 
 /// The answer to a line that is neither a command nor a move.
@@ -355,7 +330,7 @@ fn neither<S>(line: &str, table: &[Command<S>]) -> String {
 
 /// The answer to `moves` (every legal move) and `moves SQ` (those of the piece on SQ: the
 /// moves that start on SQ).
-fn moves<G: QuantumGame>(game: &G, square: Option<&str>) -> String {
+fn moves(game: &dyn Game, square: Option<&str>) -> String {
     if let Some(over) = game_over_text(game) {
         return over;
     }
@@ -365,7 +340,7 @@ fn moves<G: QuantumGame>(game: &G, square: Option<&str>) -> String {
             let Some(square) = Square::parse(text) else {
                 return format!("error: `moves` takes a square like `moves e2`, got `{text}`\n");
             };
-            let groups = grouped_moves(game, |mv| mv.squares().sources.contains(&square));
+            let groups = grouped_moves(game, |mv| mv.squares.sources.contains(&square));
             if groups.is_empty() {
                 return format!("no legal move starts on {square}\n");
             }
@@ -380,11 +355,11 @@ fn moves<G: QuantumGame>(game: &G, square: Option<&str>) -> String {
 
 /// Reads lines until end of input, `quit` or `exit`, answering each: blank lines are skipped, a
 /// command runs, a word the ruleset reads as a move is played. Ctrl-C drops the line being typed.
-pub fn run<R: Ruleset, B: Backend + Default>(session: &mut Session<R, B>) -> anyhow::Result<()> {
-    let table = commands::<R, B>();
+pub fn run(repl: &mut Repl) -> anyhow::Result<()> {
+    let table = commands();
     let mut editor = rustyline::DefaultEditor::new()?;
     loop {
-        let line = match editor.readline(&prompt(&session.game)) {
+        let line = match editor.readline(&prompt(&*repl.game)) {
             Ok(line) => line,
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => break,
@@ -394,7 +369,7 @@ pub fn run<R: Ruleset, B: Backend + Default>(session: &mut Session<R, B>) -> any
             // History is a convenience: a line it cannot keep is still answered.
             let _kept = editor.add_history_entry(line.as_str());
         }
-        match answer(session, &table, &line) {
+        match answer(repl, &table, &line) {
             Some(reply) => write_stdout(&reply)?,
             None => break,
         }
@@ -403,18 +378,18 @@ pub fn run<R: Ruleset, B: Backend + Default>(session: &mut Session<R, B>) -> any
 }
 
 /// What is printed after a move.
-fn played<G: QuantumGame>(game: &G, m: &PlayedMove<G::Move>) -> String {
+fn played(game: &dyn Game, m: &MoveView) -> String {
     format!(
         "played {} ({} {})\n\n{}",
-        m.text(),
-        m.kind_name(),
-        m.detail(),
+        m.text,
+        m.kind,
+        m.detail,
         show(game)
     )
 }
 
 /// The board and the status.
-pub fn show<G: QuantumGame>(game: &G) -> String {
+pub fn show(game: &dyn Game) -> String {
     let status = status_line(game);
     let note = game
         .endings_note()
@@ -427,7 +402,7 @@ pub fn show<G: QuantumGame>(game: &G) -> String {
     )
 }
 
-fn probs<G: QuantumGame>(game: &G) -> String {
+fn probs(game: &dyn Game) -> String {
     let view = game.board_view(false);
     view.board_squares()
         .filter_map(|sq| {
@@ -437,7 +412,7 @@ fn probs<G: QuantumGame>(game: &G) -> String {
         .collect()
 }
 
-fn bell<G: QuantumGame>(game: &G, a: &str, b: &str) -> String {
+fn bell(game: &dyn Game, a: &str, b: &str) -> String {
     let (Some(sa), Some(sb)) = (Square::parse(a), Square::parse(b)) else {
         return format!("error: `bell` takes two squares like `bell a3 c3`, got `{a}` `{b}`\n");
     };
@@ -459,27 +434,16 @@ fn bell<G: QuantumGame>(game: &G, a: &str, b: &str) -> String {
     )
 }
 
-/// Starts a session on `game` and announces it.
-pub fn start<R: Ruleset, B: Backend>(
-    game: R::Game<B>,
-    start: R::Start,
-    seed: u64,
-    file: Option<PathBuf>,
-) -> anyhow::Result<Session<R, B>> {
-    let options = R::options_name(&start)
+/// Starts playing `game` interactively and announces it; `file` is where `save` writes.
+pub fn start(game: qc_front::Session, file: Option<PathBuf>) -> anyhow::Result<Repl> {
+    let options = game
+        .options_name()
         .map(|o| format!(" ({o})"))
         .unwrap_or_default();
     write_stdout(&format!(
         "qchess play, rules {}{options}: type `help` for commands.\n\n{}",
-        R::NAME,
-        show(&game)
+        game.rules().name(),
+        show(&*game)
     ))?;
-    Ok(Session {
-        game,
-        dice: crate::game_input::rng(seed),
-        pick: pick_rng(seed),
-        start,
-        seed,
-        file,
-    })
+    Ok(Repl { game, file })
 }

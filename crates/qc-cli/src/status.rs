@@ -1,11 +1,10 @@
 //! The game's state in words for the text outputs, the same for every command and ruleset.
 
-use qc_rules::{GameMove, PlayedMove, QuantumGame};
+use qc_front::{Game, MoveView};
 
 /// `Game over: White wins (king captured)` once the game has ended, `White to move` before.
-pub fn status_line<G: QuantumGame>(game: &G) -> String {
-    // The trait's status, not an inherent method of the same name on a ruleset's game type.
-    let status = QuantumGame::status(game);
+pub fn status_line(game: &dyn Game) -> String {
+    let status = game.status();
     if status.is_over() {
         format!("Game over: {status}")
     } else {
@@ -15,8 +14,8 @@ pub fn status_line<G: QuantumGame>(game: &G) -> String {
 
 /// What `moves` says on a finished game (`The game is over: White wins (king captured). There
 /// are no moves to play.`); `None` while it goes on.
-pub fn game_over_text<G: QuantumGame>(game: &G) -> Option<String> {
-    let status = QuantumGame::status(game);
+pub fn game_over_text(game: &dyn Game) -> Option<String> {
+    let status = game.status();
     status
         .is_over()
         .then(|| format!("The game is over: {status}. There are no moves to play.\n"))
@@ -25,7 +24,7 @@ pub fn game_over_text<G: QuantumGame>(game: &G) -> Option<String> {
 /// The position as FEN, with what it means where it is not one board: a Quantum Chess FEN is
 /// the classical register, every square a piece may be on, so the most likely full-board
 /// measurement follows as a FEN of its own.
-pub fn fen_text<G: QuantumGame>(game: &G) -> String {
+pub fn fen_text(game: &dyn Game) -> String {
     let fen = game.fen();
     match game.most_likely_board() {
         Some((likely, p)) if likely != fen => format!(
@@ -38,7 +37,7 @@ pub fn fen_text<G: QuantumGame>(game: &G) -> String {
 
 /// The moves played, one line each: number, the move with its outcomes, its kind and what
 /// happened (`  3. f3xe5.m0   jump   capture, measured, outcome 0 (P 0.5000): ...`).
-pub fn move_table<M: GameMove>(moves: &[PlayedMove<M>]) -> String {
+pub fn move_table(moves: &[MoveView]) -> String {
     moves
         .iter()
         .enumerate()
@@ -46,9 +45,9 @@ pub fn move_table<M: GameMove>(moves: &[PlayedMove<M>]) -> String {
             format!(
                 "  {:>3}. {:<18} {:<16} {}\n",
                 i + 1,
-                m.text(),
-                m.kind_name(),
-                m.detail()
+                m.text,
+                m.kind,
+                m.detail
             )
         })
         .collect()

@@ -53,6 +53,30 @@ fn documented_session(heading: &str) -> (String, Vec<String>) {
 }
 
 #[test]
+fn every_simulator_answers_the_documented_sessions_alike() {
+    // `--backend` picks the simulator the session plays on (it was always the sparse one, which
+    // the test above runs): the replies are the same on the others, and single precision is
+    // refused off the dense simulator.
+    for (heading, rules) in [
+        ("## Example session", "cantwell"),
+        ("## Example session: Niel's Chess", "niels"),
+    ] {
+        let (input, expected) = documented_session(heading);
+        for backend in ["dense", "reference"] {
+            let args = ["uqci", "--rules", rules, "--backend", backend];
+            assert_eq!(replies(&args, &input), expected, "{rules} on {backend}");
+        }
+    }
+    let refused = qchess_with_input(&["uqci", "--precision", "single"], "quit\n");
+    assert_eq!(refused.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("precision `single` needs the dense simulator"),
+        "{err}"
+    );
+}
+
+#[test]
 fn the_documented_sessions_run_as_written() {
     let (input, expected) = documented_session("## Example session");
     assert_eq!(session(&input), expected);

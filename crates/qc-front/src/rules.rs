@@ -23,6 +23,14 @@ qc_ir::choice!(RulesKind, "rules", [
     "niels" => RulesKind::Niels, "Niel's Chess, \"piece in a box\" (docs/niels.md)",
 ]);
 
+impl RulesKind {
+    /// The ruleset's notation by example: (move, what it means), for a front end's help.
+    pub fn notation_examples(self) -> &'static [(&'static str, &'static str)] {
+        use qc_rules::Ruleset;
+        crate::with_ruleset!(self, |R| R::NOTATION_EXAMPLES)
+    }
+}
+
 /// Runs `$body` with the type `$rules` bound to the ruleset `$kind` (a [`RulesKind`]) names
 /// (`qc_rules::Cantwell`, ...): the body is compiled once per ruleset.
 #[macro_export]

@@ -2,7 +2,7 @@
 //! openings with both colours, and the score with the Elo difference (crate `qc-engine`,
 //! module `arena`; docs/engine.md).
 
-use crate::game_input::{with_rules, RulesChoice};
+use crate::game_input::RulesArgs;
 use crate::output::write_stdout;
 use anyhow::Context;
 use clap::Args;
@@ -21,12 +21,8 @@ pub struct MatchArgs {
     pub first: PlayerSpec,
     /// The second player (same names).
     pub second: PlayerSpec,
-    /// The ruleset: cantwell (default) or niels.
-    #[arg(long, value_enum, default_value_t = RulesChoice::Cantwell)]
-    pub rules: RulesChoice,
-    /// Rule options (Niel's Chess, as for the other commands).
-    #[arg(long, value_name = "OPTIONS")]
-    pub variant: Option<String>,
+    #[command(flatten)]
+    pub rules: RulesArgs,
     /// The start position (the ruleset's FEN; default: the standard start).
     #[arg(long)]
     pub fen: Option<String>,
@@ -55,7 +51,7 @@ pub struct MatchArgs {
 
 /// Runs the match.
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
-    with_rules!(args.rules, |R| run_as::<R>(args))
+    qc_front::with_ruleset!(args.rules.rules, |R| run_as::<R>(args))
 }
 
 /// One line per game.
@@ -105,12 +101,13 @@ fn run_as<R: Ruleset>(args: &MatchArgs) -> anyhow::Result<()>
 where
     R::Game<SparseSim>: EngineGame,
 {
-    let start =
-        R::start(args.fen.as_deref(), args.variant.as_deref()).context(if args.fen.is_some() {
+    let start = R::start(args.fen.as_deref(), args.rules.variant.as_deref()).context(
+        if args.fen.is_some() {
             "--fen"
         } else {
             "--variant"
-        })?;
+        },
+    )?;
     let config = MatchConfig {
         openings: args.openings as usize,
         limits: Limits {

@@ -1,14 +1,14 @@
 //! `qchess board`: a picture of the final board, for every ruleset.
 
-use crate::game_input::{with_game, GameArgs};
+use crate::game_input::{open, GameArgs, SimArgs};
 use crate::output::write_stdout;
 use crate::status::status_line;
 use anyhow::Context;
 use clap::Args;
-use qc_front::BackendKind;
+use qc_front::Game;
 use qc_render::board_svg::BoardOptions;
 use qc_render::{board_svg, board_text};
-use qc_rules::{BoardView, Color, QuantumGame};
+use qc_rules::{BoardView, Color};
 use std::path::PathBuf;
 
 /// Arguments of `qchess board`.
@@ -32,43 +32,32 @@ pub struct BoardArgs {
     /// Highlight the squares the last move names on the SVG board.
     #[arg(long, requires = "svg")]
     pub last_move: bool,
-    /// Seed for the outcomes of moves written without them.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// The simulator.
-    #[arg(long, value_parser = crate::choice_arg::choice::<BackendKind>(), default_value_t = BackendKind::Sparse)]
-    pub backend: BackendKind,
+    #[command(flatten)]
+    pub sim: SimArgs,
 }
 
 /// Runs the command (with no game: the start position).
 pub fn run(args: &BoardArgs) -> anyhow::Result<()> {
-    with_game!(
-        args.game,
-        args.backend,
-        args.seed,
-        false,
-        |R, _loaded, game| {
-            let view = game.board_view(args.links);
-            match &args.svg {
-                Some(path) => std::fs::write(
-                    path,
-                    board_svg::draw_with(&view, &svg_options(args, &game, &view)),
-                )
-                .with_context(|| format!("cannot write {}", path.display())),
-                None => write_stdout(&format!(
-                    "{}{}\n",
-                    board_text::draw(&view),
-                    status_line(&game)
-                )),
-            }
-        }
-    )
+    let game = open(&args.game, &args.sim, false)?;
+    let view = game.board_view(args.links);
+    match &args.svg {
+        Some(path) => std::fs::write(
+            path,
+            board_svg::draw_with(&view, &svg_options(args, &*game, &view)),
+        )
+        .with_context(|| format!("cannot write {}", path.display())),
+        None => write_stdout(&format!(
+            "{}{}\n",
+            board_text::draw(&view),
+            status_line(&*game)
+        )),
+    }
 }
 
 /// What `--title`, `--move-list` and `--last-move` add to the SVG board of `game`.
-fn svg_options<G: QuantumGame>(args: &BoardArgs, game: &G, view: &BoardView) -> BoardOptions {
+fn svg_options(args: &BoardArgs, game: &dyn Game, view: &BoardView) -> BoardOptions {
     let moves = game.moves();
-    let plies: Vec<String> = moves.iter().map(|m| m.text()).collect();
+    let plies: Vec<String> = moves.iter().map(|m| m.text.clone()).collect();
     // The side that moved first: the side to move now when an even number of plies were played.
     let black_first = (game.side_to_move() == Color::Black) == plies.len().is_multiple_of(2);
     BoardOptions {
@@ -79,7 +68,7 @@ fn svg_options<G: QuantumGame>(args: &BoardArgs, game: &G, view: &BoardView) -> 
             Vec::new()
         },
         highlight: match (args.last_move, moves.last()) {
-            (true, Some(last)) => board_svg::squares_named(&last.text(), view),
+            (true, Some(last)) => board_svg::squares_named(&last.text, view),
             _ => Vec::new(),
         },
         ..BoardOptions::default()

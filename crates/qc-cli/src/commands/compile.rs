@@ -2,15 +2,13 @@
 //! `qc_export`, carrying the game's recorded outcomes for post-selection) or as the IR.
 
 use crate::choice_arg::choice;
-use crate::game_input::{with_game, GameArgs};
+use crate::game_input::{open, GameArgs, SimArgs};
 use crate::output::{write_stderr, write_stdout};
 use anyhow::Context;
 use clap::Args;
 use qc_export::{Dialect, ExportOptions, Form, MeasureScope, Summary, Target, Width};
-use qc_front::BackendKind;
-use qc_front::{Compiled, DeviceOptions, DeviceSummary, Format};
+use qc_front::{Compiled, DeviceOptions, DeviceSummary, Format, Game};
 use qc_ir::Circuit;
-use qc_rules::QuantumGame;
 use std::path::PathBuf;
 
 /// Arguments of `qchess compile`.
@@ -65,13 +63,11 @@ pub struct CompileArgs {
     /// Write to this file instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Seed for the outcomes of moves written without them, and for the device compiler's
-    /// routing trials (the output is a function of the game, the options and the seed).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// The simulator the game is played on (the circuit is the same on every one).
-    #[arg(long, value_parser = crate::choice_arg::choice::<BackendKind>(), default_value_t = BackendKind::Sparse)]
-    pub backend: BackendKind,
+    /// The simulator the game is played on (the circuit is the same on every one), and the seed
+    /// of the outcomes of moves written without them and of the device compiler's routing trials
+    /// (the output is a function of the game, the options and the seed).
+    #[command(flatten)]
+    pub sim: SimArgs,
 }
 
 impl CompileArgs {
@@ -127,41 +123,26 @@ pub fn run(args: &CompileArgs) -> anyhow::Result<()> {
     let properties = args.properties()?;
     let device = DeviceOptions {
         properties: properties.as_deref(),
-        seed: args.seed,
+        seed: args.sim.seed,
     };
-    with_game!(
-        args.game,
-        args.backend,
-        args.seed,
-        true,
-        |R, loaded, game| {
-            let outcomes = game.outcomes();
-            let facts = qc_front::board_facts(&game, game.backend());
-            let compiled = qc_front::compile_circuit_on(
-                game.circuit(),
-                &outcomes,
-                args.format,
-                &args.options(),
-                target.as_ref(),
-                Some(&facts),
-                &device,
-            )
-            .with_context(|| format!("{}: cannot compile", loaded.source))?;
-            let summary = Summaries {
-                program: &compiled.summary,
-                device: compiled.device.as_ref(),
-                circuit: game.circuit(),
-                outcomes: &outcomes,
-                outcome_lines: &outcome_lines(&game),
-            };
-            write_stderr(&if args.json {
-                summary.json()?
-            } else {
-                summary.text()?
-            })?;
-            args.write(&compiled)
-        }
-    )
+    let game = open(&args.game, &args.sim, true)?;
+    let compiled = game
+        .compile(args.format, &args.options(), target.as_ref(), &device)
+        .with_context(|| format!("{}: cannot compile", game.source()))?;
+    let outcomes = game.outcomes();
+    let summary = Summaries {
+        program: &compiled.summary,
+        device: compiled.device.as_ref(),
+        circuit: game.circuit(),
+        outcomes: &outcomes,
+        outcome_lines: &outcome_lines(&*game),
+    };
+    write_stderr(&if args.json {
+        summary.json()?
+    } else {
+        summary.text()?
+    })?;
+    args.write(&compiled)
 }
 
 /// What `compile` (and `route`) print about the program they wrote.
@@ -283,13 +264,14 @@ pub fn summary_text(
 }
 
 /// `move N text: outcome` for every move with a sampled outcome.
-fn outcome_lines<G: QuantumGame>(game: &G) -> Vec<String> {
+fn outcome_lines(game: &dyn Game) -> Vec<String> {
     game.moves()
         .iter()
         .enumerate()
         .filter_map(|(i, m)| {
-            m.outcome_summary()
-                .map(|o| format!("move {} {}: {o}", i + 1, m.text()))
+            m.outcome
+                .as_ref()
+                .map(|o| format!("move {} {}: {o}", i + 1, m.text))
         })
         .collect()
 }

@@ -5,13 +5,11 @@
 //! left out unless `--all-wires` asks for them.
 
 use crate::circuit_input::read_circuit_text;
-use crate::game_input::{with_game, GameArgs};
+use crate::game_input::{open, GameArgs, SimArgs};
 use crate::output::{terminal_width, write_stdout};
 use crate::program_drawing::program_drawing;
 use anyhow::Context;
 use clap::Args;
-use qc_front::BackendKind;
-use qc_render::game_drawing::game_drawing;
 use qc_render::layout::{Annotations, TooLarge};
 use qc_render::svg_circuit::SvgOptions;
 use qc_render::text_circuit::TextOptions;
@@ -52,12 +50,8 @@ pub struct DrawArgs {
     /// Highlight move N in the SVG picture (1 = the first move; 0 = the set-up).
     #[arg(long, value_name = "N", requires = "svg", conflicts_with = "circuit")]
     pub highlight: Option<usize>,
-    /// Seed for the outcomes of moves written without them.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// The simulator the game is played on.
-    #[arg(long, value_parser = crate::choice_arg::choice::<BackendKind>(), default_value_t = BackendKind::Sparse)]
-    pub backend: BackendKind,
+    #[command(flatten)]
+    pub sim: SimArgs,
 }
 
 /// Runs the command.
@@ -67,13 +61,7 @@ pub fn run(args: &DrawArgs) -> anyhow::Result<()> {
             let (_, text, circuit) = read_circuit_text(path)?;
             program_drawing(&text, circuit, args.as_written)
         }
-        None => with_game!(
-            args.game,
-            args.backend,
-            args.seed,
-            true,
-            |R, _loaded, game| game_drawing(&game, args.move_number, args.all_wires)?
-        ),
+        None => open(&args.game, &args.sim, true)?.drawing(args.move_number, args.all_wires)?,
     };
     let too_large =
         |e: TooLarge| anyhow::anyhow!("{e}; draw one move (--move N) or a smaller circuit");

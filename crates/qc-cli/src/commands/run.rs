@@ -1,13 +1,12 @@
 //! `qchess run`: exact outcome probabilities of a circuit file (IR text, OpenQASM 2 or 3).
 
-use crate::backend_choice::{check_precision, with_backend};
 use crate::circuit_input::read_circuit;
+use crate::game_input::SimArgs;
 use crate::output::stream_stdout;
 use anyhow::Context;
 use clap::Args;
-use qc_front::BackendKind;
 use qc_ir::exec::{exact_distribution, in_qiskit_order, qiskit_key, sample_counts};
-use qc_sim::Precision;
+use qc_sim::MemoryLimit;
 use rand::{Rng, SeedableRng};
 use std::io::Write;
 use std::path::PathBuf;
@@ -18,15 +17,9 @@ pub struct RunArgs {
     /// The circuit: IR text (`.qc`), IR JSON (`compile --format json`), OpenQASM 2 or 3
     /// (`.qasm`; told apart by content), or `-` for standard input.
     pub circuit: PathBuf,
-    /// The simulator.
-    #[arg(long, value_parser = crate::choice_arg::choice::<BackendKind>(), default_value_t = BackendKind::Sparse)]
-    pub backend: BackendKind,
-    /// Amplitude precision of the dense simulator: double (complex128, default) or single
-    /// (complex64, `--backend dense` only: half the memory, faster; about 7 significant digits
-    /// as in qsim, so probabilities agree with double to about 1e-6 and those below 1e-10 read
-    /// as 0).
-    #[arg(long, value_parser = crate::choice_arg::choice::<Precision>(), default_value_t = Precision::Double)]
-    pub precision: Precision,
+    // The simulator, its precision, and the seed of --shots.
+    #[command(flatten)]
+    pub sim: SimArgs,
     /// Print `{"probabilities": {"<bits>": p, ...}}` (or `{"counts": ...}` with --shots).
     #[arg(long)]
     pub json: bool,
@@ -34,9 +27,6 @@ pub struct RunArgs {
     /// At most 100000000.
     #[arg(long, value_parser = clap::value_parser!(u64).range(0..=qc_ir::exec::MAX_SHOTS))]
     pub shots: Option<u64>,
-    /// Seed for --shots.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
     /// Simulate the circuit as written: no optimisation passes, and user gates of OpenQASM
     /// programs applied gate by gate from their bodies instead of as one matrix each.
     #[arg(long)]
@@ -45,14 +35,14 @@ pub struct RunArgs {
 
 /// Runs the command.
 pub fn run(args: &RunArgs) -> anyhow::Result<()> {
-    check_precision(args.backend, args.precision)?;
+    qc_front::check_precision(args.sim.backend, args.sim.precision)?;
     let (name, circuit) = read_circuit(&args.circuit)?;
     // Rewrites that keep the distribution (inlined gate bodies recognised as their table gate,
     // X-wrapped 0-controls read back, inverse pairs, identities): fewer passes over the state.
     // Small user gates stay one matrix each unless `--no-optimize` asks for their bodies.
     let circuit = qc_ir::passes::simulation_form(&circuit, !args.no_optimize);
-    let dist = with_backend!(args.backend, args.precision, |backend| {
-        let mut sim = backend;
+    let dist = qc_front::with_simulator!(args.sim.backend, args.sim.precision, |new_sim| {
+        let mut sim = new_sim(MemoryLimit::default());
         exact_distribution(&mut sim, &circuit).with_context(|| format!("cannot simulate {name}"))?
     });
     // The outcomes are written as they are formatted, in Qiskit's key order, without a copy of
@@ -63,7 +53,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
             stream_stdout(|out| write_outcomes(out, &rows, "probabilities", args.json))
         }
         Some(shots) => {
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.sim.seed);
             let counts = sample_counts(&dist, shots, || rng.gen::<f64>());
             drop(dist);
             let rows = in_qiskit_order(&counts);

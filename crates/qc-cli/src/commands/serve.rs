@@ -3,11 +3,11 @@
 //! it over as a game file with every outcome written in, so that the page starts from exactly
 //! the game given.
 
-use crate::game_input::{with_game, GameArgs, RulesChoice};
+use crate::game_input::{open, GameArgs, SimArgs};
 use crate::output::write_stdout;
 use clap::Args;
-use qc_front::BackendKind;
-use qc_rules::Ruleset;
+use qc_front::{BackendKind, RulesKind};
+use qc_sim::Precision;
 use qc_web::{Limits, NewGame, RulesName};
 
 /// Arguments of `qchess serve`.
@@ -25,23 +25,23 @@ pub struct ServeArgs {
 
 /// Runs the command until Ctrl-C.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
-    let rules = match args.game.rules.rules {
-        RulesChoice::Cantwell => RulesName::Cantwell,
-        RulesChoice::Niels => RulesName::Niels,
+    // The page plays on the sparse simulator; only the seed is the user's.
+    let sim = SimArgs {
+        backend: BackendKind::Sparse,
+        precision: Precision::Double,
+        seed: args.seed,
     };
-    let initial = with_game!(
-        args.game,
-        BackendKind::Sparse,
-        args.seed,
-        false,
-        |R, loaded, game| NewGame {
-            rules,
-            variant: R::options_name(&loaded.text.start),
-            game: Some(R::write_game(&loaded.text.tags, &loaded.text.start, &game)),
-            seed: args.seed,
-            ..NewGame::default()
-        }
-    );
+    let game = open(&args.game, &sim, false)?;
+    let initial = NewGame {
+        rules: match game.rules() {
+            RulesKind::Cantwell => RulesName::Cantwell,
+            RulesKind::Niels => RulesName::Niels,
+        },
+        variant: game.options_name(),
+        game: Some(game.game_file(true)),
+        seed: args.seed,
+        ..NewGame::default()
+    };
     qc_web::serve_until_signal(args.port, Limits::default(), initial, |url| {
         // The address first, alone on its line, for scripts that start the server on port 0.
         let _ = write_stdout(&format!(

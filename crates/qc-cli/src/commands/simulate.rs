@@ -1,13 +1,12 @@
 //! `qchess simulate`: play a game on a simulator and show the result, for every ruleset.
 
-use crate::game_input::{rng, with_game, GameArgs, Loaded};
+use crate::game_input::{open, GameArgs, SimArgs};
 use crate::output::{progress, write_stdout};
 use crate::status::{fen_text, move_table, status_line};
 use clap::Args;
-use qc_front::BackendKind;
+use qc_front::{rng, Game};
+use qc_ir::Choice;
 use qc_render::board_text;
-use qc_rules::{QuantumGame, Ruleset};
-use qc_sim::Precision;
 use rand::Rng;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -17,18 +16,8 @@ use std::collections::BTreeMap;
 pub struct SimulateArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// The simulator.
-    #[arg(long, value_parser = crate::choice_arg::choice::<BackendKind>(), default_value_t = BackendKind::Sparse)]
-    pub backend: BackendKind,
-    /// Amplitude precision of the dense simulator: double (complex128, default) or single
-    /// (complex64, `--backend dense` only: half the memory, faster; about 7 significant digits
-    /// as in qsim, so probabilities agree with double to about 1e-6 and those below 1e-10 read
-    /// as 0).
-    #[arg(long, value_parser = crate::choice_arg::choice::<Precision>(), default_value_t = Precision::Double)]
-    pub precision: Precision,
-    /// Seed for the outcomes of moves written without them.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub sim: SimArgs,
     /// Also sample this many full-board measurements of the final state and report the counts
     /// (Quantum Chess, whose squares are qubits). At most 100000000.
     #[arg(long, value_parser = clap::value_parser!(u64).range(0..=qc_ir::exec::MAX_SHOTS))]
@@ -40,42 +29,30 @@ pub struct SimulateArgs {
 
 /// Runs the command.
 pub fn run(args: &SimulateArgs) -> anyhow::Result<()> {
-    with_game!(
-        args.game,
-        (args.backend, args.precision),
-        args.seed,
-        true,
-        |R, loaded, game| {
-            let shots = match args.shots {
-                Some(n) => Some(sample_boards(&game, n, args.seed)?),
-                None => None,
-            };
-            let record = R::write_game(&loaded.text.tags, &loaded.text.start, &game);
-            if args.json {
-                let json = to_json::<R, _>(&loaded, &game, record, shots);
-                write_stdout(&(serde_json::to_string_pretty(&json)? + "\n"))
-            } else {
-                write_stdout(&to_text::<R, _>(&loaded, &game, &record, shots.as_ref()))
-            }
-        }
-    )
+    let game = open(&args.game, &args.sim, true)?;
+    let shots = match args.shots {
+        Some(n) => Some(sample_boards(&*game, n, args.sim.seed)?),
+        None => None,
+    };
+    let record = game.game_file(true);
+    if args.json {
+        let json = to_json(&*game, record, shots);
+        write_stdout(&(serde_json::to_string_pretty(&json)? + "\n"))
+    } else {
+        write_stdout(&to_text(&*game, &record, shots.as_ref()))
+    }
 }
 
 /// The JSON of a played game: what every ruleset has, then the ruleset's extras.
-fn to_json<R: Ruleset, G: QuantumGame>(
-    loaded: &Loaded<R>,
-    game: &G,
-    record: String,
-    shots: Option<BTreeMap<String, u64>>,
-) -> Value {
+fn to_json(game: &dyn Game, record: String, shots: Option<BTreeMap<String, u64>>) -> Value {
     let moves: Vec<Value> = game
         .moves()
-        .iter()
+        .into_iter()
         .map(|m| {
             let mut fields = Map::new();
-            fields.insert("move".into(), json!(m.text()));
-            fields.insert("kind".into(), json!(m.kind_name()));
-            fields.extend(m.extras());
+            fields.insert("move".into(), json!(m.text));
+            fields.insert("kind".into(), json!(m.kind));
+            fields.extend(m.extras);
             Value::Object(fields)
         })
         .collect();
@@ -91,17 +68,15 @@ fn to_json<R: Ruleset, G: QuantumGame>(
             })
         })
         .collect();
+    let status = game.status();
     let mut out = Map::new();
-    out.insert("rules".into(), json!(R::NAME));
-    out.insert("fen".into(), json!(R::start_fen(&loaded.text.start)));
+    out.insert("rules".into(), json!(game.rules().name()));
+    out.insert("fen".into(), json!(game.start_fen()));
     out.insert("moves".into(), Value::Array(moves));
     out.insert("squares".into(), Value::Object(squares));
     out.insert("state_size".into(), json!(game.state_size()));
-    out.insert("status".into(), json!(QuantumGame::status(game).name()));
-    out.insert(
-        "status_text".into(),
-        json!(QuantumGame::status(game).to_string()),
-    );
+    out.insert("status".into(), json!(status.name()));
+    out.insert("status_text".into(), json!(status.to_string()));
     out.insert("side_to_move".into(), json!(game.side_to_move().fen_char()));
     out.insert("final_fen".into(), json!(game.fen()));
     if let Some((fen, probability)) = game.most_likely_board() {
@@ -118,14 +93,9 @@ fn to_json<R: Ruleset, G: QuantumGame>(
     Value::Object(out)
 }
 
-fn to_text<R: Ruleset, G: QuantumGame>(
-    loaded: &Loaded<R>,
-    game: &G,
-    record: &str,
-    shots: Option<&BTreeMap<String, u64>>,
-) -> String {
-    let mut out = match R::options_name(&loaded.text.start) {
-        Some(options) => format!("Rules: {} ({options})\n", R::NAME),
+fn to_text(game: &dyn Game, record: &str, shots: Option<&BTreeMap<String, u64>>) -> String {
+    let mut out = match game.options_name() {
+        Some(options) => format!("Rules: {} ({options})\n", game.rules().name()),
         None => String::new(),
     };
     out.push_str("Game (every outcome written in; replays exactly):\n");
@@ -135,7 +105,7 @@ fn to_text<R: Ruleset, G: QuantumGame>(
     let moves = game.moves();
     if !moves.is_empty() {
         out.push_str("\nMoves:\n");
-        out.push_str(&move_table(moves));
+        out.push_str(&move_table(&moves));
     }
     out.push('\n');
     out.push_str(&board_text::draw(&game.board_view(false)));
@@ -158,11 +128,7 @@ fn to_text<R: Ruleset, G: QuantumGame>(
 }
 
 /// Samples full-board measurements of the final state from its exact board distribution.
-fn sample_boards<G: QuantumGame>(
-    game: &G,
-    shots: u64,
-    seed: u64,
-) -> anyhow::Result<BTreeMap<String, u64>> {
+fn sample_boards(game: &dyn Game, shots: u64, seed: u64) -> anyhow::Result<BTreeMap<String, u64>> {
     let Some(boards) = game.board_distribution() else {
         anyhow::bail!("--shots needs a ruleset whose squares are qubits (Quantum Chess)");
     };

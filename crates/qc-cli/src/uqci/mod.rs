@@ -7,9 +7,11 @@ mod rules;
 mod search;
 mod session;
 
-use crate::game_input::{with_rules, RulesChoice};
+use crate::game_input::{RulesArgs, SimArgs};
 use anyhow::Context;
 use clap::Args;
+use qc_ir::Backend;
+use qc_sim::MemoryLimit;
 use rules::UqciRules;
 use session::{Reply, Session};
 use std::io::{BufRead, Write};
@@ -21,26 +23,29 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 /// Arguments of `qchess uqci`.
 #[derive(Args, Debug)]
 pub struct UqciArgs {
-    /// Seed for measurement outcomes not written in a move (also `setoption name seed`).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// The ruleset: cantwell (Quantum Chess, default) or niels (Niel's Chess).
-    #[arg(long, value_enum, default_value_t = RulesChoice::Cantwell)]
-    pub rules: RulesChoice,
-    /// Rule options for every position of the session (Niel's Chess: simplified (default),
-    /// full, hadamard, hadamard-plus, deterministic, tunnelling, no-box, joined by `+`).
-    #[arg(long, value_name = "OPTIONS")]
-    pub variant: Option<String>,
+    // The ruleset and the rule options of every position of the session.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    // The simulator and the seed (also `setoption name seed`).
+    #[command(flatten)]
+    pub sim: SimArgs,
 }
 
 /// Runs the session until `quit` or the end of input.
 pub fn run(args: &UqciArgs) -> anyhow::Result<()> {
-    with_rules!(args.rules, |R| serve::<R>(args))
+    let sim = &args.sim;
+    qc_front::check_precision(sim.backend, sim.precision)?;
+    qc_front::dispatch!(args.rules.rules, sim.backend, sim.precision, |R, new| {
+        serve::<R, _>(args, new)
+    })
 }
 
-/// The session loop under ruleset `R`.
-fn serve<R: UqciRules>(args: &UqciArgs) -> anyhow::Result<()> {
-    let mut session = Session::<R>::new(args.seed, args.variant.clone())
+/// The session loop under ruleset `R` on simulators from `new_backend`.
+fn serve<R: UqciRules, B: Backend>(
+    args: &UqciArgs,
+    new_backend: fn(MemoryLimit) -> B,
+) -> anyhow::Result<()> {
+    let mut session = Session::<R, B>::new(args.sim.seed, args.rules.variant.clone(), new_backend)
         .map_err(anyhow::Error::msg)
         .context("--variant")?;
     let stdin = std::io::stdin();

@@ -3,11 +3,11 @@
 //! `status` reply, and `claim`.
 //! Everything else the session does through the common interface (docs/uqci.md).
 
+use qc_ir::Backend;
 use qc_rules::{Cantwell, Niels, Ruleset};
-use qc_sim::SparseSim;
 
-/// The game a session drives: the ruleset's game on the sparse simulator.
-pub type Engine<R> = <R as Ruleset>::Game<SparseSim>;
+/// The game a session drives: the ruleset's game on the simulator `--backend` names.
+pub type Engine<R, B> = <R as Ruleset>::Game<B>;
 
 /// A rule switch a GUI sets with `setoption` (besides `forcemeasure` and `seed`, which every
 /// ruleset has).
@@ -56,13 +56,16 @@ pub trait UqciRules: Ruleset {
     fn force_unsupported(force: Force) -> Option<&'static str>;
 
     /// Sets the switches that apply on `game` (the others are always off).
-    fn set_force(game: &mut Engine<Self>, force_turn: bool, force_win: bool);
+    fn set_force<B: Backend>(game: &mut Engine<Self, B>, force_turn: bool, force_win: bool);
 
     /// The counters and ending `status` shows.
-    fn endings(game: &Engine<Self>) -> Endings;
+    fn endings<B: Backend>(game: &Engine<Self, B>) -> Endings;
 
     /// Claims a draw: the `claim` reply line, or why there is nothing to claim.
-    fn claim(game: &mut Engine<Self>, rng: &mut dyn rand::RngCore) -> Result<String, String>;
+    fn claim<B: Backend>(
+        game: &mut Engine<Self, B>,
+        rng: &mut dyn rand::RngCore,
+    ) -> Result<String, String>;
 }
 
 impl UqciRules for Cantwell {
@@ -73,12 +76,12 @@ impl UqciRules for Cantwell {
         None
     }
 
-    fn set_force(game: &mut Engine<Self>, force_turn: bool, force_win: bool) {
+    fn set_force<B: Backend>(game: &mut Engine<Self, B>, force_turn: bool, force_win: bool) {
         game.set_force_turn(force_turn);
         game.set_force_win(force_win);
     }
 
-    fn endings(game: &Engine<Self>) -> Endings {
+    fn endings<B: Backend>(game: &Engine<Self, B>) -> Endings {
         Endings {
             fifty: game.fifty_move_counter().plies,
             claimable: game.claimable().map(|e| e.as_str()),
@@ -86,7 +89,10 @@ impl UqciRules for Cantwell {
         }
     }
 
-    fn claim(game: &mut Engine<Self>, rng: &mut dyn rand::RngCore) -> Result<String, String> {
+    fn claim<B: Backend>(
+        game: &mut Engine<Self, B>,
+        rng: &mut dyn rand::RngCore,
+    ) -> Result<String, String> {
         let mut uniform = || rand::Rng::gen::<f64>(rng);
         game.claim_with(&mut uniform)
             .map(|m| format!("claim {} board {:#018x}", m.ending.as_str(), m.bitboard))
@@ -111,11 +117,11 @@ impl UqciRules for Niels {
         })
     }
 
-    fn set_force(_: &mut Engine<Self>, _: bool, _: bool) {
+    fn set_force<B: Backend>(_: &mut Engine<Self, B>, _: bool, _: bool) {
         // Neither switch applies (see `force_unsupported`); they stay off.
     }
 
-    fn endings(game: &Engine<Self>) -> Endings {
+    fn endings<B: Backend>(game: &Engine<Self, B>) -> Endings {
         Endings {
             fifty: game.position().halfmove_clock,
             claimable: None,
@@ -123,7 +129,10 @@ impl UqciRules for Niels {
         }
     }
 
-    fn claim(_: &mut Engine<Self>, _: &mut dyn rand::RngCore) -> Result<String, String> {
+    fn claim<B: Backend>(
+        _: &mut Engine<Self, B>,
+        _: &mut dyn rand::RngCore,
+    ) -> Result<String, String> {
         Err(
             "nothing to claim in Niel's Chess: its draws (threefold repetition, fifty moves) \
              end the game at once"

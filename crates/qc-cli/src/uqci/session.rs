@@ -1,12 +1,14 @@
 //! One UQCI session, the same for every ruleset: the options, the game, and one handler per
-//! command (docs/uqci.md). The game is the ruleset's on the sparse simulator, driven through the
-//! common interface (`QuantumGame`); what differs between rulesets is in [`UqciRules`].
+//! command (docs/uqci.md). The game is the ruleset's on the simulator `--backend` names, driven
+//! through the common interface (`QuantumGame`); what differs between rulesets is in
+//! [`UqciRules`].
 
 use super::rules::{Endings, Engine, Force, UqciRules};
 use super::search::{best_move, Stopped, MAX_DEPTH};
+use qc_ir::Backend;
 use qc_ir::Square;
 use qc_rules::{DrawReason, GameMove, QuantumGame, SquarePair, Status, WinReason};
-use qc_sim::SparseSim;
+use qc_sim::MemoryLimit;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -34,12 +36,14 @@ struct Position<R: UqciRules> {
 }
 
 /// A UQCI session for ruleset `R`.
-pub struct Session<R: UqciRules> {
+pub struct Session<R: UqciRules, B: Backend> {
     options: Options,
     /// The rule options (`--variant`) every start position gets.
     variant: Option<String>,
     position: Position<R>,
-    game: Engine<R>,
+    game: Engine<R, B>,
+    /// A fresh simulator for every position.
+    new_backend: fn(MemoryLimit) -> B,
     rng: ChaCha8Rng,
 }
 
@@ -52,13 +56,17 @@ fn lines(lines: Vec<String>) -> Reply {
     Reply::Lines(lines)
 }
 
-impl<R: UqciRules> Session<R> {
+impl<R: UqciRules, B: Backend> Session<R, B> {
     /// A session at the standard start under the rule options `variant`, outcomes seeded with
-    /// `seed`.
+    /// `seed`, on simulators from `new_backend`.
     ///
     /// # Errors
     /// The rule options are not the ruleset's.
-    pub fn new(seed: u64, variant: Option<String>) -> Result<Session<R>, String> {
+    pub fn new(
+        seed: u64,
+        variant: Option<String>,
+        new_backend: fn(MemoryLimit) -> B,
+    ) -> Result<Session<R, B>, String> {
         let options = Options {
             force_turn: false,
             force_win: false,
@@ -70,12 +78,13 @@ impl<R: UqciRules> Session<R> {
             moves: Vec::new(),
         };
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let game = build::<R>(&position, options, &mut rng)?;
+        let game = build::<R, B>(&position, options, &mut rng, new_backend)?;
         Ok(Session {
             options,
             variant,
             position,
             game,
+            new_backend,
             rng,
         })
     }
@@ -157,7 +166,7 @@ impl<R: UqciRules> Session<R> {
 
     /// Replaces the game by `position`, or keeps the current one and reports why not.
     fn set_position(&mut self, position: Position<R>) -> Reply {
-        match build::<R>(&position, self.options, &mut self.rng) {
+        match build::<R, B>(&position, self.options, &mut self.rng, self.new_backend) {
             Ok(game) => {
                 self.game = game;
                 self.position = position;
@@ -258,7 +267,12 @@ impl<R: UqciRules> Session<R> {
             Ok(None) => lines(vec!["bestmove 0000".into()]),
             Err(stopped) => {
                 // A trial move could not be taken back: rebuild the position.
-                if let Ok(game) = build::<R>(&self.position, self.options, &mut self.rng) {
+                if let Ok(game) = build::<R, B>(
+                    &self.position,
+                    self.options,
+                    &mut self.rng,
+                    self.new_backend,
+                ) {
                     self.game = game;
                 }
                 match stopped {
@@ -360,12 +374,14 @@ fn uci_lines<R: UqciRules>() -> Vec<String> {
 
 /// A new game at `position` with the session's options; outcomes not written (or ignored
 /// because `forcemeasure` is off) are sampled from `rng`.
-fn build<R: UqciRules>(
+fn build<R: UqciRules, B: Backend>(
     position: &Position<R>,
     options: Options,
     rng: &mut ChaCha8Rng,
-) -> Result<Engine<R>, String> {
-    let mut game = R::new_game(&position.start, SparseSim::new()).map_err(|e| e.to_string())?;
+    new_backend: fn(MemoryLimit) -> B,
+) -> Result<Engine<R, B>, String> {
+    let mut game = R::new_game(&position.start, new_backend(MemoryLimit::default()))
+        .map_err(|e| e.to_string())?;
     R::set_force(&mut game, options.force_turn, options.force_win);
     for (i, written) in position.moves.iter().enumerate() {
         // Read once; with `forcemeasure` off the outcomes written in are dropped.

@@ -16,7 +16,7 @@ mod views;
 pub use table::{pick_rng, Table};
 pub use views::{LegalView, MoveView};
 
-use crate::compile::{CompileError, Compiled, Format};
+use crate::compile::{CompileError, Compiled, DeviceOptions, Format};
 use crate::rules::{Classify, ErrorKind};
 use crate::{BackendKind, PrecisionNeedsDense, RulesKind};
 use qc_export::{ExportOptions, Target};
@@ -319,7 +319,8 @@ pub trait Game: Send {
     /// The basis states with a nonzero amplitude: the qubits at 1, and the amplitude.
     fn basis_states(&self) -> Vec<(Vec<Qubit>, num_complex::Complex64)>;
     /// The game compiled to `format` as `qchess compile` compiles it, with the board facts in
-    /// the program's map.
+    /// the program's map; on a device target placed and routed with `device`'s calibration and
+    /// seed.
     ///
     /// # Errors
     /// The exporter refused the circuit or the target.
@@ -328,6 +329,7 @@ pub trait Game: Send {
         format: Format,
         options: &ExportOptions,
         target: Option<&Target>,
+        device: &DeviceOptions<'_>,
     ) -> Result<Compiled, CompileError>;
     /// The circuit of the whole game (`None`) or of move `n` (0 = the set-up) with its drawing
     /// annotations, as `qchess draw` draws it.

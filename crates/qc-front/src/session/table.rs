@@ -5,7 +5,7 @@
 //! needs the ruleset's own types (UQCI's rule switches) holds one directly.
 
 use super::{Game, GameInput, LegalView, MoveView, RulesError, SessionError, SessionSpec};
-use crate::compile::{compile_circuit, CompileError, Compiled, Format};
+use crate::compile::{compile_circuit_on, CompileError, Compiled, DeviceOptions, Format};
 use crate::rules::Classify;
 use crate::{BackendKind, RulesKind};
 use qc_export::{ExportOptions, Target};
@@ -378,15 +378,17 @@ where
         format: Format,
         options: &ExportOptions,
         target: Option<&Target>,
+        device: &DeviceOptions<'_>,
     ) -> Result<Compiled, CompileError> {
         let facts = crate::board_facts(&self.game, self.game.backend());
-        compile_circuit(
+        compile_circuit_on(
             self.game.circuit(),
             &self.game.outcomes(),
             format,
             options,
             target,
             Some(&facts),
+            device,
         )
     }
 

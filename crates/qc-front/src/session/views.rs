@@ -1,7 +1,7 @@
 //! Moves as a session hands them out, whatever the ruleset: the words of a ruleset's own typed
 //! moves (`qc_rules::PlayedMove`, `qc_rules::LegalMove`), which every front end shows.
 
-use qc_rules::{GameMove, LegalMove, PlayedMove};
+use qc_rules::{GameMove, LegalMove, MoveSquares, PlayedMove};
 use serde_json::{Map, Value};
 use std::ops::Range;
 
@@ -36,13 +36,15 @@ impl<M: GameMove> From<&PlayedMove<M>> for MoveView {
     }
 }
 
-/// A legal move in words: its notation and its kind.
+/// A legal move in words: its notation, its kind and the squares it names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LegalView {
     /// The move in the ruleset's notation.
     pub text: String,
     /// Its kind, as `moves` groups them.
     pub kind: &'static str,
+    /// The squares it names (`moves SQ` lists the moves with SQ among their sources).
+    pub squares: MoveSquares,
 }
 
 impl<M: GameMove> From<&LegalMove<M>> for LegalView {
@@ -50,6 +52,7 @@ impl<M: GameMove> From<&LegalMove<M>> for LegalView {
         LegalView {
             text: legal.mv.to_string(),
             kind: legal.kind_name(),
+            squares: legal.mv.squares(),
         }
     }
 }
