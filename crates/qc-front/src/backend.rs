@@ -1,8 +1,7 @@
 //! Which simulator a front end runs on. Library code is generic over `qc_ir::Backend`; a front
-//! end picks one by name with [`with_simulator!`](crate::with_simulator) (or
-//! [`with_backend!`](crate::with_backend) on top of it), an enum dispatch that monomorphises
-//! each arm (no trait objects): the one registry of simulators, so that every front end offers
-//! the same simulators under the same names.
+//! end picks one by name with [`with_simulator!`](crate::with_simulator), an enum dispatch that
+//! monomorphises each arm (no trait objects): the one registry of simulators, so that every
+//! front end offers the same simulators under the same names.
 
 /// The simulators a front end offers.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -88,37 +87,6 @@ macro_rules! with_simulator {
     };
 }
 
-/// Runs `$body` with `$backend` bound to a fresh simulator of the kind `$kind` (a
-/// [`BackendKind`]) with the default memory limit, in `$precision` when one is given between the
-/// two (a `qc_sim::Precision`; double otherwise): [`with_simulator!`](crate::with_simulator)
-/// with the simulator made.
-#[macro_export]
-macro_rules! with_backend {
-    ($kind:expr, $precision:expr, |$backend:ident| $body:expr) => {
-        $crate::with_simulator!($kind, $precision, |new_backend| {
-            let $backend = new_backend($crate::sim::MemoryLimit::default());
-            $body
-        })
-    };
-    // Double precision only: the body is not compiled for `DenseSim<f32>`.
-    ($kind:expr, |$backend:ident| $body:expr) => {
-        match $kind {
-            $crate::BackendKind::Sparse => {
-                let $backend = $crate::sim::SparseSim::new();
-                $body
-            }
-            $crate::BackendKind::Dense => {
-                let $backend = $crate::sim::DenseSim::new();
-                $body
-            }
-            $crate::BackendKind::Reference => {
-                let $backend = $crate::sim::ReferenceSparse::new();
-                $body
-            }
-        }
-    };
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,22 +109,24 @@ mod tests {
         fn type_name_of<T>(_: &T) -> &'static str {
             std::any::type_name::<T>()
         }
+        let double = qc_sim::Precision::Double;
         let names: Vec<&str> = BackendKind::CHOICES
             .iter()
             .map(|c| c.value)
-            .map(|kind| crate::with_backend!(kind, |backend| type_name_of(&backend)))
+            .map(|kind| {
+                crate::with_simulator!(kind, double, |new| type_name_of(&new(
+                    qc_sim::MemoryLimit::default()
+                )))
+            })
             .collect();
         assert!(names[0].ends_with("SparseSim"), "{names:?}");
         assert!(names[1].ends_with("dense::DenseSim"), "{names:?}");
         assert!(names[2].ends_with("ReferenceSparse"), "{names:?}");
-        let single = crate::with_backend!(BackendKind::Dense, qc_sim::Precision::Single, |b| {
-            type_name_of(&b)
+        let single = qc_sim::Precision::Single;
+        let single = crate::with_simulator!(BackendKind::Dense, single, |new| {
+            type_name_of(&new(qc_sim::MemoryLimit::default()))
         });
         assert!(single.ends_with("DenseSim<f32>"), "{single}");
-        let double = crate::with_backend!(BackendKind::Dense, qc_sim::Precision::Double, |b| {
-            type_name_of(&b)
-        });
-        assert!(double.ends_with("dense::DenseSim"), "{double}");
     }
 
     #[test]

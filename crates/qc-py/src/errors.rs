@@ -5,8 +5,7 @@
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-use qc_rules::niels::NielsError;
-use qc_rules::ruleset::CantwellError;
+use qc_front::{ErrorKind, SessionError};
 
 create_exception!(
     qchess,
@@ -87,13 +86,6 @@ pub fn message(error: &dyn std::error::Error) -> String {
     text
 }
 
-/// The Python exception for an error of a ruleset.
-pub trait RulesetError: std::error::Error {
-    /// A Python exception of the right class with the error's message, prefixed by `context`
-    /// when given (`move 3 \`e2e4\``).
-    fn to_py(&self, context: Option<&str>) -> PyErr;
-}
-
 fn with_context(context: Option<&str>, error: &dyn std::error::Error) -> String {
     match context {
         Some(c) => format!("{c}: {}", message(error)),
@@ -101,39 +93,33 @@ fn with_context(context: Option<&str>, error: &dyn std::error::Error) -> String 
     }
 }
 
-impl RulesetError for CantwellError {
-    fn to_py(&self, context: Option<&str>) -> PyErr {
-        let text = with_context(context, self);
-        match self {
-            CantwellError::Notation(_) | CantwellError::BadTag { .. } => {
-                NotationError::new_err(text)
-            }
-            CantwellError::Move(_) | CantwellError::RecordedClaim { .. } => {
-                IllegalMove::new_err(text)
-            }
-            CantwellError::NoOptions(_) => OptionError::new_err(text),
-        }
+/// The exception class of a ruleset's kind of mistake, with `text`.
+fn of_kind(kind: ErrorKind, text: String) -> PyErr {
+    match kind {
+        ErrorKind::Notation => NotationError::new_err(text),
+        ErrorKind::Illegal => IllegalMove::new_err(text),
+        ErrorKind::Option => OptionError::new_err(text),
+        ErrorKind::Simulation => SimulationError::new_err(text),
     }
 }
 
-impl RulesetError for NielsError {
-    fn to_py(&self, context: Option<&str>) -> PyErr {
-        let text = with_context(context, self);
-        match self {
-            NielsError::Fen { .. }
-            | NielsError::Notation { .. }
-            | NielsError::RollsInBareMove { .. }
-            | NielsError::GameFile { .. }
-            | NielsError::BadMove { .. } => NotationError::new_err(text),
-            NielsError::UnknownOption { .. } => OptionError::new_err(text),
-            NielsError::Illegal { .. }
-            | NielsError::BadOutcome { .. }
-            | NielsError::OutcomeCount { .. }
-            | NielsError::GameOver(_)
-            | NielsError::NothingToUndo
-            | NielsError::UndoBeyondBudget { .. } => IllegalMove::new_err(text),
-            NielsError::Backend { .. } | NielsError::Internal(_) => SimulationError::new_err(text),
+/// A session's error as the exception of its kind of mistake (`fen: ...`, `variant: ...` for
+/// what the constructor reads; a precision off the dense simulator is an option error).
+pub fn session_error(error: SessionError) -> PyErr {
+    match &error {
+        SessionError::Precision(e) => OptionError::new_err(message(e)),
+        SessionError::Read { input, source } => of_kind(
+            source.kind(),
+            with_context(Some(&input.to_string()), source),
+        ),
+        SessionError::SetUp { source, .. } => of_kind(
+            source.kind(),
+            with_context(Some("cannot set up the start position"), source),
+        ),
+        SessionError::Replay { source, .. } | SessionError::Finish { source, .. } => {
+            of_kind(source.kind(), message(&error))
         }
+        SessionError::Rules(e) => of_kind(e.kind(), message(e)),
     }
 }
 

@@ -1,8 +1,7 @@
 //! `qchess.Game`: a game of either ruleset on any simulator, with the methods a notebook needs
 //! (play, undo, the board and its probabilities, pictures, the state as NumPy arrays, OpenQASM).
 
-use crate::engine::{new_engine, parse_backend, with_engine, Engine};
-use crate::errors::{raise, ExportError, NotationError, OptionError, RulesetError};
+use crate::errors::{raise, session_error, ExportError, NotationError, OptionError};
 use crate::move_record::{extras_dict, Move};
 use num_complex::Complex64;
 use numpy::ndarray::Array2;
@@ -11,10 +10,10 @@ use pyo3::exceptions::{PyImportError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use qc_export::{ExportOptions, Target};
-use qc_ir::{Backend, Square};
+use qc_front::{GameInput, RulesKind, Session, SessionSpec};
+use qc_ir::{Choice, Square};
 use qc_render::{board_svg, board_text};
-use qc_rules::{Color, QuantumGame, Ruleset, SquarePair};
-use rand_chacha::ChaCha8Rng;
+use qc_rules::{Color, SquarePair};
 use std::collections::BTreeMap;
 
 /// A game of Quantum Chess (Cantwell's rules, QCAN moves) or Niel's Chess, played on one of
@@ -36,11 +35,9 @@ use std::collections::BTreeMap;
 ///     0.5
 #[pyclass(module = "qchess", unsendable)]
 pub struct Game {
-    engine: Engine,
-    rules: &'static str,
+    /// The game with its dice: the front ends' one dispatch to a ruleset and a simulator.
+    session: Session,
     backend_name: String,
-    seed: u64,
-    rng: ChaCha8Rng,
 }
 
 /// The square called `text`, or a `NotationError`.
@@ -64,7 +61,7 @@ impl Game {
         let Some(outcome) = outcome.filter(|o| !o.is_none()) else {
             return Ok(mv.to_string());
         };
-        if self.rules == qc_rules::Cantwell::NAME {
+        if self.session.rules() == RulesKind::Cantwell {
             match outcome.extract::<u8>() {
                 Ok(bit @ (0 | 1)) => Ok(format!("{mv}.m{bit}")),
                 _ => Err(PyTypeError::new_err(format!(
@@ -95,23 +92,30 @@ impl Game {
         seed: Option<u64>,
         variant: Option<&str>,
     ) -> PyResult<Game> {
-        let backend_choice = parse_backend(backend)?;
-        let engine = new_engine(rules, backend_choice, fen, variant)?;
-        let rules = with_engine!(&engine, |R, _start, _game| R::NAME);
-        let seed = seed.unwrap_or_else(rand::random);
+        // The simulator's name is checked first, as before the session.
+        let backend_kind = option(backend)?;
+        let spec = SessionSpec {
+            rules: option(rules)?,
+            variant: variant.map(str::to_string),
+            backend: backend_kind,
+            precision: qc_sim::Precision::Double,
+            seed: seed.unwrap_or_else(rand::random),
+        };
+        let start = GameInput::Position {
+            name: "fen",
+            fen,
+            moves: None,
+        };
         Ok(Game {
-            engine,
-            rules,
+            session: Session::open(&spec, start, 0).map_err(session_error)?,
             backend_name: backend.to_string(),
-            seed,
-            rng: qc_front::rng(seed),
         })
     }
 
     /// The ruleset: ``"cantwell"`` or ``"niels"``.
     #[getter]
     fn rules(&self) -> &'static str {
-        self.rules
+        self.session.rules().name()
     }
 
     /// The simulator: ``"sparse"``, ``"dense"`` or ``"reference"``.
@@ -123,7 +127,7 @@ impl Game {
     /// The seed of the outcomes sampled so far.
     #[getter]
     fn seed(&self) -> u64 {
-        self.seed
+        self.session.seed()
     }
 
     /// Plays a move in the ruleset's notation (``"b1^a3c3"``, ``"a3xb5"``; Niel's ``"f5xe6"``).
@@ -147,11 +151,8 @@ impl Game {
         outcome: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Move> {
         let text = self.with_outcome(r#move, outcome)?;
-        let rng = &mut self.rng;
-        with_engine!(&mut self.engine, |R, _start, game| {
-            let played = QuantumGame::play_text(game, &text, rng).map_err(|e| e.to_py(None))?;
-            Move::new(py, played)
-        })
+        let played = self.session.play(&text).map_err(session_error)?;
+        Move::new(py, played)
     }
 
     /// Takes back the last move exactly (state, circuit, position) and returns it.
@@ -159,10 +160,8 @@ impl Game {
     /// Raises:
     ///     IllegalMove: no move to take back.
     fn undo(&mut self, py: Python<'_>) -> PyResult<Move> {
-        with_engine!(&mut self.engine, |R, _start, game| {
-            let played = QuantumGame::undo(game).map_err(|e| e.to_py(None))?;
-            Move::new(py, &played)
-        })
+        let played = self.session.undo().map_err(session_error)?;
+        Move::new(py, played)
     }
 
     /// The legal moves of the side to move (none once the game is over).
@@ -171,12 +170,12 @@ impl Game {
     ///     kinds: return ``(move, kind)`` pairs (kind: ``jump``, ``split_slide``, ...).
     #[pyo3(signature = (kinds=false))]
     fn legal_moves<'py>(&self, py: Python<'py>, kinds: bool) -> PyResult<Bound<'py, PyAny>> {
-        let moves: Vec<(String, &str)> = with_engine!(&self.engine, |R, _start, game| {
-            QuantumGame::legal_moves(game)
-                .into_iter()
-                .map(|m| (m.mv.to_string(), m.kind_name()))
-                .collect()
-        });
+        let moves: Vec<(String, &str)> = self
+            .session
+            .legal_moves()
+            .into_iter()
+            .map(|m| (m.text, m.kind))
+            .collect();
         if kinds {
             Ok(moves.into_pyobject(py)?.into_any())
         } else {
@@ -187,10 +186,11 @@ impl Game {
 
     /// The moves played so far.
     fn moves(&self, py: Python<'_>) -> PyResult<Vec<Move>> {
-        with_engine!(&self.engine, |R, _start, game| QuantumGame::moves(game)
-            .iter()
+        self.session
+            .moves()
+            .into_iter()
             .map(|m| Move::new(py, m))
-            .collect())
+            .collect()
     }
 
     /// Whether the game goes on: ``"ongoing"``, ``"white_wins"``, ``"black_wins"``, ``"draw"``,
@@ -198,32 +198,26 @@ impl Game {
     /// ``"draw_insufficient_material"``.
     #[getter]
     fn status(&self) -> &'static str {
-        with_engine!(&self.engine, |R, _start, game| QuantumGame::status(game)
-            .name())
+        self.session.status().name()
     }
 
     /// The status in words, as the command line writes it (``"game on"``, ``"White wins (king
     /// captured)"``, ...).
     #[getter]
     fn status_text(&self) -> String {
-        with_engine!(&self.engine, |R, _start, game| QuantumGame::status(game)
-            .to_string())
+        self.session.status().to_string()
     }
 
     /// The side to move: ``"white"`` or ``"black"``.
     #[getter]
     fn side_to_move(&self) -> &'static str {
-        colour_name(with_engine!(&self.engine, |R, _start, game| {
-            QuantumGame::side_to_move(game)
-        }))
+        colour_name(self.session.side_to_move())
     }
 
     /// The probability that each square holds its piece (squares that may hold one; the
     /// others are empty for certain).
     fn probabilities(&self) -> BTreeMap<String, f64> {
-        let view = with_engine!(&self.engine, |R, _start, game| QuantumGame::board_view(
-            game, false
-        ));
+        let view = self.session.board_view(false);
         view.board_squares()
             .filter_map(|sq| view.get(sq).map(|s| (sq.to_string(), s.probability)))
             .collect()
@@ -232,9 +226,7 @@ impl Game {
     /// The piece that may stand on each square (FEN letter), for the squares
     /// ``probabilities()`` names.
     fn pieces(&self) -> BTreeMap<String, char> {
-        let view = with_engine!(&self.engine, |R, _start, game| QuantumGame::board_view(
-            game, false
-        ));
+        let view = self.session.board_view(false);
         view.board_squares()
             .filter_map(|sq| view.get(sq).map(|s| (sq.to_string(), s.piece)))
             .collect()
@@ -243,10 +235,9 @@ impl Game {
     /// The exact probability of each full-board measurement, named by its pieces and squares
     /// (``"Ke1 Na3 ..."``). ``None`` for Niel's Chess, whose squares have no qubits.
     fn board_distribution(&self) -> Option<BTreeMap<String, f64>> {
-        with_engine!(&self.engine, |R, _start, game| {
-            QuantumGame::board_distribution(game)
-        })
-        .map(|d| d.into_iter().collect())
+        self.session
+            .board_distribution()
+            .map(|d| d.into_iter().collect())
     }
 
     /// The Bell-operator expectations ``<O1>..<O8>`` of two different squares and their (same,
@@ -255,34 +246,27 @@ impl Game {
     fn bell(&self, square1: &str, square2: &str) -> PyResult<Option<(Vec<f64>, f64, f64)>> {
         let (a, b) = (square(square1)?, square(square2)?);
         let pair = SquarePair::new(a, b).map_err(|e| NotationError::new_err(e.to_string()))?;
-        Ok(
-            with_engine!(&self.engine, |R, _start, game| QuantumGame::bell(
-                game, pair
-            ))
-            .map(|(o, (same, opposite))| (o.to_vec(), same, opposite)),
-        )
+        Ok(self
+            .session
+            .bell(pair)
+            .map(|(o, (same, opposite))| (o.to_vec(), same, opposite)))
     }
 
     /// The current position in the ruleset's FEN.
     fn fen(&self) -> String {
-        with_engine!(&self.engine, |R, _start, game| QuantumGame::fen(game))
+        self.session.fen()
     }
 
     /// The game as a game file (``.qcg``/``.qng`` text) that replays exactly: the start
     /// position, the rule options and every move with its outcomes.
     fn record(&self) -> String {
-        with_engine!(&self.engine, |R, start, game| R::write_game(
-            &[],
-            start,
-            game
-        ))
+        self.session.game_file(false)
     }
 
     /// The ruleset's extra facts (Quantum Chess: the draw rules' counters; Niel's Chess: the
     /// rule options, check), as the command line's JSON output gives them.
     fn extras<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let extras = with_engine!(&self.engine, |R, _start, game| QuantumGame::extras(game));
-        extras_dict(py, &extras)
+        extras_dict(py, &self.session.extras())
     }
 
     /// The board as SVG: pieces with a ring whose arc is the probability (the picture
@@ -292,7 +276,7 @@ impl Game {
     ///     links: also draw lines between strongly correlated squares.
     #[pyo3(signature = (links=false))]
     fn svg(&self, links: bool) -> String {
-        board_svg::draw(&with_engine!(&self.engine, |R, _start, game| game.board_view(links)))
+        board_svg::draw(&self.session.board_view(links))
     }
 
     /// The board in SVG for Jupyter, which shows a game inline.
@@ -302,9 +286,7 @@ impl Game {
 
     /// The board as text, with probabilities in percent (as ``qchess board`` prints it).
     fn text(&self) -> String {
-        board_text::draw(&with_engine!(&self.engine, |R, _start, game| {
-            QuantumGame::board_view(game, false)
-        }))
+        board_text::draw(&self.session.board_view(false))
     }
 
     fn __str__(&self) -> String {
@@ -315,24 +297,21 @@ impl Game {
         format!(
             "qchess.Game(fen={:?}, rules={:?}, backend={:?}, seed={})",
             self.fen(),
-            self.rules,
+            self.rules(),
             self.backend_name,
-            self.seed
+            self.seed()
         )
     }
 
     /// The number of basis states with a nonzero amplitude.
     fn state_size(&self) -> usize {
-        with_engine!(&self.engine, |R, _start, game| QuantumGame::state_size(
-            game
-        ))
+        self.session.state_size()
     }
 
     /// The names of the game circuit's qubits, indexed like the columns of ``state()``:
     /// squares (``"e4"``), then ancillas (``"path0"``, ``"cap1"``, ...).
     fn qubits(&self) -> Vec<String> {
-        with_engine!(&self.engine, |R, _start, game| QuantumGame::circuit(game)
-            .qubit_names())
+        self.session.circuit().qubit_names()
     }
 
     /// The quantum state as NumPy arrays ``(basis, amplitudes)``: ``basis`` has one row of
@@ -347,10 +326,10 @@ impl Game {
         &self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<Complex64>>)> {
-        let (width, states) = with_engine!(&self.engine, |R, _start, game| (
-            QuantumGame::circuit(game).num_qubits(),
-            game.backend().basis_states()
-        ));
+        let (width, states) = (
+            self.session.circuit().num_qubits(),
+            self.session.basis_states(),
+        );
         let mut basis = Array2::<u8>::zeros((states.len(), width));
         let mut amplitudes = Vec::with_capacity(states.len());
         for (row, (ones, amplitude)) in states.iter().enumerate() {
@@ -408,19 +387,15 @@ impl Game {
         let target = target
             .map(|name| load_target(name, backends_dir.as_deref()))
             .transpose()?;
-        with_engine!(&self.engine, |R, _start, game| {
-            let facts = qc_front::board_facts(game, game.backend());
-            qc_front::compile_circuit(
-                QuantumGame::circuit(game),
-                &QuantumGame::outcomes(game),
+        self.session
+            .compile(
                 option(format)?,
                 &options,
                 target.as_ref(),
-                Some(&facts),
+                &qc_front::DeviceOptions::default(),
             )
             .map(|compiled| compiled.text)
             .map_err(|e| raise::<ExportError>("cannot compile", &e))
-        })
     }
 
     /// The game as a Qiskit ``QuantumCircuit`` (OpenQASM 3 through Qiskit's importer), with

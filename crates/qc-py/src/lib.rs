@@ -7,7 +7,6 @@
 //! the `errors` module), and no panic crosses into Python (PyO3 turns one into an exception; the code
 //! avoids them: no `unwrap` on user input). `docs/python.md` is the user's guide.
 
-mod engine;
 mod errors;
 mod game;
 mod move_record;

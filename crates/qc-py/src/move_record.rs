@@ -3,7 +3,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use qc_rules::{GameMove, PlayedMove};
+use qc_front::MoveView;
 use serde_json::Value;
 
 /// How deep a ruleset's extra fields may nest (they are flat records; this only bounds the
@@ -35,18 +35,18 @@ pub struct Move {
 
 impl Move {
     /// The Python record of `played`.
-    pub fn new<M: GameMove>(py: Python<'_>, played: &PlayedMove<M>) -> PyResult<Move> {
+    pub fn new(py: Python<'_>, played: MoveView) -> PyResult<Move> {
         let extras = PyDict::new(py);
-        for (key, value) in &played.extras() {
+        for (key, value) in &played.extras {
             extras.set_item(key, to_python(py, value, 0)?)?;
         }
         Ok(Move {
-            text: played.text(),
-            kind: played.kind_name().to_string(),
-            detail: played.detail(),
+            text: played.text,
+            kind: played.kind.to_string(),
+            detail: played.detail,
             instructions: (played.instructions.start, played.instructions.end),
             extras: extras.unbind(),
-            outcome_text: played.outcome_summary(),
+            outcome_text: played.outcome,
         })
     }
 

@@ -2,7 +2,6 @@
 //! program, as `qchess run` prints it) and `qchess.counts` (a device's counts back into a board,
 //! as `qchess counts` does).
 
-use crate::engine::parse_backend;
 use crate::errors::{raise, CountsError, OptionError, ProgramError, SimulationError};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -35,13 +34,16 @@ pub fn run<'py>(
     backend: &str,
     optimize: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let choice = parse_backend(backend)?;
+    let choice: qc_front::BackendKind = backend
+        .parse()
+        .map_err(|e: qc_ir::UnknownChoice| OptionError::new_err(e.to_string()))?;
     let circuit =
         qc_export::import_qasm(program).map_err(|e| raise::<ProgramError>("cannot import", &e))?;
     qc_ir::verify(&circuit).map_err(|e| raise::<ProgramError>("not a well-formed circuit", &e))?;
     let circuit = qc_ir::passes::simulation_form(&circuit, optimize);
-    let dist = qc_front::with_backend!(choice, |backend| {
-        let mut sim = backend;
+    let double = qc_sim::Precision::Double;
+    let dist = qc_front::with_simulator!(choice, double, |new_sim| {
+        let mut sim = new_sim(qc_sim::MemoryLimit::default());
         qc_ir::exec::exact_distribution(&mut sim, &circuit)
             .map_err(|e| raise::<SimulationError>("cannot simulate", &e))?
     });
