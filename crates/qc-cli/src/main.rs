@@ -15,7 +15,6 @@ mod commands;
 mod game_input;
 mod input;
 mod output;
-mod program_drawing;
 mod repl;
 mod status;
 mod uqci;

@@ -29,6 +29,39 @@ impl RulesKind {
         use qc_rules::Ruleset;
         crate::with_ruleset!(self, |R| R::NOTATION_EXAMPLES)
     }
+
+    /// The ruleset of the game file `path` with text `text`: the one whose game files have the
+    /// path's extension (`.qcg`, `.qng`, any case), else the one its tags name (a `Variant` tag
+    /// is Niel's Chess's rule options, which Quantum Chess has none of), else Quantum Chess.
+    /// Only the tag lines before the first move are looked at.
+    pub fn of_game_file(path: &str, text: &str) -> RulesKind {
+        use qc_ir::Choice;
+        use qc_rules::Ruleset;
+        let extension = std::path::Path::new(path)
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("");
+        let by_extension = RulesKind::CHOICES.iter().map(|c| c.value).find(|&kind| {
+            crate::with_ruleset!(kind, |R| R::GAME_FILE_EXTENSION).eq_ignore_ascii_case(extension)
+        });
+        by_extension.unwrap_or_else(|| {
+            if tag_names(text).any(|name| name == "Variant") {
+                RulesKind::Niels
+            } else {
+                RulesKind::Cantwell
+            }
+        })
+    }
+}
+
+/// The names of the tags `[Name "value"]` that open a game file (blank lines and `;` comments
+/// between them skipped), up to its first other line.
+fn tag_names(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with(';'))
+        .map_while(|line| line.strip_prefix('['))
+        .filter_map(|tag| tag.split_whitespace().next())
 }
 
 /// Runs `$body` with the type `$rules` bound to the ruleset `$kind` (a [`RulesKind`]) names
@@ -69,6 +102,12 @@ pub enum ErrorKind {
 pub trait Classify: std::error::Error {
     /// The kind of mistake.
     fn kind(&self) -> ErrorKind;
+
+    /// Where in a game file the mistake is, `(line, column)` (1-based), when the error is about
+    /// a place in one: a front end reports it as fields (Python's exception attributes).
+    fn place(&self) -> Option<(usize, usize)> {
+        None
+    }
 }
 
 impl Classify for CantwellError {
@@ -77,6 +116,15 @@ impl Classify for CantwellError {
             CantwellError::Notation(_) | CantwellError::BadTag { .. } => ErrorKind::Notation,
             CantwellError::Move(_) | CantwellError::RecordedClaim { .. } => ErrorKind::Illegal,
             CantwellError::NoOptions(_) => ErrorKind::Option,
+        }
+    }
+
+    fn place(&self) -> Option<(usize, usize)> {
+        match self {
+            CantwellError::Notation(qc_rules::NotationError::GameFile { line, column, .. }) => {
+                Some((*line, *column))
+            }
+            _ => None,
         }
     }
 }
@@ -99,6 +147,13 @@ impl Classify for NielsError {
             NielsError::Backend { .. } | NielsError::Internal(_) => ErrorKind::Simulation,
         }
     }
+
+    fn place(&self) -> Option<(usize, usize)> {
+        match self {
+            NielsError::GameFile { line, column, .. } => Some((*line, *column)),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -119,5 +174,23 @@ mod tests {
             err.to_string(),
             "unknown rules `fischer` (expected one of: cantwell, niels)"
         );
+    }
+
+    #[test]
+    fn a_game_files_ruleset_is_its_extension_else_its_tags() {
+        let niels_tags = "; a comment\n[Event \"x\"]\n\n[Variant \"full\"]\n1. e2e4\n";
+        let plain = "[Event \"x\"]\n1. e2e4 [Variant]\n";
+        assert_eq!(RulesKind::of_game_file("a.qng", plain), RulesKind::Niels);
+        assert_eq!(RulesKind::of_game_file("dir/A.QNG", ""), RulesKind::Niels);
+        assert_eq!(
+            RulesKind::of_game_file("a.qcg", niels_tags),
+            RulesKind::Cantwell
+        );
+        assert_eq!(
+            RulesKind::of_game_file("a.txt", niels_tags),
+            RulesKind::Niels
+        );
+        assert_eq!(RulesKind::of_game_file("a.txt", plain), RulesKind::Cantwell);
+        assert_eq!(RulesKind::of_game_file("game", ""), RulesKind::Cantwell);
     }
 }

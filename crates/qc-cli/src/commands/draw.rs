@@ -7,7 +7,6 @@
 use crate::circuit_input::read_circuit_text;
 use crate::game_input::{open, GameArgs, SimArgs};
 use crate::output::{terminal_width, write_stdout};
-use crate::program_drawing::program_drawing;
 use anyhow::Context;
 use clap::Args;
 use qc_render::layout::{Annotations, TooLarge};
@@ -59,7 +58,7 @@ pub fn run(args: &DrawArgs) -> anyhow::Result<()> {
     let (circuit, notes) = match &args.circuit {
         Some(path) => {
             let (_, text, circuit) = read_circuit_text(path)?;
-            program_drawing(&text, circuit, args.as_written)
+            qc_front::program::drawing(&text, circuit, args.as_written)
         }
         None => open(&args.game, &args.sim, true)?.drawing(args.move_number, args.all_wires)?,
     };

@@ -5,9 +5,7 @@ use crate::game_input::SimArgs;
 use crate::output::stream_stdout;
 use anyhow::Context;
 use clap::Args;
-use qc_ir::exec::{exact_distribution, in_qiskit_order, qiskit_key, sample_counts};
-use qc_sim::MemoryLimit;
-use rand::{Rng, SeedableRng};
+use qc_ir::exec::{in_qiskit_order, qiskit_key};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -40,11 +38,13 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     // Rewrites that keep the distribution (inlined gate bodies recognised as their table gate,
     // X-wrapped 0-controls read back, inverse pairs, identities): fewer passes over the state.
     // Small user gates stay one matrix each unless `--no-optimize` asks for their bodies.
-    let circuit = qc_ir::passes::simulation_form(&circuit, !args.no_optimize);
-    let dist = qc_front::with_simulator!(args.sim.backend, args.sim.precision, |new_sim| {
-        let mut sim = new_sim(MemoryLimit::default());
-        exact_distribution(&mut sim, &circuit).with_context(|| format!("cannot simulate {name}"))?
-    });
+    let dist = qc_front::program::distribution(
+        &circuit,
+        args.sim.backend,
+        args.sim.precision,
+        !args.no_optimize,
+    )
+    .with_context(|| format!("cannot simulate {name}"))?;
     // The outcomes are written as they are formatted, in Qiskit's key order, without a copy of
     // the keys: a distribution may hold millions (its size is bounded by `exact_distribution`).
     match args.shots {
@@ -53,8 +53,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
             stream_stdout(|out| write_outcomes(out, &rows, "probabilities", args.json))
         }
         Some(shots) => {
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.sim.seed);
-            let counts = sample_counts(&dist, shots, || rng.gen::<f64>());
+            let counts = qc_front::program::sample(&dist, shots, args.sim.seed);
             drop(dist);
             let rows = in_qiskit_order(&counts);
             stream_stdout(|out| write_outcomes(out, &rows, "counts", args.json))

@@ -117,6 +117,7 @@ impl std::fmt::Display for Input {
 #[derive(Debug)]
 pub struct RulesError {
     kind: ErrorKind,
+    place: Option<(usize, usize)>,
     error: Box<dyn std::error::Error + Send + Sync + 'static>,
 }
 
@@ -125,6 +126,7 @@ impl RulesError {
     pub fn new<E: Classify + Send + Sync + 'static>(error: E) -> RulesError {
         RulesError {
             kind: error.kind(),
+            place: error.place(),
             error: Box::new(error),
         }
     }
@@ -132,6 +134,11 @@ impl RulesError {
     /// The kind of mistake.
     pub fn kind(&self) -> ErrorKind {
         self.kind
+    }
+
+    /// Where in a game file the mistake is, `(line, column)` ([`Classify::place`]).
+    pub fn place(&self) -> Option<(usize, usize)> {
+        self.place
     }
 
     /// The ruleset's own error (to downcast to it).
@@ -217,6 +224,21 @@ fn place(line: usize, column: usize) -> String {
 }
 
 impl SessionError {
+    /// Where in a game file the mistake is, `(line, column)` (1-based): the refused move's
+    /// place, or the place the file stopped reading; `None` for a move list, a FEN, an option,
+    /// or a mistake with no place.
+    pub fn place(&self) -> Option<(usize, usize)> {
+        match self {
+            SessionError::Replay { line: 0, .. } => None,
+            SessionError::Replay { line, column, .. } => Some((*line, *column)),
+            SessionError::Read {
+                input: Input::File(_),
+                source,
+            } => source.place(),
+            _ => None,
+        }
+    }
+
     /// The ruleset's error behind this one, if a ruleset refused something.
     pub fn rules_error(&self) -> Option<&RulesError> {
         match self {

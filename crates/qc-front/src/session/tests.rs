@@ -225,3 +225,38 @@ fn a_session_behind_a_mutex_plays_from_other_threads() {
     assert_eq!(s.moves().len(), 1);
     assert_eq!(s.board_view(false).squares.iter().flatten().count(), 33);
 }
+
+#[test]
+fn a_game_files_mistake_has_its_line_and_column() {
+    let open = |rules, name, text| {
+        Session::open(
+            &spec(rules, BackendKind::Sparse, Precision::Double),
+            GameInput::File { name, text },
+            0,
+        )
+        .expect_err("refused")
+    };
+    // A token that does not read (Quantum Chess's reader, then Niel's).
+    let bad = open(RulesKind::Cantwell, "a.qcg", "1. e2e4\n2. q9q9\n");
+    assert_eq!(bad.place(), Some((2, 4)));
+    let bad = open(
+        RulesKind::Niels,
+        "a.qng",
+        "[Variant \"simplified\"]\n1. e2e4 {open",
+    );
+    assert_eq!(bad.place().map(|(line, _)| line), Some(2));
+    // A move the rules refuse while replaying: the move's own place.
+    let illegal = open(RulesKind::Cantwell, "a.qcg", "\n1. e2e4 e7e4\n");
+    assert_eq!(illegal.place(), Some((2, 9)));
+    assert!(illegal.to_string().ends_with("line 2, column 9"));
+    // No place: a move list, an unknown rule option.
+    let listed = Session::open(
+        &spec(RulesKind::Cantwell, BackendKind::Sparse, Precision::Double),
+        moves("e2e5"),
+        0,
+    )
+    .expect_err("refused");
+    assert_eq!(listed.place(), None);
+    let option = open(RulesKind::Niels, "a.qng", "[Variant \"bogus\"]\n");
+    assert_eq!(option.place(), None);
+}
