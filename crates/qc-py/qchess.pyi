@@ -5,6 +5,7 @@ board, read the quantum state as NumPy arrays, compile a game to OpenQASM (or a 
 circuit) and read a device's counts back into a board. See docs/python.md.
 """
 
+import os
 from typing import Dict, List, Literal, Optional, Tuple, Union, overload
 
 import numpy as np
@@ -18,8 +19,22 @@ class QchessError(Exception):
 class NotationError(QchessError):
     """A move, a position (FEN), a square or a game file that does not parse."""
 
+    file: str
+    """Set when raised by ``Game.load``: the game file."""
+    line: Optional[int]
+    """Set when raised by ``Game.load``: the 1-based line of the mistake (None: no place)."""
+    column: Optional[int]
+    """Set when raised by ``Game.load``: the 1-based column of the mistake (None: no place)."""
+
 class IllegalMove(QchessError):
     """A move the rules refuse in the current position (or an undo with no move to take back)."""
+
+    file: str
+    """Set when raised by ``Game.load``: the game file."""
+    line: Optional[int]
+    """Set when raised by ``Game.load``: the 1-based line of the refused move."""
+    column: Optional[int]
+    """Set when raised by ``Game.load``: the 1-based column of the refused move."""
 
 class OptionError(QchessError):
     """An unknown ruleset, backend, format, form, target, rule option or mitigation."""
@@ -35,6 +50,11 @@ class CountsError(QchessError):
 
 class SimulationError(QchessError):
     """A simulator failure (e.g. its memory limit), reported instead of a crash."""
+
+class DrawError(QchessError):
+    """A circuit too large to draw (draw one move, or a smaller circuit)."""
+
+_Path = Union[str, "os.PathLike[str]"]
 
 class Move:
     """A move as played: its text with every outcome written in (so it replays exactly), its
@@ -81,6 +101,9 @@ class Game:
         seed: seed for the outcomes of moves played without one (default: random); the same
             seed gives the same game as the command line's ``--seed``.
         variant: Niel's Chess rule options (``"full"``, ``"hadamard"``, ``"full+hadamard"``, ...).
+
+    A ``Game`` may be shared by threads: its calls are serialised by a lock, and the long ones
+    release the GIL.
     """
 
     def __init__(
@@ -91,6 +114,23 @@ class Game:
         seed: Optional[int] = None,
         variant: Optional[str] = None,
     ) -> None: ...
+    @staticmethod
+    def load(
+        path: _Path,
+        rules: Optional[Literal["cantwell", "niels"]] = None,
+        backend: Literal["sparse", "dense", "reference"] = "sparse",
+        seed: Optional[int] = None,
+        variant: Optional[str] = None,
+    ) -> "Game":
+        """Loads a game file (``.qcg`` Quantum Chess, ``.qng`` Niel's Chess; else by its tags)
+        and replays it, as the command line reads it.
+
+        Raises OSError (cannot read), NotationError (does not parse) or IllegalMove (a move
+        refused), the last two with ``file``, ``line`` and ``column``."""
+    def save(self, path: _Path) -> None:
+        """Writes the game file ``load`` replays exactly (with the loaded file's tags).
+
+        Raises OptionError for the other ruleset's extension, OSError when it cannot write."""
     @property
     def rules(self) -> str:
         """``"cantwell"`` or ``"niels"``."""
@@ -145,6 +185,20 @@ class Game:
         """The board as SVG, for Jupyter."""
     def text(self) -> str:
         """The board as text, probabilities in percent."""
+    def circuit_text(
+        self, move: Optional[int] = None, all_wires: bool = False, width: Optional[int] = None
+    ) -> str:
+        """The game's circuit (or move ``move``'s; 0 = the set-up) as text, as ``qchess draw``
+        draws it; ``width``: characters per band (None or 0: one band).
+
+        Raises IndexError (no such move) or DrawError (too large to draw)."""
+    def circuit_svg(
+        self, move: Optional[int] = None, all_wires: bool = False, width: Optional[int] = None
+    ) -> str:
+        """The game's circuit as SVG, as ``qchess draw --svg`` draws it; ``width``: pixels per
+        row (default 1200; 0: one row).
+
+        Raises IndexError (no such move) or DrawError (too large to draw)."""
     def state_size(self) -> int:
         """The number of basis states with a nonzero amplitude."""
     def qubits(self) -> List[str]:
@@ -201,12 +255,58 @@ class BoardEstimate:
     def exact(self) -> Optional[Dict[str, float]]:
         """Square -> exact probability (``exact=True``)."""
 
+class Program:
+    """A circuit file of any format ``qchess run`` reads (OpenQASM 2 or 3, qchess's IR text or
+    JSON; told apart by content), read and verified as the command line reads it.
+
+    Raises ProgramError when the text does not parse (the message says where) or is not a
+    well-formed circuit."""
+
+    def __init__(self, text: str, name: str = "program") -> None: ...
+    @staticmethod
+    def load(path: _Path) -> "Program":
+        """Reads the circuit file ``path``; raises OSError or ProgramError."""
+    @property
+    def name(self) -> str:
+        """Its name in messages (the path it was loaded from)."""
+    @property
+    def text(self) -> str:
+        """The program text."""
+    @property
+    def num_qubits(self) -> int:
+        """The number of qubits."""
+    @property
+    def num_clbits(self) -> int:
+        """The number of classical bits (the outcome keys' length)."""
+    def draw(self, width: Optional[int] = None, as_written: bool = False) -> str:
+        """The circuit as text, as ``qchess draw --circuit`` draws it."""
+    def svg(self, width: Optional[int] = None, as_written: bool = False) -> str:
+        """The circuit as SVG, as ``qchess draw --circuit --svg`` draws it."""
+    def _repr_svg_(self) -> str:
+        """The circuit as SVG, for Jupyter."""
+    @overload
+    def run(
+        self,
+        shots: None = None,
+        seed: int = 0,
+        backend: Literal["sparse", "dense", "reference"] = "sparse",
+        optimize: bool = True,
+    ) -> Dict[str, float]: ...
+    @overload
+    def run(
+        self,
+        shots: int,
+        seed: int = 0,
+        backend: Literal["sparse", "dense", "reference"] = "sparse",
+        optimize: bool = True,
+    ) -> Dict[str, int]: ...
+
 def run(
     program: str,
     backend: Literal["sparse", "dense", "reference"] = "sparse",
     optimize: bool = True,
 ) -> Dict[str, float]:
-    """The exact probability of every outcome of an OpenQASM 2 or 3 program: bit string
+    """The exact probability of every outcome of a program (OpenQASM 2 or 3, IR text or JSON): bit string
     (Qiskit's order, ``c[0]`` rightmost) -> probability, as ``qchess run`` gives it.
     ``optimize=False`` skips the exact passes ``qchess run`` runs first and simulates the
     program exactly as written, user gates gate by gate from their bodies

@@ -21,6 +21,9 @@ if [ "$out" != "0.5" ]; then
 fi
 echo "0.5"
 echo "== pytest tests/python"
+# test_files.py compares with the command line's output: the qchess binary of this tree.
+(cd "$ROOT" && cargo build --release --quiet -p qc-cli)
+export QCHESS_BIN="${QCHESS_BIN:-$ROOT/target/release/qchess}"
 "$VENV/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/tests/python"
 echo "== docs/notebooks/quickstart.ipynb (nbclient)"
 "$VENV/bin/python" "$ROOT/tests/python/run_notebook.py" "$ROOT/docs/notebooks/quickstart.ipynb"

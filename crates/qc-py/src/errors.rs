@@ -55,6 +55,12 @@ create_exception!(
     QchessError,
     "A simulator failure (e.g. its memory limit), reported instead of a crash."
 );
+create_exception!(
+    qchess,
+    DrawError,
+    QchessError,
+    "A circuit too large to draw (draw one move, or a smaller circuit)."
+);
 
 /// Adds the exception classes to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -67,6 +73,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ProgramError", py.get_type::<ProgramError>())?;
     m.add("CountsError", py.get_type::<CountsError>())?;
     m.add("SimulationError", py.get_type::<SimulationError>())?;
+    m.add("DrawError", py.get_type::<DrawError>())?;
     Ok(())
 }
 
@@ -126,4 +133,27 @@ pub fn session_error(error: SessionError) -> PyErr {
 /// A library error of another kind as exception class `E`, with its causes, after `context`.
 pub fn raise<E: pyo3::PyTypeInfo>(context: &str, error: &dyn std::error::Error) -> PyErr {
     PyErr::new::<E, _>(with_context(Some(context), error))
+}
+
+/// `error`, raised while a game file was read, with the file and the place of the mistake as
+/// the exception's attributes `file`, `line` and `column` (`None` where there is no place).
+pub fn with_place<T>(
+    py: Python<'_>,
+    error: PyErr,
+    file: &str,
+    place: Option<(usize, usize)>,
+) -> PyResult<T> {
+    let value = error.value(py);
+    value.setattr("file", file)?;
+    value.setattr("line", place.map(|(line, _)| line))?;
+    value.setattr("column", place.map(|(_, column)| column))?;
+    Err(error)
+}
+
+/// A file that cannot be read or written, as the `OSError` subclass of its kind
+/// (`FileNotFoundError`, `PermissionError`, ...), with `what` (`cannot read PATH`) before the
+/// system's reason.
+pub fn io_error(py: Python<'_>, what: &str, error: std::io::Error) -> PyErr {
+    let text = format!("{what}: {error}");
+    PyErr::from_type(PyErr::from(error).get_type(py), text)
 }

@@ -1,12 +1,22 @@
 //! `qchess.Game`: a game of either ruleset on any simulator, with the methods a notebook needs
-//! (play, undo, the board and its probabilities, pictures, the state as NumPy arrays, OpenQASM).
+//! (play, undo, the board and its probabilities, pictures, the state as NumPy arrays, OpenQASM),
+//! game files loaded and saved, and the game's circuit drawn.
+//!
+//! Threads: the session sits behind a mutex, so one `Game` may be shared by Python threads;
+//! each call runs whole, one at a time. Every call takes the lock with the GIL released
+//! ([`Game::with`]), so a long call (a move on a large state, the legal moves, compiling) lets
+//! other Python threads run, and a thread waiting for the lock never holds the GIL (which the
+//! holder may need back: no deadlock).
 
-use crate::errors::{raise, session_error, ExportError, NotationError, OptionError};
+use crate::drawing::{draw, Picture};
+use crate::errors::{
+    io_error, raise, session_error, with_place, ExportError, NotationError, OptionError,
+};
 use crate::move_record::{extras_dict, Move};
 use num_complex::Complex64;
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
-use pyo3::exceptions::{PyImportError, PyTypeError};
+use pyo3::exceptions::{PyImportError, PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use qc_export::{ExportOptions, Target};
@@ -15,6 +25,8 @@ use qc_ir::{Choice, Square};
 use qc_render::{board_svg, board_text};
 use qc_rules::{Color, SquarePair};
 use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Mutex, PoisonError};
 
 /// A game of Quantum Chess (Cantwell's rules, QCAN moves) or Niel's Chess, played on one of
 /// qchess's simulators with exact probabilities.
@@ -33,10 +45,14 @@ use std::collections::BTreeMap;
 ///     >>> move = g.play("b1^a3c3")
 ///     >>> g.probabilities()["a3"]
 ///     0.5
-#[pyclass(module = "qchess", unsendable)]
+///
+/// A ``Game`` may be shared by threads: its calls are serialised (each runs whole, in the order
+/// the threads get the game's lock), and long ones release the GIL.
+#[pyclass(module = "qchess", frozen)]
 pub struct Game {
-    /// The game with its dice: the front ends' one dispatch to a ruleset and a simulator.
-    session: Session,
+    /// The game with its dice (the front ends' one dispatch to a ruleset and a simulator),
+    /// locked by one call at a time.
+    session: Mutex<Session>,
     backend_name: String,
 }
 
@@ -55,13 +71,33 @@ fn colour_name(colour: Color) -> &'static str {
 }
 
 impl Game {
+    /// Runs `call` on the session with the GIL released and the lock held (see the module
+    /// documentation). A call that panicked cannot leave a half-made move (the rulesets check
+    /// before they change anything), so a poisoned lock is taken over.
+    fn with<T: Send>(&self, py: Python<'_>, call: impl FnOnce(&mut Session) -> T + Send) -> T {
+        py.detach(|| call(&mut self.session.lock().unwrap_or_else(PoisonError::into_inner)))
+    }
+
+    /// A game of `session` on the simulator called `backend`.
+    fn of(session: Session, backend: &str) -> Game {
+        Game {
+            session: Mutex::new(session),
+            backend_name: backend.to_string(),
+        }
+    }
+
     /// The move text with `outcome` written in, as the ruleset writes recorded outcomes:
     /// `.m0`/`.m1` (Quantum Chess), `[e6]` or `[e6,d5]` (Niel's Chess).
-    fn with_outcome(&self, mv: &str, outcome: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+    fn with_outcome(
+        &self,
+        py: Python<'_>,
+        mv: &str,
+        outcome: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
         let Some(outcome) = outcome.filter(|o| !o.is_none()) else {
             return Ok(mv.to_string());
         };
-        if self.session.rules() == RulesKind::Cantwell {
+        if self.with(py, |s| s.rules()) == RulesKind::Cantwell {
             match outcome.extract::<u8>() {
                 Ok(bit @ (0 | 1)) => Ok(format!("{mv}.m{bit}")),
                 _ => Err(PyTypeError::new_err(format!(
@@ -86,6 +122,7 @@ impl Game {
     #[new]
     #[pyo3(signature = (fen=None, rules="cantwell", backend="sparse", seed=None, variant=None))]
     fn new(
+        py: Python<'_>,
         fen: Option<&str>,
         rules: &str,
         backend: &str,
@@ -106,16 +143,92 @@ impl Game {
             fen,
             moves: None,
         };
-        Ok(Game {
-            session: Session::open(&spec, start, 0).map_err(session_error)?,
-            backend_name: backend.to_string(),
-        })
+        let session = py
+            .detach(|| Session::open(&spec, start, 0))
+            .map_err(session_error)?;
+        Ok(Game::of(session, backend))
+    }
+
+    /// Loads a game file (``.qcg`` Quantum Chess, ``.qng`` Niel's Chess): its moves are replayed
+    /// (outcomes not written in drawn from the seed), as ``qchess board GAME`` reads it.
+    ///
+    /// Args:
+    ///     path: the game file.
+    ///     rules: the ruleset (default: by the file's extension, else by its tags: a ``Variant``
+    ///         tag is Niel's Chess, else Quantum Chess).
+    ///     backend: the simulator: ``"sparse"`` (default), ``"dense"`` or ``"reference"``.
+    ///     seed: seed for the outcomes not written in the file, and of moves played next
+    ///         (default: a random seed).
+    ///     variant: Niel's Chess rule options; they override the file's ``Variant`` tag.
+    ///
+    /// Raises:
+    ///     OSError: the file cannot be read (``FileNotFoundError``, ...). NotationError: it does
+    ///     not parse. IllegalMove: the rules refuse one of its moves. Both carry ``file``,
+    ///     ``line`` and ``column`` (1-based; ``None`` when the mistake has no place) and say
+    ///     them in the message.
+    #[staticmethod]
+    #[pyo3(signature = (path, rules=None, backend="sparse", seed=None, variant=None))]
+    fn load(
+        py: Python<'_>,
+        path: PathBuf,
+        rules: Option<&str>,
+        backend: &str,
+        seed: Option<u64>,
+        variant: Option<&str>,
+    ) -> PyResult<Game> {
+        let backend_kind = option(backend)?;
+        let rules: Option<RulesKind> = rules.map(option).transpose()?;
+        let name = path.display().to_string();
+        let text = py
+            .detach(|| std::fs::read_to_string(&path))
+            .map_err(|e| io_error(py, &format!("cannot read {name}"), e))?;
+        let spec = SessionSpec {
+            rules: rules.unwrap_or_else(|| RulesKind::of_game_file(&name, &text)),
+            variant: variant.map(str::to_string),
+            backend: backend_kind,
+            precision: qc_sim::Precision::Double,
+            seed: seed.unwrap_or_else(rand::random),
+        };
+        let input = GameInput::File {
+            name: &name,
+            text: &text,
+        };
+        match py.detach(|| Session::open(&spec, input, 0)) {
+            Ok(session) => Ok(Game::of(session, backend)),
+            Err(e) => {
+                let place = e.place();
+                with_place(py, session_error(e), &name, place)
+            }
+        }
+    }
+
+    /// Saves the game as a game file that :meth:`load` replays exactly (the start position,
+    /// the rule options, every move with its outcomes, and the tags of the file it was loaded
+    /// from): the text of :meth:`record` with those tags.
+    ///
+    /// Raises:
+    ///     OptionError: the path's extension is the other ruleset's (``.qcg`` for a Niel's
+    ///     Chess game), which :meth:`load` would read by the wrong rules. OSError: the file
+    ///     cannot be written.
+    fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        let (rules, extension, text) = self.with(py, |s| {
+            (s.rules(), s.game_file_extension(), s.game_file(true))
+        });
+        let name = path.display().to_string();
+        if RulesKind::of_game_file(&name, &text) != rules {
+            return Err(OptionError::new_err(format!(
+                "{name}: a {} game goes in a .{extension} file (load would read this one by the other rules)",
+                rules.name()
+            )));
+        }
+        py.detach(|| std::fs::write(&path, text))
+            .map_err(|e| io_error(py, &format!("cannot write {name}"), e))
     }
 
     /// The ruleset: ``"cantwell"`` or ``"niels"``.
     #[getter]
-    fn rules(&self) -> &'static str {
-        self.session.rules().name()
+    fn rules(&self, py: Python<'_>) -> &'static str {
+        self.with(py, |s| s.rules().name())
     }
 
     /// The simulator: ``"sparse"``, ``"dense"`` or ``"reference"``.
@@ -126,8 +239,8 @@ impl Game {
 
     /// The seed of the outcomes sampled so far.
     #[getter]
-    fn seed(&self) -> u64 {
-        self.session.seed()
+    fn seed(&self, py: Python<'_>) -> u64 {
+        self.with(py, |s| s.seed())
     }
 
     /// Plays a move in the ruleset's notation (``"b1^a3c3"``, ``"a3xb5"``; Niel's ``"f5xe6"``).
@@ -145,13 +258,13 @@ impl Game {
     ///     changes).
     #[pyo3(signature = (r#move, outcome=None))]
     fn play(
-        &mut self,
+        &self,
         py: Python<'_>,
         r#move: &str,
         outcome: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Move> {
-        let text = self.with_outcome(r#move, outcome)?;
-        let played = self.session.play(&text).map_err(session_error)?;
+        let text = self.with_outcome(py, r#move, outcome)?;
+        let played = self.with(py, |s| s.play(&text)).map_err(session_error)?;
         Move::new(py, played)
     }
 
@@ -159,8 +272,8 @@ impl Game {
     ///
     /// Raises:
     ///     IllegalMove: no move to take back.
-    fn undo(&mut self, py: Python<'_>) -> PyResult<Move> {
-        let played = self.session.undo().map_err(session_error)?;
+    fn undo(&self, py: Python<'_>) -> PyResult<Move> {
+        let played = self.with(py, |s| s.undo()).map_err(session_error)?;
         Move::new(py, played)
     }
 
@@ -170,12 +283,12 @@ impl Game {
     ///     kinds: return ``(move, kind)`` pairs (kind: ``jump``, ``split_slide``, ...).
     #[pyo3(signature = (kinds=false))]
     fn legal_moves<'py>(&self, py: Python<'py>, kinds: bool) -> PyResult<Bound<'py, PyAny>> {
-        let moves: Vec<(String, &str)> = self
-            .session
-            .legal_moves()
-            .into_iter()
-            .map(|m| (m.text, m.kind))
-            .collect();
+        let moves: Vec<(String, &str)> = self.with(py, |s| {
+            s.legal_moves()
+                .into_iter()
+                .map(|m| (m.text, m.kind))
+                .collect()
+        });
         if kinds {
             Ok(moves.into_pyobject(py)?.into_any())
         } else {
@@ -186,8 +299,7 @@ impl Game {
 
     /// The moves played so far.
     fn moves(&self, py: Python<'_>) -> PyResult<Vec<Move>> {
-        self.session
-            .moves()
+        self.with(py, |s| s.moves())
             .into_iter()
             .map(|m| Move::new(py, m))
             .collect()
@@ -197,27 +309,27 @@ impl Game {
     /// ``"stalemate"``, ``"draw_fifty_moves"``, ``"draw_repetition"`` or
     /// ``"draw_insufficient_material"``.
     #[getter]
-    fn status(&self) -> &'static str {
-        self.session.status().name()
+    fn status(&self, py: Python<'_>) -> &'static str {
+        self.with(py, |s| s.status().name())
     }
 
     /// The status in words, as the command line writes it (``"game on"``, ``"White wins (king
     /// captured)"``, ...).
     #[getter]
-    fn status_text(&self) -> String {
-        self.session.status().to_string()
+    fn status_text(&self, py: Python<'_>) -> String {
+        self.with(py, |s| s.status().to_string())
     }
 
     /// The side to move: ``"white"`` or ``"black"``.
     #[getter]
-    fn side_to_move(&self) -> &'static str {
-        colour_name(self.session.side_to_move())
+    fn side_to_move(&self, py: Python<'_>) -> &'static str {
+        colour_name(self.with(py, |s| s.side_to_move()))
     }
 
     /// The probability that each square holds its piece (squares that may hold one; the
     /// others are empty for certain).
-    fn probabilities(&self) -> BTreeMap<String, f64> {
-        let view = self.session.board_view(false);
+    fn probabilities(&self, py: Python<'_>) -> BTreeMap<String, f64> {
+        let view = self.with(py, |s| s.board_view(false));
         view.board_squares()
             .filter_map(|sq| view.get(sq).map(|s| (sq.to_string(), s.probability)))
             .collect()
@@ -225,8 +337,8 @@ impl Game {
 
     /// The piece that may stand on each square (FEN letter), for the squares
     /// ``probabilities()`` names.
-    fn pieces(&self) -> BTreeMap<String, char> {
-        let view = self.session.board_view(false);
+    fn pieces(&self, py: Python<'_>) -> BTreeMap<String, char> {
+        let view = self.with(py, |s| s.board_view(false));
         view.board_squares()
             .filter_map(|sq| view.get(sq).map(|s| (sq.to_string(), s.piece)))
             .collect()
@@ -234,39 +346,42 @@ impl Game {
 
     /// The exact probability of each full-board measurement, named by its pieces and squares
     /// (``"Ke1 Na3 ..."``). ``None`` for Niel's Chess, whose squares have no qubits.
-    fn board_distribution(&self) -> Option<BTreeMap<String, f64>> {
-        self.session
-            .board_distribution()
+    fn board_distribution(&self, py: Python<'_>) -> Option<BTreeMap<String, f64>> {
+        self.with(py, |s| s.board_distribution())
             .map(|d| d.into_iter().collect())
     }
 
     /// The Bell-operator expectations ``<O1>..<O8>`` of two different squares and their (same,
     /// opposite) correlation, as ``(expectations, same, opposite)``; ``None`` for Niel's Chess.
     /// One square twice raises ``NotationError``.
-    fn bell(&self, square1: &str, square2: &str) -> PyResult<Option<(Vec<f64>, f64, f64)>> {
+    fn bell(
+        &self,
+        py: Python<'_>,
+        square1: &str,
+        square2: &str,
+    ) -> PyResult<Option<(Vec<f64>, f64, f64)>> {
         let (a, b) = (square(square1)?, square(square2)?);
         let pair = SquarePair::new(a, b).map_err(|e| NotationError::new_err(e.to_string()))?;
         Ok(self
-            .session
-            .bell(pair)
+            .with(py, |s| s.bell(pair))
             .map(|(o, (same, opposite))| (o.to_vec(), same, opposite)))
     }
 
     /// The current position in the ruleset's FEN.
-    fn fen(&self) -> String {
-        self.session.fen()
+    fn fen(&self, py: Python<'_>) -> String {
+        self.with(py, |s| s.fen())
     }
 
     /// The game as a game file (``.qcg``/``.qng`` text) that replays exactly: the start
     /// position, the rule options and every move with its outcomes.
-    fn record(&self) -> String {
-        self.session.game_file(false)
+    fn record(&self, py: Python<'_>) -> String {
+        self.with(py, |s| s.game_file(false))
     }
 
     /// The ruleset's extra facts (Quantum Chess: the draw rules' counters; Niel's Chess: the
     /// rule options, check), as the command line's JSON output gives them.
     fn extras<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        extras_dict(py, &self.session.extras())
+        extras_dict(py, &self.with(py, |s| s.extras()))
     }
 
     /// The board as SVG: pieces with a ring whose arc is the probability (the picture
@@ -275,43 +390,95 @@ impl Game {
     /// Args:
     ///     links: also draw lines between strongly correlated squares.
     #[pyo3(signature = (links=false))]
-    fn svg(&self, links: bool) -> String {
-        board_svg::draw(&self.session.board_view(links))
+    fn svg(&self, py: Python<'_>, links: bool) -> String {
+        self.with(py, |s| board_svg::draw(&s.board_view(links)))
     }
 
-    /// The board in SVG for Jupyter, which shows a game inline.
-    fn _repr_svg_(&self) -> String {
-        self.svg(false)
+    /// The board in SVG for Jupyter, which shows a game inline as its board (its circuit is
+    /// :meth:`circuit_svg`; a ``Program`` shows its circuit).
+    fn _repr_svg_(&self, py: Python<'_>) -> String {
+        self.svg(py, false)
     }
 
     /// The board as text, with probabilities in percent (as ``qchess board`` prints it).
-    fn text(&self) -> String {
-        board_text::draw(&self.session.board_view(false))
+    fn text(&self, py: Python<'_>) -> String {
+        self.with(py, |s| board_text::draw(&s.board_view(false)))
     }
 
-    fn __str__(&self) -> String {
-        self.text()
+    /// The game's circuit as text, as ``qchess draw`` draws it: moves labelled with their
+    /// number and notation, only the wires the drawn instructions use.
+    ///
+    /// Args:
+    ///     move: draw only this move (1 = the first; 0 = the set-up); default: the whole game.
+    ///     all_wires: also draw the set-up wires of squares no move touches.
+    ///     width: cut the drawing into bands of at most this many characters per line
+    ///         (``qchess draw --width``); ``None`` or 0: one band, however wide.
+    ///
+    /// Raises:
+    ///     IndexError: there is no move ``move``. DrawError: the circuit is too large to draw.
+    #[pyo3(signature = (r#move=None, all_wires=false, width=None))]
+    fn circuit_text(
+        &self,
+        py: Python<'_>,
+        r#move: Option<usize>,
+        all_wires: bool,
+        width: Option<usize>,
+    ) -> PyResult<String> {
+        let picture = Picture::Text { width };
+        self.with(py, |s| {
+            let (circuit, notes) = s.drawing(r#move, all_wires)?;
+            Ok(draw(&circuit, &notes, picture))
+        })
+        .map_err(|e: qc_render::game_drawing::NoSuchMove| PyIndexError::new_err(e.to_string()))?
     }
 
-    fn __repr__(&self) -> String {
+    /// The game's circuit as SVG, as ``qchess draw --svg`` draws it (see :meth:`circuit_text`).
+    ///
+    /// Args:
+    ///     move: draw only this move (1 = the first; 0 = the set-up); default: the whole game.
+    ///     all_wires: also draw the set-up wires of squares no move touches.
+    ///     width: fold the picture into rows at most this many pixels wide (default 1200, as
+    ///         ``qchess draw``); 0: one row, however wide.
+    ///
+    /// Raises:
+    ///     IndexError: there is no move ``move``. DrawError: the circuit is too large to draw.
+    #[pyo3(signature = (r#move=None, all_wires=false, width=None))]
+    fn circuit_svg(
+        &self,
+        py: Python<'_>,
+        r#move: Option<usize>,
+        all_wires: bool,
+        width: Option<usize>,
+    ) -> PyResult<String> {
+        let picture = Picture::Svg { width };
+        self.with(py, |s| {
+            let (circuit, notes) = s.drawing(r#move, all_wires)?;
+            Ok(draw(&circuit, &notes, picture))
+        })
+        .map_err(|e: qc_render::game_drawing::NoSuchMove| PyIndexError::new_err(e.to_string()))?
+    }
+
+    fn __str__(&self, py: Python<'_>) -> String {
+        self.text(py)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let (fen, rules, seed) = self.with(py, |s| (s.fen(), s.rules().name(), s.seed()));
         format!(
-            "qchess.Game(fen={:?}, rules={:?}, backend={:?}, seed={})",
-            self.fen(),
-            self.rules(),
+            "qchess.Game(fen={fen:?}, rules={rules:?}, backend={:?}, seed={seed})",
             self.backend_name,
-            self.seed()
         )
     }
 
     /// The number of basis states with a nonzero amplitude.
-    fn state_size(&self) -> usize {
-        self.session.state_size()
+    fn state_size(&self, py: Python<'_>) -> usize {
+        self.with(py, |s| s.state_size())
     }
 
     /// The names of the game circuit's qubits, indexed like the columns of ``state()``:
     /// squares (``"e4"``), then ancillas (``"path0"``, ``"cap1"``, ...).
-    fn qubits(&self) -> Vec<String> {
-        self.session.circuit().qubit_names()
+    fn qubits(&self, py: Python<'_>) -> Vec<String> {
+        self.with(py, |s| s.circuit().qubit_names())
     }
 
     /// The quantum state as NumPy arrays ``(basis, amplitudes)``: ``basis`` has one row of
@@ -326,10 +493,7 @@ impl Game {
         &self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<Complex64>>)> {
-        let (width, states) = (
-            self.session.circuit().num_qubits(),
-            self.session.basis_states(),
-        );
+        let (width, states) = self.with(py, |s| (s.circuit().num_qubits(), s.basis_states()));
         let mut basis = Array2::<u8>::zeros((states.len(), width));
         let mut amplitudes = Vec::with_capacity(states.len());
         for (row, (ones, amplitude)) in states.iter().enumerate() {
@@ -368,6 +532,7 @@ impl Game {
     #[allow(clippy::too_many_arguments, reason = "Python keyword arguments")]
     fn compile(
         &self,
+        py: Python<'_>,
         format: &str,
         form: &str,
         target: Option<&str>,
@@ -387,15 +552,17 @@ impl Game {
         let target = target
             .map(|name| load_target(name, backends_dir.as_deref()))
             .transpose()?;
-        self.session
-            .compile(
-                option(format)?,
+        let format = option(format)?;
+        self.with(py, |s| {
+            s.compile(
+                format,
                 &options,
                 target.as_ref(),
                 &qc_front::DeviceOptions::default(),
             )
-            .map(|compiled| compiled.text)
-            .map_err(|e| raise::<ExportError>("cannot compile", &e))
+        })
+        .map(|compiled| compiled.text)
+        .map_err(|e| raise::<ExportError>("cannot compile", &e))
     }
 
     /// The game as a Qiskit ``QuantumCircuit`` (OpenQASM 3 through Qiskit's importer), with
@@ -411,7 +578,7 @@ impl Game {
         let qasm3 = import(py, "qiskit.qasm3", "qiskit")?;
         import(py, "qiskit_qasm3_import", "qiskit-qasm3-import")?;
         let text = self.compile(
-            "qasm3", form, None, "board", "portable", "compact", None, true,
+            py, "qasm3", form, None, "board", "portable", "compact", None, true,
         )?;
         qasm3.call_method1("loads", (text,))
     }
@@ -428,7 +595,7 @@ impl Game {
     fn to_cirq<'py>(&self, py: Python<'py>, form: &str) -> PyResult<Bound<'py, PyAny>> {
         let importer = import(py, "cirq.contrib.qasm_import", "cirq-core")?;
         let text = self.compile(
-            "qasm2", form, None, "board", "portable", "compact", None, true,
+            py, "qasm2", form, None, "board", "portable", "compact", None, true,
         )?;
         importer.call_method1("circuit_from_qasm", (text,))
     }

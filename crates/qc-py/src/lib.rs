@@ -7,6 +7,7 @@
 //! the `errors` module), and no panic crosses into Python (PyO3 turns one into an exception; the code
 //! avoids them: no `unwrap` on user input). `docs/python.md` is the user's guide.
 
+mod drawing;
 mod errors;
 mod game;
 mod move_record;
@@ -21,6 +22,7 @@ fn qchess(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::Game>()?;
     m.add_class::<move_record::Move>()?;
     m.add_class::<programs::BoardEstimate>()?;
+    m.add_class::<programs::Program>()?;
     m.add_function(wrap_pyfunction!(programs::run, m)?)?;
     m.add_function(wrap_pyfunction!(programs::counts, m)?)?;
     errors::register(m)?;

@@ -1,17 +1,24 @@
-//! Functions on program texts: `qchess.run` (the exact outcome distribution of an OpenQASM
-//! program, as `qchess run` prints it) and `qchess.counts` (a device's counts back into a board,
-//! as `qchess counts` does).
+//! Programs: `qchess.Program` (a circuit file of any format `qchess run` reads, drawn and run),
+//! `qchess.run` (the exact outcome distribution of a program text, as `qchess run` prints it)
+//! and `qchess.counts` (a device's counts back into a board, as `qchess counts` does). Reading,
+//! drawing and simulating are qc-front's (`qc_front::program`), shared with the command line;
+//! the long calls release the GIL.
 
-use crate::errors::{raise, CountsError, OptionError, ProgramError, SimulationError};
+use crate::drawing::{draw, Picture};
+use crate::errors::{io_error, raise, CountsError, OptionError, ProgramError, SimulationError};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use qc_front::counts::{BoardEstimate as Estimate, CountsFormat, Mitigation};
+use qc_front::BackendKind;
 use qc_front::{CountsRequest, CountsStepError};
+use qc_ir::exec::{in_qiskit_order, qiskit_key, Distribution, MAX_SHOTS};
+use qc_ir::Circuit;
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
-/// The exact probability of every outcome of an OpenQASM 2 or 3 program (told apart by its
-/// ``OPENQASM`` line), as ``qchess run`` gives it.
+/// The exact probability of every outcome of a program: OpenQASM 2 or 3, or qchess's IR text or
+/// JSON (told apart by content), as ``qchess run`` gives it.
 ///
 /// Args:
 ///     program: the program text.
@@ -34,27 +41,227 @@ pub fn run<'py>(
     backend: &str,
     optimize: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let choice: qc_front::BackendKind = backend
-        .parse()
-        .map_err(|e: qc_ir::UnknownChoice| OptionError::new_err(e.to_string()))?;
-    let circuit =
-        qc_export::import_qasm(program).map_err(|e| raise::<ProgramError>("cannot import", &e))?;
-    qc_ir::verify(&circuit).map_err(|e| raise::<ProgramError>("not a well-formed circuit", &e))?;
-    let circuit = qc_ir::passes::simulation_form(&circuit, optimize);
+    let backend = option(backend)?;
+    let circuit = py
+        .detach(|| qc_front::read_program("program", program))
+        .map_err(program_error)?;
+    let dist = simulate(py, &circuit, backend, optimize)?;
+    // The distribution's size is bounded by `exact_distribution`; the dict is Python's memory,
+    // whose exhaustion is a MemoryError, not an abort.
+    outcomes_dict(py, &dist)
+}
+
+/// An option spelled as the command line spells it, or an `OptionError`.
+fn option<T: std::str::FromStr>(text: &str) -> PyResult<T>
+where
+    T::Err: std::fmt::Display,
+{
+    text.parse()
+        .map_err(|e: T::Err| OptionError::new_err(e.to_string()))
+}
+
+/// A circuit file that does not read, as a `ProgramError` with its causes.
+fn program_error(error: qc_front::ProgramError) -> PyErr {
+    ProgramError::new_err(crate::errors::message(&error))
+}
+
+/// The exact distribution of `circuit` on `backend`, computed with the GIL released.
+fn simulate(
+    py: Python<'_>,
+    circuit: &Circuit,
+    backend: BackendKind,
+    optimize: bool,
+) -> PyResult<Distribution> {
     let double = qc_sim::Precision::Double;
-    let dist = qc_front::with_simulator!(choice, double, |new_sim| {
-        let mut sim = new_sim(qc_sim::MemoryLimit::default());
-        qc_ir::exec::exact_distribution(&mut sim, &circuit)
-            .map_err(|e| raise::<SimulationError>("cannot simulate", &e))?
-    });
-    // Straight into the dict, in Qiskit's key order, without a map of key strings in between
-    // (the distribution's size is bounded by `exact_distribution`; the dict is Python's memory,
-    // whose exhaustion is a MemoryError, not an abort).
+    py.detach(|| qc_front::program::distribution(circuit, backend, double, optimize))
+        .map_err(|e| raise::<SimulationError>("cannot simulate", &e))
+}
+
+/// `outcomes` (probabilities or counts) as a dict keyed in Qiskit's order (``c[0]``
+/// rightmost), filled straight from the map, without a map of key strings in between.
+fn outcomes_dict<'py, V: Copy + for<'a> IntoPyObject<'a>>(
+    py: Python<'py>,
+    outcomes: &BTreeMap<Vec<bool>, V>,
+) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
-    for (bits, p) in qc_ir::exec::in_qiskit_order(&dist) {
-        dict.set_item(qc_ir::exec::qiskit_key(bits), p)?;
+    for (bits, value) in in_qiskit_order(outcomes) {
+        dict.set_item(qiskit_key(bits), value)?;
     }
     Ok(dict)
+}
+
+/// A circuit file of any format ``qchess run`` reads: OpenQASM 2 or 3 (what ``Game.compile``
+/// and other tools write) or qchess's IR text or JSON (``compile(format="ir"|"json")``), told
+/// apart by content, read and verified as ``qchess run`` and ``qchess draw --circuit`` read it.
+///
+/// Args:
+///     text: the program text.
+///     name: its name in messages (default ``"program"``).
+///
+/// Raises:
+///     ProgramError: the text does not parse (the message says where), or is not a
+///     well-formed circuit.
+///
+/// Example:
+///     >>> p = qchess.Program.load("circuits/bell_psi_plus.qasm")
+///     >>> p.run()
+///     {'00': 0.5, '11': 0.5}
+#[pyclass(module = "qchess", frozen)]
+pub struct Program {
+    name: String,
+    text: String,
+    circuit: Circuit,
+}
+
+impl Program {
+    /// Draws the program as `picture`, as ``qchess draw --circuit`` does, with the GIL released.
+    fn picture(&self, py: Python<'_>, picture: Picture, as_written: bool) -> PyResult<String> {
+        py.detach(|| {
+            let (circuit, notes) =
+                qc_front::program::drawing(&self.text, self.circuit.clone(), as_written);
+            draw(&circuit, &notes, picture)
+        })
+    }
+}
+
+#[pymethods]
+impl Program {
+    #[new]
+    #[pyo3(signature = (text, name="program"))]
+    fn new(py: Python<'_>, text: String, name: &str) -> PyResult<Program> {
+        let circuit = py
+            .detach(|| qc_front::read_program(name, &text))
+            .map_err(program_error)?;
+        Ok(Program {
+            name: name.to_string(),
+            text,
+            circuit,
+        })
+    }
+
+    /// Reads the circuit file ``path`` (see :class:`Program`).
+    ///
+    /// Raises:
+    ///     OSError: the file cannot be read (``FileNotFoundError``, ...). ProgramError: it does
+    ///     not parse (the message names the file and says where) or is not well formed.
+    #[staticmethod]
+    fn load(py: Python<'_>, path: PathBuf) -> PyResult<Program> {
+        let name = path.display().to_string();
+        let text = py
+            .detach(|| std::fs::read_to_string(&path))
+            .map_err(|e| io_error(py, &format!("cannot read {name}"), e))?;
+        Program::new(py, text, &name)
+    }
+
+    /// Its name in messages: the path it was loaded from, or the name it was given.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The program text, as read.
+    #[getter]
+    fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The number of qubits.
+    #[getter]
+    fn num_qubits(&self) -> usize {
+        self.circuit.num_qubits()
+    }
+
+    /// The number of classical bits (the outcome keys' length).
+    #[getter]
+    fn num_clbits(&self) -> usize {
+        self.circuit.num_clbits()
+    }
+
+    /// The circuit as text, as ``qchess draw --circuit FILE`` draws it: a program
+    /// ``Game.compile`` wrote has its wires named by square and, for no hardware target, the
+    /// qchess gates drawn as boxes.
+    ///
+    /// Args:
+    ///     width: cut into bands of at most this many characters per line; ``None`` or 0: one
+    ///         band.
+    ///     as_written: draw the gates exactly as read (``--as-written``).
+    ///
+    /// Raises:
+    ///     DrawError: the circuit is too large to draw.
+    #[pyo3(signature = (width=None, as_written=false))]
+    fn draw(&self, py: Python<'_>, width: Option<usize>, as_written: bool) -> PyResult<String> {
+        self.picture(py, Picture::Text { width }, as_written)
+    }
+
+    /// The circuit as SVG, as ``qchess draw --circuit FILE --svg`` draws it (see :meth:`draw`).
+    ///
+    /// Args:
+    ///     width: fold into rows at most this many pixels wide (default 1200); 0: one row.
+    ///     as_written: draw the gates exactly as read (``--as-written``).
+    #[pyo3(signature = (width=None, as_written=false))]
+    fn svg(&self, py: Python<'_>, width: Option<usize>, as_written: bool) -> PyResult<String> {
+        self.picture(py, Picture::Svg { width }, as_written)
+    }
+
+    /// The circuit as SVG, for Jupyter, which shows a program inline.
+    fn _repr_svg_(&self, py: Python<'_>) -> PyResult<String> {
+        self.svg(py, None, false)
+    }
+
+    /// Runs the program as ``qchess run`` does: the exact probability of every outcome, or
+    /// ``shots`` samples of it drawn with ``seed`` (the same counts as ``qchess run --shots N
+    /// --seed S``). The GIL is released while it simulates.
+    ///
+    /// Args:
+    ///     shots: sample this many shots (at most 100000000) instead of giving probabilities.
+    ///     seed: the seed of the shots (default 0, as the command line's).
+    ///     backend: the simulator: ``"sparse"`` (default), ``"dense"`` or ``"reference"``.
+    ///     optimize: run the exact passes first, as ``qchess run`` does (``False``:
+    ///         ``--no-optimize``).
+    ///
+    /// Returns:
+    ///     dict[str, float] or dict[str, int]: bit string (Qiskit's order: ``c[0]`` rightmost)
+    ///     -> probability, or -> count with ``shots``.
+    ///
+    /// Raises:
+    ///     OptionError: an unknown backend, or more shots than 100000000. SimulationError: the
+    ///     program cannot be simulated.
+    #[pyo3(signature = (shots=None, seed=0, backend="sparse", optimize=true))]
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        shots: Option<u64>,
+        seed: u64,
+        backend: &str,
+        optimize: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let backend = option(backend)?;
+        if shots.is_some_and(|n| n > MAX_SHOTS) {
+            return Err(OptionError::new_err(format!(
+                "shots: at most {MAX_SHOTS} (got {})",
+                shots.unwrap_or_default()
+            )));
+        }
+        let dist = simulate(py, &self.circuit, backend, optimize)?;
+        match shots {
+            None => outcomes_dict(py, &dist),
+            Some(shots) => {
+                let counts = py.detach(|| qc_front::program::sample(&dist, shots, seed));
+                drop(dist);
+                outcomes_dict(py, &counts)
+            }
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "qchess.Program(name={:?}, qubits={}, clbits={}, instructions={})",
+            self.name,
+            self.circuit.num_qubits(),
+            self.circuit.num_clbits(),
+            self.circuit.instructions().len()
+        )
+    }
 }
 
 /// The board estimated from a device's counts of a program ``Game.compile`` (or ``qchess
