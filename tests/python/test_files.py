@@ -159,7 +159,11 @@ def test_save_keeps_the_files_tags_and_refuses_the_other_rulesets_extension(tmp_
 
 @pytest.mark.parametrize(
     "game, rules",
-    [("circuits/interference.qcg", "cantwell"), ("circuits/niels/entangled_group.qng", "niels")],
+    [
+        ("circuits/interference.qcg", "cantwell"),
+        ("circuits/full_game.qcg", "cantwell"),  # wider than 1200 px: folded into rows
+        ("circuits/niels/entangled_group.qng", "niels"),
+    ],
 )
 def test_circuit_pictures_are_what_qchess_draw_draws(game, rules, cli, tmp_path):
     path = ROOT / game
