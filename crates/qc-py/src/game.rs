@@ -22,6 +22,7 @@ use pyo3::types::PyDict;
 use qc_export::{ExportOptions, Target};
 use qc_front::{GameInput, RulesKind, Session, SessionSpec};
 use qc_ir::{Choice, Square};
+use qc_render::game_drawing::NoSuchMove;
 use qc_render::{board_svg, board_text};
 use qc_rules::{Color, SquarePair};
 use std::collections::BTreeMap;
@@ -84,6 +85,22 @@ impl Game {
             session: Mutex::new(session),
             backend_name: backend.to_string(),
         }
+    }
+
+    /// The game's circuit (`n`: move `n`'s; 0 = the set-up) drawn as `picture`, as `qchess
+    /// draw` draws it; no move `n` is an `IndexError`.
+    fn circuit_picture(
+        &self,
+        py: Python<'_>,
+        n: Option<usize>,
+        all_wires: bool,
+        picture: Picture,
+    ) -> PyResult<String> {
+        self.with(py, |s| {
+            let (circuit, notes) = s.drawing(n, all_wires)?;
+            Ok(draw(&circuit, &notes, picture))
+        })
+        .map_err(|e: NoSuchMove| PyIndexError::new_err(e.to_string()))?
     }
 
     /// The move text with `outcome` written in, as the ruleset writes recorded outcomes:
@@ -424,12 +441,7 @@ impl Game {
         all_wires: bool,
         width: Option<usize>,
     ) -> PyResult<String> {
-        let picture = Picture::Text { width };
-        self.with(py, |s| {
-            let (circuit, notes) = s.drawing(r#move, all_wires)?;
-            Ok(draw(&circuit, &notes, picture))
-        })
-        .map_err(|e: qc_render::game_drawing::NoSuchMove| PyIndexError::new_err(e.to_string()))?
+        self.circuit_picture(py, r#move, all_wires, Picture::Text { width })
     }
 
     /// The game's circuit as SVG, as ``qchess draw --svg`` draws it (see :meth:`circuit_text`).
@@ -450,12 +462,7 @@ impl Game {
         all_wires: bool,
         width: Option<usize>,
     ) -> PyResult<String> {
-        let picture = Picture::Svg { width };
-        self.with(py, |s| {
-            let (circuit, notes) = s.drawing(r#move, all_wires)?;
-            Ok(draw(&circuit, &notes, picture))
-        })
-        .map_err(|e: qc_render::game_drawing::NoSuchMove| PyIndexError::new_err(e.to_string()))?
+        self.circuit_picture(py, r#move, all_wires, Picture::Svg { width })
     }
 
     fn __str__(&self, py: Python<'_>) -> String {
