@@ -3,7 +3,8 @@
 //! that ever held a piece, so that comparing bit distributions also compares the final board.
 
 use crate::cases::{play, CASES};
-use qc_ir::{Circuit, Clbit, Instruction, Op, QubitRole, Square};
+use qc_ir::{Circuit, Clbit, Instruction, Op, QubitRole};
+use qc_rules::Square;
 use qc_rules::{Board, Game, QuantumGame};
 use qc_sim::ReferenceSparse;
 use rand::seq::SliceRandom;
@@ -52,12 +53,12 @@ pub fn with_board_measurement(circuit: &Circuit, recorded: &[Option<bool>]) -> B
     let first_board_bit = circuit.num_clbits();
     let mut squares = Vec::new();
     for (index, role) in circuit.qubit_roles().iter().enumerate() {
-        if let (QubitRole::Square(square), true) = (role, touched[index]) {
+        if let (QubitRole::Site(square), true) = (role, touched[index]) {
             instructions.push(Instruction::new(Op::Measure {
                 qubit: qc_ir::Qubit(index as u32),
                 clbit: Clbit((first_board_bit + squares.len()) as u32),
             }));
-            squares.push(*square);
+            squares.push(Square::from(*square));
         }
     }
     let clbits = first_board_bit + squares.len();

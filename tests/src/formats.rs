@@ -57,7 +57,7 @@ fn qasm3_featured(p: &PlayedCase) -> String {
     let roles: Vec<QubitRole> = touched
         .iter()
         .map(|&q| match game.qubit_roles()[q.index()] {
-            QubitRole::Square(_) => QubitRole::Plain,
+            QubitRole::Site(_) => QubitRole::Plain,
             other => other,
         })
         .collect();
@@ -74,7 +74,7 @@ fn qasm3_featured(p: &PlayedCase) -> String {
             let names = game.qubit_names();
             for (k, q) in touched.iter().enumerate() {
                 let role = match game.qubit_roles()[q.index()] {
-                    QubitRole::Square(_) => "square",
+                    QubitRole::Site(_) => "square",
                     _ => "ancilla",
                 };
                 program.qubit_labels[k] = format!("{} ({role})", names[q.index()]);

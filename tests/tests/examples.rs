@@ -4,7 +4,7 @@
 //! generated from `tests/src/cases.rs`) is up to date. Regenerate the tour with
 //! `QCHESS_BLESS=1 cargo test -p qchess-tests --test examples`.
 
-use qc_ir::Square;
+use qc_rules::Square;
 use qc_rules::{Color, GameRecord, MoveType, QuantumGame, SquarePair, Status, Variant, WinReason};
 use qchess_tests::cases::{play_record, play_record_on, CASES};
 use std::collections::HashSet;

@@ -20,7 +20,8 @@
 
 use crate::limits::{Limits, StopFlag};
 use crate::search::{Found, Searcher};
-use qc_ir::{Backend, Square};
+use qc_ir::Backend;
+use qc_rules::Square;
 use qc_rules::{Cantwell, Color, MoveShape, PieceKind, QcanMove, QuantumGame, Ruleset};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;

@@ -95,7 +95,7 @@ fn view_after(moves: &[&str]) -> Value {
     let view = game.board_view(false);
     let mut pieces = Vec::new();
     let mut probabilities = Vec::new();
-    for sq in qc_ir::Square::ALL {
+    for sq in qc_rules::Square::ALL {
         let s = view.get(sq);
         pieces.push(s.map_or(".".to_string(), |s| s.piece.to_string()));
         probabilities.push(s.map_or(0.0, |s| s.probability));

@@ -23,8 +23,8 @@ use qc_ir::{Circuit, Clbit, Condition, Control, Instruction, Op, Qubit, QubitRol
 pub fn program_circuit(program: &Program) -> Result<Circuit, ExportError> {
     let mut roles = vec![QubitRole::Plain; program.num_qubits];
     for m in &program.map.measured {
-        if let (Holds::Square(sq), Some(role)) = (m.holds, roles.get_mut(m.qubit)) {
-            *role = QubitRole::Square(sq);
+        if let (Holds::Site(sq), Some(role)) = (m.holds, roles.get_mut(m.qubit)) {
+            *role = QubitRole::Site(sq);
         }
     }
     let mut c = Circuit::from_parts(roles, program.num_clbits as u32, Vec::new());

@@ -134,11 +134,11 @@ pub fn build_program(
         && circuit
             .qubit_roles()
             .iter()
-            .any(|r| matches!(r, QubitRole::Square(_)))
+            .any(|r| matches!(r, QubitRole::Site(_)))
     {
         // Full width means the whole board: squares the circuit never mentions get idle slots.
-        for sq in qc_ir::Square::ALL {
-            if circuit.square_qubit(sq).is_none() {
+        for sq in qc_ir::Site::ALL {
+            if circuit.site_qubit(sq).is_none() {
                 labels.push(format!("{sq} (square; never touched by this circuit)"));
             }
         }
@@ -334,7 +334,7 @@ pub fn header_lines(
 fn qubit_label(c: &Circuit, index: usize, name: &str, original: usize) -> String {
     let role = c.qubit_roles()[index];
     match role {
-        QubitRole::Square(_) => format!("{name} (square)"),
+        QubitRole::Site(_) => format!("{name} (square)"),
         QubitRole::Ancilla(kind) if index >= original => match kind {
             AncillaKind::Measure => {
                 format!("pred{} (deferred measurement predicate)", index - original)
@@ -348,7 +348,7 @@ fn qubit_label(c: &Circuit, index: usize, name: &str, original: usize) -> String
             "{name} (ancilla: {})",
             match kind {
                 AncillaKind::Path => "path predicate",
-                AncillaKind::Captured => "captured piece",
+                AncillaKind::Kept => "captured piece",
                 AncillaKind::Measure => "measured predicate",
                 AncillaKind::Other => "other",
             }

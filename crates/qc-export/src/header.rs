@@ -9,7 +9,7 @@
 //! Bits are indices into the program's `bit[N] c;` register. `qubit` fields are indices into its
 //! `qubit[M] q;` register (the qubit a readout calibration refers to).
 
-use qc_ir::Square;
+use qc_ir::Site;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -17,10 +17,14 @@ use std::collections::BTreeSet;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Holds {
-    /// The occupancy of a square (1 = a piece stands there).
-    Square(Square),
-    /// The k-th captured-piece ancilla (1 = it holds a captured piece), numbered in qubit order.
-    Captured(usize),
+    /// The qubit of a grid site (a game's square: 1 = a piece stands there). Written
+    /// `"square"`.
+    #[serde(rename = "square")]
+    Site(Site),
+    /// The k-th kept ancilla ([`qc_ir::AncillaKind::Kept`]: a game's captured piece, 1 = it
+    /// holds one), numbered in qubit order. Written `"captured"`.
+    #[serde(rename = "captured")]
+    Kept(usize),
 }
 
 /// A bit the program measures at the end: a square or a captured-piece ancilla.
@@ -276,8 +280,8 @@ pub fn parse_header(program: &str) -> Result<ProgramHeader, MapError> {
 mod tests {
     use super::*;
 
-    fn sq(s: &str) -> Square {
-        Square::parse(s).expect("square")
+    fn sq(s: &str) -> Site {
+        Site::parse(s).expect("site")
     }
 
     #[test]
@@ -285,7 +289,7 @@ mod tests {
         let m = MeasuredBit {
             bit: 5,
             qubit: 2,
-            holds: Holds::Square(sq("a3")),
+            holds: Holds::Site(sq("a3")),
             piece: None,
         };
         assert_eq!(
@@ -295,7 +299,7 @@ mod tests {
         let c = MeasuredBit {
             bit: 9,
             qubit: 7,
-            holds: Holds::Captured(0),
+            holds: Holds::Kept(0),
             piece: Some("b".into()),
         };
         assert_eq!(
@@ -308,7 +312,7 @@ mod tests {
     fn parse_header_reads_back_and_reports_errors() {
         let good = "OPENQASM 3.0;\n// qchess-export {\"format\":\"qasm3\",\"form\":\"dynamic\",\"dialect\":\"portable\",\"width\":\"compact\",\"target\":\"generic\",\"qubits\":1,\"clbits\":2,\"postselect\":\"x1\",\"map\":{\"clbits\":2,\"measured\":[{\"bit\":1,\"qubit\":0,\"square\":\"a3\"}],\"recorded\":[{\"bit\":0,\"value\":1}]}}\n";
         let h = parse_header(good).expect("header");
-        assert_eq!(h.map.measured[0].holds, Holds::Square(sq("a3")));
+        assert_eq!(h.map.measured[0].holds, Holds::Site(sq("a3")));
         assert_eq!(h.map.recorded, vec![RecordedBit { bit: 0, value: 1 }]);
         assert!(matches!(
             parse_header("OPENQASM 3.0;\n"),

@@ -80,18 +80,18 @@ pub fn measure_board(
     let mut next_clbit = lowered.num_clbits();
     let mut board: Vec<(Holds, Qubit)> = Vec::new();
     let roles = original.qubit_roles();
-    for sq in qc_ir::Square::ALL {
-        if let Some(q) = original.square_qubit(sq) {
-            board.push((Holds::Square(sq), q));
+    for sq in qc_ir::Site::ALL {
+        if let Some(q) = original.site_qubit(sq) {
+            board.push((Holds::Site(sq), q));
         }
     }
     if scope == MeasureScope::Board {
         let captured = roles
             .iter()
             .enumerate()
-            .filter(|(_, r)| **r == QubitRole::Ancilla(AncillaKind::Captured));
+            .filter(|(_, r)| **r == QubitRole::Ancilla(AncillaKind::Kept));
         for (k, (index, _)) in captured.enumerate() {
-            board.push((Holds::Captured(k), Qubit(index as u32)));
+            board.push((Holds::Kept(k), Qubit(index as u32)));
         }
     }
     let mut finals = Vec::new();

@@ -4,7 +4,8 @@
 //! ([`board_facts`]) and written into the map by [`annotate`].
 
 use qc_export::header::{BoardMap, Conserved, Holds, MeasuredBit};
-use qc_ir::{AncillaKind, Backend, Op, QubitRole, Square};
+use qc_ir::{AncillaKind, Backend, Op, QubitRole};
+use qc_rules::Square;
 use qc_rules::{Color, QuantumGame};
 use std::collections::BTreeMap;
 
@@ -36,22 +37,23 @@ pub fn board_facts<G: QuantumGame, B: Backend>(game: &G, backend: &B) -> BoardFa
         if let Some(s) = content {
             facts.pieces.insert(sq, s.piece);
         }
-        facts
-            .probability
-            .insert(Holds::Square(sq), content.map_or(0.0, |s| s.probability));
+        facts.probability.insert(
+            Holds::Site(sq.site()),
+            content.map_or(0.0, |s| s.probability),
+        );
     }
     let circuit = game.circuit();
     let captured = circuit
         .qubit_roles()
         .iter()
         .enumerate()
-        .filter(|(_, r)| **r == QubitRole::Ancilla(AncillaKind::Captured))
+        .filter(|(_, r)| **r == QubitRole::Ancilla(AncillaKind::Kept))
         .map(|(q, _)| qc_ir::Qubit(q as u32));
     let moves = game.moves().len();
     for (k, qubit) in captured.enumerate() {
         facts
             .probability
-            .insert(Holds::Captured(k), backend.probability_one(qubit));
+            .insert(Holds::Kept(k), backend.probability_one(qubit));
         let move_index = circuit.instructions().iter().find_map(|i| match i.op {
             Op::Alloc { qubit: q } if q == qubit => i.origin.as_ref().map(|o| o.move_index),
             _ => None,
@@ -85,8 +87,8 @@ fn captured_is_white(moves: usize, side_to_move: Color, move_index: usize) -> Op
 pub fn annotate(map: &mut BoardMap, facts: &BoardFacts) {
     let piece_of = |holds: Holds| -> Option<String> {
         match holds {
-            Holds::Square(sq) => facts.pieces.get(&sq).map(char::to_string),
-            Holds::Captured(k) => facts
+            Holds::Site(site) => facts.pieces.get(&Square::from(site)).map(char::to_string),
+            Holds::Kept(k) => facts
                 .captured_white
                 .get(&k)
                 .map(|w| if *w { "w" } else { "b" }.to_string()),
@@ -104,8 +106,8 @@ pub fn annotate(map: &mut BoardMap, facts: &BoardFacts) {
     let white_of = |m: &MeasuredBit| -> Option<bool> {
         let piece = m.piece.as_deref()?;
         match m.holds {
-            Holds::Square(_) => piece.chars().next().map(|c| c.is_ascii_uppercase()),
-            Holds::Captured(_) => Some(piece == "w"),
+            Holds::Site(_) => piece.chars().next().map(|c| c.is_ascii_uppercase()),
+            Holds::Kept(_) => Some(piece == "w"),
         }
     };
     let mut groups: Vec<(&str, Vec<&MeasuredBit>)> =
@@ -113,7 +115,7 @@ pub fn annotate(map: &mut BoardMap, facts: &BoardFacts) {
     let colours_known = map
         .measured
         .iter()
-        .all(|m| matches!(m.holds, Holds::Square(_)) || m.piece.is_some());
+        .all(|m| matches!(m.holds, Holds::Site(_)) || m.piece.is_some());
     if colours_known {
         for (name, white) in [("white", true), ("black", false)] {
             let bits = map
@@ -127,7 +129,7 @@ pub fn annotate(map: &mut BoardMap, facts: &BoardFacts) {
     let empty = map
         .measured
         .iter()
-        .filter(|m| matches!(m.holds, Holds::Square(_)) && m.piece.is_none())
+        .filter(|m| matches!(m.holds, Holds::Site(_)) && m.piece.is_none())
         .collect();
     groups.push(("empty", empty));
     for (name, bits) in groups {
@@ -160,6 +162,10 @@ mod tests {
         Square::parse(s).expect("square")
     }
 
+    fn site(s: &str) -> qc_ir::Site {
+        sq(s).site()
+    }
+
     #[test]
     fn annotate_finds_conserved_totals_and_skips_non_integers() {
         let mut map = BoardMap {
@@ -168,19 +174,19 @@ mod tests {
                 MeasuredBit {
                     bit: 0,
                     qubit: 0,
-                    holds: Holds::Square(sq("a3")),
+                    holds: Holds::Site(site("a3")),
                     piece: None,
                 },
                 MeasuredBit {
                     bit: 1,
                     qubit: 1,
-                    holds: Holds::Square(sq("c3")),
+                    holds: Holds::Site(site("c3")),
                     piece: None,
                 },
                 MeasuredBit {
                     bit: 2,
                     qubit: 2,
-                    holds: Holds::Square(sq("f6")),
+                    holds: Holds::Site(site("f6")),
                     piece: None,
                 },
             ],
@@ -192,9 +198,9 @@ mod tests {
             // A split knight (1/2 + 1/2) and a black knight at 0.7 (not conserved on its own:
             // such a board cannot come from a game, so the black group is dropped).
             probability: [
-                (Holds::Square(sq("a3")), 0.5),
-                (Holds::Square(sq("c3")), 0.5),
-                (Holds::Square(sq("f6")), 0.7),
+                (Holds::Site(site("a3")), 0.5),
+                (Holds::Site(site("c3")), 0.5),
+                (Holds::Site(site("f6")), 0.7),
             ]
             .into(),
         };

@@ -3,8 +3,8 @@
 //! page shows the mitigated board beside the exact one.
 
 use crate::counts::{BoardEstimate, SquareEstimate};
-use qc_ir::Square;
 use qc_rules::ruleset::SquareView;
+use qc_rules::Square;
 use qc_rules::{BoardView, Color};
 
 /// The board the kept shots of `estimate` give (after the mitigations asked for), as a view:

@@ -99,8 +99,8 @@ pub fn drawing(text: &str, circuit: Circuit, as_written: bool) -> (Circuit, Anno
     let on_board = |q: usize| q < circuit.num_qubits();
     for m in header.map.measured.iter().filter(|m| on_board(m.qubit)) {
         let name = match m.holds {
-            Holds::Square(square) => square.to_string(),
-            Holds::Captured(k) => format!("cap{k}"),
+            Holds::Site(site) => site.to_string(),
+            Holds::Kept(k) => format!("cap{k}"),
         };
         notes.names.insert(Qubit(m.qubit as u32), name);
     }

@@ -7,10 +7,14 @@ use qc_front::counts::{
     estimate_board, exact_board, parse_counts, Calibration, Counts, CountsError, CountsFormat,
     KeyProblem, Mitigation,
 };
-use qc_ir::Square;
+use qc_rules::Square;
 
 fn sq(s: &str) -> Square {
     Square::parse(s).expect("square")
+}
+
+fn site(s: &str) -> qc_ir::Site {
+    sq(s).site()
 }
 
 fn bits(s: &str) -> Vec<bool> {
@@ -149,13 +153,13 @@ fn king_map() -> BoardMap {
             MeasuredBit {
                 bit: 1,
                 qubit: 0,
-                holds: Holds::Square(sq("a1")),
+                holds: Holds::Site(site("a1")),
                 piece: Some("K".into()),
             },
             MeasuredBit {
                 bit: 2,
                 qubit: 1,
-                holds: Holds::Square(sq("b1")),
+                holds: Holds::Site(site("b1")),
                 piece: Some("K".into()),
             },
         ],

@@ -1,6 +1,6 @@
 //! `CircuitBuilder`: the way lowering code writes circuits.
 //!
-//! It hands out square qubits (one per square, created on first use), allocates ancillas from a
+//! It hands out site qubits (one per grid site, created on first use), allocates ancillas from a
 //! free list per kind (so a freed path ancilla is reused by the next path), allocates a fresh
 //! classical bit per measurement, and stamps every instruction with the current origin, the
 //! controls of enclosing [`CircuitBuilder::controlled`] scopes and the condition of an enclosing
@@ -8,7 +8,7 @@
 
 use crate::circuit::{AncillaKind, Circuit, QubitRole};
 use crate::gate::Gate;
-use crate::ids::{Clbit, Qubit, Square};
+use crate::ids::{Clbit, Qubit, Site};
 use crate::instruction::{Condition, Control, Instruction, Op, Origin};
 use crate::verify::{verify, VerifyErrors};
 use std::collections::BTreeMap;
@@ -49,7 +49,7 @@ impl BuilderMark {
 #[derive(Clone, Debug, Default)]
 pub struct CircuitBuilder {
     circuit: Circuit,
-    squares: BTreeMap<Square, Qubit>,
+    sites: BTreeMap<Site, Qubit>,
     free_ancillas: BTreeMap<AncillaKind, Vec<Qubit>>,
     origin: Option<Origin>,
     control_stack: Vec<Control>,
@@ -62,13 +62,13 @@ impl CircuitBuilder {
         CircuitBuilder::default()
     }
 
-    /// Continues building on an existing circuit (its square qubits are reused; its ancillas are
+    /// Continues building on an existing circuit (its site qubits are reused; its ancillas are
     /// considered live unless freed in it).
     pub fn from_circuit(circuit: Circuit) -> CircuitBuilder {
         let mut b = CircuitBuilder::new();
         for (i, role) in circuit.qubit_roles().iter().enumerate() {
-            if let QubitRole::Square(sq) = role {
-                b.squares.insert(*sq, Qubit(i as u32));
+            if let QubitRole::Site(site) = role {
+                b.sites.insert(*site, Qubit(i as u32));
             }
         }
         // Ancillas whose last alloc/free event is a free are available again.
@@ -135,7 +135,7 @@ impl CircuitBuilder {
     pub fn roll_back(&mut self, mark: &BuilderMark) {
         self.circuit
             .truncate(mark.qubits, mark.clbits, mark.instructions);
-        self.squares.retain(|_, q| q.index() < mark.qubits);
+        self.sites.retain(|_, q| q.index() < mark.qubits);
         self.free_ancillas.clear();
         // The flat list keeps each kind's order (highest index first), as `pop` expects.
         for &(kind, q) in &mark.free_ancillas {
@@ -151,13 +151,13 @@ impl CircuitBuilder {
         self.origin = origin;
     }
 
-    /// The qubit of `square`, created on first use.
-    pub fn square(&mut self, square: Square) -> Qubit {
-        if let Some(q) = self.squares.get(&square) {
+    /// The qubit of `site`, created on first use.
+    pub fn site(&mut self, site: Site) -> Qubit {
+        if let Some(q) = self.sites.get(&site) {
             return *q;
         }
-        let q = self.circuit.add_qubit(QubitRole::Square(square));
-        self.squares.insert(square, q);
+        let q = self.circuit.add_qubit(QubitRole::Site(site));
+        self.sites.insert(site, q);
         q
     }
 
@@ -289,7 +289,7 @@ mod tests {
     #[test]
     fn ancillas_are_reused_per_kind() {
         let mut b = CircuitBuilder::new();
-        let a1 = b.square(Square::parse("a1").unwrap());
+        let a1 = b.site(Site::parse("a1").unwrap());
         let p = b.alloc_ancilla(AncillaKind::Path);
         b.cx(&[Control::zero(a1)], p);
         b.x(p);
@@ -310,9 +310,9 @@ mod tests {
     #[test]
     fn scopes_add_controls_and_conditions() {
         let mut b = CircuitBuilder::new();
-        let s = b.square(Square::parse("b1").unwrap());
-        let t = b.square(Square::parse("c3").unwrap());
-        let k = b.square(Square::parse("d2").unwrap());
+        let s = b.site(Site::parse("b1").unwrap());
+        let t = b.site(Site::parse("c3").unwrap());
+        let k = b.site(Site::parse("d2").unwrap());
         let m = b.measure(k);
         b.set_origin(Some(Origin::new(1, "test")));
         b.conditioned(m, true, |b| {
@@ -343,11 +343,11 @@ mod tests {
         assert_eq!(resumed.alloc_ancilla(AncillaKind::Path), p);
     }
 
-    /// Writes one "move": a fresh or reused path ancilla, a new square, a measurement, a
+    /// Writes one "move": a fresh or reused path ancilla, a new site, a measurement, a
     /// conditioned gate, and a measure ancilla left allocated.
     fn write_move(b: &mut CircuitBuilder, origin: u32, square: &str) {
         b.set_origin(Some(Origin::new(origin, "test")));
-        let s = b.square(Square::parse(square).unwrap());
+        let s = b.site(Site::parse(square).unwrap());
         let p = b.alloc_ancilla(AncillaKind::Path);
         b.cx(&[Control::one(s)], p);
         let m = b.measure(p);
@@ -375,7 +375,7 @@ mod tests {
         write_move(&mut b, 2, "d4");
         write_move(&mut from_copy, 2, "d4");
         assert_eq!(b.circuit(), from_copy.circuit());
-        assert_eq!(b.squares, from_copy.squares);
+        assert_eq!(b.sites, from_copy.sites);
         assert_eq!(
             b.free_ancillas.get(&AncillaKind::Path),
             from_copy.free_ancillas.get(&AncillaKind::Path)

@@ -2,7 +2,7 @@
 
 use crate::error::IrError;
 use crate::gate::Gate;
-use crate::ids::{Qubit, Square};
+use crate::ids::{Qubit, Site};
 use crate::instruction::{Instruction, Op};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -11,10 +11,12 @@ use std::fmt;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AncillaKind {
-    /// Holds OR(path squares) for a slide (0 = clear).
+    /// Holds the OR of a path's qubits (0 = clear), e.g. the squares a piece slides over.
     Path,
-    /// Receives a captured piece; never reset.
-    Captured,
+    /// Receives a state and keeps it: never reset (the chess rulesets put a captured piece
+    /// there). Named `cap` and `captured` in files, as it always was.
+    #[serde(rename = "captured")]
+    Kept,
     /// Holds a measured predicate.
     Measure,
     /// Anything else.
@@ -26,7 +28,7 @@ impl AncillaKind {
     pub const fn prefix(self) -> &'static str {
         match self {
             AncillaKind::Path => "path",
-            AncillaKind::Captured => "cap",
+            AncillaKind::Kept => "cap",
             AncillaKind::Measure => "meas",
             AncillaKind::Other => "anc",
         }
@@ -35,7 +37,7 @@ impl AncillaKind {
     /// All kinds.
     pub const ALL: [AncillaKind; 4] = [
         AncillaKind::Path,
-        AncillaKind::Captured,
+        AncillaKind::Kept,
         AncillaKind::Measure,
         AncillaKind::Other,
     ];
@@ -45,11 +47,14 @@ impl AncillaKind {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "role", content = "of", rename_all = "snake_case")]
 pub enum QubitRole {
-    /// The occupancy of a board square; live for the whole circuit.
-    Square(Square),
+    /// A long-lived qubit named by its grid site (`e4`); live for the whole circuit. Written
+    /// `square` in JSON, as it always was.
+    #[serde(rename = "square")]
+    Site(Site),
     /// An ancilla; live only between `alloc` and `free`.
     Ancilla(AncillaKind),
-    /// A plain qubit with no chess meaning (e.g. from an imported OpenQASM file); always live.
+    /// A plain qubit with no name beyond its index (e.g. from an imported OpenQASM file);
+    /// always live.
     Plain,
 }
 
@@ -140,11 +145,11 @@ impl Circuit {
         self.qubits.get(qubit.index()).copied()
     }
 
-    /// The qubit of a board square, if the circuit has one.
-    pub fn square_qubit(&self, square: Square) -> Option<Qubit> {
+    /// The qubit of a grid site, if the circuit has one.
+    pub fn site_qubit(&self, site: Site) -> Option<Qubit> {
         self.qubits
             .iter()
-            .position(|r| *r == QubitRole::Square(square))
+            .position(|r| *r == QubitRole::Site(site))
             .map(|i| Qubit(i as u32))
     }
 
@@ -158,11 +163,11 @@ impl Circuit {
         &mut self.instructions
     }
 
-    /// The display name of a qubit: the square (`e4`), the ancilla kind and its ordinal among
+    /// The display name of a qubit: the site (`e4`), the ancilla kind and its ordinal among
     /// ancillas of that kind (`path0`, `cap1`), or `q<index>` for plain qubits. Names are unique.
     pub fn qubit_name(&self, qubit: Qubit) -> String {
         match self.role(qubit) {
-            Some(QubitRole::Square(sq)) => sq.to_string(),
+            Some(QubitRole::Site(site)) => site.to_string(),
             Some(QubitRole::Ancilla(kind)) => {
                 let ordinal = self.qubits[..qubit.index()]
                     .iter()
@@ -181,7 +186,7 @@ impl Circuit {
             .iter()
             .enumerate()
             .map(|(i, role)| match role {
-                QubitRole::Square(sq) => sq.to_string(),
+                QubitRole::Site(site) => site.to_string(),
                 QubitRole::Ancilla(kind) => {
                     let slot = AncillaKind::ALL.iter().position(|k| k == kind).unwrap_or(3);
                     let name = format!("{}{}", kind.prefix(), counters[slot]);

@@ -1,11 +1,13 @@
 //! # qc-ir: the qchess circuit IR
 //!
-//! The bottom layer of qchess: board squares and qubit ids, a gate set with exact matrices
-//! ([`Gate`]), instructions with any number of 1-/0-controls, measurement into write-once classical
-//! bits, reset, classical conditions and provenance ([`Instruction`]), circuits whose qubits know
-//! their chess role ([`Circuit`]), a builder with ancilla reuse ([`CircuitBuilder`]), a verifier
-//! ([`verify()`]), a text format that round-trips ([`text`]), and the [`Backend`] trait simulators
-//! implement, with an executor ([`exec`]).
+//! The bottom layer of qchess: qubit, bit and grid-site ids, a gate set with exact matrices
+//! ([`Gate`]), instructions with any number of 1-/0-controls, measurement into write-once
+//! classical bits, reset, classical conditions and provenance ([`Instruction`]), circuits whose
+//! qubits know their role (a grid site, an ancilla or plain: [`Circuit`]), a builder with
+//! ancilla reuse ([`CircuitBuilder`]), a verifier ([`verify()`]), a text format that
+//! round-trips ([`text`]), and the [`Backend`] trait simulators implement, with an executor
+//! ([`exec`]). Nothing here knows chess: the rulesets above name their squares' qubits by
+//! site.
 //!
 //! This crate depends on no other qchess crate.
 
@@ -40,7 +42,7 @@ pub use error::IrError;
 pub use exec::{ClassicalRecord, Distribution, ExecError, OutcomePolicy};
 pub use gate::{Gate, GateKind};
 pub use gate_data::GateInfo;
-pub use ids::{Clbit, Qubit, Square};
+pub use ids::{Clbit, Qubit, Site};
 pub use instruction::{Condition, Control, Instruction, Op, Origin, Polarity};
 pub use matrix::Matrix;
 pub use num_complex::Complex64;

@@ -12,7 +12,7 @@
 //! ry(pi/4) a1
 //! ```
 //!
-//! * `qubits` lists qubit names in index order (several `qubits` lines append): a square
+//! * `qubits` lists qubit names in index order (several `qubits` lines append): a grid site
 //!   (`e4`), an ancilla (`path0`, `cap0`, `meas0`, `anc0`: kind prefix and ordinal), or a plain
 //!   qubit (`q<index>`).
 //! * `clbits N` declares the classical bits `c0..c{N-1}` (default: enough for the bits used).
@@ -28,7 +28,7 @@ use crate::angle::{format_angle, parse_angle};
 use crate::circuit::{AncillaKind, Circuit, QubitRole};
 use crate::error::IrError;
 use crate::gate::GateKind;
-use crate::ids::{Clbit, Qubit, Square};
+use crate::ids::{Clbit, Qubit, Site};
 use crate::instruction::{Condition, Control, Instruction, Op, Origin, Polarity};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -250,8 +250,8 @@ impl<'a> Cursor<'a> {
 }
 
 fn role_from_name(name: &str) -> Option<QubitRole> {
-    if let Some(sq) = Square::parse(name) {
-        return Some(QubitRole::Square(sq));
+    if let Some(site) = Site::parse(name) {
+        return Some(QubitRole::Site(site));
     }
     for kind in AncillaKind::ALL {
         if let Some(digits) = name.strip_prefix(kind.prefix()) {
@@ -298,7 +298,7 @@ impl TextParser {
                     let role = role_from_name(name).ok_or_else(|| {
                         cur.pos = at;
                         cur.error(format!(
-                            "`{name}` is not a qubit name (a square like `e4`, `path0`, `cap0`, `meas0`, `anc0` or `q0`)"
+                            "`{name}` is not a qubit name (a site like `e4`, `path0`, `cap0`, `meas0`, `anc0` or `q0`)"
                         ))
                     })?;
                     if self.names.contains_key(name) {
@@ -541,9 +541,9 @@ mod tests {
 
     fn sample() -> Circuit {
         let mut b = CircuitBuilder::new();
-        let a1 = b.square(Square::parse("a1").unwrap());
-        let b1 = b.square(Square::parse("b1").unwrap());
-        let c3 = b.square(Square::parse("c3").unwrap());
+        let a1 = b.site(Site::parse("a1").unwrap());
+        let b1 = b.site(Site::parse("b1").unwrap());
+        let c3 = b.site(Site::parse("c3").unwrap());
         b.set_origin(Some(Origin::new(1, "capture_jump")));
         let m = b.alloc_ancilla(AncillaKind::Measure);
         b.cx(&[Control::one(a1)], m);

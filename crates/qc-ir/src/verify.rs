@@ -67,7 +67,7 @@ pub enum VerifyErrorKind {
     /// `free` of an ancilla that is not live.
     #[error("ancilla {0} is freed while not live")]
     FreeNotLive(Qubit),
-    /// `alloc` or `free` of a square or plain qubit.
+    /// `alloc` or `free` of a site or plain qubit.
     #[error("qubit {0} is not an ancilla; only ancillas are allocated and freed")]
     NotAnAncilla(Qubit),
     /// A clbit written by a second measurement.
@@ -129,7 +129,7 @@ pub fn verify(circuit: &Circuit) -> Result<(), VerifyErrors> {
         .iter()
         .map(|r| match r {
             QubitRole::Ancilla(_) => Life::NeverAllocated,
-            QubitRole::Square(_) | QubitRole::Plain => Life::AlwaysLive,
+            QubitRole::Site(_) | QubitRole::Plain => Life::AlwaysLive,
         })
         .collect();
     let mut written = vec![false; circuit.num_clbits()];
@@ -231,7 +231,7 @@ mod tests {
     use crate::circuit::AncillaKind;
     use crate::gate::Gate;
     use crate::instruction::{Condition, Control, Instruction};
-    use crate::Square;
+    use crate::Site;
 
     fn kinds(c: &Circuit) -> Vec<(usize, VerifyErrorKind)> {
         verify(c)
@@ -244,8 +244,8 @@ mod tests {
 
     fn base() -> (Circuit, Qubit, Qubit, Qubit) {
         let mut c = Circuit::new();
-        let a = c.add_qubit(QubitRole::Square(Square::parse("a1").unwrap()));
-        let b = c.add_qubit(QubitRole::Square(Square::parse("b1").unwrap()));
+        let a = c.add_qubit(QubitRole::Site(Site::parse("a1").unwrap()));
+        let b = c.add_qubit(QubitRole::Site(Site::parse("b1").unwrap()));
         let anc = c.add_qubit(QubitRole::Ancilla(AncillaKind::Path));
         (c, a, b, anc)
     }

@@ -4,12 +4,12 @@
 use proptest::prelude::*;
 use qc_ir::{
     AncillaKind, Circuit, Clbit, Condition, Control, Gate, Instruction, Op, Origin, Qubit,
-    QubitRole, Square,
+    QubitRole, Site,
 };
 
 fn role() -> impl Strategy<Value = QubitRole> {
     prop_oneof![
-        (0usize..64).prop_map(|i| QubitRole::Square(Square::from_index(i).unwrap())),
+        (0usize..64).prop_map(|i| QubitRole::Site(Site::from_index(i).unwrap())),
         prop::sample::select(AncillaKind::ALL.to_vec()).prop_map(QubitRole::Ancilla),
         Just(QubitRole::Plain),
     ]
@@ -89,7 +89,7 @@ fn circuit() -> impl Strategy<Value = Circuit> {
     (prop::collection::vec(role(), 1..10), 1u32..5).prop_flat_map(|(mut roles, nc)| {
         // Square names must be unique.
         let mut seen = std::collections::BTreeSet::new();
-        roles.retain(|r| !matches!(r, QubitRole::Square(s) if !seen.insert(*s)));
+        roles.retain(|r| !matches!(r, QubitRole::Site(s) if !seen.insert(*s)));
         let nq = roles.len() as u32;
         prop::collection::vec(instruction(nq, nc), 0..20)
             .prop_map(move |instrs| Circuit::from_parts(roles.clone(), nc, instrs))

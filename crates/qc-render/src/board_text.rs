@@ -3,8 +3,8 @@
 //! half the time); a Niel's indefinite piece also shows its mark (`Nro1`: red mark, facing the
 //! opponent, entangled group 1). Pairs are listed under the board.
 
-use qc_ir::Square;
 use qc_rules::BoardView;
+use qc_rules::Square;
 use std::fmt::Write;
 
 /// The legend printed under a board.

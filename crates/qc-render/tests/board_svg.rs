@@ -4,11 +4,11 @@
 //! no other piece, the options (title, move list, highlight), numbers without float noise. Checked
 //! on hand-made boards and on the board of every bundled game of both rulesets.
 
-use qc_ir::Square;
 use qc_render::board_svg::{
     self, draw, draw_with, move_lines, BoardOptions, BLACK_PIECE, WHITE_PIECE,
 };
 use qc_rules::ruleset::{MarkView, PairView, SquareView};
+use qc_rules::Square;
 use qc_rules::{BoardView, Color, QuantumGame, Ruleset, Status};
 use rand::SeedableRng;
 use roxmltree::{Document, Node};

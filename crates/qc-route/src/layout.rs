@@ -9,9 +9,9 @@
 //! board's centre outwards, each placed on the free qubit closest to its placed neighbours.
 
 use crate::device::Usable;
-use qc_ir::Square;
+use qc_ir::Site;
 
-/// A home physical qubit for every square (indexed by `Square::index`), or `None` when the
+/// A home physical qubit for every grid site (indexed by `Site::index`: a game's squares), or `None` when the
 /// device has no usable qubit.
 pub fn board_homes(usable: &Usable) -> Vec<Option<usize>> {
     let n = usable.qubit.len();
@@ -22,9 +22,9 @@ pub fn board_homes(usable: &Usable) -> Vec<Option<usize>> {
     }) else {
         return vec![None; 64];
     };
-    let mut order: Vec<Square> = Square::ALL.to_vec();
-    let from_centre = |s: &Square| {
-        let (f, r) = (f64::from(s.file()) - 3.5, f64::from(s.rank()) - 3.5);
+    let mut order: Vec<Site> = Site::ALL.to_vec();
+    let from_centre = |s: &Site| {
+        let (f, r) = (f64::from(s.column()) - 3.5, f64::from(s.row()) - 3.5);
         (f * f + r * r, s.index())
     };
     order.sort_by(|a, b| {
@@ -38,7 +38,7 @@ pub fn board_homes(usable: &Usable) -> Vec<Option<usize>> {
         let neighbours: Vec<usize> = (-1..=1)
             .flat_map(|df| (-1..=1).map(move |dr| (df, dr)))
             .filter(|&d| d != (0, 0))
-            .filter_map(|(df, dr)| Square::from_coords(sq.file() + df, sq.rank() + dr))
+            .filter_map(|(df, dr)| Site::from_coords(sq.column() + df, sq.row() + dr))
             .filter_map(|t| home[t.index()])
             .collect();
         let free = qubits.iter().copied().filter(|&q| !taken[q]);

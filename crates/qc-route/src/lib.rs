@@ -131,7 +131,7 @@ pub fn compile<B: Backend>(
         .qubit_roles()
         .iter()
         .map(|r| match r {
-            QubitRole::Square(sq) => homes.get(sq.index()).copied().flatten(),
+            QubitRole::Site(sq) => homes.get(sq.index()).copied().flatten(),
             _ => None,
         })
         .collect();

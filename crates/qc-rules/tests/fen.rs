@@ -1,7 +1,7 @@
 //! FEN: the start position against a hand-built register, round trips, and one rejection test
 //! per kind of error (field and reason checked).
 
-use qc_ir::Square;
+use qc_rules::Square;
 use qc_rules::{
     Board, CastlingRights, Color, FenErrorKind, FenField, NotationError, Piece, PieceKind,
     START_FEN,

@@ -1,7 +1,7 @@
 //! Game files: tags, FEN start, comments, move numbers, results, canonical printing and errors
 //! with line and column.
 
-use qc_ir::Square;
+use qc_rules::Square;
 use qc_rules::{
     Board, Color, FenErrorKind, FenField, GameErrorKind, GameRecord, GameResult, MoveErrorKind,
     NotationError, QcanMove, Tag,

@@ -2,7 +2,7 @@
 //! and one rejection test per kind of malformed input (with the column checked).
 
 use proptest::prelude::*;
-use qc_ir::Square;
+use qc_rules::Square;
 use qc_rules::{
     parse_move_list, MoveErrorKind, MoveShape, NotationError, PieceKind, QcanMove, VariantMark,
 };

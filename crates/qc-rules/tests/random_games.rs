@@ -30,7 +30,7 @@ fn expected_count<B: Backend>(g: &Game<B>) -> f64 {
                 .filter(|&&q| {
                     matches!(
                         c.role(q),
-                        Some(QubitRole::Square(_) | QubitRole::Ancilla(AncillaKind::Captured))
+                        Some(QubitRole::Site(_) | QubitRole::Ancilla(AncillaKind::Kept))
                     )
                 })
                 .count();
@@ -48,7 +48,7 @@ fn check_invariants<B: Backend>(g: &Game<B>) {
         .sum();
     assert!((norm - 1.0).abs() < 1e-9, "norm {norm}");
     let occ = g.occupancy();
-    for s in qc_ir::Square::ALL {
+    for s in qc_rules::Square::ALL {
         let empty = occ.get(s) == SquareStatus::Empty;
         assert_eq!(
             g.board().piece(s).is_none(),

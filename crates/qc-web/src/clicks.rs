@@ -3,8 +3,8 @@
 //! sources and the target. The page matches the squares clicked against these lists, so it
 //! knows no notation.
 
-use qc_ir::Square;
 use qc_rules::niels::{NielsMove, RolledMove};
+use qc_rules::Square;
 use qc_rules::{MoveShape, QcanMove};
 
 /// A move whose squares a player clicks.

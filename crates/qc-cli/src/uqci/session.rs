@@ -6,7 +6,7 @@
 use super::rules::{Endings, Engine, Force, UqciRules};
 use super::search::{best_move, Stopped, MAX_DEPTH};
 use qc_ir::Backend;
-use qc_ir::Square;
+use qc_rules::Square;
 use qc_rules::{DrawReason, GameMove, QuantumGame, SquarePair, Status, WinReason};
 use qc_sim::MemoryLimit;
 use rand::SeedableRng;

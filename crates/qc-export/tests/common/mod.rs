@@ -7,7 +7,8 @@
 )]
 
 use qc_ir::exec::exact_distribution;
-use qc_ir::{Circuit, Distribution, Square};
+use qc_ir::{Circuit, Distribution};
+use qc_rules::Square;
 
 pub mod samples;
 use qc_sim::ReferenceSparse;

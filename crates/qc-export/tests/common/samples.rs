@@ -7,11 +7,11 @@
 
 use qc_ir::{
     AncillaKind, Circuit, CircuitBuilder, Clbit, Condition, Control, Gate, Instruction, Op, Origin,
-    Qubit, Square,
+    Qubit, Site,
 };
 
-fn sq(name: &str) -> Square {
-    Square::parse(name).unwrap_or(Square::ALL[0])
+fn sq(name: &str) -> Site {
+    Site::parse(name).unwrap_or(Site::ALL[0])
 }
 
 /// The named move-like circuits.
@@ -20,7 +20,7 @@ pub fn corpus() -> Vec<(&'static str, Circuit)> {
 
     // Split: knight b1 -> a3 / c3 (siswap then iswap-family), then measure the board.
     let mut b = CircuitBuilder::new();
-    let (b1, a3, c3) = (b.square(sq("b1")), b.square(sq("a3")), b.square(sq("c3")));
+    let (b1, a3, c3) = (b.site(sq("b1")), b.site(sq("a3")), b.site(sq("c3")));
     b.x(b1);
     b.set_origin(Some(Origin::new(1, "split")));
     b.sqrt_iswap(b1, c3);
@@ -35,11 +35,11 @@ pub fn corpus() -> Vec<(&'static str, Circuit)> {
     // then a measurement ancilla, `if`, and the ancilla returned to |0>.
     let mut b = CircuitBuilder::new();
     let (a1, b1, c1, c3, d1) = (
-        b.square(sq("a1")),
-        b.square(sq("b1")),
-        b.square(sq("c1")),
-        b.square(sq("c3")),
-        b.square(sq("d1")),
+        b.site(sq("a1")),
+        b.site(sq("b1")),
+        b.site(sq("c1")),
+        b.site(sq("c3")),
+        b.site(sq("d1")),
     );
     b.x(a1);
     b.x(b1);
@@ -59,7 +59,7 @@ pub fn corpus() -> Vec<(&'static str, Circuit)> {
     let k = b.measure(m);
     b.conditioned(k, true, |b| {
         b.x(m);
-        let cap = b.alloc_ancilla(AncillaKind::Captured);
+        let cap = b.alloc_ancilla(AncillaKind::Kept);
         b.iswap(b1, cap);
         b.iswap(a1, b1);
         let _ = cap;
@@ -76,7 +76,7 @@ pub fn corpus() -> Vec<(&'static str, Circuit)> {
     let mut b = CircuitBuilder::new();
     let s: Vec<_> = ["a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8"]
         .iter()
-        .map(|n| b.square(sq(n)))
+        .map(|n| b.site(sq(n)))
         .collect();
     b.x(s[0]);
     b.gate(Gate::H, &[s[1]], &[]);
@@ -116,14 +116,14 @@ pub fn corpus() -> Vec<(&'static str, Circuit)> {
     let mut b = CircuitBuilder::new();
     let sqs: Vec<_> = ["a1", "b1", "c1", "d1", "e1", "a8"]
         .iter()
-        .map(|n| b.square(sq(n)))
+        .map(|n| b.site(sq(n)))
         .collect();
     for q in &sqs[..5] {
         b.x(*q);
     }
     b.iswap(sqs[4], sqs[5]);
     b.sqrt_iswap(sqs[0], sqs[4]);
-    let cap = b.alloc_ancilla(AncillaKind::Captured);
+    let cap = b.alloc_ancilla(AncillaKind::Kept);
     b.controlled(&[Control::one(sqs[0])], |b| b.iswap(sqs[1], cap));
     let k0 = b.measure(sqs[0]);
     b.conditioned(k0, false, |b| b.x(sqs[2]));

@@ -4,7 +4,7 @@
 
 use super::{Calibration, Counts, CountsError, Mitigation};
 use qc_export::{BoardMap, Holds};
-use qc_ir::Square;
+use qc_rules::Square;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -121,9 +121,10 @@ pub fn estimate_board(
     }
     let mut squares = BTreeMap::new();
     for (m, one) in map.measured.iter().zip(ones) {
-        let Holds::Square(sq) = m.holds else {
+        let Holds::Site(site) = m.holds else {
             continue;
         };
+        let sq = Square::from(site);
         let p = one as f64 / kept as f64;
         let mut estimate = (p, (p * (1.0 - p) / kept as f64).sqrt());
         if let Some(cal) = calibration {
@@ -143,9 +144,9 @@ pub fn estimate_board(
         );
     }
     for f in &map.fixed {
-        if let Holds::Square(sq) = f.holds {
+        if let Holds::Site(site) = f.holds {
             squares.insert(
-                sq,
+                Square::from(site),
                 SquareEstimate {
                     piece: f.piece.clone(),
                     probability: f64::from(f.value),
@@ -187,14 +188,14 @@ pub fn exact_board(map: &BoardMap, dist: &qc_ir::Distribution) -> Result<ExactBo
     }
     let mut squares = BTreeMap::new();
     for (k, m) in map.measured.iter().enumerate() {
-        if let Holds::Square(sq) = m.holds {
+        if let Holds::Site(site) = m.holds {
             let p: f64 = joint.iter().filter(|(b, _)| b[k]).map(|(_, p)| p).sum();
-            squares.insert(sq, unit_probability(p));
+            squares.insert(Square::from(site), unit_probability(p));
         }
     }
     for f in &map.fixed {
-        if let Holds::Square(sq) = f.holds {
-            squares.insert(sq, f64::from(f.value));
+        if let Holds::Site(site) = f.holds {
+            squares.insert(Square::from(site), f64::from(f.value));
         }
     }
     Ok(ExactBoard { joint, squares })

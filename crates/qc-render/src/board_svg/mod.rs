@@ -21,8 +21,8 @@ mod legend;
 pub mod route;
 
 use crate::svg::{xml_escape, Num};
-use qc_ir::Square;
 use qc_rules::ruleset::SquareView;
+use qc_rules::Square;
 use qc_rules::{BoardView, Piece};
 use route::Point;
 use std::fmt::Write;

@@ -200,7 +200,7 @@ fn scratch_instructions(
 ) -> Result<Vec<Instruction>, MoveError> {
     let mut scratch = CircuitBuilder::new();
     for sq in Square::ALL {
-        scratch.square(sq);
+        scratch.site(sq.site());
     }
     lower(classified, occ, &mut scratch, 0)?;
     Ok(scratch.circuit().instructions().to_vec())

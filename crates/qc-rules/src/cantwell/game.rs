@@ -220,12 +220,12 @@ impl<B: Backend> Game<B> {
         let (run, position) = ledger.parts_mut();
         let builder = run.builder();
         for sq in Square::ALL {
-            builder.square(sq);
+            builder.site(sq.site());
         }
         builder.set_origin(Some(Origin::new(0, "setup")));
         for sq in Square::ALL {
             if position.board.piece(sq).is_some() {
-                let q = builder.square(sq);
+                let q = builder.site(sq.site());
                 builder.x(q);
             }
         }

@@ -126,7 +126,7 @@ struct Lowerer<'a> {
 
 impl Lowerer<'_> {
     fn sq(&mut self, square: Square) -> Qubit {
-        let q = self.b.square(square);
+        let q = self.b.site(square.site());
         let status = self.occ.get(square).known();
         self.known.entry(q).or_insert(status);
         q
@@ -203,8 +203,8 @@ impl Lowerer<'_> {
     fn literal(&self, c: Control) -> Option<Literal> {
         let holds = c.on.value();
         match self.b.circuit().qubit_roles().get(c.qubit.0 as usize)? {
-            QubitRole::Square(square) => Some(Literal::Square {
-                square: *square,
+            QubitRole::Site(site) => Some(Literal::Square {
+                square: Square::from(*site),
                 occupied: holds,
             }),
             QubitRole::Ancilla(AncillaKind::Path) => Some(Literal::PathClear(!holds)),
@@ -254,7 +254,7 @@ impl Lowerer<'_> {
             }
             return Ok(());
         }
-        let a = self.alloc(AncillaKind::Captured);
+        let a = self.alloc(AncillaKind::Kept);
         self.gate(Gate::X, &[a], &kept);
         for &q in flips {
             self.gate(Gate::X, &[q], &[Control::one(a)]);
@@ -293,7 +293,7 @@ impl Lowerer<'_> {
                     literals.push(Control::zero(q));
                 }
                 self.measure(&literals)?;
-                let c = self.alloc(AncillaKind::Captured);
+                let c = self.alloc(AncillaKind::Kept);
                 self.gate(Gate::ISwap, &[t, c], &[]);
                 self.gate(Gate::ISwap, &[s, t], &[]);
             }
@@ -394,18 +394,18 @@ impl Lowerer<'_> {
                 self.measure(&[Control::one(s)])?;
                 let t_known = self.value(t);
                 if t_known != Some(true) {
-                    let c2 = self.alloc(AncillaKind::Captured);
+                    let c2 = self.alloc(AncillaKind::Kept);
                     self.gate(Gate::ISwap, &[ep, c2], &[Control::zero(t)]);
                     if t_known == Some(false) {
                         self.gate(Gate::ISwap, &[t, s], &[Control::one(c2)]);
                         return Ok(());
                     }
-                    let c1 = self.alloc(AncillaKind::Captured);
+                    let c1 = self.alloc(AncillaKind::Kept);
                     self.gate(Gate::ISwap, &[c1, t], &[]);
                     self.gate(Gate::ISwap, &[t, s], &[Control::one(c1)]);
                     self.gate(Gate::ISwap, &[t, s], &[Control::one(c2)]);
                 } else {
-                    let c1 = self.alloc(AncillaKind::Captured);
+                    let c1 = self.alloc(AncillaKind::Kept);
                     self.gate(Gate::ISwap, &[c1, t], &[]);
                     self.gate(Gate::ISwap, &[t, s], &[Control::one(c1)]);
                 }

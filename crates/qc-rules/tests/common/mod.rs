@@ -1,8 +1,9 @@
 //! Shared helpers for the qc-rules integration tests.
 #![allow(dead_code, reason = "each test file uses a different subset")]
 
-use qc_ir::{Backend, Complex64, Square};
+use qc_ir::{Backend, Complex64};
 pub use qc_rules::QuantumGame;
+use qc_rules::Square;
 use qc_rules::{Board, Color, Game, Piece, PlayedQcan, QcanMove};
 use qc_sim::ReferenceSparse;
 use rand::SeedableRng;

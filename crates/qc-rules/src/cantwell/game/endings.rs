@@ -277,7 +277,7 @@ fn measure_every_square<B: Backend>(
     let clbits: Vec<Clbit> = Square::ALL
         .iter()
         .map(|&sq| {
-            let q = builder.square(sq);
+            let q = builder.site(sq.site());
             builder.measure(q)
         })
         .collect();
