@@ -43,14 +43,6 @@ ESP_TOLERANCE = 1e-9  # relative: the ESP qchess prints against physical.stats' 
 # run on Aer only when listed here (the matrix product state takes 1-5 minutes for each of the
 # others on 2 cores): the full game as the issue's done-when names it.
 CI_WIDE_RUNS = {("full_game", "ibm_fez", "dynamic")}
-# Niel's Chess deferred programs (routed or not: the unrouted one of the exporter does the same,
-# on Aer and on qchess's own simulator) can leave ancillas their map lists as `zero` entangled, so
-# a noiseless run discards shots for an ancilla error: seen on small_4x5 (15 and 28 of 4000
-# shots), small_5x6 and standard_8x8. A known exporter bug, to be fixed in the exporter; until
-# then these games are exempt from that one check. Anywhere else one such shot is a failure.
-def ancilla_not_zero(name):
-    """Whether `name`'s deferred program is known to leave ancillas entangled (see above)."""
-    return name.startswith("niels/")
 QUICK_GAMES = ["bell_psi_minus", "interference", "notation_example", "tour/11_split_jump", "niels/entangled_group"]
 
 
@@ -218,7 +210,7 @@ def check_written(name, args, target, form, path, summary, cal, dev, exact, shot
     # The keep probability is post-selection's alone (the recorded outcomes); a noiseless run
     # has no ancilla error to discard.
     ancilla = est["discarded"].get("ancilla", 0)
-    if ancilla and not (form != "dynamic" and ancilla_not_zero(name)):
+    if ancilla:
         failures.append(f"{label}: {ancilla} shots discarded for an ancilla not back in |0> (noiseless)")
     passed = est["kept"] + ancilla
     expected, sigma = shots * keep, math.sqrt(shots * keep * (1 - keep))

@@ -305,3 +305,53 @@ fn ok_stdout_text(out: &std::process::Output) -> String {
     ok_json_or_text(out);
     String::from_utf8(out.stdout.clone()).expect("UTF-8")
 }
+
+/// Every bundled Cantwell game (`circuits/*.qcg`, `circuits/tour/*.qcg`) compiled `--form
+/// deferred`: `qchess run`'s exact distribution of the program puts no probability on an outcome
+/// where a `zero` bit of its map reads 1, so a noiseless run discards no shot for an ancilla
+/// error (niels_cli checks Niel's games, where reused ancillas once broke this).
+#[test]
+fn deferred_programs_of_every_game_read_zero_on_every_ancilla_they_check() {
+    let dir = temp_dir("counts-deferred-zero");
+    let mut games = Vec::new();
+    for folder in ["circuits", "circuits/tour"] {
+        for entry in std::fs::read_dir(common::root().join(folder)).expect("circuits/") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "qcg") {
+                games.push(path);
+            }
+        }
+    }
+    games.sort();
+    assert!(games.len() >= 30, "{games:?}");
+    let mut checked = 0;
+    for game in &games {
+        let program = dir.join("deferred.qasm");
+        ok_json_or_text(&qchess(&[
+            "compile",
+            path_str(game),
+            "--form",
+            "deferred",
+            "-o",
+            path_str(&program),
+        ]));
+        let text = std::fs::read_to_string(&program).expect("the program");
+        let zero = qc_export::parse_header(&text).expect("header").map.zero;
+        let run = ok_json(&qchess(&["run", path_str(&program), "--json"]));
+        let probabilities = run["probabilities"].as_object().expect("probabilities");
+        for (key, p) in probabilities {
+            for z in &zero {
+                assert_eq!(
+                    key.as_bytes()[key.len() - 1 - z.bit],
+                    b'0',
+                    "{}: {} (bit {}) reads 1 in outcome {key} with probability {p}",
+                    game.display(),
+                    z.ancilla,
+                    z.bit
+                );
+            }
+        }
+        checked += zero.len();
+    }
+    assert!(checked >= 15, "only {checked} zero checks");
+}

@@ -60,7 +60,8 @@ pub struct MeasuredCircuit {
 /// `original` is the circuit before the passes (its qubits come first in `lowered`), `known` the
 /// compile-time value of each qubit at the end (`None` = quantum). In the dynamic form a zero
 /// check measures the ancilla just before each `free`; in the deferred form every added
-/// measurement comes at the end (one read per ancilla, of its last use).
+/// measurement comes at the end (one read per ancilla freed by its last use; an ancilla used
+/// again after its last `free` is not read).
 pub fn measure_board(
     lowered: &Circuit,
     original: &Circuit,
@@ -131,11 +132,19 @@ pub fn measure_board(
             next_clbit += 1;
         } else if let Some(qubit) = checked {
             zero_checked.insert(qubit);
+        } else if !matches!(instr.op, Op::Alloc { .. } | Op::Free { .. }) {
+            // A freed ancilla used again (a later move allocates it anew) and not freed after
+            // that use holds live state at the end (a Niel's Chess pair never rolled): reading
+            // it there says nothing about its earlier return to |0>.
+            for qubit in instr.op.qubits() {
+                zero_checked.remove(&qubit);
+            }
         }
         body.push(instr.clone());
     }
-    // Deferred: one read at the end per ancilla (of its last use; nothing may follow a
-    // measurement there). The `free` stays: the program gives every IR qubit its own slot.
+    // Deferred: one read at the end per ancilla still free there (of its last use; nothing may
+    // follow a measurement there). The `free` stays: the program gives every IR qubit its own
+    // slot.
     for qubit in zero_checked {
         added.push(AddedBit::Zero {
             clbit: next_clbit,
