@@ -179,6 +179,106 @@ fn every_bundled_game_routes_onto_both_devices_and_keeps_its_distribution() {
     }
 }
 
+/// The comment lines of a device program say where each program qubit is measured, as the
+/// program's own statements do: for every `c[k] = measure $p;` the comment of `$p` names, with
+/// `c[k]` (`b1 (measure c[1])`), the program qubit the header's layout measures into `c[k]`, and
+/// every physical qubit a layout entry starts a life on names it (`a2 (start)`). Routing
+/// exchanges qubits, so a program qubit is often measured away from where it started
+/// (bell_psi_minus's b1 on ibm_fez), which the comments once missed.
+#[test]
+fn comment_lines_name_the_program_qubit_each_physical_qubit_measures() {
+    let dir = temp_dir("device-comments");
+    let mut games: Vec<(String, Vec<&str>)> =
+        bundled_games().into_iter().map(|g| (g, vec![])).collect();
+    games.push((
+        "circuits/niels/small_5x6.qng".into(),
+        vec!["--rules", "niels"],
+    ));
+    let mut moved = 0;
+    for (target, form) in [
+        ("ibm_fez", "dynamic"),
+        ("ibm_fez", "deferred"),
+        ("sycamore", "deferred"),
+    ] {
+        for (game, extra) in &games {
+            let ctx = format!("{game} on {target} ({form})");
+            let (program, _) = compile_device(&dir, game, target, form, extra);
+            let text = std::fs::read_to_string(&program).expect("program");
+            // `// $p = NAME (WHAT), NAME (WHAT), ...` as (name, what) pairs per physical qubit.
+            let mut said: BTreeMap<usize, Vec<(String, String)>> = BTreeMap::new();
+            for line in text.lines() {
+                let Some((p, label)) = line
+                    .strip_prefix("// $")
+                    .and_then(|rest| rest.split_once(" = "))
+                else {
+                    continue;
+                };
+                let p: usize = p.parse().expect("physical qubit");
+                for part in label.split("), ").map(|x| x.trim_end_matches(')')) {
+                    let (name, what) = part.split_once(" (").expect("NAME (WHAT)");
+                    said.entry(p)
+                        .or_default()
+                        .push((name.to_string(), what.to_string()));
+                }
+            }
+            let header = qc_export::parse_header(&text).expect("header");
+            let layout = header.layout.expect("a device program has a layout");
+            let name_of_bit: BTreeMap<usize, &str> = layout
+                .iter()
+                .flat_map(|e| {
+                    let name = e.name.split(" (").next().expect("name");
+                    e.measured.iter().map(move |m| (m.bit, name))
+                })
+                .collect();
+            for line in text.lines() {
+                let Some((bit, qubit)) = line.trim().split_once(" = measure $") else {
+                    continue;
+                };
+                let k: usize = bit
+                    .trim_start_matches("c[")
+                    .trim_end_matches(']')
+                    .parse()
+                    .expect("bit");
+                let p: usize = qubit.trim_end_matches(';').parse().expect("qubit");
+                let name = name_of_bit
+                    .get(&k)
+                    .unwrap_or_else(|| panic!("{ctx}: the layout measures nothing into c[{k}]"));
+                let entries = said.get(&p).cloned().unwrap_or_default();
+                let what = entries
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, w)| w.as_str())
+                    .unwrap_or_else(|| {
+                        panic!(
+                            "{ctx}: c[{k}] measures {name} on ${p}, whose comment says {entries:?}"
+                        )
+                    });
+                assert!(
+                    what.split([';', ',', ' ']).any(|w| w == format!("c[{k}]")),
+                    "{ctx}: c[{k}] measures {name} on ${p}, whose comment says {entries:?}"
+                );
+                if !what.contains("start") {
+                    moved += 1;
+                }
+            }
+            for entry in &layout {
+                let name = entry.name.split(" (").next().expect("name");
+                for p in &entry.lives {
+                    let entries = said.get(p).cloned().unwrap_or_default();
+                    assert!(
+                        entries
+                            .iter()
+                            .any(|(n, w)| n == name && w.starts_with("start")),
+                        "{ctx}: {name} starts a life on ${p}, whose comment says {entries:?}"
+                    );
+                }
+            }
+        }
+    }
+    // Routing did move qubits before their measurement: the case the old comments got wrong.
+    assert!(moved > 10, "only {moved} measurements away from a start");
+}
+
 #[test]
 fn counts_of_a_routed_program_give_simulates_board() {
     let dir = temp_dir("device-counts");

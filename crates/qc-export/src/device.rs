@@ -201,27 +201,11 @@ pub fn device_program(
             z.qubit = p;
         }
     }
-    // Each physical qubit's label: the program qubits that live on it, in order.
-    let mut labels: Vec<Vec<String>> = vec![Vec::new(); target.qubits];
-    for entry in &layout {
-        let name = entry
-            .name
-            .split(" (")
-            .next()
-            .unwrap_or(&entry.name)
-            .to_string();
-        for &p in &entry.lives {
-            if let Some(l) = labels.get_mut(p) {
-                if l.last() != Some(&name) {
-                    l.push(name.clone());
-                }
-            }
-        }
-    }
+    let labels = physical_labels(&layout, target.qubits);
     let program = Program {
         num_qubits: target.qubits,
         num_clbits: logical.program.num_clbits,
-        qubit_labels: labels.into_iter().map(|l| l.join(", then ")).collect(),
+        qubit_labels: labels,
         clbit_labels: logical.program.clbit_labels.clone(),
         header: Vec::new(),
         body,
@@ -245,4 +229,39 @@ pub fn device_program(
         program,
         postselect: logical.postselect.clone(),
     })
+}
+
+/// Each physical qubit's comment, from the layout alone (so it says what the header's JSON
+/// says): every program qubit that starts a life there (`start`) or is measured there
+/// (`measure c[k]`), in program-qubit order: `a2 (start), b1 (measure c[1])`, `meas0 (start;
+/// measure c[0], c[7])`. A qubit routing exchanged onto another is named where it is measured,
+/// not only where it started. A qubit no program qubit starts or is measured on gets none.
+fn physical_labels(layout: &[LayoutEntry], qubits: usize) -> Vec<String> {
+    let mut parts: Vec<Vec<String>> = vec![Vec::new(); qubits];
+    for entry in layout {
+        let name = entry.name.split(" (").next().unwrap_or(&entry.name);
+        let mut here: std::collections::BTreeMap<usize, (bool, Vec<usize>)> =
+            std::collections::BTreeMap::new();
+        for &p in &entry.lives {
+            here.entry(p).or_default().0 = true;
+        }
+        for m in &entry.measured {
+            here.entry(m.physical).or_default().1.push(m.bit);
+        }
+        for (p, (starts, bits)) in here {
+            let Some(part) = parts.get_mut(p) else {
+                continue;
+            };
+            let mut what: Vec<String> = Vec::new();
+            if starts {
+                what.push("start".into());
+            }
+            if !bits.is_empty() {
+                let bits: Vec<String> = bits.iter().map(|b| format!("c[{b}]")).collect();
+                what.push(format!("measure {}", bits.join(", ")));
+            }
+            part.push(format!("{name} ({})", what.join("; ")));
+        }
+    }
+    parts.into_iter().map(|p| p.join(", ")).collect()
 }
