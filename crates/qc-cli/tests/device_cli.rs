@@ -578,3 +578,56 @@ fn a_broken_coupler_is_never_used() {
     assert!(!two_qubit_gates(&text).is_empty(), "{text}");
     assert_mentions(&summary, &["1 broken coupler never used"]);
 }
+
+/// A small program settles on good qubits anywhere on the device: bell_psi_plus on ibm_fez,
+/// with every coupler near where the board's embedding puts it (the qubits it uses under
+/// uniform errors, and their neighbours) made poor (error 0.2; usable) and every other one good
+/// (0.01), is placed elsewhere: no gate on a poor coupler, and no more CZ than under uniform
+/// errors (the embedding alone brought it back near its homes and paid exchanges to flee).
+#[test]
+fn a_small_program_is_placed_on_good_qubits_away_from_the_boards_embedding() {
+    let dir = temp_dir("device-small");
+    let game = "circuits/bell_psi_plus.qcg";
+    let (uniform, _) = compile_device(&dir, game, "ibm_fez", "deferred", &[]);
+    let text = std::fs::read_to_string(&uniform).expect("program");
+    let uniform_gates = two_qubit_gates(&text);
+    let used: Vec<usize> = uniform_gates
+        .iter()
+        .flat_map(|(_, a, b)| [*a, *b])
+        .collect();
+    assert!(!used.is_empty(), "{text}");
+    let edges = device_edges("ibm_fez");
+    let near: Vec<usize> = edges
+        .iter()
+        .filter(|(a, b)| used.contains(a) || used.contains(b))
+        .flat_map(|&(a, b)| [a, b])
+        .collect();
+    let poor = |a: usize, b: usize| near.contains(&a) || near.contains(&b);
+    let couplers: Vec<(usize, usize, f64)> = edges
+        .iter()
+        .map(|&(a, b)| (a, b, if poor(a, b) { 0.2 } else { 0.01 }))
+        .collect();
+    let file = dir.join("props.json");
+    std::fs::write(&file, properties(156, &couplers)).expect("write props");
+    let (program, summary) = compile_device(
+        &dir,
+        game,
+        "ibm_fez",
+        "deferred",
+        &["--properties", path_str(&file)],
+    );
+    let text = std::fs::read_to_string(&program).expect("program");
+    let gates = two_qubit_gates(&text);
+    for (name, a, b) in &gates {
+        assert!(
+            !poor(*a, *b),
+            "{name} on the poor coupler {a}-{b}: {summary}"
+        );
+    }
+    assert!(
+        gates.len() <= uniform_gates.len(),
+        "{} CZ, {} under uniform errors: {summary}",
+        gates.len(),
+        uniform_gates.len()
+    );
+}

@@ -51,6 +51,10 @@ use rand_chacha::ChaCha8Rng;
 /// Routing trials run by default (the best is kept).
 pub const DEFAULT_TRIALS: usize = 16;
 
+/// Programs with at most this many qubits live at once also get trials without the board's
+/// embedding (placed by interactions and calibration alone).
+pub const SMALL_PROGRAM: usize = 8;
+
 /// Options of [`compile`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -135,31 +139,41 @@ pub fn compile<B: Backend>(
             _ => None,
         })
         .collect();
+    // A small program also gets trials placed by its interactions and the calibration alone
+    // (no board homes), so it can settle on a compact region of good qubits anywhere on the
+    // device instead of around the board's embedding; the cheapest of all trials is kept.
+    let mut anchor_sets = vec![anchors];
+    if peak <= SMALL_PROGRAM {
+        anchor_sets.push(vec![None; circuit.num_qubits()]);
+    }
+    let trials = options.trials.max(1);
     let mut best: Option<(f64, Vec<Step>, router::Routing)> = None;
-    for trial in 0..options.trials.max(1) {
-        let mut rng = ChaCha8Rng::seed_from_u64(
-            options.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ trial as u64,
-        );
-        let params = router::Params {
-            cost_weight: 1.0,
-            jitter: if trial == 0 { 0.0 } else { 0.3 },
-        };
-        let routing = match router::route(
-            &plan,
-            device,
-            &usable,
-            calibration,
-            &anchors,
-            params,
-            &mut rng,
-        ) {
-            Err(RouteError::TooWide { needed, .. }) => return Err(too_wide(needed)),
-            other => other?,
-        };
-        let steps = synth::resynthesize(&routing.steps, device.num_qubits())?;
-        let cost = estimated_cost(&steps, calibration);
-        if best.as_ref().is_none_or(|(c, _, _)| cost < *c - 1e-9) {
-            best = Some((cost, steps, routing));
+    for (set, anchors) in anchor_sets.iter().enumerate() {
+        for trial in 0..trials {
+            let mut rng = ChaCha8Rng::seed_from_u64(
+                options.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (set * trials + trial) as u64,
+            );
+            let params = router::Params {
+                cost_weight: 1.0,
+                jitter: if trial == 0 { 0.0 } else { 0.3 },
+            };
+            let routing = match router::route(
+                &plan,
+                device,
+                &usable,
+                calibration,
+                anchors,
+                params,
+                &mut rng,
+            ) {
+                Err(RouteError::TooWide { needed, .. }) => return Err(too_wide(needed)),
+                other => other?,
+            };
+            let steps = synth::resynthesize(&routing.steps, device.num_qubits())?;
+            let cost = estimated_cost(&steps, calibration);
+            if best.as_ref().is_none_or(|(c, _, _)| cost < *c - 1e-9) {
+                best = Some((cost, steps, routing));
+            }
         }
     }
     let Some((_, mut steps, routing)) = best else {
