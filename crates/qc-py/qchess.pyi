@@ -246,6 +246,10 @@ class BoardEstimate:
     @property
     def tvd(self) -> Optional[float]:
         """Total variation distance to the exact board (``exact=True``)."""
+    @property
+    def no_board(self) -> Optional[str]:
+        """Why there is no board (the program names no square: a Niel's Chess program measures
+        only its dice rolls), else ``None``."""
     def probabilities(self) -> Dict[str, float]:
         """Square -> estimated probability that it is occupied."""
     def stderr(self) -> Dict[str, float]:

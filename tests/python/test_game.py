@@ -209,6 +209,21 @@ def test_counts_reads_the_bundled_device_counts_like_the_cli():
         qchess.counts(program, counts, mitigate="magic")
 
 
+def test_counts_of_a_niels_program_say_there_is_no_board():
+    # Niel's equal capture (circuits/niels/equal_capture.qng): the rook's pair d4/e6 rolls once.
+    g = qchess.Game(rules="niels", fen="7k/8/8/5P2/8/8/8/K7 w - - 0 1 rd4e6")
+    g.play("f5e6[e6]")
+    program = g.compile()
+    board = qchess.counts(program, {"00": 48, "01": 52}, exact=True)
+    # Once an empty board (no kings) and TVD 0: the program measures only its dice roll.
+    assert board.no_board is not None and "Niel's Chess" in board.no_board
+    assert board.probabilities() == {} and "no board" in repr(board)
+    assert (board.shots, board.kept, board.discarded) == (100, 52, {"postselect": 48})
+    quantum = qchess.counts((ROOT / "circuits/interference.qasm").read_text(),
+                            (ROOT / "circuits/interference.counts.json").read_text(), counts_format="qiskit")
+    assert quantum.no_board is None
+
+
 def test_optimize_false_skips_the_passes_of_run_and_compile():
     # h on 41 qubits, then h again on each: the passes cancel every pair (nothing else acts on
     # those qubits in between), so the program is the identity; as written, 41 qubits are in

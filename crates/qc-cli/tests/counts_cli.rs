@@ -355,3 +355,74 @@ fn deferred_programs_of_every_game_read_zero_on_every_ancilla_they_check() {
     }
     assert!(checked >= 15, "only {checked} zero checks");
 }
+
+/// A Niel's Chess program measures its dice rolls, never where its pieces stand: its counts
+/// once gave an empty board (no kings) and "TVD 0.0000". Every bundled Niel's game, in both
+/// forms: no board is drawn and none is compared, the output says why, and the shots kept are
+/// still counted (the rolls post-selection keeps); JSON says why in `no_board`.
+#[test]
+fn niels_programs_give_no_board_and_say_why() {
+    let dir = temp_dir("counts-niels");
+    let games = std::fs::read_dir(common::root().join("circuits/niels")).expect("circuits/niels");
+    let mut seen = 0;
+    for game in games {
+        let game = game.expect("entry").path();
+        let stem = game.file_stem().and_then(|s| s.to_str()).expect("name");
+        for form in ["dynamic", "deferred"] {
+            let program = dir.join(format!("{stem}-{form}.qasm"));
+            ok_json_or_text(&qchess(&[
+                "compile",
+                "--rules",
+                "niels",
+                path_str(&game),
+                "--form",
+                form,
+                "-o",
+                path_str(&program),
+            ]));
+            let counts = dir.join(format!("{stem}-{form}.json"));
+            let run = qchess(&["run", path_str(&program), "--shots", "4000", "--json"]);
+            assert!(run.status.success(), "{stem} {form}: run failed");
+            std::fs::write(&counts, &run.stdout).expect("write counts");
+            let args = ["counts", path_str(&program), path_str(&counts), "--exact"];
+            let text = common::ok_stdout(&qchess(&args));
+            assert!(text.starts_with("No board: "), "{stem} {form}: {text}");
+            for needle in ["Niel's Chess", "dice rolls", "Shots: 4000, kept: "] {
+                assert!(
+                    text.contains(needle),
+                    "{stem} {form}: `{needle}` not in {text}"
+                );
+            }
+            for absent in ["+-----+", "Total variation"] {
+                assert!(
+                    !text.contains(absent),
+                    "{stem} {form}: `{absent}` in {text}"
+                );
+            }
+            let json = ok_json(&qchess(&[args.as_slice(), &["--json"]].concat()));
+            assert!(json["no_board"]
+                .as_str()
+                .unwrap_or("")
+                .contains("Niel's Chess"));
+            assert_eq!(json["squares"], serde_json::json!({}), "{stem} {form}");
+            assert!(
+                json["kept"].as_u64().unwrap_or(0) > 0,
+                "{stem} {form}: {json}"
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen >= 16, "only {seen} Niel's programs found");
+    // A Quantum Chess program has a board and no `no_board`.
+    let (_, program) = compiled_interference("counts-has-board");
+    let counts = common::root().join("circuits/interference.counts.json");
+    let json = ok_json(&qchess(&[
+        "counts",
+        path_str(&program),
+        path_str(&counts),
+        "--counts-format",
+        "qiskit",
+        "--json",
+    ]));
+    assert!(json.get("no_board").is_none(), "{json}");
+}

@@ -82,6 +82,7 @@ mod tests {
             .collect(),
             exact: Some([(sq("a3"), 0.5), (sq("c3"), 0.5), (sq("e1"), 1.0)].into()),
             tvd: Some(0.04),
+            no_board: None,
         };
         let measured = estimate_view(&estimate);
         let exact = exact_view(&estimate).unwrap();

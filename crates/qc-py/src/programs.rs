@@ -406,12 +406,25 @@ impl BoardEstimate {
         self.estimate.tvd
     }
 
+    /// Why there is no board, when the program's map names no square (a Niel's Chess program
+    /// measures only its dice rolls): the counts then give only the shots kept and discarded.
+    /// ``None`` for a program with a board.
+    #[getter]
+    fn no_board(&self) -> Option<&'static str> {
+        self.estimate.no_board
+    }
+
     fn __repr__(&self) -> String {
         format!(
-            "qchess.BoardEstimate(shots={}, kept={}, squares={})",
+            "qchess.BoardEstimate(shots={}, kept={}, squares={}{})",
             self.estimate.shots,
             self.estimate.kept,
-            self.estimate.squares.len()
+            self.estimate.squares.len(),
+            if self.estimate.no_board.is_some() {
+                ", no board"
+            } else {
+                ""
+            }
         )
     }
 }

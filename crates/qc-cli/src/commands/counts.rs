@@ -73,11 +73,15 @@ pub fn run(args: &CountsArgs) -> anyhow::Result<()> {
     }
 }
 
-/// The board drawn as `simulate` draws it, then shots and a line per square.
+/// The board drawn as `simulate` draws it (or why there is none), then shots and a line per
+/// square.
 fn to_text(e: &BoardEstimate) -> String {
     // The side to move is not drawn; the map does not record it.
-    let view = qc_front::estimate_view(e);
-    let mut out = board_text::draw(&view);
+    let mut out = match e.no_board {
+        // No board to draw (not an empty one): say why.
+        Some(why) => format!("{why}.\n"),
+        None => board_text::draw(&qc_front::estimate_view(e)),
+    };
     let reasons: Vec<String> = e
         .discarded
         .iter()
@@ -107,7 +111,7 @@ fn to_text(e: &BoardEstimate) -> String {
             s.stderr
         ));
     }
-    if let Some(tvd) = e.tvd {
+    if let (Some(tvd), None) = (e.tvd, e.no_board) {
         out.push_str(&format!(
             "Total variation distance to the exact board: {tvd:.4}\n"
         ));

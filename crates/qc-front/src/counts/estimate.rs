@@ -35,10 +35,20 @@ pub struct BoardEstimate {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exact: Option<BTreeMap<Square, f64>>,
     /// Total variation distance between the kept shots' distribution of the measured board bits
-    /// and the exact one.
+    /// and the exact one (0 when the program measures no square: see `no_board`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tvd: Option<f64>,
+    /// Why there is no board, when the program's map names no square ([`NO_BOARD`]): its
+    /// counts then give the shots kept and discarded, and nothing about where pieces stand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_board: Option<&'static str>,
 }
+
+/// What the counts of a program whose map names no square (measured or known) can tell. A
+/// Niel's Chess program is one: it measures its dice rolls and the ancillas it returns to |0>,
+/// never its pairs' which-square qubits. Its board is not empty (an empty board without kings
+/// was once drawn for it): it is not in the counts.
+pub const NO_BOARD: &str = "No board: the program's header names no square, so its counts say nothing about where pieces stand (a Niel's Chess program, `qchess compile --rules niels`, measures only its dice rolls and its ancillas; `qchess simulate --rules niels` gives its board); the kept shots are those that rolled the recorded outcomes";
 
 /// The exact board of a program: the distribution of its measured board bits (in the order of
 /// `map.measured`) given the recorded outcomes, and each square's probability.
@@ -155,6 +165,8 @@ pub fn estimate_board(
             );
         }
     }
+    // Every Quantum Chess map names a square (its kings at least).
+    let no_board = squares.is_empty().then_some(NO_BOARD);
     Ok(BoardEstimate {
         shots: counts.shots(),
         kept,
@@ -162,6 +174,7 @@ pub fn estimate_board(
         squares,
         exact: None,
         tvd: None,
+        no_board,
     })
 }
 

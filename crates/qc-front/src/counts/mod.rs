@@ -14,6 +14,7 @@ mod parse;
 pub use calibration::{Calibration, CalibrationProblem, ReadoutError};
 pub use estimate::{
     estimate_board, exact_board, total_variation, BoardEstimate, ExactBoard, SquareEstimate,
+    NO_BOARD,
 };
 pub use from_program::{board_from_counts, CountsRequest, CountsStepError};
 pub use parse::{parse_counts, KeyProblem};
