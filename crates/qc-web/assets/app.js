@@ -562,6 +562,13 @@ function showCounts(name, answer) {
   const e = answer.estimate;
   const discarded = Object.entries(e.discarded).map(([why, n]) => `${why}: ${n}`).join(', ') || 'none';
   let facts = `${name}: ${e.shots} shot(s), ${e.kept} kept, discarded ${discarded}.`;
+  if (e.no_board) {
+    // The counts say nothing about where pieces stand (a Niel's Chess program): no board.
+    $('counts-facts').textContent = `${e.no_board}. ${facts}`;
+    $('counts-boards').replaceChildren();
+    say(`Read ${name}: it gives no board (see why below).`);
+    return;
+  }
   if (e.tvd !== undefined && e.tvd !== null) {
     facts += ` Total variation distance to the exact board: ${e.tvd.toFixed(4)}.`;
   }

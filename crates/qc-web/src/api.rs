@@ -554,9 +554,10 @@ struct CountsBody {
 #[derive(Serialize)]
 struct CountsAnswer {
     estimate: qc_front::counts::BoardEstimate,
-    /// The estimated board drawn.
-    measured_svg: String,
-    /// The exact board drawn.
+    /// The estimated board drawn; `None` when the counts give no board (the estimate's
+    /// `no_board` says why: a Niel's Chess program measures only its dice rolls).
+    measured_svg: Option<String>,
+    /// The exact board drawn; `None` with `no_board` too.
     exact_svg: Option<String>,
 }
 
@@ -602,9 +603,15 @@ async fn counts(
                 exact: true,
             };
             let estimate = estimate_counts(&program.text, &body.counts, &request)?;
+            // A program whose map names no square has no board to draw (an empty board
+            // without kings was drawn for a Niel's Chess program once).
+            let has_board = estimate.no_board.is_none();
             Ok(CountsAnswer {
-                measured_svg: board_svg::draw(&qc_front::estimate_view(&estimate)),
-                exact_svg: qc_front::exact_view(&estimate).map(|v| board_svg::draw(&v)),
+                measured_svg: has_board
+                    .then(|| board_svg::draw(&qc_front::estimate_view(&estimate))),
+                exact_svg: qc_front::exact_view(&estimate)
+                    .filter(|_| has_board)
+                    .map(|v| board_svg::draw(&v)),
                 estimate,
             })
         })

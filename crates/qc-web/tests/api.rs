@@ -223,6 +223,45 @@ async fn a_device_s_counts_come_back_as_a_board_beside_the_exact_one() {
     assert!(why.contains("download the program again"), "{why}");
 }
 
+/// A Niel's Chess program measures only its dice rolls: its counts give no board, and none is
+/// drawn (an empty board without kings was, once); the estimate says why in `no_board`.
+#[tokio::test]
+async fn counts_of_a_niels_program_draw_no_board_and_say_why() {
+    let app = app();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let game = std::fs::read_to_string(root.join("circuits/niels/equal_capture.qng")).unwrap();
+    let state = new_game(&app, json!({ "game": game, "rules": "niels" })).await;
+    let id = state["id"].as_str().unwrap();
+    let (status, program) =
+        send(&app, Method::GET, &format!("/api/games/{id}/compile"), None).await;
+    assert_eq!(status, StatusCode::OK, "{program}");
+    let text = program["text"].as_str().unwrap();
+    // One roll and the ancilla measured again after its reset: two bits (Qiskit's order).
+    assert!(text.contains("bit[2] c;"), "{text}");
+    let body = json!({
+        "counts": r#"{"00": 250, "01": 250, "10": 250, "11": 250}"#,
+        "counts_format": "qiskit",
+        "moves": program["moves"],
+    });
+    let path = format!("/api/games/{id}/counts");
+    let (status, answer) = send(&app, Method::POST, &path, Some(&body.to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let estimate = &answer["estimate"];
+    assert!(
+        estimate["no_board"]
+            .as_str()
+            .unwrap()
+            .contains("Niel's Chess"),
+        "{answer}"
+    );
+    assert_eq!(estimate["squares"], json!({}));
+    assert_eq!(estimate["shots"], 1000);
+    // The shots that rolled the recorded outcome (one key in four) are kept.
+    assert_eq!(estimate["kept"], 250, "{answer}");
+    assert_eq!(answer["measured_svg"], Value::Null, "no board drawn");
+    assert_eq!(answer["exact_svg"], Value::Null, "no board drawn");
+}
+
 #[tokio::test]
 async fn bad_requests_get_a_4xx_with_a_reason() {
     let app = app_with(Limits {
