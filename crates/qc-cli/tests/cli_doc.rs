@@ -255,3 +255,22 @@ fn the_option_finder_reads_names_and_value_lists() {
         ]
     );
 }
+
+/// The README's list of commands (`qchess --help` lists the commands (`simulate`, ...)) names
+/// every subcommand clap has, in clap's order, and nothing else (it once left out `counts`).
+#[test]
+fn the_readme_lists_every_command_in_order() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).expect("README.md");
+    let joined = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    let start = "`qchess --help` lists the commands (";
+    let list = joined
+        .split_once(start)
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .map(|(list, _)| list)
+        .unwrap_or_else(|| panic!("README.md has no `{start}...)`"));
+    let listed: Vec<String> = list
+        .split(", ")
+        .map(|name| name.trim_matches('`').to_string())
+        .collect();
+    assert_eq!(listed, common::subcommands(), "README.md's command list");
+}
