@@ -274,3 +274,43 @@ fn the_readme_lists_every_command_in_order() {
         .collect();
     assert_eq!(listed, common::subcommands(), "README.md's command list");
 }
+
+/// A possible value whose description calls itself the default is the default clap shows for
+/// that option in every command (`play`'s `--backend` once listed `sparse` as "the default for
+/// games" above `[default: reference]`).
+#[test]
+fn a_value_called_the_default_is_the_default_shown() {
+    for command in common::subcommands() {
+        let help = common::ok_stdout(&common::qchess(&[&command, "--help"]));
+        // One block per option: from its `--name` line to the next.
+        let mut blocks: Vec<Vec<&str>> = Vec::new();
+        for line in help.lines() {
+            let trimmed = line.trim_start();
+            if trimmed.starts_with("--") || trimmed.starts_with("-h,") {
+                blocks.push(Vec::new());
+            }
+            if let Some(block) = blocks.last_mut() {
+                block.push(trimmed);
+            }
+        }
+        for block in blocks {
+            let shown = block
+                .iter()
+                .find_map(|l| l.strip_prefix("[default: "))
+                .map(|d| d.trim_end_matches(']'));
+            for line in &block {
+                let Some(value) = line.strip_prefix("- ").and_then(|v| v.split(':').next()) else {
+                    continue;
+                };
+                if line.contains("default") {
+                    assert_eq!(
+                        shown,
+                        Some(value),
+                        "qchess {command} --help: `{line}` under {}",
+                        block[0]
+                    );
+                }
+            }
+        }
+    }
+}

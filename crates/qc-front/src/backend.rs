@@ -19,7 +19,7 @@ pub enum BackendKind {
 
 qc_ir::choice!(BackendKind, "backend", [
     "sparse" => BackendKind::Sparse,
-        "The fast sparse simulator: a superposition of bitboards (the default for games)",
+        "The fast sparse simulator: a superposition of bitboards",
     "dense" => BackendKind::Dense,
         "The dense state-vector simulator over the qubits in superposition",
     "reference" => BackendKind::Reference,
