@@ -279,3 +279,13 @@ sys.exit("24 measured qubits were not refused")
     out = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "memory limit leaves room" in out.stdout
+
+
+def test_type_stubs_are_installed_where_docs_python_md_says():
+    # docs/python.md names the installed stub file: maturin writes crates/qc-py/qchess.pyi as
+    # qchess/__init__.pyi beside the py.typed marker.
+    package = pathlib.Path(qchess.__file__).parent
+    assert (package / "__init__.pyi").is_file()
+    assert (package / "py.typed").is_file()
+    docs = pathlib.Path(__file__).resolve().parents[2] / "docs" / "python.md"
+    assert "`qchess/__init__.pyi`" in docs.read_text()
