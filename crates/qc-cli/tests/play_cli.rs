@@ -320,3 +320,59 @@ fn moves_of_one_piece_and_help_with_notation_examples() {
         assert!(out.contains(example), "Niel's help lacks {example}: {out}");
     }
 }
+
+/// A finished game is saved with its result token (issue 30 item 17: `save` wrote none), in both
+/// rulesets, and the file reads back to the same ending; an unfinished game gets no token.
+#[test]
+fn a_finished_game_is_saved_with_its_result() {
+    let dir = temp_dir("play-result");
+    let cases = [
+        // White's rook captures the king.
+        (
+            "cantwell",
+            "k7/8/8/8/8/8/8/R6K w - - 0 1",
+            "a1a8",
+            "qcg",
+            "1. a1a8 1-0\n",
+            "White wins (king captured)",
+        ),
+        // Back-rank checkmate.
+        (
+            "niels",
+            "k7/8/1K6/8/8/8/8/7Q w - - 0 1",
+            "h1h8",
+            "qng",
+            "1. h1h8 1-0\n",
+            "White wins by checkmate",
+        ),
+        // Not over: no result.
+        (
+            "cantwell",
+            "k7/8/8/8/8/8/8/R6K w - - 0 1",
+            "a1a2",
+            "qcg",
+            "1. a1a2\n",
+            "game on",
+        ),
+    ];
+    for (rules, fen, mv, ext, written, ending) in cases {
+        let file = format!("{rules}-{mv}.{ext}");
+        let out = play_in(
+            &dir,
+            &["--rules", rules, "--fen", fen],
+            &format!("{mv}\nsave {file}\nquit\n"),
+        );
+        assert!(out.contains(&format!("saved to {file}")), "{out}");
+        let text = std::fs::read_to_string(dir.join(&file)).expect("saved file");
+        assert!(text.ends_with(written), "{rules} {mv}: {text}");
+        // It reads back: loaded, the game has the same ending.
+        let out = play_in(&dir, &["--rules", rules], &format!("load {file}\nquit\n"));
+        assert!(out.contains(&format!("loaded {file}")), "{out}");
+        if ending != "game on" {
+            assert!(
+                out.contains(&format!("Game over: {ending}")),
+                "{rules} {mv}: {out}"
+            );
+        }
+    }
+}

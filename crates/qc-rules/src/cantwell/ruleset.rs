@@ -547,6 +547,8 @@ impl Ruleset for Cantwell {
         for r in game.moves() {
             record.push_move(r.mv);
         }
+        // A finished game says how it ended, as a PGN result token.
+        record.result = game.status().result();
         record.to_string()
     }
 

@@ -354,7 +354,13 @@ impl Ruleset for Niels {
         let mut all = tags.to_vec();
         all.push(Tag::new("Variant", start.rules.to_string()));
         all.push(Tag::new("FEN", start.to_fen()));
-        NielsRecord::write(&all, &game.record())
+        let mut record = game.record();
+        // A finished game says how it ended, as a PGN result token.
+        if let Some(result) = game.status().result() {
+            record.push(' ');
+            record.push_str(result.token());
+        }
+        NielsRecord::write(&all, &record)
     }
 
     fn start_fen(start: &NielsPosition) -> String {

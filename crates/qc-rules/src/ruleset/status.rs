@@ -58,6 +58,17 @@ impl Status {
     pub fn is_over(self) -> bool {
         self != Status::Ongoing
     }
+
+    /// The result a game file records for a game that has ended (`1-0`, `0-1`, `1/2-1/2`);
+    /// `None` while it goes on (a saved unfinished game carries no result token).
+    pub fn result(self) -> Option<super::GameResult> {
+        match self {
+            Status::Ongoing => None,
+            Status::Win(Color::White, _) => Some(super::GameResult::WhiteWins),
+            Status::Win(Color::Black, _) => Some(super::GameResult::BlackWins),
+            Status::Draw(_) => Some(super::GameResult::Draw),
+        }
+    }
 }
 
 /// The status in words, as the text outputs print it: `game on`, `White wins (king captured)`,
