@@ -83,83 +83,142 @@ fn check_occupancy(g: &NielsGame<ReferenceSparse>) -> Result<(), TestCaseError> 
     Ok(())
 }
 
+/// One random game of `board` (0: 4x5, 1: 5x6) under rule variant `variant` (an index into the
+/// list below), its moves picked with `seed`: every position stays legal.
+fn random_game_stays_legal(seed: u64, board: usize, variant: usize) -> Result<(), TestCaseError> {
+    let fen = [NIELS_START_4X5, NIELS_START_5X6][board];
+    let rules = [
+        NielsRules::default(),
+        NielsRules {
+            full_marks: true,
+            hadamard: false,
+            ..NielsRules::default()
+        },
+        NielsRules {
+            full_marks: false,
+            hadamard: true,
+            ..NielsRules::default()
+        },
+        NielsRules {
+            tunnelling: true,
+            ..NielsRules::default()
+        },
+        NielsRules {
+            no_box: true,
+            full_marks: true,
+            ..NielsRules::default()
+        },
+        NielsRules {
+            full_marks: true,
+            hadamard: true,
+            tunnelling: true,
+            ..NielsRules::default()
+        },
+        NielsRules {
+            full_marks: true,
+            ..NielsRules::hadamard_plus()
+        },
+        NielsRules::deterministic(),
+    ][variant];
+    let start =
+        NielsPosition::from_fen(fen, rules).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let mut g = crate::niels::tests::Seeded::new(start.clone(), seed)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let mut pick = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+    for _ in 0..30 {
+        let moves = g.position().legal_moves();
+        if moves.is_empty() {
+            prop_assert!(g.position().status() != Status::Ongoing);
+            break;
+        }
+        let distinct: std::collections::BTreeSet<String> =
+            moves.iter().map(|m| m.to_string()).collect();
+        prop_assert_eq!(
+            distinct.len(),
+            moves.len(),
+            "legal moves listed twice: {:?}",
+            moves
+        );
+        let pseudo = g.position().pseudo_moves();
+        let probe = pseudo[pick.gen_range(0..pseudo.len())];
+        prop_assert_eq!(
+            moves.contains(&probe),
+            g.position().illegal_reason(&probe).is_none(),
+            "{}",
+            probe
+        );
+        let mover = g.position().side_to_move;
+        let mv = moves[pick.gen_range(0..moves.len())];
+        let outcomes = g
+            .position()
+            .outcomes(&mv)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let total: f64 = outcomes.iter().map(|o| o.probability).sum();
+        prop_assert!(
+            (total - 1.0).abs() < 1e-12,
+            "{mv}: outcome probabilities sum to {total}"
+        );
+        let kind = g.position().move_kind(&mv);
+        let may_capture = kind == NielsMoveKind::Capture || is_pawn_diagonal(g.position(), &mv);
+        let pieces_before = piece_count(g.position());
+        let played = g
+            .play(&mv)
+            .map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?
+            .clone();
+        // Pieces are conserved except that a capture (or an en passant step) may take one.
+        let pieces_after = piece_count(g.position());
+        prop_assert!(
+            pieces_after == pieces_before || (may_capture && pieces_after + 1 == pieces_before),
+            "{mv} ({kind}): {pieces_before} pieces became {pieces_after}"
+        );
+        check_occupancy(&g)?;
+        prop_assert!(
+            outcomes.iter().any(|o| o.rolls == played.mv.rolls),
+            "{mv}: rolled {:?}",
+            played.mv.rolls
+        );
+        let p = g.position();
+        prop_assert!(!p.in_check(mover), "{mv} left the mover's king capturable");
+        prop_assert_eq!(p.check_invariants(), Ok(()));
+        prop_assert!(p.entangled_group_count() <= 2);
+        check_quantum_matches(&g)?;
+        let fen = p.to_fen();
+        let reparsed =
+            NielsPosition::from_fen(&fen, rules).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(reparsed.to_fen(), fen);
+    }
+    // The record (moves with outcomes) replays exactly.
+    let mut replay = NielsGame::new(start, ReferenceSparse::new())
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    for played in g.moves() {
+        let read: RolledMove = played
+            .text()
+            .parse()
+            .map_err(|e: NielsError| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(&read, &played.mv);
+        replay
+            .play(&read, &mut rand_chacha::ChaCha8Rng::seed_from_u64(0))
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    }
+    prop_assert_eq!(replay.position(), g.position());
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
 
     #[test]
     fn random_games_stay_legal(seed in any::<u64>(), board in 0usize..2, variant in 0usize..8) {
-        let fen = [NIELS_START_4X5, NIELS_START_5X6][board];
-        let rules = [
-            NielsRules::default(),
-            NielsRules { full_marks: true, hadamard: false, ..NielsRules::default() },
-            NielsRules { full_marks: false, hadamard: true, ..NielsRules::default() },
-            NielsRules {
-                tunnelling: true,
-                ..NielsRules::default()
-            },
-            NielsRules {
-                no_box: true,
-                full_marks: true,
-                ..NielsRules::default()
-            },
-            NielsRules {
-                full_marks: true,
-                hadamard: true,
-                tunnelling: true,
-                ..NielsRules::default()
-            },
-            NielsRules { full_marks: true, ..NielsRules::hadamard_plus() },
-            NielsRules::deterministic(),
-        ][variant];
-        let start = NielsPosition::from_fen(fen, rules).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        let mut g = crate::niels::tests::Seeded::new(start.clone(), seed)
-            .map_err(|e| TestCaseError::fail(e.to_string()))?;
-        let mut pick = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
-        for _ in 0..30 {
-            let moves = g.position().legal_moves();
-            if moves.is_empty() {
-                prop_assert!(g.position().status() != Status::Ongoing);
-                break;
-            }
-            let distinct: std::collections::BTreeSet<String> = moves.iter().map(|m| m.to_string()).collect();
-            prop_assert_eq!(distinct.len(), moves.len(), "legal moves listed twice: {:?}", moves);
-            let pseudo = g.position().pseudo_moves();
-            let probe = pseudo[pick.gen_range(0..pseudo.len())];
-            prop_assert_eq!(moves.contains(&probe), g.position().illegal_reason(&probe).is_none(), "{}", probe);
-            let mover = g.position().side_to_move;
-            let mv = moves[pick.gen_range(0..moves.len())];
-            let outcomes = g.position().outcomes(&mv).map_err(|e| TestCaseError::fail(e.to_string()))?;
-            let total: f64 = outcomes.iter().map(|o| o.probability).sum();
-            prop_assert!((total - 1.0).abs() < 1e-12, "{mv}: outcome probabilities sum to {total}");
-            let kind = g.position().move_kind(&mv);
-            let may_capture = kind == NielsMoveKind::Capture || is_pawn_diagonal(g.position(), &mv);
-            let pieces_before = piece_count(g.position());
-            let played = g.play(&mv).map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?.clone();
-            // Pieces are conserved except that a capture (or an en passant step) may take one.
-            let pieces_after = piece_count(g.position());
-            prop_assert!(
-                pieces_after == pieces_before || (may_capture && pieces_after + 1 == pieces_before),
-                "{mv} ({kind}): {pieces_before} pieces became {pieces_after}"
-            );
-            check_occupancy(&g)?;
-            prop_assert!(outcomes.iter().any(|o| o.rolls == played.mv.rolls), "{mv}: rolled {:?}", played.mv.rolls);
-            let p = g.position();
-            prop_assert!(!p.in_check(mover), "{mv} left the mover's king capturable");
-            prop_assert_eq!(p.check_invariants(), Ok(()));
-            prop_assert!(p.entangled_group_count() <= 2);
-            check_quantum_matches(&g)?;
-            let fen = p.to_fen();
-            let reparsed = NielsPosition::from_fen(&fen, rules).map_err(|e| TestCaseError::fail(e.to_string()))?;
-            prop_assert_eq!(reparsed.to_fen(), fen);
-        }
-        // The record (moves with outcomes) replays exactly.
-        let mut replay = NielsGame::new(start, ReferenceSparse::new())
-            .map_err(|e| TestCaseError::fail(e.to_string()))?;
-        for played in g.moves() {
-            let read: RolledMove = played.text().parse().map_err(|e: NielsError| TestCaseError::fail(e.to_string()))?;
-            prop_assert_eq!(&read, &played.mv);
-            replay.play(&read, &mut rand_chacha::ChaCha8Rng::seed_from_u64(0)).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        }
-        prop_assert_eq!(replay.position(), g.position());
+        random_game_stays_legal(seed, board, variant)?;
+    }
+}
+
+/// The seed the property test once failed on (5x6, no_box + full_marks): `SharedLabel { White
+/// Rook, label 1 }`, two pairs of white rooks with the same label after one of this game's moves.
+#[test]
+#[ignore = "known bug, not fixed yet: two white rook pairs get label 1 (run with --ignored)"]
+fn random_game_of_seed_14129005241282337353_stays_legal() {
+    if let Err(e) = random_game_stays_legal(14129005241282337353, 1, 4) {
+        panic!("{e}");
     }
 }
