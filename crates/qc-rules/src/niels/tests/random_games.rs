@@ -179,7 +179,13 @@ fn random_game_stays_legal(seed: u64, board: usize, variant: usize) -> Result<()
         );
         let p = g.position();
         prop_assert!(!p.in_check(mover), "{mv} left the mover's king capturable");
-        prop_assert_eq!(p.check_invariants(), Ok(()));
+        prop_assert_eq!(
+            p.check_invariants(),
+            Ok(()),
+            "after {} ({} moves played)",
+            mv,
+            g.moves().len()
+        );
         prop_assert!(p.entangled_group_count() <= 2);
         check_quantum_matches(&g)?;
         let fen = p.to_fen();
