@@ -3,6 +3,7 @@
 //! line, replies one line each (see `docs/uqci.md`). A bad line answers `info string error ...`
 //! and the session goes on; only `quit` or the end of input ends it.
 
+mod dice;
 mod rules;
 mod search;
 mod session;

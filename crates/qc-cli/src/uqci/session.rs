@@ -3,14 +3,13 @@
 //! through the common interface (`QuantumGame`); what differs between rulesets is in
 //! [`UqciRules`].
 
+use super::dice::{PositionKey, Stream};
 use super::rules::{Endings, Engine, Force, UqciRules};
 use super::search::{best_move, Stopped, MAX_DEPTH};
 use qc_ir::Backend;
 use qc_rules::Square;
 use qc_rules::{DrawReason, GameMove, QuantumGame, SquarePair, Status, WinReason};
 use qc_sim::MemoryLimit;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 /// What the loop does after a command.
 pub enum Reply {
@@ -42,9 +41,18 @@ pub struct Session<R: UqciRules, B: Backend> {
     variant: Option<String>,
     position: Position<R>,
     game: Engine<R, B>,
+    /// The key of the game's current position (what `claim` draws from).
+    key: PositionKey,
     /// A fresh simulator for every position.
     new_backend: fn(MemoryLimit) -> B,
-    rng: ChaCha8Rng,
+}
+
+/// A game built from a `position`: the game, its position's key, and the outcomes drawn.
+struct Built<R: UqciRules, B: Backend> {
+    game: Engine<R, B>,
+    key: PositionKey,
+    /// `info string outcome N MOVE` for every move whose outcome was drawn, in order.
+    drawn: Vec<String>,
 }
 
 /// The reply to a command that went wrong.
@@ -77,15 +85,14 @@ impl<R: UqciRules, B: Backend> Session<R, B> {
             start: R::start(None, variant.as_deref()).map_err(|e| e.to_string())?,
             moves: Vec::new(),
         };
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let game = build::<R, B>(&position, options, &mut rng, new_backend)?;
+        let built = build::<R, B>(&position, options, new_backend)?;
         Ok(Session {
             options,
             variant,
             position,
-            game,
+            game: built.game,
+            key: built.key,
             new_backend,
-            rng,
         })
     }
 
@@ -164,13 +171,15 @@ impl<R: UqciRules, B: Backend> Session<R, B> {
         Ok(Position { start, moves })
     }
 
-    /// Replaces the game by `position`, or keeps the current one and reports why not.
+    /// Replaces the game by `position` and reports the outcomes it drew, or keeps the current
+    /// one and reports why not.
     fn set_position(&mut self, position: Position<R>) -> Reply {
-        match build::<R, B>(&position, self.options, &mut self.rng, self.new_backend) {
-            Ok(game) => {
-                self.game = game;
+        match build::<R, B>(&position, self.options, self.new_backend) {
+            Ok(built) => {
+                self.game = built.game;
+                self.key = built.key;
                 self.position = position;
-                lines(Vec::new())
+                lines(built.drawn)
             }
             Err(e) => error(format!("position: {e}")),
         }
@@ -207,10 +216,7 @@ impl<R: UqciRules, B: Backend> Session<R, B> {
             "forcemeasure" => flag().map(|v| self.options.force_measure = v),
             "seed" => value
                 .parse::<u64>()
-                .map(|seed| {
-                    self.options.seed = seed;
-                    self.rng = ChaCha8Rng::seed_from_u64(seed);
-                })
+                .map(|seed| self.options.seed = seed)
                 .map_err(|_| {
                     format!(
                         "setoption seed: not a number 0..2^64: `{}`",
@@ -267,13 +273,9 @@ impl<R: UqciRules, B: Backend> Session<R, B> {
             Ok(None) => lines(vec!["bestmove 0000".into()]),
             Err(stopped) => {
                 // A trial move could not be taken back: rebuild the position.
-                if let Ok(game) = build::<R, B>(
-                    &self.position,
-                    self.options,
-                    &mut self.rng,
-                    self.new_backend,
-                ) {
-                    self.game = game;
+                if let Ok(built) = build::<R, B>(&self.position, self.options, self.new_backend) {
+                    self.game = built.game;
+                    self.key = built.key;
                 }
                 match stopped {
                     Stopped::Failed(e) => error(format!("go: {e}")),
@@ -338,7 +340,7 @@ impl<R: UqciRules, B: Backend> Session<R, B> {
     }
 
     fn claim(&mut self) -> Reply {
-        match R::claim(&mut self.game, &mut self.rng) {
+        match R::claim(&mut self.game, &mut self.key.dice(Stream::Claim, "")) {
             Ok(reply) => lines(vec![reply, self.status()]),
             Err(e) => error(format!("claim: {e}")),
         }
@@ -372,17 +374,21 @@ fn uci_lines<R: UqciRules>() -> Vec<String> {
     out
 }
 
-/// A new game at `position` with the session's options; outcomes not written (or ignored
-/// because `forcemeasure` is off) are sampled from `rng`.
+/// A new game at `position` with the session's options. An outcome not written in (or ignored
+/// because `forcemeasure` is off) is drawn from the move's own generator, seeded by the session
+/// seed and the position so far ([`PositionKey`]), and reported; a move that ends the game is
+/// played again with its outcome written in and the ending's own generator, so that what the
+/// ending draws is the same whether the outcome was written or drawn.
 fn build<R: UqciRules, B: Backend>(
     position: &Position<R>,
     options: Options,
-    rng: &mut ChaCha8Rng,
     new_backend: fn(MemoryLimit) -> B,
-) -> Result<Engine<R, B>, String> {
+) -> Result<Built<R, B>, String> {
     let mut game = R::new_game(&position.start, new_backend(MemoryLimit::default()))
         .map_err(|e| e.to_string())?;
     R::set_force(&mut game, options.force_turn, options.force_win);
+    let mut key = PositionKey::start(options.seed, &game.fen());
+    let mut drawn = Vec::new();
     for (i, written) in position.moves.iter().enumerate() {
         // Read once; with `forcemeasure` off the outcomes written in are dropped.
         let read = written.parse::<R::Move>().map(|mv| {
@@ -396,19 +402,30 @@ fn build<R: UqciRules, B: Backend>(
             Ok(mv) if !options.force_measure => mv.to_string(),
             _ => written.clone(),
         };
+        let failed =
+            |e: &dyn std::fmt::Display| format!("move {} `{}`: {e}", i + 1, truncate(&text));
         let status = game.status();
         if status.is_over() {
-            return Err(format!(
-                "move {} `{}`: the game is already over ({status})",
-                i + 1,
-                truncate(&text)
-            ));
+            return Err(failed(&format_args!("the game is already over ({status})")));
         }
-        let mv = read.map_err(|e| format!("move {} `{}`: {e}", i + 1, truncate(&text)))?;
-        game.play(&mv, rng)
-            .map_err(|e| format!("move {} `{}`: {e}", i + 1, truncate(&text)))?;
+        let mv = read.map_err(|e| failed(&e))?;
+        let chosen = mv.without_outcomes().to_string();
+        let played = game
+            .play(&mv, &mut key.dice(Stream::Move, &chosen))
+            .map_err(|e| failed(&e))?
+            .mv
+            .clone();
+        if game.status().is_over() {
+            game.undo().map_err(|e| failed(&e))?;
+            game.play(&played, &mut key.dice(Stream::Ending, &chosen))
+                .map_err(|e| failed(&e))?;
+        }
+        if played != mv {
+            drawn.push(format!("info string outcome {} {played}", i + 1));
+        }
+        key = key.after(&played.to_string());
     }
-    Ok(game)
+    Ok(Built { game, key, drawn })
 }
 
 /// The status as `status` replies name it (how the game ended is in `ended_by`).
