@@ -785,15 +785,21 @@ fn niels_rolls_are_fixed_by_the_position_and_reported() {
     assert_eq!(seen.len(), 2, "{seen:?}");
 }
 
-/// A `qchess uqci` process driven one command at a time, as a GUI drives it.
+/// A `qchess uqci` process driven one command at a time, as a GUI drives it; its replies are read
+/// on a thread of their own, so that a test waits for a reply with a bound instead of hanging.
 struct Gui {
     child: std::process::Child,
     input: std::process::ChildStdin,
-    output: std::io::BufReader<std::process::ChildStdout>,
+    output: std::sync::mpsc::Receiver<String>,
 }
+
+/// The longest a test waits for one reply: far beyond any search time asked for (a bound against
+/// hanging, not a measure of speed).
+const REPLY_BOUND: std::time::Duration = std::time::Duration::from_secs(60);
 
 impl Gui {
     fn start(args: &[&str]) -> Gui {
+        use std::io::BufRead;
         use std::process::{Command, Stdio};
         let mut child = Command::new(env!("CARGO_BIN_EXE_qchess"))
             .args(args)
@@ -802,7 +808,16 @@ impl Gui {
             .spawn()
             .expect("the qchess binary runs");
         let input = child.stdin.take().expect("piped stdin");
-        let output = std::io::BufReader::new(child.stdout.take().expect("piped stdout"));
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (send, output) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
         Gui {
             child,
             input,
@@ -810,29 +825,153 @@ impl Gui {
         }
     }
 
-    /// Sends `command` then `isready`, and returns the replies before `readyok`.
-    fn ask(&mut self, command: &str) -> Vec<String> {
-        use std::io::{BufRead, Write};
-        writeln!(self.input, "{command}\nisready").expect("the engine reads");
+    /// Sends `command` (one line or several).
+    fn send(&mut self, command: &str) {
+        use std::io::Write;
+        writeln!(self.input, "{command}").expect("the engine reads");
+    }
+
+    /// The replies up to and including the first that `last` accepts.
+    fn until(&mut self, last: impl Fn(&str) -> bool) -> Vec<String> {
         let mut replies = Vec::new();
         loop {
-            let mut line = String::new();
-            let n = self
+            let line = self
                 .output
-                .read_line(&mut line)
-                .expect("the engine answers");
-            assert!(n > 0, "the engine ended after `{command}`: {replies:?}");
-            match line.trim_end() {
-                "readyok" => return replies,
-                reply => replies.push(reply.to_string()),
+                .recv_timeout(REPLY_BOUND)
+                .unwrap_or_else(|e| panic!("no reply ({e}) after {replies:?}"));
+            let done = last(&line);
+            replies.push(line);
+            if done {
+                return replies;
             }
         }
     }
 
-    fn quit(mut self) {
-        use std::io::Write;
-        writeln!(self.input, "quit").expect("the engine reads");
+    /// Sends `command` then `isready`, and returns the replies before `readyok`.
+    fn ask(&mut self, command: &str) -> Vec<String> {
+        self.send(&format!("{command}\nisready"));
+        let mut replies = self.until(|l| l == "readyok");
+        replies.pop();
+        replies
+    }
+
+    /// Sends `quit`: the engine must end cleanly; returns what it sent before ending.
+    fn quit(mut self) -> Vec<String> {
+        self.send("quit");
+        let rest: Vec<String> = self.output.iter().collect();
         assert!(self.child.wait().expect("the engine ends").success());
+        rest
+    }
+}
+
+#[test]
+fn go_under_a_time_control_searches_apart_from_the_commands() {
+    // `go movetime` answers a legal move after `info depth` lines in the documented form;
+    // `go infinite` keeps its move until `stop` while `isready`, `probs` and `moves` are
+    // answered; a `position` during a search ends it first; `quit` during a search ends the
+    // session cleanly after its `bestmove`. Both rulesets.
+    for (args, position, over) in [
+        (
+            &["uqci"][..],
+            "position startpos moves e2e4 g8^f6h6",
+            "position fen 7k/8/8/8/8/8/8/K6R w - - 0 1 moves h1h8",
+        ),
+        (
+            &["uqci", "--rules", "niels"][..],
+            "position startpos moves e2e4",
+            "position fen k7/8/1K6/8/8/8/8/7Q w - - 0 1 moves h1h8",
+        ),
+    ] {
+        let mut gui = Gui::start(args);
+        let legal = gui.ask(&format!("{position}\nmoves"));
+        let legal: Vec<&str> = legal[0].split_whitespace().skip(1).collect();
+        // Under a load no iteration may finish in 300 ms: the move is then the first in the
+        // engine's order, still legal.
+        gui.send("go movetime 300");
+        let lines = gui.until(|l| l.starts_with("bestmove "));
+        let best = lines
+            .last()
+            .and_then(|l| l.strip_prefix("bestmove "))
+            .expect("bestmove");
+        assert!(legal.contains(&best), "{best} not in {legal:?}");
+        // A depth limit within a generous time: exactly one iteration, whatever the load.
+        gui.send("go depth 1 movetime 60000");
+        let lines = gui.until(|l| l.starts_with("bestmove "));
+        let (best, infos) = lines.split_last().expect("a bestmove line");
+        let best = best.strip_prefix("bestmove ").expect("bestmove");
+        assert!(legal.contains(&best), "{best} not in {legal:?}");
+        assert_eq!(infos.len(), 1, "{lines:?}");
+        for (k, info) in infos.iter().enumerate() {
+            // info depth D score cp S nodes N nps X time T pv M ...
+            let words: Vec<&str> = info.split_whitespace().collect();
+            assert!(words.len() >= 14, "{info}");
+            let keys = [0, 1, 3, 4, 6, 8, 10, 12].map(|i| words[i]);
+            assert_eq!(
+                keys,
+                ["info", "depth", "score", "cp", "nodes", "nps", "time", "pv"],
+                "{info}"
+            );
+            for i in [2, 7, 9, 11] {
+                assert!(words[i].parse::<u64>().is_ok(), "{info}");
+            }
+            assert!(words[5].parse::<i64>().is_ok(), "{info}");
+            assert_eq!(words[2], (k + 1).to_string(), "iterations in order: {info}");
+            assert!(
+                legal.contains(&words[13]),
+                "the line starts with a legal move: {info}"
+            );
+        }
+
+        gui.send("go infinite");
+        let ready = gui.ask("");
+        let read = gui.ask("probs\nmoves");
+        let waiting: Vec<&String> = ready.iter().chain(&read).collect();
+        assert!(
+            waiting.iter().all(|l| l.starts_with("info depth ")
+                || l.starts_with("probs")
+                || l.starts_with("moves")),
+            "answered during the search, no move yet: {waiting:?}"
+        );
+        assert!(read.iter().any(|l| l.starts_with("probs ")), "{read:?}");
+        gui.send("stop");
+        let stopped = gui.until(|l| l.starts_with("bestmove "));
+        let best = stopped
+            .last()
+            .and_then(|l| l.strip_prefix("bestmove "))
+            .expect("bestmove");
+        assert!(legal.contains(&best), "{best} not in {legal:?}");
+
+        gui.send("go infinite");
+        let replies = gui.ask("position startpos");
+        let moves: Vec<&String> = replies
+            .iter()
+            .filter(|l| l.starts_with("bestmove"))
+            .collect();
+        assert_eq!(
+            moves.len(),
+            1,
+            "the search ended before the position: {replies:?}"
+        );
+        let fen = gui.ask("fen");
+        assert!(fen.len() == 1 && fen[0].starts_with("fen "), "{fen:?}");
+        // Once the game is over the search ends at once, but `go infinite` still waits for
+        // `stop` before `bestmove 0000`.
+        gui.send(over);
+        gui.send("go infinite");
+        // Time for a search that wrongly answered at once to show it (no time is measured).
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let waiting = [gui.ask(""), gui.ask("status")].concat();
+        assert_eq!(waiting.len(), 1, "{waiting:?}");
+        assert!(waiting[0].starts_with("status white_wins"), "{waiting:?}");
+        assert_eq!(gui.ask("stop"), ["bestmove 0000"]);
+        gui.send(position);
+        gui.send("go infinite");
+        let rest = gui.quit();
+        assert_eq!(
+            rest.iter().filter(|l| l.starts_with("bestmove ")).count(),
+            1,
+            "{rest:?}"
+        );
     }
 }
 

@@ -4,18 +4,22 @@
 //! and the session goes on; only `quit` or the end of input ends it.
 
 mod dice;
+mod output;
 mod rules;
 mod search;
 mod session;
+mod timed;
 
 use crate::game_input::{RulesArgs, SimArgs};
 use anyhow::Context;
 use clap::Args;
+use output::Output;
+use qc_engine::EngineGame;
 use qc_ir::Backend;
 use qc_sim::MemoryLimit;
-use rules::UqciRules;
+use rules::{Engine, UqciRules};
 use session::{Reply, Session};
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 
 /// The longest line read; the rest of a longer line is skipped and the line refused, so no line
 /// makes the engine allocate more than this.
@@ -41,18 +45,42 @@ pub fn run(args: &UqciArgs) -> anyhow::Result<()> {
     })
 }
 
-/// The session loop under ruleset `R` on simulators from `new_backend`.
-fn serve<R: UqciRules, B: Backend>(
+/// The session loop under ruleset `R` on simulators from `new_backend`. A search under a time
+/// control runs on its own thread and writes to the same output; `quit` and the end of input
+/// end it (its `bestmove` is sent) before the session ends.
+fn serve<R: UqciRules + 'static, B: Backend + 'static>(
     args: &UqciArgs,
     new_backend: fn(MemoryLimit) -> B,
-) -> anyhow::Result<()> {
-    let mut session = Session::<R, B>::new(args.sim.seed, args.rules.variant.clone(), new_backend)
-        .map_err(anyhow::Error::msg)
-        .context("--variant")?;
+) -> anyhow::Result<()>
+where
+    Engine<R, B>: EngineGame + 'static,
+    R::Start: Send,
+{
+    let out = Output::new(std::io::stdout());
+    let mut session = Session::<R, B>::new(
+        args.sim.seed,
+        args.rules.variant.clone(),
+        new_backend,
+        out.clone(),
+    )
+    .map_err(anyhow::Error::msg)
+    .context("--variant")?;
+    let result = read_commands(&mut session, &out);
+    session.stop_search();
+    result
+}
+
+/// Reads and answers commands until `quit` or the end of input.
+fn read_commands<R: UqciRules + 'static, B: Backend + 'static>(
+    session: &mut Session<R, B>,
+    out: &Output,
+) -> anyhow::Result<()>
+where
+    Engine<R, B>: EngineGame + 'static,
+    R::Start: Send,
+{
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
     let mut buf = Vec::new();
     loop {
         buf.clear();
@@ -61,20 +89,14 @@ fn serve<R: UqciRules, B: Backend>(
                 None => return Ok(()),
                 Some(Ok(line)) => line,
                 Some(Err(problem)) => {
-                    writeln!(out, "info string error {problem}")?;
-                    out.flush()?;
+                    out.send(&[format!("info string error {problem}")])?;
                     continue;
                 }
             };
         match session.handle(line) {
-            Reply::Lines(lines) => {
-                for l in lines {
-                    writeln!(out, "{l}")?;
-                }
-            }
+            Reply::Lines(lines) => out.send(&lines)?,
             Reply::Quit => return Ok(()),
         }
-        out.flush()?;
     }
 }
 

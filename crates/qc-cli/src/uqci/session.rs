@@ -4,8 +4,11 @@
 //! [`UqciRules`].
 
 use super::dice::{PositionKey, Stream};
+use super::output::Output;
 use super::rules::{Endings, Engine, Force, UqciRules};
 use super::search::{best_move, Stopped, MAX_DEPTH};
+use super::timed::{self, Job, Running};
+use qc_engine::{EngineGame, Go, SearchConfig, Searcher};
 use qc_ir::Backend;
 use qc_rules::Square;
 use qc_rules::{DrawReason, GameMove, QuantumGame, SquarePair, Status, WinReason};
@@ -34,6 +37,16 @@ struct Position<R: UqciRules> {
     moves: Vec<String>,
 }
 
+// By hand: a derive would ask `R: Clone` of the ruleset's marker type.
+impl<R: UqciRules> Clone for Position<R> {
+    fn clone(&self) -> Self {
+        Position {
+            start: self.start.clone(),
+            moves: self.moves.clone(),
+        }
+    }
+}
+
 /// A UQCI session for ruleset `R`.
 pub struct Session<R: UqciRules, B: Backend> {
     options: Options,
@@ -45,6 +58,13 @@ pub struct Session<R: UqciRules, B: Backend> {
     key: PositionKey,
     /// A fresh simulator for every position.
     new_backend: fn(MemoryLimit) -> B,
+    /// Where replies go (shared with a running search).
+    out: Output,
+    /// The search under a time control, while it runs.
+    running: Option<Running>,
+    /// The timed search's tables, kept from one `go` to the next (`None` while one runs or
+    /// before the first).
+    searcher: Option<Searcher>,
 }
 
 /// A game built from a `position`: the game, its position's key, and the outcomes drawn.
@@ -64,9 +84,13 @@ fn lines(lines: Vec<String>) -> Reply {
     Reply::Lines(lines)
 }
 
-impl<R: UqciRules, B: Backend> Session<R, B> {
+impl<R: UqciRules + 'static, B: Backend + 'static> Session<R, B>
+where
+    Engine<R, B>: EngineGame + 'static,
+    R::Start: Send,
+{
     /// A session at the standard start under the rule options `variant`, outcomes seeded with
-    /// `seed`, on simulators from `new_backend`.
+    /// `seed`, on simulators from `new_backend`, replying to `out`.
     ///
     /// # Errors
     /// The rule options are not the ruleset's.
@@ -74,6 +98,7 @@ impl<R: UqciRules, B: Backend> Session<R, B> {
         seed: u64,
         variant: Option<String>,
         new_backend: fn(MemoryLimit) -> B,
+        out: Output,
     ) -> Result<Session<R, B>, String> {
         let options = Options {
             force_turn: false,
@@ -93,6 +118,9 @@ impl<R: UqciRules, B: Backend> Session<R, B> {
             game: built.game,
             key: built.key,
             new_backend,
+            out,
+            running: None,
+            searcher: None,
         })
     }
 
@@ -102,11 +130,25 @@ impl<R: UqciRules, B: Backend> Session<R, B> {
         let Some((&command, args)) = words.split_first() else {
             return lines(Vec::new());
         };
+        // A command that changes the position or the options ends a running search first (its
+        // `bestmove` comes before the command's reply); the others are answered while it runs.
+        if matches!(
+            command,
+            "ucinewgame" | "position" | "setoption" | "go" | "claim" | "stop" | "quit"
+        ) {
+            self.stop_search();
+        }
         match command {
             "uci" => lines(uci_lines::<R>()),
             "isready" => lines(vec!["readyok".into()]),
             "ucinewgame" => match self.parse_position(&["startpos"]) {
-                Ok(position) => self.set_position(position),
+                Ok(position) => {
+                    // A new game: what the search learnt of the last one no longer applies.
+                    if let Some(searcher) = &mut self.searcher {
+                        searcher.clear();
+                    }
+                    self.set_position(position)
+                }
                 Err(e) => error(format!("ucinewgame: {e}")),
             },
             "position" => match self.parse_position(args) {
@@ -115,7 +157,7 @@ impl<R: UqciRules, B: Backend> Session<R, B> {
             },
             "setoption" => self.set_option(args),
             "go" => self.go(args),
-            // Searches finish before `go` returns, so there is nothing to stop.
+            // The search (if any) was ended above.
             "stop" => lines(Vec::new()),
             "calcbell" => self.calcbell(args),
             "probs" => lines(vec![self.probs()]),
@@ -242,14 +284,27 @@ impl<R: UqciRules, B: Backend> Session<R, B> {
         }
     }
 
-    fn go(&mut self, args: &[&str]) -> Reply {
-        let mut depth = 1;
-        if let Some(i) = args.iter().position(|&a| a == "depth") {
-            match args.get(i + 1).and_then(|d| d.parse::<u32>().ok()) {
-                Some(d) if d >= 1 => depth = d.min(MAX_DEPTH),
-                _ => return error("go: `depth` needs a whole number of at least 1"),
-            }
+    /// Ends the running search, if any: its `bestmove` is sent before this returns.
+    pub fn stop_search(&mut self) {
+        if let Some(running) = self.running.take() {
+            self.searcher = Some(running.finish());
         }
+    }
+
+    fn go(&mut self, args: &[&str]) -> Reply {
+        let go = match Go::parse(args) {
+            Ok(go) => go,
+            Err(e) => return error(format!("go: {e}")),
+        };
+        let timed = go.move_time.is_some()
+            || go.clocks.iter().any(Option::is_some)
+            || go.nodes.is_some()
+            || go.infinite
+            || !go.search_moves.is_empty();
+        if timed {
+            return self.go_timed(go);
+        }
+        let depth = go.depth.unwrap_or(1).min(MAX_DEPTH);
         match best_move(&mut self.game, depth, R::SEARCH_BUDGET) {
             Ok(Some(found)) => {
                 let mut reply = Vec::new();
@@ -283,6 +338,24 @@ impl<R: UqciRules, B: Backend> Session<R, B> {
                 }
             }
         }
+    }
+
+    /// Starts qc-engine's search under `go`'s limits on its own thread; it replies itself.
+    fn go_timed(&mut self, go: Go) -> Reply {
+        let (position, options, new_backend) =
+            (self.position.clone(), self.options, self.new_backend);
+        let job = Job {
+            build: Box::new(move || build::<R, B>(&position, options, new_backend).map(|b| b.game)),
+            limits: go.limits(self.game.side_to_move()),
+            infinite: go.infinite,
+            search_moves: go.search_moves,
+        };
+        let searcher = self
+            .searcher
+            .take()
+            .unwrap_or_else(|| Searcher::new(SearchConfig::default()));
+        self.running = Some(timed::start(job, searcher, self.out.clone()));
+        lines(Vec::new())
     }
 
     fn calcbell(&self, args: &[&str]) -> Reply {
