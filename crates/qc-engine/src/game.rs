@@ -1,6 +1,7 @@
 //! What the engine needs of a game beyond [`QuantumGame`]: the squares a move names (for move
-//! ordering) and a key of the whole position (for the transposition table), implemented for
-//! both rulesets' games on any [`Backend`].
+//! ordering) and a key of the whole position (for the transposition table), implemented once
+//! for every [`QuantumGame`]: every ruleset's game on every [`qc_ir::Backend`] (each can hash its
+//! state, [`qc_ir::Backend::state_hash`]), so a new ruleset needs no engine code of its own.
 //!
 //! Everything else the search does through [`QuantumGame`]: `legal_moves`, `move_outcomes` (each
 //! outcome of a move with its exact probability), `play` with the outcome written in (the
@@ -8,8 +9,7 @@
 //! reads).
 
 use qc_ir::Backend;
-use qc_rules::niels::NielsGame;
-use qc_rules::{Game, GameMove, QuantumGame};
+use qc_rules::{GameMove, QuantumGame};
 use std::hash::{Hash, Hasher};
 
 /// The squares a move names (the ruleset's own [`qc_rules::GameMove::squares`]).
@@ -43,14 +43,9 @@ fn fen_key(fen: &str) -> u64 {
     hasher.finish()
 }
 
-impl<B: Backend> EngineGame for Game<B> {
+/// Every ruleset's game: the key is the FEN (without counters) and the simulator's state hash.
+impl<G: QuantumGame> EngineGame for G {
     fn position_key(&self) -> u64 {
-        fen_key(&QuantumGame::fen(self)) ^ mix(self.backend().state_hash())
-    }
-}
-
-impl<B: Backend> EngineGame for NielsGame<B> {
-    fn position_key(&self) -> u64 {
-        fen_key(&QuantumGame::fen(self)) ^ mix(self.backend().state_hash())
+        fen_key(&self.fen()) ^ mix(self.backend().state_hash())
     }
 }
