@@ -7,7 +7,6 @@
 //! precision x seed, one dispatch for every front end) can take its place without the API
 //! changing.
 
-use crate::clicks::Clicks;
 use qc_engine::{Limits, SearchConfig, Searcher, StopFlag};
 use qc_export::{ExportOptions, Target};
 use qc_front::counts::BoardEstimate;

@@ -10,7 +10,6 @@
 
 pub mod api;
 pub mod assets;
-pub mod clicks;
 pub mod error;
 pub mod game;
 pub mod limits;

@@ -2,7 +2,7 @@
 //! the [`GameMove`] of this ruleset), [`NielsRecord`] reads and writes its game files,
 //! [`NielsRules`] are its options.
 
-use crate::chess::Color;
+use crate::chess::{Color, Square};
 use crate::niels::game::PlayedNiels;
 use crate::niels::moves::{NielsMove, NielsMoveKind, RolledMove};
 use crate::niels::{Cell, NielsError, NielsGame, NielsPosition, NielsRecord, NielsRules};
@@ -46,6 +46,16 @@ impl GameMove for RolledMove {
             | NielsMove::Hadamard { square } => (vec![square], Vec::new()),
         };
         MoveSquares { sources, targets }
+    }
+
+    /// As [`GameMove::clicks`], then an entanglement's target (a square of the opponent's
+    /// indefinite piece being joined, which the move names last).
+    fn clicks(&self) -> Vec<Square> {
+        let mut clicks = self.squares().in_click_order();
+        if let NielsMove::Entangle { target, .. } = self.mv {
+            clicks.push(target);
+        }
+        clicks
     }
 
     fn detail(played: &PlayedNiels) -> String {

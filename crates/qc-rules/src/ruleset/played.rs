@@ -43,6 +43,14 @@ pub trait GameMove:
     /// in `qchess play` lists the moves with e2 among their sources; a search orders moves by them.
     fn squares(&self) -> MoveSquares;
 
+    /// The squares a player clicks to make the move, in order: its sources, then its targets (a
+    /// split: the source and both targets; a merge: both sources, then the target). A square
+    /// may come twice (Niel's `c6^c6e5` stays on c6). A page matches the squares clicked
+    /// against these lists, so it needs no notation of its own.
+    fn clicks(&self) -> Vec<Square> {
+        self.squares().in_click_order()
+    }
+
     /// What a played move did, in words (`capture, measured, outcome 0 (P 0.5000): the white
     /// knight was not on f3: the move did not take place`, `rolled e6 (P 0.5000): the white
     /// knight was on e6, not on c6`).
@@ -73,6 +81,17 @@ impl MoveSquares {
         let push = |k: u64, s: &Square| (k << 7) | (s.index() as u64 + 1);
         let sources = self.sources.iter().take(4).fold(0, push);
         self.targets.iter().take(4).fold(sources << 7, push)
+    }
+
+    /// The sources, then the targets: the order a player clicks them in
+    /// ([`GameMove::clicks`]).
+    pub fn in_click_order(self) -> Vec<Square> {
+        let MoveSquares {
+            mut sources,
+            targets,
+        } = self;
+        sources.extend(targets);
+        sources
     }
 }
 
@@ -169,4 +188,34 @@ pub struct MoveOutcome<M> {
     pub mv: M,
     /// The probability of this outcome, read from the state (not sampled).
     pub probability: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GameMove;
+    use crate::niels::RolledMove;
+    use crate::QcanMove;
+
+    fn clicked<M: GameMove>(text: &str) -> String {
+        let mv: M = text.parse().expect("a move");
+        let names: Vec<String> = mv.clicks().iter().map(ToString::to_string).collect();
+        names.join(" ")
+    }
+
+    #[test]
+    fn every_shape_is_clicked_source_first() {
+        let cantwell = clicked::<QcanMove>;
+        assert_eq!(cantwell("b1c3"), "b1 c3");
+        assert_eq!(cantwell("Nb1^a3c3"), "b1 a3 c3");
+        assert_eq!(cantwell("a3c3^b1"), "a3 c3 b1");
+        assert_eq!(cantwell("e7e8Q"), "e7 e8");
+        let niels = clicked::<RolledMove>;
+        assert_eq!(niels("e2e4"), "e2 e4");
+        assert_eq!(niels("c6^c6e5:op"), "c6 c6 e5");
+        // An entanglement's target (the opponent's piece joined) is clicked last.
+        assert_eq!(niels("f6&f6d5@e4"), "f6 f6 d5 e4");
+        assert_eq!(niels("f5xe6[e6]"), "f5 e6");
+        assert_eq!(niels("~d4"), "d4");
+        assert_eq!(niels("e1*e5"), "e1 e5");
+    }
 }
