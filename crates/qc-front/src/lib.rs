@@ -37,8 +37,8 @@ pub use qc_rules as rules_crate;
 pub use qc_sim as sim;
 pub use rules::{Classify, ErrorKind, RulesKind};
 pub use session::{
-    Game, GameInput, Input, LegalView, MoveView, RulesError, Session, SessionError, SessionSpec,
-    Table,
+    EngineReply, Game, GameInput, Input, LegalView, MoveView, RulesError, Session, SessionError,
+    SessionSpec, Table,
 };
 
 use rand::SeedableRng;

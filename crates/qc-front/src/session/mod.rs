@@ -14,11 +14,12 @@ mod table;
 mod views;
 
 pub use table::{pick_rng, Table};
-pub use views::{LegalView, MoveView};
+pub use views::{EngineReply, LegalView, MoveView};
 
 use crate::compile::{CompileError, Compiled, DeviceOptions, Format};
 use crate::rules::{Classify, ErrorKind};
 use crate::{BackendKind, PrecisionNeedsDense, RulesKind};
+use qc_engine::{Limits, StopFlag};
 use qc_export::{ExportOptions, Target};
 use qc_ir::{Circuit, Qubit};
 use qc_render::game_drawing::NoSuchMove;
@@ -284,6 +285,20 @@ pub trait Game: Send {
     /// Plays a legal move picked at random (with the seed's own stream of picks), `None` when
     /// there is none.
     fn play_random(&mut self) -> Option<MoveView>;
+    /// Lets qc-engine's search choose a move for the side to move within `limits` (with a fresh
+    /// transposition table of `table_bytes`; `stop` ends it early), then plays it with the
+    /// session's dice, as a move typed without outcomes is played. `None` when the game is over.
+    ///
+    /// # Errors
+    /// The rules or the simulator refused a move the search tried (e.g. the simulator's memory
+    /// limit) or the move chosen; the game is then taken back to where it was, as far as its
+    /// undo history reaches.
+    fn engine_move(
+        &mut self,
+        limits: &Limits,
+        table_bytes: usize,
+        stop: StopFlag,
+    ) -> Result<Option<EngineReply>, SessionError>;
     /// Takes back the last move exactly (state, circuit, position) and returns it.
     ///
     /// # Errors

@@ -4,10 +4,13 @@
 //! simulator. [`Session`](super::Session) holds one behind the [`Game`] interface; code that
 //! needs the ruleset's own types (UQCI's rule switches) holds one directly.
 
-use super::{Game, GameInput, LegalView, MoveView, RulesError, SessionError, SessionSpec};
+use super::{
+    EngineReply, Game, GameInput, LegalView, MoveView, RulesError, SessionError, SessionSpec,
+};
 use crate::compile::{compile_circuit_on, CompileError, Compiled, DeviceOptions, Format};
 use crate::rules::Classify;
 use crate::{BackendKind, RulesKind};
+use qc_engine::{Limits, SearchConfig, Searcher, StopFlag};
 use qc_export::{ExportOptions, Target};
 use qc_ir::{Backend, Circuit, Qubit};
 use qc_render::game_drawing::{game_drawing, NoSuchMove};
@@ -262,6 +265,43 @@ where
 
     fn play_random(&mut self) -> Option<MoveView> {
         play_random(&mut self.game, &mut self.pick, &mut self.dice)
+    }
+
+    fn engine_move(
+        &mut self,
+        limits: &Limits,
+        table_bytes: usize,
+        stop: StopFlag,
+    ) -> Result<Option<EngineReply>, SessionError> {
+        let before = self.game.moves().len();
+        let mut searcher = Searcher::new(SearchConfig {
+            table_bytes,
+            ..SearchConfig::default()
+        });
+        let found = match searcher.search(&mut self.game, limits, stop, &mut |_| {}) {
+            Ok(found) => found,
+            Err(e) => {
+                // A move failed deep in the search, which left its trial moves on the game:
+                // take them back.
+                while self.game.moves().len() > before && self.game.undo().is_ok() {}
+                return Err(SessionError::Rules(RulesError::new(e)));
+            }
+        };
+        let Some(best) = found.best else {
+            return Ok(None);
+        };
+        let played = self
+            .game
+            .play(&best, &mut self.dice)
+            .map(MoveView::from)
+            .map_err(|e| SessionError::Rules(RulesError::new(e)))?;
+        Ok(Some(EngineReply {
+            played,
+            depth: found.depth,
+            score: found.score,
+            nodes: found.nodes,
+            time: found.time,
+        }))
     }
 
     fn undo(&mut self) -> Result<MoveView, SessionError> {

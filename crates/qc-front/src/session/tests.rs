@@ -260,3 +260,88 @@ fn a_game_files_mistake_has_its_line_and_column() {
     let option = open(RulesKind::Niels, "a.qng", "[Variant \"bogus\"]\n");
     assert_eq!(option.place(), None);
 }
+
+#[test]
+fn the_engine_s_move_is_the_search_s_choice_played_with_the_session_s_dice() {
+    use qc_engine::{Limits, SearchConfig, Searcher, StopFlag};
+    let limits = Limits::depth(2);
+    let table_bytes = 1 << 20;
+    // The search run by hand on a game built by hand, its choice played with dice from the seed.
+    fn by_hand<G: QuantumGame>(game: &mut G, limits: &Limits, table_bytes: usize) -> MoveView {
+        let mut searcher = Searcher::new(SearchConfig {
+            table_bytes,
+            ..SearchConfig::default()
+        });
+        let found = searcher
+            .search(game, limits, StopFlag::new(), &mut |_| {})
+            .expect("searches");
+        let best = found.best.expect("a move");
+        MoveView::from(game.play(&best, &mut crate::rng(5)).expect("plays"))
+    }
+    // White's knight is on a3 or c3; black's king stepped next to c3: the capture c3d5 wins
+    // half the time, and its outcome is drawn from the session's dice.
+    let fen = "8/8/8/8/3k4/8/8/1N2K3 w - - 0 1";
+    let text = "b1^a3c3 d4d5";
+    let cantwell = spec(RulesKind::Cantwell, BackendKind::Sparse, Precision::Double);
+    let input = GameInput::Position {
+        name: "--moves",
+        fen: Some(fen),
+        moves: Some(text),
+    };
+    let mut session = Session::open(&cantwell, input, 0).expect("opens");
+    let start = qc_rules::Cantwell::start(Some(fen), None).expect("start");
+    let mut game = qc_rules::Cantwell::new_game(&start, qc_sim::SparseSim::new()).expect("set up");
+    for m in text.split(' ') {
+        game.play_text(m, &mut crate::rng(0)).expect("plays");
+    }
+    let reply = session
+        .engine_move(&limits, table_bytes, StopFlag::new())
+        .expect("searches")
+        .expect("a move");
+    assert_eq!(reply.played, by_hand(&mut game, &limits, table_bytes));
+    assert!(reply.played.text.starts_with("c3d5.m"), "{reply:?}");
+    assert!(reply.played.outcome.is_some(), "{reply:?}");
+    assert_eq!(reply.depth, 2);
+    assert!(reply.nodes > 0);
+    same_game(&session, &game);
+
+    let niels = spec(RulesKind::Niels, BackendKind::Dense, Precision::Double);
+    let text = opening(RulesKind::Niels);
+    let mut session = Session::open(&niels, moves(text), 0).expect("opens");
+    let mut game = typed::<qc_rules::Niels, _>(text, qc_sim::DenseSim::new(), 5);
+    let reply = session
+        .engine_move(&limits, table_bytes, StopFlag::new())
+        .expect("searches")
+        .expect("a move");
+    assert_eq!(reply.played, by_hand(&mut game, &limits, table_bytes));
+    same_game(&session, &game);
+}
+
+#[test]
+fn the_engine_has_no_move_in_a_finished_game() {
+    let finished = GameInput::Position {
+        name: "--moves",
+        fen: Some("4k3/8/8/8/8/8/8/4RK2 w - - 0 1"),
+        moves: Some("e1e8"),
+    };
+    let cantwell = spec(RulesKind::Cantwell, BackendKind::Sparse, Precision::Double);
+    let mut session = Session::open(&cantwell, finished, 0).expect("opens");
+    assert!(session.status().is_over());
+    let reply = session.engine_move(
+        &qc_engine::Limits::depth(1),
+        1 << 20,
+        qc_engine::StopFlag::new(),
+    );
+    assert!(matches!(reply, Ok(None)), "{reply:?}");
+    assert_eq!(session.moves().len(), 1);
+}
+
+#[test]
+fn legal_moves_carry_the_squares_to_click() {
+    let cantwell = spec(RulesKind::Cantwell, BackendKind::Sparse, Precision::Double);
+    let session = Session::open(&cantwell, GameInput::START, 0).expect("opens");
+    let legal = session.legal_moves();
+    let split = legal.iter().find(|m| m.text == "b1^a3c3").expect("listed");
+    let clicks: Vec<String> = split.clicks.iter().map(ToString::to_string).collect();
+    assert_eq!(clicks, ["b1", "a3", "c3"]);
+}

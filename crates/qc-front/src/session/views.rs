@@ -1,9 +1,10 @@
 //! Moves as a session hands them out, whatever the ruleset: the words of a ruleset's own typed
 //! moves (`qc_rules::PlayedMove`, `qc_rules::LegalMove`), which every front end shows.
 
-use qc_rules::{GameMove, LegalMove, MoveSquares, PlayedMove};
+use qc_rules::{GameMove, LegalMove, MoveSquares, PlayedMove, Square};
 use serde_json::{Map, Value};
 use std::ops::Range;
+use std::time::Duration;
 
 /// A played (or taken back) move in words: what every output shows of a
 /// `qc_rules::PlayedMove`.
@@ -36,7 +37,8 @@ impl<M: GameMove> From<&PlayedMove<M>> for MoveView {
     }
 }
 
-/// A legal move in words: its notation, its kind and the squares it names.
+/// A legal move in words: its notation, its kind, the squares it names and the squares a player
+/// clicks to make it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LegalView {
     /// The move in the ruleset's notation.
@@ -45,6 +47,8 @@ pub struct LegalView {
     pub kind: &'static str,
     /// The squares it names (`moves SQ` lists the moves with SQ among their sources).
     pub squares: MoveSquares,
+    /// The squares a player clicks to make it, in order (`qc_rules::GameMove::clicks`).
+    pub clicks: Vec<Square>,
 }
 
 impl<M: GameMove> From<&LegalMove<M>> for LegalView {
@@ -53,6 +57,23 @@ impl<M: GameMove> From<&LegalMove<M>> for LegalView {
             text: legal.mv.to_string(),
             kind: legal.kind_name(),
             squares: legal.mv.squares(),
+            clicks: legal.mv.clicks(),
         }
     }
+}
+
+/// The engine's move as the session played it, with what its search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineReply {
+    /// The move as played (its outcomes drawn from the session's dice).
+    pub played: MoveView,
+    /// The deepest iteration of the search completed (plies; 0: none, the first move in the
+    /// engine's order was played).
+    pub depth: u32,
+    /// The move's score for the side that played it, in pawns.
+    pub score: f64,
+    /// Positions the search visited.
+    pub nodes: u64,
+    /// The time the search took.
+    pub time: Duration,
 }
