@@ -6,8 +6,8 @@
 //! program text, a circuit file read, drawn and simulated ([`program`]), a device's counts back into a board (the estimate and its mitigations), and the
 //! random source behind a seed.
 //!
-//! Depends on qc-ir, qc-rules, qc-sim, qc-export, qc-route and qc-render; the front ends depend on
-//! it.
+//! Depends on qc-ir, qc-rules, qc-sim, qc-export, qc-route, qc-render and qc-engine (a
+//! session's engine move); the front ends depend on it.
 
 pub mod backend;
 pub mod board_facts;
@@ -47,4 +47,21 @@ use rand::SeedableRng;
 /// seed gives the same game in the command line (`--seed`) and in Python (`Game(seed=...)`).
 pub fn rng(seed: u64) -> rand_chacha::ChaCha8Rng {
     rand_chacha::ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// An error and its causes, `outer: inner: innermost`, as every front end shows an error (a
+/// cause already in its error's message, as `#[error(transparent)]` and `{source}` put it, is
+/// not repeated).
+pub fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
 }

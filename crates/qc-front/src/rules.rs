@@ -23,6 +23,21 @@ qc_ir::choice!(RulesKind, "rules", [
     "niels" => RulesKind::Niels, "Niel's Chess, \"piece in a box\" (docs/niels.md)",
 ]);
 
+/// A ruleset is written as its name (`"niels"`), as the web API's JSON takes it.
+impl serde::Serialize for RulesKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(qc_ir::Choice::name(*self))
+    }
+}
+
+/// Read from its name; any other word is refused with the names there are.
+impl<'de> serde::Deserialize<'de> for RulesKind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let word = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        <RulesKind as qc_ir::Choice>::parse_choice(&word).map_err(serde::de::Error::custom)
+    }
+}
+
 impl RulesKind {
     /// The ruleset's notation by example: (move, what it means), for a front end's help.
     pub fn notation_examples(self) -> &'static [(&'static str, &'static str)] {
@@ -169,6 +184,17 @@ mod tests {
             assert_eq!(kind.name(), name);
             assert_eq!(name.parse::<RulesKind>(), Ok(kind));
         }
+        for kind in RulesKind::CHOICES.iter().map(|c| c.value) {
+            let json = serde_json::to_string(&kind).unwrap();
+            assert_eq!(json, format!("\"{}\"", kind.name()));
+            assert_eq!(serde_json::from_str::<RulesKind>(&json).unwrap(), kind);
+        }
+        let err = serde_json::from_str::<RulesKind>("\"chess\"").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("unknown rules `chess` (expected one of: cantwell, niels)"),
+            "{err}"
+        );
         let err = "fischer".parse::<RulesKind>().unwrap_err();
         assert_eq!(
             err.to_string(),

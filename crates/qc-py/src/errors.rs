@@ -79,18 +79,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// The error and its causes, `outer: inner: innermost` (the command line's form).
 pub fn message(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let cause_text = cause.to_string();
-        // `#[error(transparent)]` and `{source}` in a message already show the cause.
-        if !text.contains(&cause_text) {
-            text.push_str(": ");
-            text.push_str(&cause_text);
-        }
-        source = cause.source();
-    }
-    text
+    qc_front::error_chain(error)
 }
 
 fn with_context(context: Option<&str>, error: &dyn std::error::Error) -> String {

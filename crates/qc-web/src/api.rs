@@ -5,7 +5,7 @@
 
 use crate::assets;
 use crate::error::ApiError;
-use crate::game::{estimate_counts, NewGame, RulesName, WebGame};
+use crate::game::{estimate_counts, NewGame, WebGame};
 use crate::limits::Limits;
 use crate::store::Store;
 use crate::view::GameState;
@@ -17,7 +17,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use qc_export::{Dialect, ExportOptions, Form, MeasureScope, Target, Width, BUNDLED_TARGETS};
 use qc_front::counts::{CountsFormat, Mitigation};
-use qc_front::{CountsRequest, Format};
+use qc_front::{CountsRequest, Format, RulesKind};
 use qc_ir::Choice;
 use qc_render::board_svg;
 use serde::{Deserialize, Serialize};
@@ -256,8 +256,8 @@ async fn info(State(state): State<Arc<AppState>>) -> Json<serde_json::Value> {
     Json(serde_json::json!({
         "version": env!("CARGO_PKG_VERSION"),
         "rules": [
-            {"name": RulesName::Cantwell.name(), "title": "Quantum Chess (Cantwell)", "options": []},
-            {"name": RulesName::Niels.name(), "title": "Niel's Chess", "options": options(&NIELS_OPTIONS)},
+            {"name": RulesKind::Cantwell.name(), "title": "Quantum Chess (Cantwell)", "options": []},
+            {"name": RulesKind::Niels.name(), "title": "Niel's Chess", "options": options(&NIELS_OPTIONS)},
         ],
         "initial": {
             "rules": state.initial.rules,
@@ -390,7 +390,7 @@ async fn legal_moves(
     let json = state
         .on_game(&id, |g| {
             Ok(serde_json::json!({
-                "side_to_move": crate::view::side_word(g.side_to_move()),
+                "side_to_move": crate::view::side_word(g.session().side_to_move()),
                 "moves": g.legal_moves(),
             }))
         })
@@ -407,7 +407,7 @@ async fn board(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let text = state
-        .on_game(&id, |g| Ok(board_svg::draw(&g.board_view())))
+        .on_game(&id, |g| Ok(board_svg::draw(&g.session().board_view(true))))
         .await?;
     Ok(svg(text))
 }
@@ -625,13 +625,8 @@ async fn game_file(
 ) -> Result<Response, ApiError> {
     let (text, extension) = state
         .on_game(&id, |g| {
-            let extension = match g.rules() {
-                RulesName::Cantwell => {
-                    <qc_rules::Cantwell as qc_rules::Ruleset>::GAME_FILE_EXTENSION
-                }
-                RulesName::Niels => <qc_rules::Niels as qc_rules::Ruleset>::GAME_FILE_EXTENSION,
-            };
-            Ok((g.game_file(), extension))
+            let game = g.session();
+            Ok((game.game_file(true), game.game_file_extension()))
         })
         .await?;
     Ok((
@@ -712,7 +707,7 @@ async fn engine(
                     depth: found.depth,
                     score: found.score,
                     nodes: found.nodes,
-                    time_ms: found.time_ms,
+                    time_ms: u64::try_from(found.time.as_millis()).unwrap_or(u64::MAX),
                 },
                 state: GameState::of(&id, g),
             })

@@ -4,8 +4,8 @@
 //! and a small JSON API under `/api/` (new game, play, undo, legal moves, board and circuit
 //! pictures, compile, a device's counts back into a board), documented in `docs/web.md`. The
 //! games are played by the same code as the command line and the Python package
-//! (`qc_rules`' rulesets, `qc_front`, `qc_render`); [`game`] is the one place that dispatches to
-//! them. Everything is bounded ([`Limits`]): bodies, games kept, moves per game, memory per game,
+//! (each game a `qc_front::Session`, the one dispatch of every front end; `qc_render`'s
+//! pictures). Everything is bounded ([`Limits`]): bodies, games kept, moves per game, memory per game,
 //! concurrent work and the time of a request.
 
 pub mod api;
@@ -19,6 +19,6 @@ pub mod view;
 
 pub use api::{router, AppState};
 pub use error::ApiError;
-pub use game::{GameError, NewGame, RulesName, WebGame};
+pub use game::{GameError, NewGame, WebGame};
 pub use limits::Limits;
 pub use server::{serve_until_signal, ServeError, Server};

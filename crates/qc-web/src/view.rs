@@ -1,8 +1,8 @@
 //! What the API answers about a game: its state after every request (board, side to move,
 //! status in words, moves with what happened), as JSON.
 
-use crate::game::MoveSummary;
 use crate::game::WebGame;
+use qc_front::MoveView;
 use qc_render::board_svg;
 use qc_rules::{Color, Status};
 use serde::Serialize;
@@ -37,7 +37,7 @@ pub struct PlayedMove {
 }
 
 impl PlayedMove {
-    fn new(number: usize, side: Color, m: MoveSummary) -> PlayedMove {
+    fn new(number: usize, side: Color, m: MoveView) -> PlayedMove {
         PlayedMove {
             number,
             side: side_word(side),
@@ -118,8 +118,9 @@ pub fn headline(status: Status, side: Color) -> String {
 
 impl GameState {
     /// The state of `game`, kept under `id`.
-    pub fn of(id: &str, game: &WebGame) -> GameState {
-        let view = game.board_view();
+    pub fn of(id: &str, web: &WebGame) -> GameState {
+        let game = web.session();
+        let view = game.board_view(true);
         let squares = view
             .board_squares()
             .filter_map(|sq| {
@@ -150,8 +151,8 @@ impl GameState {
         let status = game.status();
         GameState {
             id: id.to_string(),
-            rules: game.rules().name(),
-            variant: game.variant().map(str::to_string),
+            rules: qc_ir::Choice::name(game.rules()),
+            variant: game.options_name(),
             seed: game.seed(),
             width: view.width,
             height: view.height,
@@ -170,7 +171,7 @@ impl GameState {
                 .map(|(k, m)| PlayedMove::new(k + 1, side_of(k + 1), m))
                 .collect(),
             state_size: game.state_size(),
-            moves_left: game.max_moves().saturating_sub(played),
+            moves_left: web.max_moves().saturating_sub(played),
             board_svg: board_svg::draw(&view),
         }
     }

@@ -6,9 +6,9 @@
 use crate::game_input::{open, GameArgs, SimArgs};
 use crate::output::write_stdout;
 use clap::Args;
-use qc_front::{BackendKind, RulesKind};
+use qc_front::BackendKind;
 use qc_sim::Precision;
-use qc_web::{Limits, NewGame, RulesName};
+use qc_web::{Limits, NewGame};
 
 /// Arguments of `qchess serve`.
 #[derive(Args, Debug)]
@@ -33,10 +33,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     };
     let game = open(&args.game, &sim, false)?;
     let initial = NewGame {
-        rules: match game.rules() {
-            RulesKind::Cantwell => RulesName::Cantwell,
-            RulesKind::Niels => RulesName::Niels,
-        },
+        rules: game.rules(),
         variant: game.options_name(),
         game: Some(game.game_file(true)),
         seed: args.seed,

@@ -421,6 +421,18 @@ impl Session {
             })
         })
     }
+
+    /// The number of moves `input` holds under `spec`'s ruleset and rule options, read without
+    /// playing them: a server refuses a game longer than it keeps before replaying it.
+    ///
+    /// # Errors
+    /// What does not read, as [`Session::open`] reports it.
+    pub fn moves_in(spec: &SessionSpec, input: GameInput<'_>) -> Result<usize, SessionError> {
+        crate::with_ruleset!(spec.rules, |R| table::moves_in::<R>(
+            input,
+            spec.variant.as_deref()
+        ))
+    }
 }
 
 impl Deref for Session {

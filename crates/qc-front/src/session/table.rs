@@ -106,6 +106,21 @@ where
     }
 }
 
+/// The number of moves `input` holds under ruleset `R` with rule `options`, read without
+/// playing them ([`Session::moves_in`](super::Session::moves_in)).
+///
+/// # Errors
+/// What does not read, as [`Table::open`] reports it.
+pub fn moves_in<R: Ruleset>(
+    input: GameInput<'_>,
+    options: Option<&str>,
+) -> Result<usize, SessionError>
+where
+    R::Error: Classify,
+{
+    read::<R>(input, options).map(|(_, text)| text.moves.len())
+}
+
 /// A game file of ruleset `R`.
 type FileOf<R> = GameFile<<R as Ruleset>::Start, <R as Ruleset>::Move>;
 
