@@ -291,8 +291,8 @@ pub trait Game: Send {
     ///
     /// # Errors
     /// The rules or the simulator refused a move the search tried (e.g. the simulator's memory
-    /// limit) or the move chosen; the game is then taken back to where it was, as far as its
-    /// undo history reaches.
+    /// limit and the undo history it leaves room for) or the move chosen; the game is then
+    /// brought back to where it was (replayed, when the undo history no longer reaches).
     fn engine_move(
         &mut self,
         limits: &Limits,

@@ -17,6 +17,7 @@ use qc_render::game_drawing::{game_drawing, NoSuchMove};
 use qc_render::layout::Annotations;
 use qc_rules::{
     BoardView, Color, GameFile, QuantumGame, Ruleset, SquarePair, Status, Tag, WireLabel,
+    WrittenMove,
 };
 use qc_sim::{MemoryLimit, Precision};
 use rand::Rng;
@@ -119,6 +120,31 @@ where
     R::Error: Classify,
 {
     read::<R>(input, options).map(|(_, text)| text.moves.len())
+}
+
+impl<R: Ruleset, B: Backend> Table<R, B>
+where
+    R::Error: Classify,
+{
+    /// Brings the game back to the moves `record` (its moves before a search that failed with
+    /// trial moves still on it): takes moves back while it can, then, when the undo history no
+    /// longer reaches (a small simulator keeps little), replays `record` from the start on a
+    /// fresh simulator, every outcome written in.
+    fn restore(&mut self, record: Vec<R::Move>) {
+        while self.game.moves().len() > record.len() && self.game.undo().is_ok() {}
+        if self.game.moves().len() == record.len() {
+            return;
+        }
+        let file = GameFile {
+            tags: self.tags.clone(),
+            moves: record.into_iter().map(WrittenMove::unplaced).collect(),
+            ..GameFile::new(self.start.clone())
+        };
+        let backend = (self.new_backend)(self.limit);
+        if let Ok(game) = replay::<R, B>(&self.source, &file, backend, self.spec.seed, 0) {
+            self.game = game;
+        }
+    }
 }
 
 /// A game file of ruleset `R`.
@@ -288,7 +314,7 @@ where
         table_bytes: usize,
         stop: StopFlag,
     ) -> Result<Option<EngineReply>, SessionError> {
-        let before = self.game.moves().len();
+        let record: Vec<R::Move> = self.game.moves().iter().map(|m| m.mv.clone()).collect();
         let mut searcher = Searcher::new(SearchConfig {
             table_bytes,
             ..SearchConfig::default()
@@ -296,9 +322,8 @@ where
         let found = match searcher.search(&mut self.game, limits, stop, &mut |_| {}) {
             Ok(found) => found,
             Err(e) => {
-                // A move failed deep in the search, which left its trial moves on the game:
-                // take them back.
-                while self.game.moves().len() > before && self.game.undo().is_ok() {}
+                // A move failed deep in the search, which left its trial moves on the game.
+                self.restore(record);
                 return Err(SessionError::Rules(RulesError::new(e)));
             }
         };

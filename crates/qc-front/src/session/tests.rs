@@ -345,3 +345,28 @@ fn legal_moves_carry_the_squares_to_click() {
     let clicks: Vec<String> = split.clicks.iter().map(ToString::to_string).collect();
     assert_eq!(clicks, ["b1", "a3", "c3"]);
 }
+
+#[test]
+fn a_search_that_fails_leaves_the_game_as_it_was() {
+    // A simulator this small keeps little undo history: the search's trial moves soon cannot
+    // be taken back, and the search fails.
+    let cantwell = spec(RulesKind::Cantwell, BackendKind::Sparse, Precision::Double);
+    let text = "b1^a3c3 g8^f6h6";
+    let mut session = Session::open_with_limit(&cantwell, moves(text), 0, MemoryLimit::bytes(192))
+        .expect("opens");
+    let before = (session.record(), session.fen(), session.board_view(true));
+    let failed = session.engine_move(
+        &qc_engine::Limits::depth(2),
+        1 << 16,
+        qc_engine::StopFlag::new(),
+    );
+    assert!(matches!(failed, Err(SessionError::Rules(_))), "{failed:?}");
+    assert_eq!(
+        (session.record(), session.fen(), session.board_view(true)),
+        before
+    );
+    assert_eq!(session.state_size(), 4);
+    // The game goes on from there.
+    session.play("e2e4").expect("plays");
+    assert_eq!(session.moves().len(), 3);
+}
