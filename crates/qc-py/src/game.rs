@@ -610,7 +610,7 @@ impl Game {
 }
 
 /// An option spelled as the command line spells it, or an `OptionError`.
-fn option<T: std::str::FromStr>(text: &str) -> PyResult<T>
+pub(crate) fn option<T: std::str::FromStr>(text: &str) -> PyResult<T>
 where
     T::Err: std::fmt::Display,
 {

@@ -12,11 +12,14 @@ mod errors;
 mod game;
 mod move_record;
 mod programs;
+mod study;
 
 use pyo3::prelude::*;
 
-/// The Python module `qchess`.
+/// The extension module `qchess._qchess`, which the package `qchess` (`python/qchess`)
+/// re-exports next to its Python modules (`qchess.study`).
 #[pymodule]
+#[pyo3(name = "_qchess")]
 fn qchess(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<game::Game>()?;
@@ -25,6 +28,9 @@ fn qchess(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<programs::Program>()?;
     m.add_function(wrap_pyfunction!(programs::run, m)?)?;
     m.add_function(wrap_pyfunction!(programs::counts, m)?)?;
+    m.add_function(wrap_pyfunction!(study::game_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(study::study_random_games, m)?)?;
+    m.add_function(wrap_pyfunction!(study::study_game_file, m)?)?;
     errors::register(m)?;
     Ok(())
 }
