@@ -282,8 +282,8 @@ sys.exit("24 measured qubits were not refused")
 
 
 def test_type_stubs_are_installed_where_docs_python_md_says():
-    # docs/python.md names the installed stub file: maturin writes crates/qc-py/qchess.pyi as
-    # qchess/__init__.pyi beside the py.typed marker.
+    # docs/python.md names the installed stub file: maturin installs crates/qc-py/python/qchess/
+    # (qchess/__init__.pyi beside the py.typed marker).
     package = pathlib.Path(qchess.__file__).parent
     assert (package / "__init__.pyi").is_file()
     assert (package / "py.typed").is_file()
