@@ -204,3 +204,17 @@ def test_ray_gives_the_same_summary_as_serial():
         ray.shutdown()
     assert on_ray == study.run(10, 20, 4).as_dict()
     assert files_on_ray == list(study.records(files=files, seed=3))
+
+
+@pytest.mark.parametrize(
+    "address, words",
+    [("127.0.0.1:1", "--ray 127.0.0.1:1: nothing answers there"), ("nohost", "expected HOST:PORT")],
+)
+def test_a_ray_address_where_nothing_answers_exits_2_at_once(address, words):
+    pytest.importorskip("ray")
+    out = subprocess.run(
+        [sys.executable, "-m", "qchess.study", "--games", "3", "--ray", address],
+        capture_output=True, text=True, timeout=60, cwd="/tmp",
+    )
+    assert out.returncode == 2
+    assert words in out.stderr

@@ -24,6 +24,7 @@ import concurrent.futures
 import hashlib
 import json
 import os
+import socket
 import sys
 import time
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
@@ -411,6 +412,20 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _answers(address: Optional[str], seconds: float = 10.0) -> None:
+    """Refuses a ``HOST:PORT`` where nothing answers within ``seconds``: ``ray.init`` would wait
+    for it without end."""
+    if not address or address == "auto" or "://" in address:
+        return
+    host, _, port = address.rpartition(":")
+    try:
+        socket.create_connection((host or "127.0.0.1", int(port)), timeout=seconds).close()
+    except ValueError:
+        raise StudyError(f"--ray {address}: expected HOST:PORT (e.g. 10.0.0.1:6379) or auto") from None
+    except OSError as e:
+        raise StudyError(f"--ray {address}: nothing answers there ({e}): is the Ray cluster running?") from None
+
+
 def _start_ray(local: Optional[int], address: Optional[str]) -> Any:
     try:
         import ray
@@ -423,10 +438,15 @@ def _start_ray(local: Optional[int], address: Optional[str]) -> Any:
     if local is not None:
         ray.init(num_cpus=local, include_dashboard=False, logging_level="ERROR")
     else:
+        _answers(address)
         try:
             ray.init(address=address, logging_level="ERROR")
         except (ConnectionError, ValueError, RuntimeError) as e:
-            raise StudyError(f"--ray {address}: cannot join the Ray cluster: {e}") from None
+            raise StudyError(
+                f"--ray {address}: cannot join the Ray cluster: {e} (is it running? A cluster "
+                "with token authentication, Ray's default, needs RAY_AUTH_MODE=token and its "
+                "token, ~/.ray/auth_token; on the head node --ray auto finds both)"
+            ) from None
     return ray
 
 
