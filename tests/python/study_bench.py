@@ -46,7 +46,7 @@ def main():
     else:
 
         start = time.perf_counter()
-        ray.init(num_cpus=cores, include_dashboard=False, logging_level="ERROR")
+        ray.init(address="local", num_cpus=cores, include_dashboard=False, logging_level="ERROR")
         print(f"{'Ray: its local cluster starts':<30} {time.perf_counter() - start:7.2f} s")
         try:
             results.append(

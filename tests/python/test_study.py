@@ -195,7 +195,7 @@ def test_parquet_holds_the_records_when_pyarrow_is_installed(tmp_path):
 
 def test_ray_gives_the_same_summary_as_serial():
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="ERROR")
     try:
         on_ray = study.run(10, 20, 4, ray=True).as_dict()
         files = [str(p) for p in sorted((ROOT / "circuits").glob("*.qcg"))]

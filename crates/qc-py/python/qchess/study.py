@@ -436,7 +436,7 @@ def _start_ray(local: Optional[int], address: Optional[str]) -> Any:
             "(or, from the source tree, pip install './crates/qc-py[ray]')"
         ) from None
     if local is not None:
-        ray.init(num_cpus=local, include_dashboard=False, logging_level="ERROR")
+        ray.init(address="local", num_cpus=local, include_dashboard=False, logging_level="ERROR")
     else:
         _answers(address)
         try:
