@@ -264,7 +264,12 @@ fn a_game_files_mistake_has_its_line_and_column() {
 #[test]
 fn the_engine_s_move_is_the_search_s_choice_played_with_the_session_s_dice() {
     use qc_engine::{Limits, SearchConfig, Searcher, StopFlag};
-    let limits = Limits::depth(2);
+    // Depth 2 and no clock: a depth limit alone keeps the default time per move, which a
+    // loaded machine can run out of before depth 2 (then the two searches differ).
+    let limits = Limits {
+        infinite: true,
+        ..Limits::depth(2)
+    };
     let table_bytes = 1 << 20;
     // The search run by hand on a game built by hand, its choice played with dice from the seed.
     fn by_hand<G: QuantumGame>(game: &mut G, limits: &Limits, table_bytes: usize) -> MoveView {
@@ -355,8 +360,13 @@ fn a_search_that_fails_leaves_the_game_as_it_was() {
     let mut session = Session::open_with_limit(&cantwell, moves(text), 0, MemoryLimit::bytes(192))
         .expect("opens");
     let before = (session.record(), session.fen(), session.board_view(true));
+    // No clock (see above): on a loaded machine the default time per move could end the search
+    // before it reaches a trial move it cannot take back.
     let failed = session.engine_move(
-        &qc_engine::Limits::depth(2),
+        &qc_engine::Limits {
+            infinite: true,
+            ..qc_engine::Limits::depth(2)
+        },
         1 << 16,
         qc_engine::StopFlag::new(),
     );
