@@ -73,3 +73,28 @@ def test_missing_package_gives_an_import_error_naming_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "cirq.contrib.qasm_import", None)
     with pytest.raises(ImportError, match="cirq-core"):
         g.to_cirq()
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["bell_psi_plus.qasm", "bell_psi_minus.qasm", "interference.qasm", "notation_example.qasm",
+     "bell_feedforward.qc", "split_and_measure.qc"],
+)
+def test_program_to_qiskit_on_aer_matches_program_run(name):
+    # Any circuit file (OpenQASM or qchess's IR, with mid-circuit measurements and conditions)
+    # as a Qiskit circuit: Aer's samples against the program's exact distribution.
+    import pathlib
+
+    program = qchess.Program.load(pathlib.Path(__file__).resolve().parents[2] / "circuits" / name)
+    circuit = program.to_qiskit()
+    assert isinstance(circuit, qiskit.QuantumCircuit)
+    assert circuit.num_qubits == program.num_qubits
+    exact = program.run()
+    aer = AerSimulator(seed_simulator=5)
+    counts = aer.run(qiskit.transpile(circuit, aer), shots=SHOTS).result().get_counts()
+    sampled = {}
+    for key, n in counts.items():
+        key = key.replace(" ", "")
+        sampled[key] = sampled.get(key, 0) + n / SHOTS
+    tvd = 0.5 * sum(abs(exact.get(k, 0.0) - sampled.get(k, 0.0)) for k in set(exact) | set(sampled))
+    assert tvd < 0.03, (name, tvd, exact, sampled)

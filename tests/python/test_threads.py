@@ -112,3 +112,45 @@ def test_long_game_calls_let_other_python_threads_run(tmp_path):
     dense = loaded[0]
     assert python_runs_during(dense.probabilities) > 0
     assert dense.probabilities() == pytest.approx(g.probabilities(), abs=1e-9)
+
+
+def _threads_in_a_fresh_process(env_changes, prefix=()):
+    import os
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("QCHESS_NUM_THREADS", "RAYON_NUM_THREADS", "OMP_NUM_THREADS")}
+    env.update(env_changes)
+    return subprocess.run(
+        [*prefix, sys.executable, "-c", "import qchess; print(qchess.num_threads())"],
+        env=env, capture_output=True, text=True, timeout=120,
+    )
+
+
+def test_the_simulators_threads_are_the_cpus_the_process_is_given():
+    import os
+    import shutil
+
+    def threads(env, prefix=()):
+        out = _threads_in_a_fresh_process(env, prefix)
+        assert out.returncode == 0, out.stderr
+        return int(out.stdout)
+
+    # By default as many as the CPUs this process may run on (its affinity), not the machine's.
+    assert threads({}) == len(os.sched_getaffinity(0))
+    if shutil.which("taskset"):
+        assert threads({}, ("taskset", "-c", "0")) == 1
+    # qchess's own variable first, then rayon's, then OpenMP's (Ray sets it for its workers).
+    assert threads({"QCHESS_NUM_THREADS": "3", "OMP_NUM_THREADS": "1"}) == 3
+    assert threads({"RAYON_NUM_THREADS": "2", "OMP_NUM_THREADS": "1"}) == 2
+    assert threads({"OMP_NUM_THREADS": "1"}) == 1
+    assert threads({"OMP_NUM_THREADS": "3,2"}) == 3  # OpenMP's nested form: the first level
+    assert threads({"OMP_NUM_THREADS": "many"}) == len(os.sched_getaffinity(0))  # not ours: skipped
+
+
+def test_a_bad_thread_count_fails_the_import_with_a_clear_message():
+    for value in ["0", "lots", "100000"]:
+        out = _threads_in_a_fresh_process({"QCHESS_NUM_THREADS": value})
+        assert out.returncode != 0
+        assert f"QCHESS_NUM_THREADS='{value}'" in out.stderr or f'QCHESS_NUM_THREADS="{value}"' in out.stderr, out.stderr
+        assert "whole number of threads from 1 to 4096" in out.stderr, out.stderr

@@ -624,7 +624,11 @@ fn load_target(name: &str, dir: Option<&std::path::Path>) -> PyResult<Target> {
 }
 
 /// Imports `module`, or raises an ImportError that names the package to install.
-fn import<'py>(py: Python<'py>, module: &str, package: &str) -> PyResult<Bound<'py, PyModule>> {
+pub(crate) fn import<'py>(
+    py: Python<'py>,
+    module: &str,
+    package: &str,
+) -> PyResult<Bound<'py, PyModule>> {
     py.import(module).map_err(|e| {
         PyImportError::new_err(format!(
             "{module} is needed: install the package `{package}` (pip install {package}): {e}"

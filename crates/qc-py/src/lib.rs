@@ -13,6 +13,7 @@ mod game;
 mod move_record;
 mod programs;
 mod study;
+mod threads;
 
 use pyo3::prelude::*;
 
@@ -21,6 +22,7 @@ use pyo3::prelude::*;
 #[pymodule]
 #[pyo3(name = "_qchess")]
 fn qchess(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    threads::init()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<game::Game>()?;
     m.add_class::<move_record::Move>()?;
@@ -31,6 +33,7 @@ fn qchess(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(study::game_seed, m)?)?;
     m.add_function(wrap_pyfunction!(study::study_random_games, m)?)?;
     m.add_function(wrap_pyfunction!(study::study_game_file, m)?)?;
+    m.add_function(wrap_pyfunction!(threads::num_threads, m)?)?;
     errors::register(m)?;
     Ok(())
 }

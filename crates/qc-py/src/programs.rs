@@ -253,6 +253,28 @@ impl Program {
         }
     }
 
+    /// The program as a ``qiskit.QuantumCircuit``: its circuit written as OpenQASM 3 by
+    /// qchess's exporter (as read: no optimisation, no added measurement, qubits in the
+    /// program's order) and read by ``qiskit.qasm3.loads``, whatever format it came in.
+    ///
+    /// Raises:
+    ///     ImportError: Qiskit or ``qiskit-qasm3-import`` is not installed (the message names
+    ///     the package). ProgramError: the exporter refuses the circuit.
+    fn to_qiskit<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let qasm3 = crate::game::import(py, "qiskit.qasm3", "qiskit")?;
+        crate::game::import(py, "qiskit_qasm3_import", "qiskit-qasm3-import")?;
+        let options = qc_export::ExportOptions {
+            measure: qc_export::MeasureScope::None,
+            optimize: false,
+            ..qc_export::ExportOptions::default()
+        };
+        let text = py
+            .detach(|| qc_export::export_qasm3(&self.circuit, &[], &options))
+            .map_err(|e| ProgramError::new_err(format!("{}: {e}", self.name)))?
+            .text;
+        qasm3.call_method1("loads", (text,))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "qchess.Program(name={:?}, qubits={}, clbits={}, instructions={})",

@@ -20,6 +20,7 @@ from qchess._qchess import (
     SimulationError,
     __version__,
     counts,
+    num_threads,
     run,
 )
 
@@ -39,5 +40,6 @@ __all__ = [
     "SimulationError",
     "__version__",
     "counts",
+    "num_threads",
     "run",
 ]

@@ -288,6 +288,10 @@ class Program:
         """The circuit as SVG, as ``qchess draw --circuit --svg`` draws it."""
     def _repr_svg_(self) -> str:
         """The circuit as SVG, for Jupyter."""
+    def to_qiskit(self) -> object:
+        """The program as a ``qiskit.QuantumCircuit`` (qchess's OpenQASM 3 of it, as read, through
+        ``qiskit.qasm3.loads``). Raises ImportError naming the package when Qiskit or
+        qiskit-qasm3-import is missing."""
     @overload
     def run(
         self,
@@ -304,6 +308,11 @@ class Program:
         backend: Literal["sparse", "dense", "reference"] = "sparse",
         optimize: bool = True,
     ) -> Dict[str, int]: ...
+
+def num_threads() -> int:
+    """The threads qchess's simulators use in this process: ``QCHESS_NUM_THREADS``, else
+    ``RAYON_NUM_THREADS``, else ``OMP_NUM_THREADS`` (Ray sets it for its workers), else the CPUs
+    the process may run on; read once, when ``qchess`` is imported."""
 
 def run(
     program: str,
