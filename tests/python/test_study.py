@@ -97,6 +97,37 @@ def test_the_statistics_are_those_of_the_game_replayed_move_by_move(rules):
         assert record["final_state"] == g.state_size()
 
 
+@pytest.mark.parametrize("rules", ["cantwell", "niels"])
+def test_engine_self_play_is_the_same_on_threads_and_replays_move_by_move(rules):
+    # No clock in the engine's search (a depth and a bound on positions): the same games on any
+    # machine and in any worker; each game replays with qchess.Game to the recorded board.
+    serial = list(study.records(4, plies=6, seed=3, rules=rules, engine_depth=1))
+    assert serial == list(study.records(4, plies=6, seed=3, rules=rules, engine_depth=1, workers=2))
+    random_games = list(study.records(4, plies=6, seed=3, rules=rules))
+    assert [r["moves"] for r in serial] != [r["moves"] for r in random_games]
+    for record in serial:
+        assert record["source"] == "engine"
+        g = qchess.Game(rules=rules, seed=record["seed"])
+        for text in record["moves"]:
+            g.play(text)
+        assert record["probabilities"] == g.probabilities()
+    summary = study.run(4, 6, 3, rules=rules, engine_depth=1)
+    assert summary.as_dict()["study"]["engine_depth"] == 1
+    assert "engine (depth 1) games" in summary.text()
+
+
+def test_engine_self_play_takes_the_king_a_random_mover_would_rarely_take(tmp_path):
+    # White's rook can take the black king: the engine (depth 1) does, in every game; random
+    # moves find it in about one game in fifteen.
+    game = tmp_path / "rook.qcg"
+    game.write_text('[FEN "4k3/8/8/8/8/8/8/4RK2 w - - 0 1"]\n')
+    for record in study.records(files=[game] * 5, plies=1, seed=8, engine_depth=1):
+        assert record["moves"][0].startswith("e1") and "e8" in record["moves"][0], record
+        assert record["result"] == "white_wins", record
+    random_moves = [r["moves"][0] for r in study.records(files=[game] * 5, plies=1, seed=8)]
+    assert not all("e8" in m for m in random_moves), random_moves
+
+
 def test_a_study_of_game_files_replays_each_file():
     files = [str(p) for p in sorted((ROOT / "circuits").glob("*.qcg"))] + [
         str(p) for p in sorted((ROOT / "circuits/niels").glob("*.qng"))
@@ -166,6 +197,8 @@ def test_the_command_line_prints_the_same_summary_serially_and_on_threads(tmp_pa
         (["--games", 3, "--backend", "gpu"], "invalid choice: 'gpu'"),
         (["--games", 3, "--rules", "niels", "--variant", "nope"], "nope"),
         (["--files", "/nonexistent/a.qcg"], "cannot read /nonexistent/a.qcg"),
+        (["--games", 3, "--engine-depth", 0], "--engine-depth: expected 1 to 4"),
+        (["--games", 3, "--engine-depth", 5], "--engine-depth: expected 1 to 4"),
     ],
 )
 def test_bad_arguments_exit_2_with_a_message(args, words):

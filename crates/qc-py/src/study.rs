@@ -1,6 +1,6 @@
 //! The Rust half of `qchess.study` (the Python module `python/qchess/study.py` schedules, streams
-//! and sums up): one seeded random game, or one game file, played ply by ply with its
-//! statistics, the GIL released for the whole chunk so that threads run games on all cores.
+//! and sums up): one seeded random game, engine self-play game or game file, played ply by ply
+//! with its statistics, the GIL released for the whole chunk so that threads run games on all cores.
 //!
 //! Each game's seed is derived from the study's seed and the game's index
 //! ([`game_seed`]), so a game is the same whichever worker plays it, and game `i` of a study is
@@ -8,7 +8,9 @@
 
 use crate::errors::{io_error, session_error, with_place};
 use crate::game::option;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use qc_engine::{Limits, StopFlag};
 use qc_front::{GameInput, MoveView, RulesKind, Session, SessionSpec};
 use qc_ir::Choice;
 use serde_json::{json, Map, Value};
@@ -98,14 +100,76 @@ impl Tally {
     }
 }
 
-/// Plays up to `plies` random legal moves on `session` (fewer when the game ends).
-fn play_random(session: &mut Session, tally: &mut Tally, plies: usize) {
+/// The deepest engine search a study may ask for (a search's work grows fast with depth).
+const ENGINE_DEPTH_MAX: u32 = 4;
+
+/// The most positions one engine move may visit: with the depth, the bound on its work (no
+/// clock, so that a game is the same on any machine and under any load).
+const ENGINE_NODES: u64 = 200_000;
+
+/// Bytes of the engine's transposition table for one move.
+const ENGINE_TABLE_BYTES: usize = 1 << 20;
+
+/// Who chooses a study's moves.
+#[derive(Copy, Clone)]
+enum Mover {
+    /// Random legal moves (the session's seeded choice).
+    Random,
+    /// qc-engine's search to this depth (and at most [`ENGINE_NODES`] positions) for both sides.
+    Engine(u32),
+}
+
+impl Mover {
+    /// `engine_depth` as Python passes it: `None` for random moves.
+    fn new(engine_depth: Option<u32>) -> PyResult<Mover> {
+        match engine_depth {
+            None => Ok(Mover::Random),
+            Some(d) if (1..=ENGINE_DEPTH_MAX).contains(&d) => Ok(Mover::Engine(d)),
+            Some(d) => Err(PyValueError::new_err(format!(
+                "engine_depth must be between 1 and {ENGINE_DEPTH_MAX} (got {d})"
+            ))),
+        }
+    }
+
+    /// The record's `source` for a game from the start position.
+    fn source(self) -> &'static str {
+        match self {
+            Mover::Random => "random",
+            Mover::Engine(_) => "engine",
+        }
+    }
+}
+
+/// Plays up to `plies` moves chosen by `mover` on `session` (fewer when the game ends).
+///
+/// # Errors
+/// The engine's search failed (the game is left as it was before that move).
+fn play_plies(
+    session: &mut Session,
+    tally: &mut Tally,
+    plies: usize,
+    mover: Mover,
+) -> Result<(), qc_front::SessionError> {
     for _ in 0..plies {
-        match session.play_random() {
+        let played = match mover {
+            Mover::Random => session.play_random(),
+            Mover::Engine(depth) => {
+                let limits = Limits {
+                    nodes: Some(ENGINE_NODES),
+                    infinite: true,
+                    ..Limits::depth(depth)
+                };
+                session
+                    .engine_move(&limits, ENGINE_TABLE_BYTES, StopFlag::new())?
+                    .map(|reply| reply.played)
+            }
+        };
+        match played {
             Some(played) => tally.add(session, played),
             None => break,
         }
     }
+    Ok(())
 }
 
 /// The session spec of a study's game.
@@ -125,10 +189,12 @@ fn spec(
 }
 
 /// Plays games `first .. first + count` of the study seeded `seed` (each from the start
-/// position, up to `plies` random plies, seeded by :func:`game_seed`) without the GIL, and
-/// returns each game's record as JSON text.
+/// position, up to `plies` plies, seeded by :func:`game_seed`) without the GIL, and returns
+/// each game's record as JSON text. The moves are random, or with `engine_depth` qc-engine's
+/// choice for both sides (a search to that depth, 1 to 4, of at most 200000 positions; no
+/// clock, so the game is the same on any machine).
 #[pyfunction]
-#[pyo3(signature = (seed, first, count, plies, rules="cantwell", backend="sparse", variant=None))]
+#[pyo3(signature = (seed, first, count, plies, rules="cantwell", backend="sparse", variant=None, engine_depth=None))]
 #[allow(clippy::too_many_arguments, reason = "Python keyword arguments")]
 pub fn study_random_games(
     py: Python<'_>,
@@ -139,8 +205,10 @@ pub fn study_random_games(
     rules: &str,
     backend: &str,
     variant: Option<&str>,
+    engine_depth: Option<u32>,
 ) -> PyResult<Vec<String>> {
     let rules: RulesKind = option(rules)?;
+    let mover = Mover::new(engine_depth)?;
     // Checked once, before the games: the options are the same for all of them.
     spec(rules, backend, variant, seed)?;
     py.detach(|| {
@@ -151,8 +219,10 @@ pub fn study_random_games(
                     Session::open(&spec(rules, backend, variant, game)?, GameInput::START, 0)
                         .map_err(session_error)?;
                 let mut tally = Tally::new(&session);
-                play_random(&mut session, &mut tally, plies);
-                Ok(tally.record(&session, index, game, "random").to_string())
+                play_plies(&mut session, &mut tally, plies, mover).map_err(session_error)?;
+                Ok(tally
+                    .record(&session, index, game, mover.source())
+                    .to_string())
             })
             .collect()
     })
@@ -160,9 +230,9 @@ pub fn study_random_games(
 
 /// Plays the game file `path` as game `index` of the study seeded `seed` without the GIL:
 /// its moves one by one (outcomes not written in drawn with :func:`game_seed`), then up to
-/// `plies` random plies; returns its record as JSON text.
+/// `plies` plies, random or (`engine_depth`) the engine's; returns its record as JSON text.
 #[pyfunction]
-#[pyo3(signature = (path, seed, index, plies=0, rules=None, backend="sparse", variant=None))]
+#[pyo3(signature = (path, seed, index, plies=0, rules=None, backend="sparse", variant=None, engine_depth=None))]
 #[allow(clippy::too_many_arguments, reason = "Python keyword arguments")]
 pub fn study_game_file(
     py: Python<'_>,
@@ -173,8 +243,10 @@ pub fn study_game_file(
     rules: Option<&str>,
     backend: &str,
     variant: Option<&str>,
+    engine_depth: Option<u32>,
 ) -> PyResult<String> {
     let rules: Option<RulesKind> = rules.map(option).transpose()?;
+    let mover = Mover::new(engine_depth)?;
     let name = path.display().to_string();
     let text = py
         .detach(|| std::fs::read_to_string(&path))
@@ -210,7 +282,7 @@ pub fn study_game_file(
             let again = session.play(&played.text)?;
             tally.add(&session, again);
         }
-        play_random(&mut session, &mut tally, plies);
+        play_plies(&mut session, &mut tally, plies, mover)?;
         Ok(tally.record(&session, index, game, &name))
     });
     match opened {

@@ -17,8 +17,10 @@ def study_random_games(
     rules: str = "cantwell",
     backend: str = "sparse",
     variant: Optional[str] = None,
+    engine_depth: Optional[int] = None,
 ) -> List[str]:
-    """Games ``first .. first + count`` of a random study, each record as JSON text."""
+    """Games ``first .. first + count`` of a study from the start position (random moves, or the
+    engine's to ``engine_depth``), each record as JSON text."""
 
 def study_game_file(
     path: str,
@@ -28,5 +30,6 @@ def study_game_file(
     rules: Optional[str] = None,
     backend: str = "sparse",
     variant: Optional[str] = None,
+    engine_depth: Optional[int] = None,
 ) -> str:
     """The game file ``path`` as game ``index`` of a study, its record as JSON text."""

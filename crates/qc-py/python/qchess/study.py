@@ -1,7 +1,7 @@
 """Seeded batch studies of many games: per-game statistics and their summary.
 
-A study plays ``games`` random games of up to ``plies`` plies from the start position (or replays
-game files), game ``i`` seeded with ``game_seed(seed, i)``, and records for each game its plies,
+A study plays ``games`` random games of up to ``plies`` plies from the start position (or engine
+self-play games, ``engine_depth``; or replays game files), game ``i`` seeded with ``game_seed(seed, i)``, and records for each game its plies,
 quantum moves (splits and merges; Niel's quantum moves), measurements (moves whose outcome was
 sampled or forced), largest state (basis states), final probabilities, result and moves. The
 games run in Rust, a chunk of games per call with the GIL released, so that threads
@@ -14,6 +14,7 @@ From the command line::
     python -m qchess.study --games 40 --plies 30 --seed 4 [--json]
         [--workers K | --local-ray K | --ray ADDRESS] [--out FILE.jsonl | FILE.parquet]
     python -m qchess.study --files a.qcg b.qcg --seed 4
+    python -m qchess.study --games 10 --plies 20 --engine-depth 1 --seed 4
 
 prints the summary (``--json``: as JSON) and streams the records to ``--out``. See docs/scale.md.
 """
@@ -41,6 +42,8 @@ CHUNK_MAX = 16
 PLIES_MAX = 100_000
 # Games one study may be asked for.
 GAMES_MAX = 10**9
+# The deepest engine search a self-play study may ask for (Rust checks the same bound).
+ENGINE_DEPTH_MAX = 4
 
 Record = Dict[str, Any]
 
@@ -50,10 +53,18 @@ class StudyError(ValueError):
 
 
 def _random_chunk(
-    seed: int, first: int, count: int, plies: int, rules: str, backend: str, variant: Optional[str]
+    seed: int,
+    first: int,
+    count: int,
+    plies: int,
+    rules: str,
+    backend: str,
+    variant: Optional[str],
+    engine_depth: Optional[int] = None,
 ) -> List[Record]:
-    """Games ``first .. first + count`` of the random study: one call into Rust (GIL released)."""
-    texts = _qchess.study_random_games(seed, first, count, plies, rules, backend, variant)
+    """Games ``first .. first + count`` of the study from the start position: one call into Rust
+    (GIL released)."""
+    texts = _qchess.study_random_games(seed, first, count, plies, rules, backend, variant, engine_depth)
     return [json.loads(text) for text in texts]
 
 
@@ -64,10 +75,11 @@ def _file_chunk(
     rules: Optional[str],
     backend: str,
     variant: Optional[str],
+    engine_depth: Optional[int] = None,
 ) -> List[Record]:
     """The games of ``files`` ((index, path) pairs), each replayed in Rust with the GIL released."""
     return [
-        json.loads(_qchess.study_game_file(path, seed, index, plies, rules, backend, variant))
+        json.loads(_qchess.study_game_file(path, seed, index, plies, rules, backend, variant, engine_depth))
         for index, path in files
     ]
 
@@ -81,16 +93,17 @@ def _tasks(
     backend: str,
     variant: Optional[str],
     chunk: int,
+    engine_depth: Optional[int] = None,
 ) -> Iterator[Tuple[Callable[..., List[Record]], tuple]]:
     """The study cut into chunks of at most ``chunk`` games: (function, arguments) pairs."""
     if files is not None:
         numbered = list(enumerate(str(f) for f in files))
         for first in range(0, len(numbered), chunk):
-            yield _file_chunk, (seed, numbered[first : first + chunk], plies, rules, backend, variant)
+            yield _file_chunk, (seed, numbered[first : first + chunk], plies, rules, backend, variant, engine_depth)
     else:
         for first in range(0, games or 0, chunk):
             count = min(chunk, games - first)
-            yield _random_chunk, (seed, first, count, plies, rules or "cantwell", backend, variant)
+            yield _random_chunk, (seed, first, count, plies, rules or "cantwell", backend, variant, engine_depth)
 
 
 def _in_order(
@@ -117,7 +130,13 @@ def _plies(plies: Optional[int], files: Optional[Sequence[str]]) -> int:
     return 40 if files is None else 0
 
 
-def _check(games: Optional[int], files: Optional[Sequence[str]], plies: int, workers: int) -> None:
+def _check(
+    games: Optional[int],
+    files: Optional[Sequence[str]],
+    plies: int,
+    workers: int,
+    engine_depth: Optional[int] = None,
+) -> None:
     if (games is None) == (files is None):
         raise StudyError("give either games (random games) or files (game files), not both")
     if games is not None and not 1 <= games <= GAMES_MAX:
@@ -128,6 +147,8 @@ def _check(games: Optional[int], files: Optional[Sequence[str]], plies: int, wor
         raise StudyError(f"plies must be between 0 and {PLIES_MAX} (got {plies})")
     if workers < 1:
         raise StudyError(f"workers must be at least 1 (got {workers})")
+    if engine_depth is not None and not 1 <= engine_depth <= ENGINE_DEPTH_MAX:
+        raise StudyError(f"engine_depth must be between 1 and {ENGINE_DEPTH_MAX} (got {engine_depth})")
 
 
 def records(
@@ -141,6 +162,7 @@ def records(
     variant: Optional[str] = None,
     workers: int = 1,
     ray: bool = False,
+    engine_depth: Optional[int] = None,
 ) -> Iterator[Record]:
     """The records of a study's games, in index order, as they are played.
 
@@ -156,12 +178,15 @@ def records(
         workers: threads playing chunks of games at once (1: serially in this thread).
         ray: play the chunks as Ray tasks (one CPU each) on the cluster ``ray.init()`` joined
             (Ray starts a local one if none).
+        engine_depth: engine self-play: every ply (after a file's moves) is qc-engine's choice
+            for the side to move, a search to this depth (1 to 4, at most 200000 positions per
+            move, no clock: the same game on any machine); ``None`` (default): random moves.
 
     Raises:
         StudyError: a bad count. qchess errors and OSError: a game file that does not read.
     """
     plies = _plies(plies, files)
-    _check(games, files, plies, workers)
+    _check(games, files, plies, workers, engine_depth)
     parallel = 0 if not ray and workers == 1 else max(workers, 1)
     if ray:
         import ray as ray_module
@@ -169,7 +194,7 @@ def records(
         parallel = max(int(ray_module.cluster_resources().get("CPU", 1)), 1)
     total = games if games is not None else len(files or ())
     chunk = max(1, min(CHUNK_MAX, -(-total // max(parallel * 4, 1))))
-    tasks = _tasks(games, files, plies, seed, rules, backend, variant, chunk)
+    tasks = _tasks(games, files, plies, seed, rules, backend, variant, chunk, engine_depth)
     if ray:
         remote = {f: ray_module.remote(num_cpus=1)(f) for f in (_random_chunk, _file_chunk)}
         yield from _in_order(
@@ -241,10 +266,11 @@ class Summary:
         """The summary in words (what ``python -m qchess.study`` prints)."""
         d = self.as_dict()
         s = d["study"]
+        mover = "random" if s.get("engine_depth") is None else f"engine (depth {s['engine_depth']})"
         what = (
-            f"{d['games']} random games of up to {s['plies']} plies"
+            f"{d['games']} {mover} games of up to {s['plies']} plies"
             if s["files"] is None
-            else f"{d['games']} game files (then up to {s['plies']} random plies)"
+            else f"{d['games']} game files (then up to {s['plies']} {mover} plies)"
         )
         lines = [f"study: {what}, seed {s['seed']} ({s['rules'] or 'rules by file'}, {s['backend']})"]
         words = {
@@ -343,7 +369,7 @@ def run(
 ) -> Summary:
     """Plays a study and returns its :class:`Summary`; ``out`` (``.jsonl``, or ``.parquet`` with
     pyarrow) receives every record as it comes. The other arguments (``files``, ``rules``,
-    ``backend``, ``variant``, ``workers``, ``ray``) are those of :func:`records`."""
+    ``backend``, ``variant``, ``workers``, ``ray``, ``engine_depth``) are those of :func:`records`."""
     files = options.get("files")
     study = {
         "games": games,
@@ -354,7 +380,10 @@ def run(
         "backend": options.get("backend", "sparse"),
         "variant": options.get("variant"),
     }
-    _check(games, files, study["plies"], options.get("workers", 1))  # before `out` is made
+    if options.get("engine_depth") is not None:
+        # Only engine studies say so, so that a random study's summary stays as it was.
+        study["engine_depth"] = options["engine_depth"]
+    _check(games, files, study["plies"], options.get("workers", 1), options.get("engine_depth"))  # before `out` is made
     summary = Summary(study)
     writer = _Writer(out) if out else None
     try:
@@ -384,7 +413,7 @@ def _count(low: int, high: int) -> Callable[[str], int]:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m qchess.study",
-        description="A seeded batch of Quantum Chess games (random, or game files): per-game "
+        description="A seeded batch of Quantum Chess games (random, engine self-play, or game files): per-game "
         "statistics and their summary. The same seed gives the same summary serially, on "
         "threads and on Ray.",
         epilog="example: python -m qchess.study --games 40 --plies 30 --seed 4 --workers 2",
@@ -396,6 +425,12 @@ def _parser() -> argparse.ArgumentParser:
         "--plies",
         type=_count(0, PLIES_MAX),
         help="random plies a game (default 40; after a file's moves: 0)",
+    )
+    p.add_argument(
+        "--engine-depth",
+        type=_count(1, ENGINE_DEPTH_MAX),
+        metavar="D",
+        help="engine self-play: each ply is qc-engine's choice, a search to depth D (1-4; no clock)",
     )
     p.add_argument("--seed", type=_count(0, 2**64 - 1), default=0, help="the study's seed (default 0)")
     p.add_argument("--rules", choices=["cantwell", "niels"], help="the ruleset (default cantwell; files: by file)")
@@ -472,6 +507,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             workers=args.workers,
             ray=ray is not None,
             out=args.out,
+            engine_depth=args.engine_depth,
         )
     except (StudyError, QchessError, OSError) as e:
         print(f"{parser.prog}: {e}", file=sys.stderr)
