@@ -97,6 +97,7 @@ export async function openPage(browser, url, { hash = '' } = {}) {
   await page.goto(url + hash);
   await page.waitForFunction(() => document.querySelector('#board svg') !== null);
   await page.waitForFunction(() => document.querySelector('#circuit-drawing svg') !== null);
+  await page.waitForFunction(() => document.body.getAttribute('aria-busy') === 'false');
   return { page, context, errors, refused };
 }
 

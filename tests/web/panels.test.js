@@ -33,7 +33,7 @@ async function type(page, text) {
   await field.fill(text);
   await field.press('Enter');
   await page.waitForFunction((k) => document.querySelectorAll('#history li strong').length === k, before + 1);
-  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => document.body.getAttribute('aria-busy') === 'false');
 }
 
 const sections = (page) => page.$$eval('#circuit-drawing text.section', (labels) => labels.map((l) => [l.textContent, l.classList.contains('current')]));

@@ -37,7 +37,7 @@ async function waitForMoves(page, n) {
 
 /** Waits until the page has shown everything it asked for after the last change. */
 async function settle(page) {
-  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => document.body.getAttribute('aria-busy') === 'false');
 }
 
 const square = (page, name) => page.locator(`#board [data-square="${name}"]`);

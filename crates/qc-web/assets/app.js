@@ -155,9 +155,9 @@ function wire() {
   $('tab-drawing').addEventListener('click', () => showTab('drawing'));
   $('tab-qasm').addEventListener('click', () => showTab('qasm'));
   for (const id of ['format', 'target', 'form']) {
-    $(id).addEventListener('change', () => refreshProgram().catch(fail));
+    $(id).addEventListener('change', () => whileBusy(refreshProgram).catch(fail));
   }
-  $('all-wires').addEventListener('change', () => refreshCircuit().catch(fail));
+  $('all-wires').addEventListener('change', () => whileBusy(refreshCircuit).catch(fail));
   $('download-program').addEventListener('click', () => downloadProgram().catch(fail));
   $('counts').addEventListener('change', (event) => uploadCounts(event.target).catch(fail));
   document.addEventListener('keydown', (event) => {
@@ -291,7 +291,27 @@ function downloadText(text, name) {
 
 // ---------------------------------------------------------------- showing a state
 
+// The page is busy (aria-busy="true" on <body>) from the moment it starts showing a new state
+// until the legal moves and the circuit for it have arrived: assistive technology then waits
+// for the whole update, and so can a test, instead of guessing when the network is quiet.
+let pendingUpdates = 0;
+
+async function whileBusy(work) {
+  pendingUpdates += 1;
+  document.body.setAttribute('aria-busy', 'true');
+  try {
+    return await work();
+  } finally {
+    pendingUpdates -= 1;
+    if (pendingUpdates === 0) document.body.setAttribute('aria-busy', 'false');
+  }
+}
+
 async function show(state) {
+  return whileBusy(() => showNow(state));
+}
+
+async function showNow(state) {
   page.state = state;
   page.selection = [];
   hideChooser();
@@ -474,7 +494,7 @@ function showTab(which) {
   $('tab-qasm').setAttribute('aria-selected', String(!drawing));
   $('drawing-panel').hidden = !drawing;
   $('qasm-panel').hidden = drawing;
-  refreshCircuit().catch(fail);
+  whileBusy(refreshCircuit).catch(fail);
 }
 
 async function refreshCircuit() {
@@ -590,7 +610,7 @@ function showCounts(name, answer) {
   say(`Read ${name}: the board it gives is beside the exact one below.`);
 }
 
-start().catch((error) => {
+whileBusy(start).catch((error) => {
   fail(error);
   $('headline').textContent = 'Cannot reach the qchess server.';
 });
