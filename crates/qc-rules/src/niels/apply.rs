@@ -373,11 +373,13 @@ impl NielsPosition {
             return Err(Inconsistency::OwnPiece { from, to }.into());
         }
         if let Some(k) = promotion {
+            // Only the mover's pawn promotes: when a capture is aborted (App. G), `to` still
+            // holds the defender, whose piece must stay what it was.
             match self.cell(to) {
-                Cell::Conventional(p) if p.kind == PieceKind::Pawn => {
+                Cell::Conventional(p) if p == piece => {
                     self.cells[to.index()] = Cell::Conventional(Piece::new(p.color, k));
                 }
-                Cell::Indefinite(id) => {
+                Cell::Indefinite(id) if self.pairs.get(&id).is_some_and(|p| p.piece == piece) => {
                     let label = self.free_label(Piece::new(piece.color, k));
                     if let Some(p) = self.pairs.get_mut(&id) {
                         p.piece.kind = k;

@@ -219,12 +219,45 @@ proptest! {
     }
 }
 
-/// The seed the property test once failed on (5x6, no_box + full_marks): `SharedLabel { White
-/// Rook, label 1 }`, two pairs of white rooks with the same label after one of this game's moves.
+/// The seed the property test once failed on (5x6, no_box + full_marks): Black's pawn pair on
+/// b2/b3 plays `b2a1r` against White's bishop pair on c1/a1; with no_box the attacker's pair rolls
+/// first and stays on b3, the capture is aborted, and the promotion was applied to the piece
+/// still on a1, turning White's bishop pair into a second white rook pair with label 1
+/// (`SharedLabel`).
 #[test]
-#[ignore = "known bug, not fixed yet: two white rook pairs get label 1 (run with --ignored)"]
 fn random_game_of_seed_14129005241282337353_stays_legal() {
     if let Err(e) = random_game_stays_legal(14129005241282337353, 1, 4) {
         panic!("{e}");
     }
+}
+
+/// The same move on its own: when Black's pawn pair rolls to b3 first (no_box) its capture on a1
+/// is aborted, and White's bishop pair on c1/a1 stays a bishop pair; no pawn is promoted.
+#[test]
+fn an_aborted_capture_promotes_nothing() {
+    let rules = NielsRules {
+        no_box: true,
+        full_marks: true,
+        ..NielsRules::default()
+    };
+    let fen = "r2qk/p2Np/5/3PP/3P1/3Q1 b - - 0 11 \
+               Ra3a2oo,Ke1e2oo,nb6a4op,Bc1a1pp,pc4c5pp,bb5c6oo,pb2b3pp";
+    let start = NielsPosition::from_fen(fen, rules).expect("test FEN");
+    let mut g = crate::niels::tests::Seeded::new(start, 3).expect("game");
+    g.play_text("b2a1r[b3]").expect("legal move");
+    let p = g.position();
+    assert_eq!(p.check_invariants(), Ok(()));
+    let white_bishop =
+        crate::chess::Piece::new(crate::chess::Color::White, crate::chess::PieceKind::Bishop);
+    assert!(
+        p.pairs.values().any(|pair| pair.piece == white_bishop),
+        "the bishop pair on c1/a1 is gone: {}",
+        p.to_fen()
+    );
+    let fen = p.to_fen();
+    assert!(fen.contains("Bc1a1"), "{fen}");
+    assert!(
+        fen.starts_with("r2qk/p2Np/5/1p1PP/"),
+        "the pawn stays on b3: {fen}"
+    );
 }
