@@ -99,3 +99,29 @@ qc_sim::for_each_backend!(
         assert_eq!(piece_at(&g, "f1"), Some('R'));
     }
 );
+
+qc_sim::for_each_backend!(
+    moving_half_an_evenly_split_rook_onto_the_other_half_is_not_listed,
+    |backend| {
+        // The rook splits evenly onto a2 and a3. Moving one half onto the other swaps the two
+        // branches with the same phase: the state is unchanged up to a global phase, so the move
+        // is illegal (Definition 2), and the legal moves must not list what playing refuses.
+        let mut g = game(
+            backend(),
+            "rnbqkbnr/1ppppppp/8/p7/P7/8/1PPPPPPP/RNBQKBNR w KQkq - 0 2",
+        );
+        play_all(&mut g, "a1^a2a3 h7h6");
+        for text in ["a2a3", "a3a2"] {
+            assert!(!listed(&g, text), "{text} listed");
+            let before = (g.moves().len(), state(&g));
+            let err = g
+                .play(&mv(text), &mut rand::thread_rng())
+                .expect_err("playing refuses it");
+            assert_eq!(err, CantwellError::Move(MoveError::Unchanged));
+            assert_eq!((g.moves().len(), state(&g)), before);
+        }
+        // Merging the halves back changes the state and stays legal.
+        assert!(listed(&g, "a2a3^a1"));
+        assert!(listed(&g, "a3b3"));
+    }
+);

@@ -14,6 +14,7 @@ pub mod error;
 pub mod fen;
 pub mod game;
 pub mod gamefile;
+pub(crate) mod global_phase;
 pub mod kinds;
 pub mod lower;
 pub mod measured;
