@@ -184,7 +184,7 @@ pub const RANDOM_MAX_QUBITS: usize = 16;
 /// games that reach 30 plies with at least one measurement.
 pub fn random_games(count: usize) -> Result<Vec<CorpusGame>, String> {
     let mut games = Vec::new();
-    for seed in 1..=200u64 {
+    for seed in 1..=500u64 {
         if games.len() == count {
             return Ok(games);
         }
