@@ -230,6 +230,28 @@ def test_program_drawings_are_what_qchess_draw_circuit_draws(cli, tmp_path):
     assert "a1" in qchess.Program.load(ROOT / "circuits/interference.qasm").draw()
 
 
+def test_a_file_of_the_wrong_kind_names_what_reads_it():
+    """Issue 30 item 9: a circuit loaded as a game, a game loaded as a circuit and a game of
+    the other ruleset say what they look like and what reads them, the reader's error kept."""
+    qasm = ROOT / "circuits/interference.qasm"
+    with pytest.raises(
+        qchess.NotationError,
+        match=r"looks like an OpenQASM 3 program, not a Quantum Chess game: use `qchess run`.*"
+        r"`qchess\.Program\.load`.*bad QCAN move `OPENQASM`",
+    ):
+        qchess.Game.load(qasm)
+    with pytest.raises(
+        qchess.ProgramError,
+        match=r"looks like a Quantum Chess game, not a circuit: use `qchess simulate`.*"
+        r"`qchess\.Game\.load`",
+    ):
+        qchess.Program.load(ROOT / "circuits/interference.qcg")
+    with pytest.raises(
+        qchess.NotationError, match=r'use `--rules niels` \(Python: `rules="niels"`\)'
+    ):
+        qchess.Game.load(ROOT / "circuits/niels/equal_capture.qng", rules="cantwell")
+
+
 def test_a_bad_program_names_the_file_and_where(tmp_path):
     bad = tmp_path / "bad.qasm"
     bad.write_text("OPENQASM 3.0;\nqubit q;\nfrobnicate q;\n")

@@ -3,8 +3,9 @@
 //! give the same results: a game of any ruleset on any simulator ([`Session`], with the one
 //! dispatch from names to types and the registries of rulesets ([`rules`]) and simulators
 //! ([`backend`])), the facts a game adds to its program's board map, compiling a game to a
-//! program text, a circuit file read, drawn and simulated ([`program`]), a device's counts back into a board (the estimate and its mitigations), and the
-//! random source behind a seed.
+//! program text, a circuit file read, drawn and simulated ([`program`]), a device's counts back
+//! into a board (the estimate and its mitigations), what a file given to the wrong reader is
+//! ([`file_kind`]), and the random source behind a seed.
 //!
 //! Depends on qc-ir, qc-rules, qc-sim, qc-export, qc-route, qc-render and qc-engine (a
 //! session's engine move); the front ends depend on it.
@@ -14,6 +15,7 @@ pub mod board_facts;
 pub mod compile;
 pub mod counts;
 pub mod estimate_view;
+pub mod file_kind;
 pub mod program;
 pub mod rules;
 pub mod session;
@@ -27,6 +29,7 @@ pub use compile::{
 };
 pub use counts::{board_from_counts, CountsRequest, CountsStepError};
 pub use estimate_view::{estimate_view, exact_view};
+pub use file_kind::{FileKind, WrongFileType};
 pub use program::{read_program, ProgramError};
 /// The rulesets [`with_ruleset!`] names, re-exported so that the macro works in any crate.
 #[doc(hidden)]

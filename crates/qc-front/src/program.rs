@@ -27,6 +27,15 @@ pub enum ProgramError {
         #[source]
         source: CircuitError,
     },
+    /// It does not parse, and is another kind of file (a game, counts): what reads it.
+    #[error("{name}")]
+    WrongFileType {
+        /// The file's name in messages.
+        name: String,
+        /// What it is and what reads it, with the circuit reader's error.
+        #[source]
+        source: crate::WrongFileType,
+    },
     /// It parses but is not a well-formed circuit.
     #[error("{name} is not a well-formed circuit")]
     Malformed {
@@ -38,14 +47,28 @@ pub enum ProgramError {
     },
 }
 
-/// Parses and verifies the circuit file text `text`, named `name` in messages.
+/// Parses and verifies the circuit file text `text`, named `name` in messages. A file that does
+/// not parse but is a game or counts file is refused as such, naming what reads it.
 ///
 /// # Errors
-/// It does not parse, or is not a well-formed circuit.
+/// It does not parse (or is another kind of file), or is not a well-formed circuit.
 pub fn read_program(name: &str, text: &str) -> Result<Circuit, ProgramError> {
-    let circuit = qc_export::parse_circuit(text).map_err(|source| ProgramError::Parse {
-        name: name.to_string(),
-        source,
+    let circuit = qc_export::parse_circuit(text).map_err(|source| {
+        // Only a refused file is looked at: is it a game or counts file?
+        match crate::file_kind::not_a_circuit(text) {
+            Some(found) => ProgramError::WrongFileType {
+                name: name.to_string(),
+                source: crate::WrongFileType {
+                    found,
+                    expected: crate::FileKind::AnyCircuit,
+                    refused: Box::new(source),
+                },
+            },
+            None => ProgramError::Parse {
+                name: name.to_string(),
+                source,
+            },
+        }
     })?;
     qc_ir::verify(&circuit).map_err(|source| ProgramError::Malformed {
         name: name.to_string(),

@@ -50,22 +50,38 @@ impl RulesKind {
     /// is Niel's Chess's rule options, which Quantum Chess has none of), else Quantum Chess.
     /// Only the tag lines before the first move are looked at.
     pub fn of_game_file(path: &str, text: &str) -> RulesKind {
-        use qc_ir::Choice;
-        use qc_rules::Ruleset;
-        let extension = std::path::Path::new(path)
-            .extension()
-            .and_then(|e| e.to_str())
-            .unwrap_or("");
-        let by_extension = RulesKind::CHOICES.iter().map(|c| c.value).find(|&kind| {
-            crate::with_ruleset!(kind, |R| R::GAME_FILE_EXTENSION).eq_ignore_ascii_case(extension)
-        });
-        by_extension.unwrap_or_else(|| {
+        RulesKind::of_extension(path).unwrap_or_else(|| {
             if tag_names(text).any(|name| name == "Variant") {
                 RulesKind::Niels
             } else {
                 RulesKind::Cantwell
             }
         })
+    }
+}
+
+impl RulesKind {
+    /// The ruleset whose game files have the extension of `path` (`.qcg`, `.qng`, any case).
+    pub fn of_extension(path: &str) -> Option<RulesKind> {
+        use qc_ir::Choice;
+        use qc_rules::Ruleset;
+        let extension = std::path::Path::new(path)
+            .extension()
+            .and_then(|e| e.to_str())?;
+        RulesKind::CHOICES.iter().map(|c| c.value).find(|&kind| {
+            crate::with_ruleset!(kind, |R| R::GAME_FILE_EXTENSION).eq_ignore_ascii_case(extension)
+        })
+    }
+
+    /// The ruleset `R` is (by its name, [`qc_rules::Ruleset::NAME`]).
+    pub fn of<R: qc_rules::Ruleset>() -> RulesKind {
+        use qc_ir::Choice;
+        use qc_rules::Ruleset;
+        RulesKind::CHOICES
+            .iter()
+            .map(|c| c.value)
+            .find(|&kind| crate::with_ruleset!(kind, |S| S::NAME) == R::NAME)
+            .unwrap_or_default()
     }
 }
 

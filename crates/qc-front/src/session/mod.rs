@@ -132,6 +132,46 @@ impl RulesError {
         }
     }
 
+    /// `refused`, ruleset `R`'s refusal of the game file `name` with text `text` (and rule
+    /// `options`), or, when the file is another kind (a circuit, a game of another ruleset,
+    /// counts: [`crate::file_kind::not_a_game`]), a [`crate::WrongFileType`] naming what reads
+    /// it, with `refused` in its message, its kind and place. Only a refused file is looked at.
+    pub fn wrong_file_type<R: qc_rules::Ruleset>(
+        refused: RulesError,
+        name: &str,
+        text: &str,
+        options: Option<&str>,
+    ) -> RulesError {
+        let rules = RulesKind::of::<R>();
+        match crate::file_kind::not_a_game(name, text, options, rules) {
+            Some(found) => RulesError {
+                kind: refused.kind,
+                place: refused.place,
+                error: Box::new(crate::WrongFileType {
+                    found,
+                    expected: crate::FileKind::Game(rules),
+                    refused: Box::new(refused),
+                }),
+            },
+            None => refused,
+        }
+    }
+
+    /// A counts file ruleset `R`'s reader accepted as a game with no tags and no moves (a JSON
+    /// object of counts reads as one `{ comment }`), refused as a [`crate::WrongFileType`]
+    /// naming what reads counts.
+    pub fn counts_read_as_game<R: qc_rules::Ruleset>() -> RulesError {
+        RulesError {
+            kind: ErrorKind::Notation,
+            place: None,
+            error: Box::new(crate::WrongFileType {
+                found: crate::FileKind::Counts,
+                expected: crate::FileKind::Game(RulesKind::of::<R>()),
+                refused: Box::new(crate::file_kind::OnlyAComment),
+            }),
+        }
+    }
+
     /// The kind of mistake.
     pub fn kind(&self) -> ErrorKind {
         self.kind

@@ -161,11 +161,19 @@ where
 {
     match input {
         GameInput::File { name, text } => {
-            let text = R::read_game(text, options).map_err(|e| SessionError::Read {
+            let file = R::read_game(text, options).map_err(|e| SessionError::Read {
                 input: super::Input::File(name.to_string()),
-                source: RulesError::new(e),
+                source: RulesError::wrong_file_type::<R>(RulesError::new(e), name, text, options),
             })?;
-            Ok((name.to_string(), text))
+            // A flat JSON object of counts reads as one `{ comment }`: an empty game that is
+            // really counts is refused (a game with tags or moves is never looked at).
+            if file.moves.is_empty() && file.tags.is_empty() && crate::file_kind::is_counts(text) {
+                return Err(SessionError::Read {
+                    input: super::Input::File(name.to_string()),
+                    source: RulesError::counts_read_as_game::<R>(),
+                });
+            }
+            Ok((name.to_string(), file))
         }
         GameInput::Position { name, fen, moves } => {
             let start = R::start(fen, options).map_err(|e| SessionError::Read {
