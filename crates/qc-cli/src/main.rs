@@ -184,11 +184,13 @@ enum Command {
     /// the circuit as it grows, OpenQASM for any target, a device's counts back into a board) and
     /// its JSON API (docs/web.md). Everything is in the binary; nothing is fetched from
     /// elsewhere. The page starts with GAME when one is given. The address is printed; Ctrl-C
-    /// stops the server.
+    /// stops the server. With --ai it serves instead qchess's engine as a custom AI of the
+    /// official Quantum Chess app: POST /move with {view, clock}, or a WebSocket (docs/ai.md).
     ///
     /// Examples:
     ///   qchess serve
     ///   qchess serve --port 0
+    ///   qchess serve --ai --port 8080
     ///   qchess serve --rules niels --variant hadamard
     ///   qchess serve circuits/interference.qcg
     #[command(verbatim_doc_comment)]

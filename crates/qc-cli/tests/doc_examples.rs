@@ -162,20 +162,30 @@ fn run_all(label: &str, examples: &[Example]) -> Vec<String> {
 }
 
 /// Runs a `qchess serve` example: it must print its address, answer `GET /api/info` and the
-/// page, and exit 0 on SIGINT (Ctrl-C). An example that names no port gets `--port 0`, so that
-/// the test never waits on a port in use.
+/// page, and exit 0 on SIGINT (Ctrl-C); a `qchess serve --ai` example must answer the AI
+/// protocol instead ([`check_ai_server`]). Every example runs on `--port 0`, so that the test
+/// never waits on a port in use.
 fn run_server(ex: &Example, dir: &Path, path: &str) -> Option<String> {
-    let command = if ex.command.contains("--port") {
-        ex.command.clone()
-    } else {
-        ex.command
-            .replacen("qchess serve", "qchess serve --port 0", 1)
+    // Any port named is replaced by 0 too: the documented 8080 may be taken on the machine.
+    let mut words: Vec<&str> = ex.command.split(' ').collect();
+    let named = words.iter().position(|w| *w == "--port");
+    let command = match named {
+        Some(i) if i + 1 < words.len() => {
+            words[i + 1] = "0";
+            words.join(" ")
+        }
+        _ => ex
+            .command
+            .replacen("qchess serve", "qchess serve --port 0", 1),
     };
     let fail = |why: String| Some(format!("{}: `{}`: {why}", ex.place, ex.command));
     let served = match common::serve(&command, dir, path) {
         Ok(s) => s,
         Err(why) => return fail(why),
     };
+    if ex.command.contains("--ai") {
+        return check_ai_server(served).and_then(fail);
+    }
     let (status, info) = served.get("/api/info");
     if status != 200 || !info.contains("\"rules\"") {
         return fail(format!("GET /api/info answered {status}: {info}"));
@@ -187,6 +197,31 @@ fn run_server(ex: &Example, dir: &Path, path: &str) -> Option<String> {
     match served.interrupt() {
         (Some(0), stderr) if !stderr.contains("panicked") => None,
         (code, stderr) => fail(format!("exited {code:?} on SIGINT: {stderr}")),
+    }
+}
+
+/// The start position as the official app sends it to a custom AI (only what qchess reads).
+const START_VIEW: &str = r#"{"view": {"gameData": {"board": {"pieces": [], "ply": 0,
+  "probabilities": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+                    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]}},
+  "sideToMove": "white", "moveHistory": [],
+  "legalMoves": {"standard": [{"from": 12, "to": 28}], "splits": [], "merges": []}},
+  "clock": null}"#;
+
+/// A `qchess serve --ai` example: `GET /` describes it, `POST /move` answers the start view
+/// with its one listed move, and SIGINT ends it with 0. `None` when all holds.
+fn check_ai_server(served: common::Served) -> Option<String> {
+    let (status, info) = served.get("/");
+    if status != 200 || !info.contains("\"protocol\"") {
+        return Some(format!("GET / answered {status}: {info}"));
+    }
+    let (status, answer) = served.post("/move", START_VIEW);
+    if status != 200 || answer != r#"{"type":"standard","from":12,"to":28}"# {
+        return Some(format!("POST /move answered {status}: {answer}"));
+    }
+    match served.interrupt() {
+        (Some(0), stderr) if !stderr.contains("panicked") => None,
+        (code, stderr) => Some(format!("exited {code:?} on SIGINT: {stderr}")),
     }
 }
 

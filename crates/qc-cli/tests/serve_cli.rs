@@ -62,6 +62,20 @@ fn what_cannot_start_exits_2_with_a_reason() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("e2e5"));
     let out = common::qchess(&["serve", "--port", "70000"]);
     assert_eq!(out.status.code(), Some(2));
+    // The AI server plays the game the app sends: a game of its own is refused.
+    for game in [
+        &["--moves", "e2e4"][..],
+        &["circuits/interference.qcg"],
+        &["--rules", "niels"],
+        &["--seed", "3"],
+    ] {
+        let mut args = vec!["serve", "--ai", "--port", "0"];
+        args.extend_from_slice(game);
+        let out = common::qchess(&args);
+        assert_eq!(out.status.code(), Some(2), "{game:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("cannot be used with"), "{game:?}: {stderr}");
+    }
 }
 
 #[test]

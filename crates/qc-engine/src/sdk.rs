@@ -544,6 +544,129 @@ pub struct Answer {
     pub qcan: QcanMove,
     /// The search behind it.
     pub found: Found<QcanMove>,
+    /// Where the view's legal moves and qchess's differ (empty when they agree).
+    pub differences: LegalDifferences,
+}
+
+/// Where `view.legalMoves` and qchess's own legal moves differ. The answer is chosen among the
+/// moves both list, so it is legal in the app and replays here; a difference means the app's
+/// rules configuration and qchess's differ, which a server reports as a warning.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LegalDifferences {
+    /// Moves qchess finds legal that the view does not list (QCAN).
+    pub only_here: Vec<String>,
+    /// Moves the view lists that qchess does not find legal.
+    pub only_in_view: Vec<MoveChoice>,
+}
+
+impl LegalDifferences {
+    /// Whether the two lists agree.
+    pub fn is_empty(&self) -> bool {
+        self.only_here.is_empty() && self.only_in_view.is_empty()
+    }
+}
+
+impl std::fmt::Display for LegalDifferences {
+    /// `N move(s) only qchess finds legal (e2e4, ...); M only the view lists (...)`, at most
+    /// [`DIFFERENCES_SHOWN`] of each named.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names = |list: Vec<String>| {
+            let more = list.len().saturating_sub(DIFFERENCES_SHOWN);
+            let mut shown: Vec<String> = list.into_iter().take(DIFFERENCES_SHOWN).collect();
+            if more > 0 {
+                shown.push(format!("{more} more"));
+            }
+            shown.join(", ")
+        };
+        let in_view: Vec<String> = self
+            .only_in_view
+            .iter()
+            .map(|c| serde_json::to_string(c).unwrap_or_default())
+            .collect();
+        write!(
+            f,
+            "{} move(s) only qchess finds legal ({}); {} only view.legalMoves lists ({})",
+            self.only_here.len(),
+            names(self.only_here.clone()),
+            self.only_in_view.len(),
+            names(in_view)
+        )
+    }
+}
+
+/// How many moves of each side of a [`LegalDifferences`] its text names.
+pub const DIFFERENCES_SHOWN: usize = 5;
+
+/// The moves of `view` in the SDK's shape (a standard move without its promotion piece).
+fn view_choices(legal: &LegalMoveSet) -> Vec<MoveChoice> {
+    let standard = legal.standard.iter().map(|o| MoveChoice::Standard {
+        from: o.from,
+        to: o.to,
+        promotion: None,
+    });
+    let splits = legal.splits.iter().map(|o| MoveChoice::Split {
+        from: o.from,
+        target_a: o.target_a,
+        target_b: o.target_b,
+    });
+    let merges = legal.merges.iter().map(|o| MoveChoice::Merge {
+        source_a: o.source_a,
+        source_b: o.source_b,
+        to: o.to,
+    });
+    standard.chain(splits).chain(merges).collect()
+}
+
+/// Compares the view's legal moves with `here`, qchess's legal moves of the same position.
+pub fn legal_differences(here: &[QcanMove], view: &LegalMoveSet) -> LegalDifferences {
+    let mut mine = LegalMoveSet {
+        standard: Vec::new(),
+        splits: Vec::new(),
+        merges: Vec::new(),
+        count: None,
+    };
+    let mut only_here = Vec::new();
+    for mv in here {
+        let Some(choice) = choice_of(mv) else {
+            continue;
+        };
+        if !listed(&choice, view) {
+            only_here.push(mv.to_string());
+        }
+        match choice {
+            MoveChoice::Standard { from, to, .. } => mine.standard.push(StandardOption {
+                from,
+                to,
+                promotion_choices: None,
+            }),
+            MoveChoice::Split {
+                from,
+                target_a,
+                target_b,
+            } => mine.splits.push(SplitOption {
+                from,
+                target_a,
+                target_b,
+            }),
+            MoveChoice::Merge {
+                source_a,
+                source_b,
+                to,
+            } => mine.merges.push(MergeOption {
+                source_a,
+                source_b,
+                to,
+            }),
+        }
+    }
+    let only_in_view = view_choices(view)
+        .into_iter()
+        .filter(|c| !listed(c, &mine))
+        .collect();
+    LegalDifferences {
+        only_here,
+        only_in_view,
+    }
 }
 
 /// The game `request` describes, rebuilt exactly on `backend` (see the module docs).
@@ -604,8 +727,9 @@ pub fn rebuild<B: Backend>(
 }
 
 /// Answers `request`: rebuilds the game on `backend`, searches it with `searcher` within the
-/// clock's share (or `untimed` without a clock; `stop` ends it early) among the moves the view
-/// lists as legal, and gives the best in the SDK's shape.
+/// clock's share (or `untimed` without a clock), never longer than `most` (`stop` ends it
+/// early), among the moves both the view and qchess list as legal, and gives the best in the
+/// SDK's shape with the differences between the two lists.
 ///
 /// # Errors
 /// See [`SdkError`]; a failed trial move of the search is [`SdkError::Replay`].
@@ -614,12 +738,21 @@ pub fn answer<B: Backend>(
     backend: B,
     searcher: &mut Searcher,
     untimed: Duration,
+    most: Duration,
     stop: StopFlag,
 ) -> Result<Answer, SdkError> {
     let mut game = rebuild(request, backend)?;
     let legal = &request.view.legal_moves;
+    let here: Vec<QcanMove> = QuantumGame::legal_moves(&game)
+        .into_iter()
+        .map(|m| m.mv)
+        .collect();
+    let differences = legal_differences(&here, legal);
     let allowed = |mv: &QcanMove| choice_of(mv).is_some_and(|c| listed(&c, legal));
-    let limits = limits_for(request.clock.as_ref(), untimed);
+    let share = limits_for(request.clock.as_ref(), untimed)
+        .budget()
+        .unwrap_or(most);
+    let limits = Limits::move_time(share.min(most));
     let found = searcher
         .search_among(&mut game, &limits, stop, &allowed, &mut |_| {})
         .map_err(|e| SdkError::Replay {
@@ -636,6 +769,7 @@ pub fn answer<B: Backend>(
         choice,
         qcan,
         found,
+        differences,
     })
 }
 

@@ -137,6 +137,7 @@ fn answer(body: &str) -> Result<sdk::Answer, SdkError> {
         SparseSim::new(),
         &mut Searcher::default(),
         Duration::from_millis(200),
+        Duration::from_secs(10),
         qc_engine::StopFlag::new(),
     )
 }
@@ -277,4 +278,52 @@ fn bad_views_are_refused_with_a_reason() {
     for junk in ["", "{", "[]", "null", "{\"view\": 3}", "\u{0}"] {
         assert!(matches!(answer(junk), Err(SdkError::Json(_))), "{junk:?}");
     }
+}
+
+#[test]
+fn differences_between_the_view_and_qchess_legal_moves_are_named() {
+    // The start view lists three of white's moves: the others are only qchess's, none only
+    // the view's.
+    let a = answer(START_VIEW).expect("answer");
+    assert!(a.differences.only_in_view.is_empty(), "{:?}", a.differences);
+    // 20 standard moves and 6 splits (each knight to its two squares, either order counted once).
+    let here = &a.differences.only_here;
+    assert!(here.contains(&"d2d4".to_string()), "{here:?}");
+    assert!(!here.contains(&"e2e4".to_string()), "{here:?}");
+    assert!(
+        !here.iter().any(|m| m == "b1^a3c3" || m == "b1^c3a3"),
+        "{here:?}"
+    );
+    // A view that lists e2-e5 (not legal) and only the moves qchess has otherwise.
+    let start = Cantwell::start(None, None).expect("start");
+    let game = Cantwell::new_game(&start, SparseSim::new()).expect("game");
+    let here: Vec<qc_rules::QcanMove> = QuantumGame::legal_moves(&game)
+        .into_iter()
+        .map(|m| m.mv)
+        .collect();
+    let mut body: Value = view_after(&[]);
+    body["view"]["legalMoves"]["standard"]
+        .as_array_mut()
+        .expect("standard")
+        .push(json!({"from": 12, "to": 36}));
+    let request = sdk::parse_request(&body.to_string()).expect("reads");
+    let d = sdk::legal_differences(&here, &request.view.legal_moves);
+    assert!(d.only_here.is_empty(), "{d:?}");
+    assert_eq!(
+        d.only_in_view,
+        vec![MoveChoice::Standard {
+            from: 12,
+            to: 36,
+            promotion: None
+        }]
+    );
+    assert!(
+        d.to_string()
+            .contains(r#"{"type":"standard","from":12,"to":36}"#),
+        "{d}"
+    );
+    // The same lists agree.
+    let same = view_after(&[]);
+    let request = sdk::parse_request(&same.to_string()).expect("reads");
+    assert!(sdk::legal_differences(&here, &request.view.legal_moves).is_empty());
 }

@@ -51,6 +51,11 @@ impl AppState {
         self.store.len()
     }
 
+    /// The bounds.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     fn busy(&self) -> ApiError {
         ApiError::Busy {
             seconds: self.limits.request_time.as_secs(),
@@ -58,7 +63,7 @@ impl AppState {
     }
 
     /// Runs `work` on a worker thread, holding a worker permit, within the request time.
-    async fn compute<T, F>(&self, work: F) -> Result<T, ApiError>
+    pub(crate) async fn compute<T, F>(&self, work: F) -> Result<T, ApiError>
     where
         F: FnOnce() -> Result<T, ApiError> + Send + 'static,
         T: Send + 'static,
@@ -183,7 +188,7 @@ pub fn router(state: Arc<AppState>) -> Router {
 /// Answers only requests addressed to this machine: a `Host` of `127.0.0.1`, `localhost` or
 /// `[::1]` (any port), or none. A page elsewhere cannot then reach the server through a DNS name
 /// of its own that resolves to 127.0.0.1 (DNS rebinding): the browser sends that name as `Host`.
-async fn local_host_only(request: Request, next: axum::middleware::Next) -> Response {
+pub(crate) async fn local_host_only(request: Request, next: axum::middleware::Next) -> Response {
     let host = request
         .headers()
         .get(axum::http::header::HOST)
@@ -200,11 +205,11 @@ async fn local_host_only(request: Request, next: axum::middleware::Next) -> Resp
     next.run(request).await
 }
 
-async fn not_found(uri: axum::http::Uri) -> ApiError {
+pub(crate) async fn not_found(uri: axum::http::Uri) -> ApiError {
     ApiError::NotFound(uri.path().to_string())
 }
 
-async fn method_not_allowed(method: Method) -> ApiError {
+pub(crate) async fn method_not_allowed(method: Method) -> ApiError {
     ApiError::MethodNotAllowed {
         method: method.to_string(),
     }
@@ -679,7 +684,7 @@ struct SearchSummary {
 
 /// The longest time per move the engine may take: half a request's time, so that the move
 /// itself (a big superposition can be slow) still fits in the request.
-fn engine_max_millis(limits: &Limits) -> u64 {
+pub(crate) fn engine_max_millis(limits: &Limits) -> u64 {
     u64::try_from(limits.request_time.as_millis() / 2).unwrap_or(u64::MAX)
 }
 

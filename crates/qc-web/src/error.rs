@@ -64,6 +64,18 @@ pub enum ApiError {
         /// The limit in seconds.
         seconds: u64,
     },
+    /// A view of the official app's AI protocol that cannot be answered: bad JSON, a missing
+    /// field, a history that does not replay or does not give the board shown, a finished game.
+    #[error(transparent)]
+    Sdk(#[from] qc_engine::sdk::SdkError),
+    /// A view whose history is longer than the server replays.
+    #[error("view.moveHistory has {moves} moves; this server replays at most {limit}")]
+    HistoryTooLong {
+        /// The limit ([`crate::Limits::moves_per_game`]).
+        limit: usize,
+        /// The moves sent.
+        moves: usize,
+    },
     /// A bug: the work panicked. The game is closed, since its state is unknown.
     #[error("internal error while computing ({0}); the game was closed: start a new one")]
     Internal(String),
@@ -73,7 +85,9 @@ impl ApiError {
     /// The status code: 4xx for what the client can fix, 5xx for the server's side.
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::BadRequest(_) | ApiError::Sdk(_) | ApiError::HistoryTooLong { .. } => {
+                StatusCode::BAD_REQUEST
+            }
             ApiError::NoSuchGame(_) | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::ForeignHost(_) => StatusCode::FORBIDDEN,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,

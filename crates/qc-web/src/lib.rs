@@ -7,7 +7,11 @@
 //! (each game a `qc_front::Session`, the one dispatch of every front end; `qc_render`'s
 //! pictures). Everything is bounded ([`Limits`]): bodies, games kept, moves per game, memory per game,
 //! concurrent work and the time of a request.
+//!
+//! `qchess serve --ai` serves instead the official Quantum Chess app's AI protocol ([`ai`],
+//! `docs/ai.md`): qchess's engine answering the app's `POST /move` and WebSocket requests.
 
+pub mod ai;
 pub mod api;
 pub mod assets;
 pub mod error;
@@ -17,8 +21,9 @@ pub mod server;
 pub mod store;
 pub mod view;
 
+pub use ai::{ai_router, AiState, Warn};
 pub use api::{router, AppState};
 pub use error::ApiError;
 pub use game::{GameError, NewGame, WebGame};
 pub use limits::Limits;
-pub use server::{serve_until_signal, ServeError, Server};
+pub use server::{serve_until_signal, ServeError, Server, Service};

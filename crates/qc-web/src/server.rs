@@ -2,6 +2,7 @@
 //! address when port 0 picked one), then serve until the shutdown signal (Ctrl-C in `qchess
 //! serve`), letting requests in flight finish.
 
+use crate::ai::{ai_router, AiState, Warn};
 use crate::api::{router, AppState};
 use crate::game::NewGame;
 use crate::limits::Limits;
@@ -32,10 +33,28 @@ pub enum ServeError {
     Serve(#[source] std::io::Error),
 }
 
+/// What a server serves.
+pub enum Service {
+    /// The page and its game API (`qchess serve`), the page starting with this game.
+    Page(NewGame),
+    /// The official app's AI protocol (`qchess serve --ai`), warnings reported to this.
+    Ai(Warn),
+}
+
+impl Service {
+    /// The router of this service under `limits`.
+    fn router(self, limits: Limits) -> axum::Router {
+        match self {
+            Service::Page(initial) => router(Arc::new(AppState::new(limits, initial))),
+            Service::Ai(warn) => ai_router(Arc::new(AiState::new(limits, warn))),
+        }
+    }
+}
+
 /// A server bound to a port of 127.0.0.1, not yet serving.
 pub struct Server {
     listener: tokio::net::TcpListener,
-    state: Arc<AppState>,
+    router: axum::Router,
     address: SocketAddr,
 }
 
@@ -45,7 +64,7 @@ impl Server {
     ///
     /// # Errors
     /// [`ServeError::Bind`] when the port cannot be had.
-    pub async fn bind(port: u16, limits: Limits, initial: NewGame) -> Result<Server, ServeError> {
+    pub async fn bind(port: u16, limits: Limits, service: Service) -> Result<Server, ServeError> {
         let bind = |source| ServeError::Bind { port, source };
         let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port))
             .await
@@ -53,7 +72,7 @@ impl Server {
         let address = listener.local_addr().map_err(bind)?;
         Ok(Server {
             listener,
-            state: Arc::new(AppState::new(limits, initial)),
+            router: service.router(limits),
             address,
         })
     }
@@ -63,7 +82,7 @@ impl Server {
         self.address
     }
 
-    /// The page's address, `http://127.0.0.1:PORT/`.
+    /// The server's address, `http://127.0.0.1:PORT/`.
     pub fn url(&self) -> String {
         format!("http://{}/", self.address)
     }
@@ -76,7 +95,7 @@ impl Server {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServeError> {
-        axum::serve(self.listener, router(self.state))
+        axum::serve(self.listener, self.router)
             .with_graceful_shutdown(shutdown)
             .await
             .map_err(ServeError::Serve)
@@ -113,8 +132,8 @@ fn stop_signal() -> std::io::Result<impl Future<Output = ()> + Send + 'static> {
     })
 }
 
-/// Runs a server on a runtime of its own until Ctrl-C (SIGINT) or SIGTERM: binds
-/// 127.0.0.1:`port`, hands `ready` the page's URL (the caller prints it), serves, and returns
+/// Runs a server of `service` on a runtime of its own until Ctrl-C (SIGINT) or SIGTERM: binds
+/// 127.0.0.1:`port`, hands `ready` its URL (the caller prints it), serves, and returns
 /// once the requests in flight have finished.
 ///
 /// # Errors
@@ -122,7 +141,7 @@ fn stop_signal() -> std::io::Result<impl Future<Output = ()> + Send + 'static> {
 pub fn serve_until_signal(
     port: u16,
     limits: Limits,
-    initial: NewGame,
+    service: Service,
     ready: impl FnOnce(&str),
 ) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -134,7 +153,7 @@ pub fn serve_until_signal(
         .build()
         .map_err(ServeError::Runtime)?;
     runtime.block_on(async move {
-        let server = Server::bind(port, limits, initial).await?;
+        let server = Server::bind(port, limits, service).await?;
         let stop = stop_signal().map_err(ServeError::Signal)?;
         ready(&server.url());
         server.run(stop).await

@@ -1,14 +1,16 @@
 //! `qchess serve`: the game in a browser. The server, the page and the JSON API are crate
 //! `qc-web`; this command loads the page's first game as every command loads a game and hands
 //! it over as a game file with every outcome written in, so that the page starts from exactly
-//! the game given.
+//! the game given. With `--ai` it serves instead the official Quantum Chess app's AI protocol
+//! (`qc_web::ai`, docs/ai.md): the engine as a custom AI the app can call.
 
 use crate::game_input::{open, GameArgs, SimArgs};
-use crate::output::write_stdout;
+use crate::output::{write_stderr, write_stdout};
 use clap::Args;
 use qc_front::BackendKind;
 use qc_sim::Precision;
-use qc_web::{Limits, NewGame};
+use qc_web::{Limits, NewGame, Service};
+use std::sync::Arc;
 
 /// Arguments of `qchess serve`.
 #[derive(Args, Debug)]
@@ -21,10 +23,18 @@ pub struct ServeArgs {
     /// Seed for the outcomes of moves written without them (the given game's, then the page's).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Serve qchess's engine as a custom AI of the official Quantum Chess app instead of the
+    /// page: POST /move with {view, clock}, and the same over a WebSocket (docs/ai.md). It
+    /// plays the game the app sends, so it takes no game, rules or seed.
+    #[arg(long, conflicts_with_all = ["game", "moves", "fen", "random_plies", "rules", "variant", "seed"])]
+    pub ai: bool,
 }
 
 /// Runs the command until Ctrl-C.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
+    if args.ai {
+        return run_ai(args.port);
+    }
     // The page plays on the sparse simulator; only the seed is the user's.
     let sim = SimArgs {
         backend: BackendKind::Sparse,
@@ -39,10 +49,30 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         seed: args.seed,
         ..NewGame::default()
     };
-    qc_web::serve_until_signal(args.port, Limits::default(), initial, |url| {
-        // The address first, alone on its line, for scripts that start the server on port 0.
+    qc_web::serve_until_signal(
+        args.port,
+        Limits::default(),
+        Service::Page(initial),
+        |url| {
+            // The address first, alone on its line, for scripts that start the server on port 0.
+            let _ = write_stdout(&format!(
+                "{url}\nqchess serve: open {url} in a browser; Ctrl-C stops the server\n"
+            ));
+        },
+    )?;
+    Ok(())
+}
+
+/// `qchess serve --ai`: the AI server until Ctrl-C; its warnings go to stderr.
+fn run_ai(port: u16) -> anyhow::Result<()> {
+    let warn = Arc::new(|text: &str| {
+        let _ = write_stderr(&format!("qchess serve --ai: warning: {text}\n"));
+    });
+    qc_web::serve_until_signal(port, Limits::default(), Service::Ai(warn), |url| {
+        // The address first, alone on its line, as for the page.
+        let ws = url.replacen("http://", "ws://", 1);
         let _ = write_stdout(&format!(
-            "{url}\nqchess serve: open {url} in a browser; Ctrl-C stops the server\n"
+            "{url}\nqchess serve --ai: the official app's custom AI: HTTP {url}move, WebSocket {ws}; Ctrl-C stops the server\n"
         ));
     })?;
     Ok(())

@@ -169,14 +169,24 @@ pub fn serve(command: &str, dir: &std::path::Path, path: &str) -> Result<Served,
 impl Served {
     /// `GET path` (HTTP/1.1, `Connection: close`): the status code and the body.
     pub fn get(&self, path: &str) -> (u16, String) {
+        self.send("GET", path, "")
+    }
+
+    /// `POST path` with a JSON `body`: the status code and the body.
+    pub fn post(&self, path: &str, body: &str) -> (u16, String) {
+        self.send("POST", path, body)
+    }
+
+    fn send(&self, method: &str, path: &str, body: &str) -> (u16, String) {
         use std::io::Read;
         let mut stream = std::net::TcpStream::connect(&self.address).expect("the server accepts");
         stream
             .set_read_timeout(Some(std::time::Duration::from_secs(30)))
             .expect("a timeout");
         let request = format!(
-            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
-            self.address
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            self.address,
+            body.len()
         );
         stream
             .write_all(request.as_bytes())

@@ -1,0 +1,296 @@
+//! `qchess serve --ai`: qchess's engine as a custom AI of the official Quantum Chess app, over
+//! the two transports of the app's public SDK (documented in `docs/ai.md`):
+//!
+//! - HTTP: `POST /move` with `{view, clock}` answers a `QCMoveChoice` (`{type: "standard", from,
+//!   to}`, `{type: "split", from, targetA, targetB}` or `{type: "merge", sourceA, sourceB, to}`);
+//! - WebSocket at `/` (and `/ws`): `{type: "chooseMove", requestId, view, clock}` answers
+//!   `{requestId, choice, ...choice}` (the choice both nested, as the SDK's adapter reads it,
+//!   and flat, as its README writes it); `opponentMove` and `gameOver` need no answer.
+//!
+//! The game is rebuilt exactly from `view.moveHistory` and searched by qc-engine within the
+//! clock's share of the time, never longer than half a request's time ([`qc_engine::sdk`] does
+//! both); the work runs on the server's bounded workers. A view that cannot be answered is a 400
+//! (WebSocket: `{requestId, status, error}`) with the reason. The answer is chosen among the
+//! moves both the view and qchess list as legal; where the two lists differ (the app's rules
+//! configuration is not qchess's) the server warns, and answers anyway: a 400 would forfeit a
+//! game the engine can still play legally.
+//!
+//! The app calls the server from its own page, so the AI routes answer cross-origin requests
+//! (CORS, with Private Network Access); they change nothing on the server, and the game API of
+//! `qchess serve` is not served in this mode.
+
+use crate::api::{engine_max_millis, local_host_only, method_not_allowed, not_found, AppState};
+use crate::error::ApiError;
+use crate::game::ENGINE_TABLE_BYTES;
+use crate::limits::Limits;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{header, HeaderMap, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use qc_engine::sdk::{self, MoveChoice, MoveRequest};
+use qc_engine::{SearchConfig, Searcher, StopFlag};
+use qc_sim::{MemoryLimit, SparseSim};
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::Duration;
+use tower_http::cors::{Any, CorsLayer};
+
+/// Where the AI server reports what its caller should know but that does not stop an answer
+/// (the view's legal moves differ from qchess's): `qchess serve --ai` writes it to stderr.
+pub type Warn = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// The header an answer carries when the view's legal moves and qchess's differ, with the
+/// differences in words.
+pub const WARNING_HEADER: &str = "x-qchess-warning";
+
+/// The time per move when the view comes without a clock.
+pub const UNTIMED_MOVE_TIME: Duration = sdk::UNTIMED_MOVE_TIME;
+
+/// What the AI routes share: the server's bounded workers and limits, and where warnings go.
+pub struct AiState {
+    app: AppState,
+    warn: Warn,
+}
+
+impl AiState {
+    /// An AI server's state with `limits`, reporting warnings to `warn`.
+    pub fn new(limits: Limits, warn: Warn) -> AiState {
+        AiState {
+            app: AppState::new(limits, crate::NewGame::default()),
+            warn,
+        }
+    }
+
+    /// The longest a search may take: half a request's time, as for the page's engine.
+    fn most(&self) -> Duration {
+        Duration::from_millis(engine_max_millis(self.app.limits()))
+    }
+}
+
+/// The move chosen for a view, and the differences between the legal-move lists, in words
+/// (`None` when they agree).
+struct Chosen {
+    choice: MoveChoice,
+    warning: Option<String>,
+}
+
+/// The router of `qchess serve --ai`: `POST /move`, the WebSocket at `/` and `/ws` (a plain
+/// `GET /` describes the server), behind the same Host check and body limit as the page's.
+pub fn ai_router(state: Arc<AiState>) -> Router {
+    let body_limit = state.app.limits().body_bytes;
+    let cors = CorsLayer::new()
+        .allow_origin(Any)
+        .allow_methods(Any)
+        .allow_headers(Any)
+        .expose_headers([header::HeaderName::from_static(WARNING_HEADER)])
+        .allow_private_network(true);
+    Router::new()
+        .route("/", get(socket_or_info))
+        .route("/ws", get(socket_or_info))
+        .route("/move", post(choose_over_http))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(body_limit))
+        .layer(cors)
+        .layer(axum::middleware::from_fn(local_host_only))
+        .with_state(state)
+}
+
+/// Reads a `{view, clock}` body and checks its size before any work.
+fn read_request(state: &AiState, body: &[u8]) -> Result<MoveRequest, ApiError> {
+    let text = std::str::from_utf8(body)
+        .map_err(|e| ApiError::BadRequest(format!("the body is not UTF-8 text: {e}")))?;
+    let request = sdk::parse_request(text)?;
+    check_size(state, &request)?;
+    Ok(request)
+}
+
+/// Refuses a history longer than the server replays.
+fn check_size(state: &AiState, request: &MoveRequest) -> Result<(), ApiError> {
+    let limit = state.app.limits().moves_per_game;
+    let moves = request.view.move_history.len();
+    if moves > limit {
+        return Err(ApiError::HistoryTooLong { limit, moves });
+    }
+    Ok(())
+}
+
+/// Rebuilds the game and searches it on a worker, within the clock's share of time.
+async fn choose(state: &AiState, request: MoveRequest) -> Result<Chosen, ApiError> {
+    let memory = MemoryLimit::bytes(state.app.limits().game_memory_bytes);
+    let most = state.most();
+    let answer = state
+        .app
+        .compute(move || {
+            let mut searcher = Searcher::new(SearchConfig {
+                table_bytes: ENGINE_TABLE_BYTES,
+                ..SearchConfig::default()
+            });
+            Ok(sdk::answer(
+                &request,
+                SparseSim::with_limit(memory),
+                &mut searcher,
+                UNTIMED_MOVE_TIME,
+                most,
+                StopFlag::new(),
+            )?)
+        })
+        .await?;
+    let warning = (!answer.differences.is_empty()).then(|| {
+        let text = format!(
+            "view.legalMoves and qchess's legal moves differ: {}; answered among the moves both list",
+            answer.differences
+        );
+        (state.warn)(&text);
+        text
+    });
+    Ok(Chosen {
+        choice: answer.choice,
+        warning,
+    })
+}
+
+async fn choose_over_http(
+    State(state): State<Arc<AiState>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let body = body.map_err(|r| ApiError::Rejected {
+        status: r.status(),
+        reason: r.body_text(),
+    })?;
+    let request = read_request(&state, &body)?;
+    let chosen = choose(&state, request).await?;
+    let mut response = Json(chosen.choice).into_response();
+    if let Some(warning) = chosen.warning {
+        // A header value is visible ASCII: the differences are written so.
+        let ascii: String = warning
+            .chars()
+            .filter(|c| c.is_ascii_graphic() || *c == ' ')
+            .collect();
+        if let Ok(value) = HeaderValue::from_str(&ascii) {
+            response.headers_mut().insert(WARNING_HEADER, value);
+        }
+    }
+    Ok(response)
+}
+
+/// What a plain `GET /` answers: what this server is and how to reach it.
+fn info(state: &AiState) -> Value {
+    let limits = state.app.limits();
+    json!({
+        "name": "qchess",
+        "version": env!("CARGO_PKG_VERSION"),
+        "protocol": "Quantum Chess SDK custom AI: POST /move with {view, clock}; WebSocket at / with {type: \"chooseMove\", requestId, view, clock}",
+        "untimed_move_ms": UNTIMED_MOVE_TIME.as_millis() as u64,
+        "max_move_ms": engine_max_millis(limits),
+        "limits": {
+            "body_bytes": limits.body_bytes,
+            "history_moves": limits.moves_per_game,
+            "request_seconds": limits.request_time.as_secs(),
+        },
+    })
+}
+
+async fn socket_or_info(
+    State(state): State<Arc<AiState>>,
+    headers: HeaderMap,
+    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Response {
+    match upgrade {
+        Ok(upgrade) => {
+            let bytes = state.app.limits().body_bytes;
+            upgrade
+                .max_message_size(bytes)
+                .max_frame_size(bytes)
+                .on_upgrade(move |socket| talk(socket, state))
+        }
+        // A WebSocket handshake that is wrong says why; a plain GET is told what this is.
+        Err(rejection) if headers.contains_key(header::UPGRADE) => rejection.into_response(),
+        Err(_) => Json(info(&state)).into_response(),
+    }
+}
+
+/// Answers one connection's messages in order until it closes.
+async fn talk(mut socket: WebSocket, state: Arc<AiState>) {
+    while let Some(Ok(message)) = socket.recv().await {
+        let text = match message {
+            Message::Text(text) => text.as_str().to_owned(),
+            Message::Binary(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Message::Close(_) => break,
+            // Pings are answered by the WebSocket layer itself.
+            Message::Ping(_) | Message::Pong(_) => continue,
+        };
+        if let Some(reply) = reply_to(&state, &text).await {
+            if socket
+                .send(Message::Text(reply.to_string().into()))
+                .await
+                .is_err()
+            {
+                break;
+            }
+        }
+    }
+}
+
+/// The answer to one WebSocket message: a choice or an error for `chooseMove` (with its
+/// `requestId`), nothing for the notices `opponentMove` and `gameOver`.
+async fn reply_to(state: &AiState, text: &str) -> Option<Value> {
+    let error = |id: &Value, e: ApiError| {
+        Some(json!({"requestId": id, "status": e.status().as_u16(), "error": e.to_string()}))
+    };
+    let message: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => return error(&Value::Null, sdk::SdkError::Json(e.to_string()).into()),
+    };
+    let id = message.get("requestId").cloned().unwrap_or(Value::Null);
+    match message.get("type").and_then(Value::as_str) {
+        Some("chooseMove") => {}
+        Some("opponentMove" | "gameOver") => return None,
+        Some(other) => {
+            return error(
+                &id,
+                ApiError::BadRequest(format!(
+                    "unknown message type `{}` (expected chooseMove, opponentMove or gameOver)",
+                    other.chars().take(40).collect::<String>()
+                )),
+            )
+        }
+        None => {
+            return error(
+                &id,
+                ApiError::BadRequest("a message needs a string field `type` (chooseMove)".into()),
+            )
+        }
+    }
+    if id.is_null() {
+        return error(
+            &id,
+            ApiError::BadRequest("chooseMove needs a `requestId` to answer with".into()),
+        );
+    }
+    let request = match serde_json::from_value::<MoveRequest>(message) {
+        Ok(r) => r,
+        Err(e) => return error(&id, sdk::SdkError::Json(e.to_string()).into()),
+    };
+    if let Err(e) = check_size(state, &request) {
+        return error(&id, e);
+    }
+    match choose(state, request).await {
+        Ok(chosen) => {
+            let choice = serde_json::to_value(&chosen.choice).unwrap_or(Value::Null);
+            let mut reply = json!({"requestId": id, "choice": choice.clone()});
+            if let (Some(flat), Value::Object(fields)) = (reply.as_object_mut(), choice) {
+                flat.extend(fields);
+            }
+            if let (Some(flat), Some(warning)) = (reply.as_object_mut(), chosen.warning) {
+                flat.insert("warning".into(), Value::String(warning));
+            }
+            Some(reply)
+        }
+        Err(e) => error(&id, e),
+    }
+}
