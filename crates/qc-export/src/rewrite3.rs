@@ -7,6 +7,8 @@
 //!   them (the parser expects a block); a braceless body that is itself an `if`, and `else if`,
 //!   are refused (conditions on two bits, which the importer does not support; the parser would
 //!   drop an `else if` without a word).
+//! - `.25`: a float literal without digits before its point becomes `0.25` (the lexer reads
+//!   `.` and `25` as two tokens, and the parser refuses the `.`).
 //! - `barrier;` with no operands (a barrier on every qubit) is blanked out: barriers are ignored
 //!   anyway, and the semantic pass panics on one without operands.
 //! - Physical qubits `$k` (a device program, as qchess and Qiskit write a routed circuit) become
@@ -141,7 +143,26 @@ pub(crate) fn rewrite(src: &str) -> Result<Rewritten, ImportError> {
         }
     }
     hardware_qubits(src, &toks, &mut edits)?;
+    leading_point_floats(src, &toks, &mut edits);
     Ok(apply(src, edits))
+}
+
+/// Edits that write `0` before a float literal that starts with its point (`.25`, `.5e-3`),
+/// which the lexer splits into a `.` and a decimal number. A `.` appears nowhere else in
+/// OpenQASM 3, so a `.` directly followed by decimal digits is such a literal.
+fn leading_point_floats(src: &str, toks: &[Tok], edits: &mut Vec<(usize, Edit)>) {
+    for pair in toks.windows(2) {
+        let (dot, number) = (&pair[0], &pair[1]);
+        let digits = &src[number.start..number.end];
+        let decimal = matches!(number.kind, TokenKind::Literal { .. })
+            && digits.starts_with(|c: char| c.is_ascii_digit())
+            && digits
+                .bytes()
+                .all(|b| b.is_ascii_digit() || matches!(b, b'_' | b'e' | b'E' | b'+' | b'-'));
+        if dot.kind == TokenKind::Dot && dot.end == number.start && decimal {
+            edits.push((dot.start, Edit::Insert("0".into())));
+        }
+    }
 }
 
 /// The register that stands for physical qubits `$k`.
@@ -314,6 +335,14 @@ mod tests {
         );
         let braced = "if (c[0]) { x q[1]; } else { z q; }";
         assert_eq!(rewritten(braced), braced);
+    }
+
+    #[test]
+    fn a_float_that_starts_with_its_point_gets_a_zero() {
+        assert_eq!(
+            rewritten("rx(.25) q; ry(2*.5e-1) q; rz(1.5) q;"),
+            "rx(0.25) q; ry(2*0.5e-1) q; rz(1.5) q;"
+        );
     }
 
     #[test]
