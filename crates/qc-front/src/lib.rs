@@ -4,7 +4,7 @@
 //! dispatch from names to types and the registries of rulesets ([`rules`]) and simulators
 //! ([`backend`])), the facts a game adds to its program's board map, compiling a game to a
 //! program text, a circuit file read, drawn and simulated ([`program`]), a device's counts back into a board (the estimate and its mitigations), and the
-//! random source behind a seed.
+//! random source behind a seed, and the UQCI engine protocol's session and loop ([`uqci`]).
 //!
 //! Depends on qc-ir, qc-rules, qc-sim, qc-export, qc-route, qc-render and qc-engine (a
 //! session's engine move); the front ends depend on it.
@@ -17,6 +17,7 @@ pub mod estimate_view;
 pub mod program;
 pub mod rules;
 pub mod session;
+pub mod uqci;
 
 pub use backend::{check_precision, BackendKind, PrecisionNeedsDense};
 pub use board_facts::{annotate, board_facts, BoardFacts};
