@@ -17,3 +17,11 @@ pub mod surfaces;
 pub mod uqci;
 
 pub use surfaces::{run_guarded, Outcome, Surface};
+
+/// FNV-1a (64 bits) of `bytes`: the name of a saved failure, and the seed a generated input is
+/// drawn from.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
+    })
+}

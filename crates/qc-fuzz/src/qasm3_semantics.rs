@@ -349,16 +349,9 @@ fn expected_circuit(
     Ok(Some(c))
 }
 
-/// A seed from the input's bytes (FNV-1a), so that a saved input replays its program.
-fn seed(input: &str) -> u64 {
-    input.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-    })
-}
-
 /// Generates the input's program, reads it, and compares.
 pub fn run(input: &str) -> Result<(), String> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed(input));
+    let mut rng = ChaCha8Rng::seed_from_u64(crate::fnv1a(input.as_bytes()));
     let program = generate(&mut rng);
     let read = qc_export::import_qasm(&program.text);
     let fail = |why: String| Err(format!("{why}\n--- program ---\n{}", program.text));
