@@ -7,6 +7,11 @@
 //!   them (the parser expects a block); a braceless body that is itself an `if`, and `else if`,
 //!   are refused (conditions on two bits, which the importer does not support; the parser would
 //!   drop an `else if` without a word).
+//! - `.25`: a float literal without digits before its point becomes `0.25` (the lexer reads
+//!   `.` and `25` as two tokens, and the parser refuses the `.`).
+//! - `0X1F`, `0B11` (and `0O17`): an integer's base prefix in capitals becomes `0x`, `0b`, `0o`
+//!   (the syntax tree only knows the lower-case prefixes and read the rest as a suffix: the value
+//!   was silently 0). The specification allows `0X` and `0B`; `0O` is read the same way.
 //! - `barrier;` with no operands (a barrier on every qubit) is blanked out: barriers are ignored
 //!   anyway, and the semantic pass panics on one without operands.
 //! - Physical qubits `$k` (a device program, as qchess and Qiskit write a routed circuit) become
@@ -67,6 +72,8 @@ enum Edit {
     Insert(String),
     /// Overwrite up to this offset with spaces (line breaks kept).
     Blank(usize),
+    /// Overwrite up to this offset with its ASCII lower case (same length).
+    Lowercase(usize),
 }
 
 /// Rewrites `src` (see the module docs). Errors carry offsets in `src`.
@@ -141,7 +148,43 @@ pub(crate) fn rewrite(src: &str) -> Result<Rewritten, ImportError> {
         }
     }
     hardware_qubits(src, &toks, &mut edits)?;
+    leading_point_floats(src, &toks, &mut edits);
+    capital_base_prefixes(src, &toks, &mut edits);
     Ok(apply(src, edits))
+}
+
+/// Edits that write an integer's capital base prefix (`0X`, `0B`, `0O`) in lower case.
+fn capital_base_prefixes(src: &str, toks: &[Tok], edits: &mut Vec<(usize, Edit)>) {
+    for t in toks {
+        let integer = matches!(
+            t.kind,
+            TokenKind::Literal {
+                kind: LiteralKind::Int { .. },
+                ..
+            }
+        );
+        if integer && matches!(src.get(t.start..t.start + 2), Some("0X" | "0B" | "0O")) {
+            edits.push((t.start + 1, Edit::Lowercase(t.start + 2)));
+        }
+    }
+}
+
+/// Edits that write `0` before a float literal that starts with its point (`.25`, `.5e-3`),
+/// which the lexer splits into a `.` and a decimal number. A `.` appears nowhere else in
+/// OpenQASM 3, so a `.` directly followed by decimal digits is such a literal.
+fn leading_point_floats(src: &str, toks: &[Tok], edits: &mut Vec<(usize, Edit)>) {
+    for pair in toks.windows(2) {
+        let (dot, number) = (&pair[0], &pair[1]);
+        let digits = &src[number.start..number.end];
+        let decimal = matches!(number.kind, TokenKind::Literal { .. })
+            && digits.starts_with(|c: char| c.is_ascii_digit())
+            && digits
+                .bytes()
+                .all(|b| b.is_ascii_digit() || matches!(b, b'_' | b'e' | b'E' | b'+' | b'-'));
+        if dot.kind == TokenKind::Dot && dot.end == number.start && decimal {
+            edits.push((dot.start, Edit::Insert("0".into())));
+        }
+    }
 }
 
 /// The register that stands for physical qubits `$k`.
@@ -288,6 +331,10 @@ fn apply(src: &str, mut edits: Vec<(usize, Edit)>) -> Rewritten {
                 );
                 cursor = end;
             }
+            Edit::Lowercase(end) => {
+                text.push_str(&src[at..end].to_ascii_lowercase());
+                cursor = end;
+            }
         }
     }
     text.push_str(&src[cursor..]);
@@ -314,6 +361,22 @@ mod tests {
         );
         let braced = "if (c[0]) { x q[1]; } else { z q; }";
         assert_eq!(rewritten(braced), braced);
+    }
+
+    #[test]
+    fn a_float_that_starts_with_its_point_gets_a_zero() {
+        assert_eq!(
+            rewritten("rx(.25) q; ry(2*.5e-1) q; rz(1.5) q;"),
+            "rx(0.25) q; ry(2*0.5e-1) q; rz(1.5) q;"
+        );
+    }
+
+    #[test]
+    fn a_capital_base_prefix_becomes_lower_case() {
+        assert_eq!(
+            rewritten("rx(0X1F + 0B11 + 0O17 + 0x1F + 0E0) q;"),
+            "rx(0x1F + 0b11 + 0o17 + 0x1F + 0E0) q;"
+        );
     }
 
     #[test]

@@ -70,6 +70,41 @@ fn angle_expressions_are_typed_as_the_specification_and_qiskit_type_them() {
 }
 
 #[test]
+fn a_float_written_from_its_point_is_read() {
+    // `.25` is a float literal in OpenQASM 3 (found by the fuzz harness's second evaluator:
+    // it was refused with "atom_expr: expected expression"). Qiskit's values.
+    for (expr, want) in [
+        (".25", 0.25),
+        ("1/.5", 2.0),
+        (".5e1", 5.0),
+        ("-.125*8", -1.0),
+    ] {
+        let got = rx_angle(expr);
+        assert!((got - want).abs() < 1e-12, "rx({expr}): {got}, want {want}");
+    }
+    // An error after it still names the user's column.
+    let program = format!("{HEAD}rx(.25) q[0]; rx(1/0) q[1];\n");
+    let e = import_qasm3(&program).expect_err("1/0 is refused");
+    assert_eq!(e.kind, ImportErrorKind::IntegerDivisionByZero);
+    assert_eq!((e.line, e.column), (5, 15));
+}
+
+#[test]
+fn a_capital_base_prefix_is_read() {
+    // `0X1F` and `0B11` are integers in OpenQASM 3 (Qiskit reads 31 and 3); they were read as 0
+    // without a word (found by the fuzz harness's second evaluator). `0O17` is read as `0o17`.
+    for (expr, want) in [
+        ("0X1F", 31.0),
+        ("0B11", 3.0),
+        ("0O17", 15.0),
+        ("0X1-2.", -1.0),
+    ] {
+        let got = rx_angle(expr);
+        assert!((got - want).abs() < 1e-12, "rx({expr}): {got}, want {want}");
+    }
+}
+
+#[test]
 fn integer_division_by_zero_is_an_error_with_its_place() {
     let program = format!("{HEAD}h q[0];\nrx(pi + 7/0) q[1];\n");
     let e = import_qasm3(&program).expect_err("7/0");

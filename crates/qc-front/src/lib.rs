@@ -5,7 +5,8 @@
 //! ([`backend`])), the facts a game adds to its program's board map, compiling a game to a
 //! program text, a circuit file read, drawn and simulated ([`program`]), a device's counts back
 //! into a board (the estimate and its mitigations), what a file given to the wrong reader is
-//! ([`file_kind`]), and the random source behind a seed.
+//! ([`file_kind`]), the random source behind a seed, and the UQCI engine protocol's session and
+//! loop ([`uqci`]).
 //!
 //! Depends on qc-ir, qc-rules, qc-sim, qc-export, qc-route, qc-render and qc-engine (a
 //! session's engine move); the front ends depend on it.
@@ -19,6 +20,7 @@ pub mod file_kind;
 pub mod program;
 pub mod rules;
 pub mod session;
+pub mod uqci;
 
 pub use backend::{check_precision, BackendKind, PrecisionNeedsDense};
 pub use board_facts::{annotate, board_facts, BoardFacts};

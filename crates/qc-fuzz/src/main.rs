@@ -63,12 +63,6 @@ struct Tally {
     failures: u64,
 }
 
-fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
-    })
-}
-
 /// The input being run now, for the watchdog: its surface, text and start.
 type Current = Arc<Mutex<Option<(Surface, String, Instant)>>>;
 
@@ -124,7 +118,7 @@ fn save_failure(out: &std::path::Path, surface: Surface, input: &str) -> PathBuf
     let path = out.join(format!(
         "{}-{:016x}.txt",
         surface.name(),
-        fnv(input.as_bytes())
+        qc_fuzz::fnv1a(input.as_bytes())
     ));
     let _ = std::fs::create_dir_all(out);
     let _ = std::fs::write(&path, input.as_bytes());

@@ -28,6 +28,25 @@ const BUILT_IN: &[(Surface, &str)] = &[
     (Surface::NielsMove, "b2^b3c3"),
     (Surface::NielsMove, "e1*e5[e1]"),
     (Surface::NielsFen, "rnbk/pppp/PPPP/RNBK w - - 0 1"),
+    // The bundled interference counts in each format `qchess counts` reads.
+    (Surface::Counts, "{\"0001\": 737, \"0010\": 248, \"1000\": 15}"),
+    (Surface::Counts, "{\"counts\": {\"0001\": 737, \"0010\": 248, \"1000\": 15}}"),
+    (
+        Surface::Counts,
+        "{\"measurement_counts\": {\"1000\": 737, \"0100\": 248, \"0001\": 15}, \"measured_qubits\": [0, 1, 2, 3]}",
+    ),
+    (Surface::Counts, "bits,count\n# a comment\n0001,737\n0010, 248\n1000,15\n"),
+    (Surface::Counts, "{\"00 01\": 737, \"00 10\": 248, \"10 00\": 15}"),
+    (Surface::Calibration, "{\"qubits\": [{\"qubit\": 0, \"p1_given_0\": 0.5, \"p0_given_1\": 0.5}]}"),
+    (
+        Surface::Uqci,
+        "uci\nisready\nposition startpos moves e2e4 g8^f6h6\ngo infinite\nisready\nprobs\nmoves\nstop\n\
+         go depth 2 movetime 100\nposition startpos moves e2e4 g8^f6h6 e4e5 h6g4 d2d3 g4xf2\nfen\n\
+         go wtime 1000 btime 1000 winc 10 binc 10 movestogo 5\ncalcbell f6 g4\nstatus\nclaim\n\
+         go searchmoves e1f2 d1h5\nundo\nsetoption name seed value 3\ngo\nquit\n",
+    ),
+    (Surface::Qasm3Semantics, "0"),
+    (Surface::Qasm3Semantics, "ry(1/2*pi)"),
 ];
 
 /// Files under `dir` (not recursive), sorted, as bytes.
@@ -54,6 +73,22 @@ fn with_extension(dirs: &[PathBuf], ext: &str) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// The example sessions of a document (docs/uqci.md): the commands (`> ` lines) of each
+/// ```` ```text ```` block, one seed per block.
+fn documented_sessions(path: &Path) -> Vec<Vec<u8>> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.split("```")
+        .filter_map(|block| {
+            let commands: String = block
+                .lines()
+                .filter_map(|l| l.strip_prefix("> "))
+                .map(|c| format!("{c}\n"))
+                .collect();
+            (!commands.is_empty()).then(|| commands.into_bytes())
+        })
+        .collect()
+}
+
 /// The seeds of every surface (each surface has at least one).
 pub fn seeds() -> BTreeMap<Surface, Vec<Vec<u8>>> {
     let root = repository_root();
@@ -71,6 +106,15 @@ pub fn seeds() -> BTreeMap<Surface, Vec<Vec<u8>>> {
             Surface::Qasm => qasm.clone(),
             Surface::RunCircuit => ir.iter().chain(&qasm).cloned().collect(),
             Surface::NielsGameFile | Surface::NielsReplay => niels_games.clone(),
+            Surface::Uqci => documented_sessions(&root.join("docs/uqci.md")),
+            Surface::Counts => with_extension(&circuits[..1], "json")
+                .into_iter()
+                .filter(|b| !b.starts_with(b"{\"qubits\""))
+                .collect(),
+            Surface::Calibration => with_extension(&circuits[..1], "json")
+                .into_iter()
+                .filter(|b| b.starts_with(b"{\"qubits\""))
+                .collect(),
             _ => Vec::new(),
         };
         let entry = out.entry(surface).or_default();

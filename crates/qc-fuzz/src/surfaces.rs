@@ -50,11 +50,20 @@ pub enum Surface {
     RunCircuit,
     /// An IR circuit exported to OpenQASM 3 and 2, each imported back.
     ExportImport,
+    /// A counts file (every format) against a compiled program and its calibration.
+    Counts,
+    /// A readout calibration file against a compiled program and its counts.
+    Calibration,
+    /// A generated OpenQASM 3 program with constant-expression angles against this crate's
+    /// own evaluation of them (the input seeds the generator).
+    Qasm3Semantics,
+    /// A UQCI session (one command a line) through the session loop, both rulesets.
+    Uqci,
 }
 
 impl Surface {
     /// Every surface, in the order the runner visits them.
-    pub const ALL: [Surface; 13] = [
+    pub const ALL: [Surface; 17] = [
         Surface::Qcan,
         Surface::MoveList,
         Surface::Fen,
@@ -68,6 +77,10 @@ impl Surface {
         Surface::NielsReplay,
         Surface::RunCircuit,
         Surface::ExportImport,
+        Surface::Counts,
+        Surface::Calibration,
+        Surface::Qasm3Semantics,
+        Surface::Uqci,
     ];
 
     /// The surface's name: folder names under the corpus and in reports.
@@ -86,6 +99,10 @@ impl Surface {
             Surface::NielsReplay => "niels_replay",
             Surface::RunCircuit => "run_circuit",
             Surface::ExportImport => "export_import",
+            Surface::Counts => "counts",
+            Surface::Calibration => "calibration",
+            Surface::Qasm3Semantics => "qasm3_semantics",
+            Surface::Uqci => "uqci",
         }
     }
 
@@ -110,6 +127,10 @@ impl Surface {
             Surface::NielsReplay => niels_replay(input),
             Surface::RunCircuit => run_circuit(input),
             Surface::ExportImport => export_import(input)?,
+            Surface::Counts => crate::counts::counts_file(input)?,
+            Surface::Calibration => crate::counts::calibration_file(input)?,
+            Surface::Qasm3Semantics => crate::qasm3_semantics::run(input)?,
+            Surface::Uqci => crate::uqci::run(input)?,
         }
         Ok(())
     }
