@@ -5,7 +5,6 @@
 
 mod dice;
 mod output;
-mod rules;
 mod search;
 mod session;
 mod timed;
@@ -16,9 +15,9 @@ use clap::Args;
 use output::Output;
 use qc_engine::EngineGame;
 use qc_ir::Backend;
+use qc_rules::Ruleset;
 use qc_sim::MemoryLimit;
-use rules::{Engine, UqciRules};
-use session::{Reply, Session};
+use session::{Engine, Reply, Session};
 use std::io::BufRead;
 
 /// The longest line read; the rest of a longer line is skipped and the line refused, so no line
@@ -48,7 +47,7 @@ pub fn run(args: &UqciArgs) -> anyhow::Result<()> {
 /// The session loop under ruleset `R` on simulators from `new_backend`. A search under a time
 /// control runs on its own thread and writes to the same output; `quit` and the end of input
 /// end it (its `bestmove` is sent) before the session ends.
-fn serve<R: UqciRules + 'static, B: Backend + 'static>(
+fn serve<R: Ruleset + 'static, B: Backend + 'static>(
     args: &UqciArgs,
     new_backend: fn(MemoryLimit) -> B,
 ) -> anyhow::Result<()>
@@ -71,7 +70,7 @@ where
 }
 
 /// Reads and answers commands until `quit` or the end of input.
-fn read_commands<R: UqciRules + 'static, B: Backend + 'static>(
+fn read_commands<R: Ruleset + 'static, B: Backend + 'static>(
     session: &mut Session<R, B>,
     out: &Output,
 ) -> anyhow::Result<()>
