@@ -257,7 +257,7 @@ impl<B: Backend> QuantumGame for Game<B> {
     }
 
     fn undo(&mut self) -> Result<PlayedQcan, CantwellError> {
-        Ok(self.take_back()?)
+        Ok(self.ledger.unmake().map_err(MoveError::from)?)
     }
 
     fn move_outcomes(

@@ -174,7 +174,7 @@ impl<B: Backend> QuantumGame for NielsGame<B> {
     }
 
     fn undo(&mut self) -> Result<PlayedNiels, NielsError> {
-        self.take_back()
+        Ok(self.ledger.unmake()?)
     }
 
     fn move_outcomes(
