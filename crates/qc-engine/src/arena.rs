@@ -144,10 +144,7 @@ fn play_game<R: Ruleset, B: Backend>(
     opening_moves: &[R::Move],
     index: usize,
     config: &MatchConfig,
-) -> Result<PlayedGame, MatchError>
-where
-    R::Game<B>: EngineGame,
-{
+) -> Result<PlayedGame, MatchError> {
     let number = 2 * index + usize::from(!first_is_white);
     let mut game = R::new_game(start, backend).map_err(|e| MatchError::Start(Box::new(e)))?;
     let mut dice = ChaCha8Rng::seed_from_u64(mix(config.seed ^ mix(index as u64 ^ 0x0D1CE)));
@@ -223,10 +220,7 @@ pub fn play_match<R: Ruleset, B: Backend>(
     second: &PlayerSpec,
     config: &MatchConfig,
     on_game: &mut dyn FnMut(&PlayedGame),
-) -> Result<(Vec<PlayedGame>, Tally), MatchError>
-where
-    R::Game<B>: EngineGame,
-{
+) -> Result<(Vec<PlayedGame>, Tally), MatchError> {
     let mut games = Vec::new();
     let mut tally = Tally::default();
     for index in 0..config.openings {

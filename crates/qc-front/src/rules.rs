@@ -45,6 +45,19 @@ impl RulesKind {
         crate::with_ruleset!(self, |R| R::NOTATION_EXAMPLES)
     }
 
+    /// The title a menu shows (`Quantum Chess (Cantwell)`).
+    pub fn menu_title(self) -> &'static str {
+        use qc_rules::Ruleset;
+        crate::with_ruleset!(self, |R| R::MENU_TITLE)
+    }
+
+    /// The rule options, `(name, what it does)`, as `--variant` takes them (none for a ruleset
+    /// without options).
+    pub fn rule_options(self) -> &'static [(&'static str, &'static str)] {
+        use qc_rules::Ruleset;
+        crate::with_ruleset!(self, |R| R::RULE_OPTIONS)
+    }
+
     /// The ruleset of the game file `path` with text `text`: the one whose game files have the
     /// path's extension (`.qcg`, `.qng`, any case), else the one its tags name (a `Variant` tag
     /// is Niel's Chess's rule options, which Quantum Chess has none of), else Quantum Chess.

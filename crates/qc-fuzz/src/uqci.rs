@@ -12,7 +12,8 @@
 //! that panicked would answer none: its panic is not seen otherwise).
 
 use qc_engine::{EngineGame, Go};
-use qc_front::uqci::{read_commands, Engine, Output, Session, UqciRules};
+use qc_front::uqci::{read_commands, Engine, Output, Session};
+use qc_rules::Ruleset;
 use qc_rules::{Cantwell, Niels};
 use qc_sim::{MemoryLimit, SparseSim};
 use std::io::Write;
@@ -103,7 +104,7 @@ fn new_backend(limit: MemoryLimit) -> SparseSim {
     SparseSim::with_limit(MemoryLimit::bytes(limit.limit_bytes().min(MEMORY_BYTES)))
 }
 
-fn session<R: UqciRules + 'static>(script: &str, searches: usize) -> Result<(), String>
+fn session<R: Ruleset + 'static>(script: &str, searches: usize) -> Result<(), String>
 where
     Engine<R, SparseSim>: EngineGame + 'static,
     R::Start: Send,

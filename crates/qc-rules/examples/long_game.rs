@@ -4,7 +4,7 @@
 //! and forth. `forcewin` is on so that the game goes on past the fifty-move rule, which then
 //! measures every square after each ply (64 more instructions and classical bits per ply).
 
-use qc_rules::{parse_move_list, Board, Game, QuantumGame};
+use qc_rules::{parse_move_list, Board, Game, QuantumGame, UndoControls};
 use rand::SeedableRng;
 use std::io::Write;
 

@@ -360,3 +360,72 @@ impl<B: Backend, M: GameMove, S: ClassicalState> Ledger<B, M, S> {
         self.undo.budget()
     }
 }
+
+/// The undo history's controls of a game kept in a [`Ledger`], written once over the ledger: a
+/// ruleset's game gives its ledger (a sealed trait, crate-internal) and gets these methods.
+pub trait UndoControls: sealed::HasLedger {
+    /// How many of the last moves [`crate::QuantumGame::undo`] can still take back.
+    fn undo_depth(&self) -> usize {
+        self.undo_log().depth()
+    }
+
+    /// The bytes the undo history holds, as counted against its budget (see
+    /// [`Ledger::undo_bytes`]).
+    fn undo_bytes(&self) -> u128 {
+        self.undo_log().bytes()
+    }
+
+    /// Sets the most bytes the undo history may hold (`None`: no limit); see
+    /// [`Ledger::set_undo_budget`].
+    fn set_undo_budget(&mut self, bytes: Option<u128>) {
+        self.undo_log_mut().set_budget(bytes);
+    }
+
+    /// The undo budget in bytes (`None`: no limit).
+    fn undo_budget(&self) -> Option<u128> {
+        self.undo_log().budget()
+    }
+}
+
+impl<G: sealed::HasLedger> UndoControls for G {}
+
+/// What [`UndoControls`] reaches of a game: its ledger's undo history, whatever the ledger's
+/// move and state types (which stay private to each ruleset).
+pub(crate) mod sealed {
+    /// A game kept in a ledger.
+    pub trait HasLedger {
+        /// The ledger's undo history.
+        fn undo_log(&self) -> &dyn UndoLog;
+        /// The same, to change its budget.
+        fn undo_log_mut(&mut self) -> &mut dyn UndoLog;
+    }
+
+    /// A ledger's undo history, its types erased.
+    pub trait UndoLog {
+        /// See [`super::Ledger::undo_depth`].
+        fn depth(&self) -> usize;
+        /// See [`super::Ledger::undo_bytes`].
+        fn bytes(&self) -> u128;
+        /// See [`super::Ledger::set_undo_budget`].
+        fn set_budget(&mut self, bytes: Option<u128>);
+        /// See [`super::Ledger::undo_budget`].
+        fn budget(&self) -> Option<u128>;
+    }
+
+    impl<B: qc_ir::Backend, M: crate::ruleset::GameMove, S: super::ClassicalState> UndoLog
+        for super::Ledger<B, M, S>
+    {
+        fn depth(&self) -> usize {
+            self.undo_depth()
+        }
+        fn bytes(&self) -> u128 {
+            self.undo_bytes()
+        }
+        fn set_budget(&mut self, bytes: Option<u128>) {
+            self.set_undo_budget(bytes);
+        }
+        fn budget(&self) -> Option<u128> {
+            self.undo_budget()
+        }
+    }
+}

@@ -7,7 +7,7 @@
 use qc_ir::IMPOSSIBLE_PROBABILITY;
 use qc_rules::niels::{NielsGame, RolledMove};
 use qc_rules::ruleset::CantwellError;
-use qc_rules::{Cantwell, MoveError, MoveOutcome, Niels, QuantumGame, Ruleset};
+use qc_rules::{Cantwell, MoveError, MoveOutcome, Niels, QuantumGame, Ruleset, UndoControls};
 use qc_sim::SparseSim;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

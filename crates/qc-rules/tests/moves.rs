@@ -4,7 +4,7 @@
 mod common;
 use common::*;
 use qc_rules::cantwell::CantwellError;
-use qc_rules::{MoveError, MoveType, Variant};
+use qc_rules::{MoveError, MoveType, UndoControls, Variant};
 
 qc_sim::for_each_backend!(basic_jump_is_one_iswap, |backend| {
     let mut g = free_game_on(backend(), &[("b1", 'N')]);

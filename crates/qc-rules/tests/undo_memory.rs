@@ -6,8 +6,8 @@
 
 use qc_ir::Backend;
 use qc_rules::niels::{NielsGame, NielsPosition, NielsRules, RolledMove};
-use qc_rules::QuantumGame;
 use qc_rules::{parse_move_list, Board, Game};
+use qc_rules::{QuantumGame, UndoControls};
 use rand::SeedableRng;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};

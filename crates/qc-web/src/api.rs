@@ -232,38 +232,36 @@ fn named<T: Choice>() -> Vec<Named> {
         .collect()
 }
 
-/// The rule options of Niel's Chess, as `--variant` takes them (joined by `+`).
-pub const NIELS_OPTIONS: [(&str, &str); 6] = [
-    ("full", "the full game: marks can be inverted"),
-    ("hadamard", "the Hadamard Game: Z and Hadamard moves"),
-    (
-        "hadamard-plus",
-        "the Hadamard Game with more moves (implies hadamard)",
-    ),
-    (
-        "deterministic",
-        "the Deterministic Game (implies hadamard-plus)",
-    ),
-    (
-        "tunnelling",
-        "the Tunnelling Game: pieces may tunnel through",
-    ),
-    ("no-box", "no piece in a box"),
-];
+/// A ruleset in the page's menu: its name, its title and its rule options.
+#[derive(Serialize)]
+struct RulesEntry {
+    name: &'static str,
+    title: &'static str,
+    options: Vec<Named>,
+}
+
+/// Every registered ruleset, as the page's menu lists it.
+fn rules_entries() -> Vec<RulesEntry> {
+    RulesKind::CHOICES
+        .iter()
+        .map(|choice| RulesEntry {
+            name: choice.name,
+            title: choice.value.menu_title(),
+            options: choice
+                .value
+                .rule_options()
+                .iter()
+                .map(|&(name, help)| Named { name, help })
+                .collect(),
+        })
+        .collect()
+}
 
 async fn info(State(state): State<Arc<AppState>>) -> Json<serde_json::Value> {
     let limits = &state.limits;
-    let options = |list: &[(&'static str, &'static str)]| -> Vec<Named> {
-        list.iter()
-            .map(|&(name, help)| Named { name, help })
-            .collect()
-    };
     Json(serde_json::json!({
         "version": env!("CARGO_PKG_VERSION"),
-        "rules": [
-            {"name": RulesKind::Cantwell.name(), "title": "Quantum Chess (Cantwell)", "options": []},
-            {"name": RulesKind::Niels.name(), "title": "Niel's Chess", "options": options(&NIELS_OPTIONS)},
-        ],
+        "rules": rules_entries(),
         "initial": {
             "rules": state.initial.rules,
             "variant": state.initial.variant,

@@ -633,6 +633,22 @@ async fn the_page_and_its_assets_are_served_from_the_binary() {
     assert_eq!(info["engine"]["min_movetime_ms"], 10);
     assert_eq!(info["engine"]["max_movetime_ms"], 10_000);
     assert_eq!(info["rules"][1]["name"], "niels");
+    // The menu of rulesets, as the page has always read it (each ruleset now says its own).
+    let option = |name: &str, help: &str| json!({"name": name, "help": help});
+    assert_eq!(
+        info["rules"],
+        json!([
+            {"name": "cantwell", "title": "Quantum Chess (Cantwell)", "options": []},
+            {"name": "niels", "title": "Niel's Chess", "options": [
+                option("full", "the full game: marks can be inverted"),
+                option("hadamard", "the Hadamard Game: Z and Hadamard moves"),
+                option("hadamard-plus", "the Hadamard Game with more moves (implies hadamard)"),
+                option("deterministic", "the Deterministic Game (implies hadamard-plus)"),
+                option("tunnelling", "the Tunnelling Game: pieces may tunnel through"),
+                option("no-box", "no piece in a box"),
+            ]},
+        ])
+    );
     assert!(info["targets"].as_array().unwrap().contains(&json!("ibm")));
 }
 

@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::Args;
 use qc_engine::arena::{play_match, MatchConfig, Outcome, PlayedGame};
 use qc_engine::elo::{format_elo, Tally};
-use qc_engine::{EngineGame, Limits, PlayerSpec};
+use qc_engine::{Limits, PlayerSpec};
 use qc_rules::Ruleset;
 use qc_sim::SparseSim;
 use serde_json::json;
@@ -97,10 +97,7 @@ fn summary(args: &MatchArgs, tally: &Tally) -> String {
     )
 }
 
-fn run_as<R: Ruleset>(args: &MatchArgs) -> anyhow::Result<()>
-where
-    R::Game<SparseSim>: EngineGame,
-{
+fn run_as<R: Ruleset>(args: &MatchArgs) -> anyhow::Result<()> {
     let start = R::start(args.fen.as_deref(), args.rules.variant.as_deref()).context(
         if args.fen.is_some() {
             "--fen"

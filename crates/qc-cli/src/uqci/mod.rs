@@ -8,8 +8,9 @@ use crate::game_input::{RulesArgs, SimArgs};
 use anyhow::Context;
 use clap::Args;
 use qc_engine::EngineGame;
-use qc_front::uqci::{read_commands, Engine, LoopError, Output, Session, UqciRules};
+use qc_front::uqci::{read_commands, Engine, LoopError, Output, Session};
 use qc_ir::Backend;
+use qc_rules::Ruleset;
 use qc_sim::MemoryLimit;
 
 /// Arguments of `qchess uqci`.
@@ -35,7 +36,7 @@ pub fn run(args: &UqciArgs) -> anyhow::Result<()> {
 /// The session loop under ruleset `R` on simulators from `new_backend`. A search under a time
 /// control runs on its own thread and writes to the same output; `quit` and the end of input
 /// end it (its `bestmove` is sent) before the session ends.
-fn serve<R: UqciRules + 'static, B: Backend + 'static>(
+fn serve<R: Ruleset + 'static, B: Backend + 'static>(
     args: &UqciArgs,
     new_backend: fn(MemoryLimit) -> B,
 ) -> anyhow::Result<()>

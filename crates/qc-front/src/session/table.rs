@@ -360,9 +360,10 @@ where
     }
 
     fn claim(&mut self) -> Option<Result<String, SessionError>> {
-        self.game
-            .claim(&mut self.dice)
-            .map(|r| r.map_err(|e| SessionError::Rules(RulesError::new(e))))
+        self.game.claim(&mut self.dice).map(|r| {
+            r.map(|claimed| claimed.to_string())
+                .map_err(|e| SessionError::Rules(RulesError::new(e)))
+        })
     }
 
     fn load(&mut self, name: &str, text: &str) -> Result<(), SessionError> {

@@ -5,17 +5,16 @@
 
 mod dice;
 mod output;
-mod rules;
 mod search;
 mod session;
 mod timed;
 
 pub use output::Output;
-pub use rules::{Endings, Engine, Force, UqciRules};
-pub use session::{Reply, Session};
+pub use session::{Engine, Reply, Session};
 
 use qc_engine::EngineGame;
 use qc_ir::Backend;
+use qc_rules::Ruleset;
 use std::io::BufRead;
 
 /// The longest line read; the rest of a longer line is skipped and the line refused, so no line
@@ -38,7 +37,7 @@ pub enum LoopError {
 ///
 /// # Errors
 /// Reading `input` or writing to `out` failed.
-pub fn read_commands<R: UqciRules + 'static, B: Backend + 'static>(
+pub fn read_commands<R: Ruleset + 'static, B: Backend + 'static>(
     session: &mut Session<R, B>,
     input: &mut impl BufRead,
     out: &Output,

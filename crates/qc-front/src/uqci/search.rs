@@ -8,7 +8,7 @@
 //! ([`QuantumGame::move_outcomes`]: each played with its outcome written in, weighted by its
 //! exact probability, then taken back). Depth 1 looks one ply ahead; depth 2 also lets the
 //! opponent answer each outcome with its best reply, as long as the positions it visits stay
-//! within the ruleset's budget (`UqciRules::SEARCH_BUDGET`).
+//! within the ruleset's budget (`qc_rules::Ruleset::SEARCH_BUDGET`).
 
 use qc_rules::{BoardView, Color, MoveOutcome, Piece, PieceKind, QuantumGame, Status};
 use rand::SeedableRng;

@@ -1,18 +1,22 @@
 //! One UQCI session, the same for every ruleset: the options, the game, and one handler per
 //! command (docs/uqci.md). The game is the ruleset's on the simulator `--backend` names, driven
-//! through the common interface (`QuantumGame`); what differs between rulesets is in
-//! [`UqciRules`].
+//! through the common interface (`Ruleset`, `QuantumGame`): what differs between rulesets (its
+//! title, its switches, its draw counters, its search budget) each ruleset says itself.
 
 use super::dice::{PositionKey, Stream};
 use super::output::Output;
-use super::rules::{Endings, Engine, Force, UqciRules};
 use super::search::{best_move, Stopped, MAX_DEPTH};
 use super::timed::{self, Job, Running};
 use qc_engine::{EngineGame, Go, SearchConfig, Searcher};
 use qc_ir::Backend;
 use qc_rules::Square;
-use qc_rules::{DrawReason, GameMove, QuantumGame, SquarePair, Status, WinReason};
+use qc_rules::{
+    DrawReason, Endings, GameMove, QuantumGame, Ruleset, SquarePair, Status, Switch, WinReason,
+};
 use qc_sim::MemoryLimit;
+
+/// The game a session drives: the ruleset's game on the simulator `--backend` names.
+pub type Engine<R, B> = <R as Ruleset>::Game<B>;
 
 /// What the loop does after a command.
 pub enum Reply {
@@ -32,13 +36,13 @@ struct Options {
 }
 
 /// The position as the last `position` command gave it: a start, and the moves as written.
-struct Position<R: UqciRules> {
+struct Position<R: Ruleset> {
     start: R::Start,
     moves: Vec<String>,
 }
 
 // By hand: a derive would ask `R: Clone` of the ruleset's marker type.
-impl<R: UqciRules> Clone for Position<R> {
+impl<R: Ruleset> Clone for Position<R> {
     fn clone(&self) -> Self {
         Position {
             start: self.start.clone(),
@@ -48,7 +52,7 @@ impl<R: UqciRules> Clone for Position<R> {
 }
 
 /// A UQCI session for ruleset `R`.
-pub struct Session<R: UqciRules, B: Backend> {
+pub struct Session<R: Ruleset, B: Backend> {
     options: Options,
     /// The rule options (`--variant`) every start position gets.
     variant: Option<String>,
@@ -68,7 +72,7 @@ pub struct Session<R: UqciRules, B: Backend> {
 }
 
 /// A game built from a `position`: the game, its position's key, and the outcomes drawn.
-struct Built<R: UqciRules, B: Backend> {
+struct Built<R: Ruleset, B: Backend> {
     game: Engine<R, B>,
     key: PositionKey,
     /// `info string outcome N MOVE` for every move whose outcome was drawn, in order.
@@ -84,7 +88,7 @@ fn lines(lines: Vec<String>) -> Reply {
     Reply::Lines(lines)
 }
 
-impl<R: UqciRules + 'static, B: Backend + 'static> Session<R, B>
+impl<R: Ruleset + 'static, B: Backend + 'static> Session<R, B>
 where
     Engine<R, B>: EngineGame + 'static,
     R::Start: Send,
@@ -241,9 +245,9 @@ where
             )),
         };
         // A switch the ruleset does not have may only be set to its one value, off.
-        let force = |force: Force| {
+        let force = |force: Switch| {
             let on = flag()?;
-            match R::force_unsupported(force) {
+            match R::switch_unsupported(force) {
                 Some(why) if on => Err(format!(
                     "setoption {}: does not apply to {}: {why}",
                     force.name(),
@@ -253,8 +257,8 @@ where
             }
         };
         let result = match name.as_str() {
-            "forceturn" => force(Force::Turn).map(|v| self.options.force_turn = v),
-            "forcewin" => force(Force::Win).map(|v| self.options.force_win = v),
+            "forceturn" => force(Switch::ForceTurn).map(|v| self.options.force_turn = v),
+            "forcewin" => force(Switch::ForceWin).map(|v| self.options.force_win = v),
             "forcemeasure" => flag().map(|v| self.options.force_measure = v),
             "seed" => value
                 .parse::<u64>()
@@ -273,11 +277,7 @@ where
         };
         match result {
             Ok(()) => {
-                R::set_force(
-                    &mut self.game,
-                    self.options.force_turn,
-                    self.options.force_win,
-                );
+                set_switches(&mut self.game, self.options);
                 lines(Vec::new())
             }
             Err(e) => error(e),
@@ -402,7 +402,7 @@ where
             fifty,
             claimable,
             measured,
-        } = R::endings(&self.game);
+        } = self.game.endings();
         format!(
             "status {} side {} fifty {fifty} claim {} ended_by {}",
             status_name(status),
@@ -413,25 +413,39 @@ where
     }
 
     fn claim(&mut self) -> Reply {
-        match R::claim(&mut self.game, &mut self.key.dice(Stream::Claim, "")) {
-            Ok(reply) => lines(vec![reply, self.status()]),
-            Err(e) => error(format!("claim: {e}")),
+        match self.game.claim(&mut self.key.dice(Stream::Claim, "")) {
+            Some(Ok(claimed)) => lines(vec![
+                format!("claim {} board {:#018x}", claimed.ending, claimed.bitboard),
+                self.status(),
+            ]),
+            Some(Err(e)) => error(format!("claim: {e}")),
+            None => error(format!(
+                "claim: nothing to claim in {}: {}",
+                R::TITLE,
+                R::NO_CLAIM
+            )),
         }
     }
 }
 
+/// Sets the rule switches of `options` on `game` (a switch the ruleset lacks stays off).
+fn set_switches<G: QuantumGame>(game: &mut G, options: Options) {
+    game.set_switch(Switch::ForceTurn, options.force_turn);
+    game.set_switch(Switch::ForceWin, options.force_win);
+}
+
 /// The options of `R`: the switches that apply, then `forcemeasure` and `seed`.
-fn option_names<R: UqciRules>() -> Vec<&'static str> {
-    Force::ALL
+fn option_names<R: Ruleset>() -> Vec<&'static str> {
+    Switch::ALL
         .into_iter()
-        .filter(|f| R::force_unsupported(*f).is_none())
-        .map(Force::name)
+        .filter(|f| R::switch_unsupported(*f).is_none())
+        .map(Switch::name)
         .chain(["forcemeasure", "seed"])
         .collect()
 }
 
 /// The reply to `uci`: the options that apply to `R`.
-fn uci_lines<R: UqciRules>() -> Vec<String> {
+fn uci_lines<R: Ruleset>() -> Vec<String> {
     let mut out = vec![
         format!("id name qchess {}", env!("CARGO_PKG_VERSION")),
         "id author the qchess authors".into(),
@@ -452,14 +466,14 @@ fn uci_lines<R: UqciRules>() -> Vec<String> {
 /// seed and the position so far ([`PositionKey`]), and reported; a move that ends the game is
 /// played again with its outcome written in and the ending's own generator, so that what the
 /// ending draws is the same whether the outcome was written or drawn.
-fn build<R: UqciRules, B: Backend>(
+fn build<R: Ruleset, B: Backend>(
     position: &Position<R>,
     options: Options,
     new_backend: fn(MemoryLimit) -> B,
 ) -> Result<Built<R, B>, String> {
     let mut game = R::new_game(&position.start, new_backend(MemoryLimit::default()))
         .map_err(|e| e.to_string())?;
-    R::set_force(&mut game, options.force_turn, options.force_win);
+    set_switches(&mut game, options);
     let mut key = PositionKey::start(options.seed, &game.fen());
     let mut drawn = Vec::new();
     for (i, written) in position.moves.iter().enumerate() {

@@ -202,6 +202,28 @@ pub struct Game<B: Backend> {
     pub(super) ledger: Ledger<B, QcanMove, Position>,
 }
 
+impl<B: Backend> crate::ledger::sealed::HasLedger for Game<B> {
+    fn undo_log(&self) -> &dyn crate::ledger::sealed::UndoLog {
+        &self.ledger
+    }
+
+    fn undo_log_mut(&mut self) -> &mut dyn crate::ledger::sealed::UndoLog {
+        &mut self.ledger
+    }
+}
+
+/// Why the ledger could not take a move back, as this ruleset says it.
+impl From<UndoError> for MoveError {
+    fn from(e: UndoError) -> MoveError {
+        match e {
+            UndoError::NothingToUndo => MoveError::NothingToUndo,
+            UndoError::BeyondBudget { budget_bytes } => {
+                MoveError::UndoBeyondBudget { budget_bytes }
+            }
+        }
+    }
+}
+
 impl<B: Backend> Game<B> {
     /// Starts a game from `board` on `backend` (which must be in |0...0>): square qubit k is
     /// square k, and the set-up puts an `X` on every occupied square (origin move 0, `setup`).
@@ -375,42 +397,6 @@ impl<B: Backend> Game<B> {
             });
         }
         Ok(out)
-    }
-
-    /// Undoes the last move exactly (state, register, circuit, moves).
-    ///
-    /// # Errors
-    /// No move was played, or the snapshot for this move was dropped to keep the undo history
-    /// within its budget ([`Game::set_undo_budget`]).
-    pub(crate) fn take_back(&mut self) -> Result<PlayedQcan, MoveError> {
-        self.ledger.unmake().map_err(|e| match e {
-            UndoError::NothingToUndo => MoveError::NothingToUndo,
-            UndoError::BeyondBudget { budget_bytes } => {
-                MoveError::UndoBeyondBudget { budget_bytes }
-            }
-        })
-    }
-
-    /// How many of the last moves [`crate::QuantumGame::undo`] can still take back.
-    pub fn undo_depth(&self) -> usize {
-        self.ledger.undo_depth()
-    }
-
-    /// The bytes the undo history holds, as counted against its budget (see
-    /// [`Ledger::undo_bytes`]).
-    pub fn undo_bytes(&self) -> u128 {
-        self.ledger.undo_bytes()
-    }
-
-    /// Sets the most bytes the undo history may hold (`None`: no limit); see
-    /// [`Ledger::set_undo_budget`].
-    pub fn set_undo_budget(&mut self, bytes: Option<u128>) {
-        self.ledger.set_undo_budget(bytes);
-    }
-
-    /// The undo budget in bytes (`None`: no limit).
-    pub fn undo_budget(&self) -> Option<u128> {
-        self.ledger.undo_budget()
     }
 
     /// `P(square occupied)`.

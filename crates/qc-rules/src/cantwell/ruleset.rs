@@ -11,8 +11,8 @@ use crate::cantwell::notation_error::NotationError;
 use crate::cantwell::qcan::{parse_move_list, MoveShape, QcanMove};
 use crate::chess::{Color, Square};
 use crate::ruleset::{
-    BoardView, GameMove, LegalMove, MoveOutcome, MoveSquares, PlayedMove, QuantumGame, Ruleset,
-    SquarePair, SquareView, Status, Tag, WrittenMove,
+    BoardView, Claimed, Endings, GameMove, LegalMove, MoveOutcome, MoveSquares, PlayedMove,
+    QuantumGame, Ruleset, SquarePair, SquareView, Status, Switch, Tag, WrittenMove,
 };
 use qc_ir::{Backend, Circuit, Clbit, IMPOSSIBLE_PROBABILITY};
 use serde_json::{json, Map, Value};
@@ -257,7 +257,7 @@ impl<B: Backend> QuantumGame for Game<B> {
     }
 
     fn undo(&mut self) -> Result<PlayedQcan, CantwellError> {
-        Ok(self.take_back()?)
+        Ok(self.ledger.unmake().map_err(MoveError::from)?)
     }
 
     fn move_outcomes(
@@ -370,19 +370,31 @@ impl<B: Backend> QuantumGame for Game<B> {
         extras
     }
 
-    fn claim(&mut self, rng: &mut dyn rand::RngCore) -> Option<Result<String, CantwellError>> {
+    fn claim(&mut self, rng: &mut dyn rand::RngCore) -> Option<Result<Claimed, CantwellError>> {
         let mut uniform = || rand::Rng::gen::<f64>(rng);
         Some(
             self.claim_with(&mut uniform)
-                .map(|m| {
-                    format!(
-                        "claimed {}: measured every square, board {:#018x}",
-                        m.ending.as_str(),
-                        m.bitboard
-                    )
+                .map(|m| Claimed {
+                    ending: m.ending.as_str(),
+                    bitboard: m.bitboard,
                 })
                 .map_err(CantwellError::from),
         )
+    }
+
+    fn endings(&self) -> Endings {
+        Endings {
+            fifty: self.fifty_move_counter().plies,
+            claimable: self.claimable().map(|e| e.as_str()),
+            measured: self.full_measurement().map(|m| m.ending.as_str()),
+        }
+    }
+
+    fn set_switch(&mut self, switch: Switch, on: bool) {
+        match switch {
+            Switch::ForceTurn => self.set_force_turn(on),
+            Switch::ForceWin => self.set_force_win(on),
+        }
     }
 
     fn endings_note(&self) -> Option<String> {
@@ -445,6 +457,9 @@ fn describe_board(board: &Board, bitboard: u64) -> String {
 impl Ruleset for Cantwell {
     const NAME: &'static str = "cantwell";
     const GAME_FILE_EXTENSION: &'static str = "qcg";
+    const TITLE: &'static str = "Quantum Chess";
+    const MENU_TITLE: &'static str = "Quantum Chess (Cantwell)";
+    const SEARCH_BUDGET: usize = 250_000;
     const NOTATION_EXAMPLES: &'static [(&'static str, &'static str)] = &[
         (
             "e2e4  E2E4",
@@ -554,6 +569,10 @@ impl Ruleset for Cantwell {
 
     fn start_fen(start: &Board) -> String {
         start.to_fen()
+    }
+
+    fn switch_unsupported(_: Switch) -> Option<&'static str> {
+        None
     }
 
     fn options_name(_: &Board) -> Option<String> {

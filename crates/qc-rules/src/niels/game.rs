@@ -381,6 +381,28 @@ pub struct NielsGame<B: Backend> {
     pub(super) ledger: Ledger<B, RolledMove, NielsState>,
 }
 
+impl<B: Backend> crate::ledger::sealed::HasLedger for NielsGame<B> {
+    fn undo_log(&self) -> &dyn crate::ledger::sealed::UndoLog {
+        &self.ledger
+    }
+
+    fn undo_log_mut(&mut self) -> &mut dyn crate::ledger::sealed::UndoLog {
+        &mut self.ledger
+    }
+}
+
+/// Why the ledger could not take a move back, as this ruleset says it.
+impl From<UndoError> for NielsError {
+    fn from(e: UndoError) -> NielsError {
+        match e {
+            UndoError::NothingToUndo => NielsError::NothingToUndo,
+            UndoError::BeyondBudget { budget_bytes } => {
+                NielsError::UndoBeyondBudget { budget_bytes }
+            }
+        }
+    }
+}
+
 impl<B: Backend> NielsGame<B> {
     /// A game from `position` on `backend`. Pairs already on the board are prepared on fresh
     /// qubits (origin move 0).
@@ -596,44 +618,6 @@ impl<B: Backend> NielsGame<B> {
             }
         }
         Ok(out)
-    }
-
-    /// Takes back the last move exactly (state, circuit, position, repetition history) from
-    /// what was saved before it, and returns it.
-    ///
-    /// # Errors
-    /// [`NielsError::NothingToUndo`] when no move was played;
-    /// [`NielsError::UndoBeyondBudget`] when what this move needs was dropped to keep the undo
-    /// history within its budget ([`NielsGame::set_undo_budget`]).
-    pub(super) fn take_back(&mut self) -> Result<PlayedNiels, NielsError> {
-        self.ledger.unmake().map_err(|e| match e {
-            UndoError::NothingToUndo => NielsError::NothingToUndo,
-            UndoError::BeyondBudget { budget_bytes } => {
-                NielsError::UndoBeyondBudget { budget_bytes }
-            }
-        })
-    }
-
-    /// How many of the last moves [`QuantumGame::undo`] can still take back.
-    pub fn undo_depth(&self) -> usize {
-        self.ledger.undo_depth()
-    }
-
-    /// The bytes the undo history holds, as counted against its budget (see
-    /// [`Ledger::undo_bytes`]).
-    pub fn undo_bytes(&self) -> u128 {
-        self.ledger.undo_bytes()
-    }
-
-    /// Sets the most bytes the undo history may hold (`None`: no limit); see
-    /// [`Ledger::set_undo_budget`].
-    pub fn set_undo_budget(&mut self, bytes: Option<u128>) {
-        self.ledger.set_undo_budget(bytes);
-    }
-
-    /// The undo budget in bytes (`None`: no limit).
-    pub fn undo_budget(&self) -> Option<u128> {
-        self.ledger.undo_budget()
     }
 
     /// A legal move picked uniformly with `rng`, or `None` when the game is over (drawn, or no

@@ -7,8 +7,8 @@ use crate::niels::game::PlayedNiels;
 use crate::niels::moves::{NielsMove, NielsMoveKind, RolledMove};
 use crate::niels::{Cell, NielsError, NielsGame, NielsPosition, NielsRecord, NielsRules};
 use crate::ruleset::{
-    BoardView, GameMove, LegalMove, MarkView, MoveOutcome, MoveSquares, PairView, QuantumGame,
-    Ruleset, SquarePair, SquareView, Status, Tag, WireLabel, WrittenMove,
+    BoardView, Endings, GameMove, LegalMove, MarkView, MoveOutcome, MoveSquares, PairView,
+    QuantumGame, Ruleset, SquarePair, SquareView, Status, Switch, Tag, WireLabel, WrittenMove,
 };
 use qc_ir::{Backend, Circuit};
 use serde_json::{json, Map, Value};
@@ -174,7 +174,7 @@ impl<B: Backend> QuantumGame for NielsGame<B> {
     }
 
     fn undo(&mut self) -> Result<PlayedNiels, NielsError> {
-        self.take_back()
+        Ok(self.ledger.unmake()?)
     }
 
     fn move_outcomes(
@@ -299,6 +299,14 @@ impl<B: Backend> QuantumGame for NielsGame<B> {
         self.backend().state_size()
     }
 
+    fn endings(&self) -> Endings {
+        Endings {
+            fifty: self.position().halfmove_clock,
+            claimable: None,
+            measured: None,
+        }
+    }
+
     fn bell(&self, _: SquarePair) -> Option<([f64; 8], (f64, f64))> {
         // Squares have no qubits here (a pair's qubit says which of its two squares).
         None
@@ -317,6 +325,29 @@ impl<B: Backend> QuantumGame for NielsGame<B> {
 impl Ruleset for Niels {
     const NAME: &'static str = "niels";
     const GAME_FILE_EXTENSION: &'static str = "qng";
+    const TITLE: &'static str = "Niel's Chess";
+    const RULE_OPTIONS: &'static [(&'static str, &'static str)] = &[
+        ("full", "the full game: marks can be inverted"),
+        ("hadamard", "the Hadamard Game: Z and Hadamard moves"),
+        (
+            "hadamard-plus",
+            "the Hadamard Game with more moves (implies hadamard)",
+        ),
+        (
+            "deterministic",
+            "the Deterministic Game (implies hadamard-plus)",
+        ),
+        (
+            "tunnelling",
+            "the Tunnelling Game: pieces may tunnel through",
+        ),
+        ("no-box", "no piece in a box"),
+    ];
+    const NO_CLAIM: &'static str =
+        "its draws (threefold repetition, fifty moves) end the game at once";
+    // A position costs far more to play than a Quantum Chess one: legality looks at every
+    // collapse outcome.
+    const SEARCH_BUDGET: usize = 6_000;
     const NOTATION_EXAMPLES: &'static [(&'static str, &'static str)] = &[
         ("e2e4  f5xe6", "a move or a capture: the square it leaves, then the square it reaches"),
         ("e7e8q", "promotion: the piece's letter after the move"),
@@ -375,6 +406,19 @@ impl Ruleset for Niels {
 
     fn start_fen(start: &NielsPosition) -> String {
         start.to_fen()
+    }
+
+    fn switch_unsupported(switch: Switch) -> Option<&'static str> {
+        Some(match switch {
+            Switch::ForceTurn => {
+                "legality (no move may leave one's own king in check) is decided for \
+                 the side to move, so a move out of turn has no meaning"
+            }
+            Switch::ForceWin => {
+                "a king is never captured (the game ends by checkmate), so no \
+                 king can go missing"
+            }
+        })
     }
 
     fn options_name(start: &NielsPosition) -> Option<String> {

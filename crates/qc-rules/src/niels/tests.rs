@@ -7,6 +7,7 @@ mod hadamard_plus;
 mod random_games;
 mod statistics;
 
+use crate::ledger::UndoControls;
 use crate::niels::{NielsError, NielsGame, NielsMove, NielsPosition, PlayedNiels, RolledMove};
 use crate::ruleset::QuantumGame;
 use qc_sim::ReferenceSparse;

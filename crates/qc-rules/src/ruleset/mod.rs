@@ -10,13 +10,15 @@
 //! move N, the record, a [`BoardView`] for the renderers, and ruleset-specific extras for JSON.
 //!
 //! Quantum Chess ([`Cantwell`], on [`crate::Game`]) and Niel's Chess ([`Niels`], on
-//! [`crate::niels::NielsGame`]) implement both. A third ruleset implements them too and adds one
-//! arm to the command line's `RulesChoice` (see `docs/architecture.md`).
+//! [`crate::niels::NielsGame`]) implement both. A third ruleset implements them too and is registered once, in
+//! qc-front's `rules.rs` (see `docs/architecture.md`): every front end reads its title, rule
+//! options and switches from here.
 
 pub mod game_file;
 pub mod pair;
 pub mod played;
 pub mod status;
+pub mod switch;
 pub mod view;
 
 pub use crate::cantwell::{Cantwell, CantwellError, FIFTY_MOVE_BOARD_TAG, REPETITION_BOARD_TAG};
@@ -25,6 +27,7 @@ pub use game_file::{GameFile, GameResult, Tag, WrittenMove};
 pub use pair::{SameSquare, SquarePair};
 pub use played::{GameMove, LegalMove, MoveOutcome, MoveSquares, PlayedMove, Roll};
 pub use status::{DrawReason, Status, WinReason};
+pub use switch::{Claimed, Endings, Switch};
 pub use view::{BoardView, MarkView, PairView, SquareView, WireLabel};
 
 use crate::chess::Color;
@@ -161,11 +164,18 @@ pub trait QuantumGame {
     }
 
     /// Claims a draw the player may claim (Quantum Chess: threefold repetition, which measures
-    /// every square) and says what happened; `None` where draws are automatic (nothing to
-    /// claim).
-    fn claim(&mut self, _rng: &mut dyn rand::RngCore) -> Option<Result<String, Self::Error>> {
+    /// every square) and says what the measurement gave; `None` where draws are automatic
+    /// (nothing to claim).
+    fn claim(&mut self, _rng: &mut dyn rand::RngCore) -> Option<Result<Claimed, Self::Error>> {
         None
     }
+
+    /// The draw counters of the position and the ending a measurement decided.
+    fn endings(&self) -> Endings;
+
+    /// Turns a rule [`Switch`] on or off. A switch the ruleset does not have
+    /// ([`Ruleset::switch_unsupported`]) stays off: nothing happens by default.
+    fn set_switch(&mut self, _switch: Switch, _on: bool) {}
 
     /// A line about the draw rules' counters (`Fifty-move counter: 9/100   Can claim:
     /// repetition`), for the text outputs; `None` when there is nothing to say.
@@ -184,6 +194,20 @@ pub trait Ruleset {
     /// The move notation by example, `(text, meaning)` per form, for `help` in `qchess play`
     /// (the full notation is in docs/notation.md).
     const NOTATION_EXAMPLES: &'static [(&'static str, &'static str)];
+    /// The ruleset's name in messages (`Quantum Chess`).
+    const TITLE: &'static str;
+    /// The title a menu shows (the web page's); [`Ruleset::TITLE`] unless given.
+    const MENU_TITLE: &'static str = Self::TITLE;
+    /// The rule options, `(name, what it does)`, as `--variant` takes them (joined by `+`);
+    /// none unless given.
+    const RULE_OPTIONS: &'static [(&'static str, &'static str)] = &[];
+    /// Why nothing can be claimed, where [`QuantumGame::claim`] has nothing to claim (UQCI's
+    /// `claim` reply says it after `nothing to claim in TITLE: `).
+    const NO_CLAIM: &'static str = "its draws end the game at once";
+    /// The most positions a fixed-depth search beyond depth 1 may visit (UQCI's `go depth 2`;
+    /// beyond it depth 1 answers), chosen so that such a search stays within a few seconds:
+    /// what a position costs to play differs widely between rulesets.
+    const SEARCH_BUDGET: usize;
     /// A start position with the rule options in force.
     type Start: Clone;
     /// A move in the ruleset's notation (with its outcomes written in, when they are).
@@ -263,6 +287,10 @@ pub trait Ruleset {
 
     /// The start position in the ruleset's FEN.
     fn start_fen(start: &Self::Start) -> String;
+
+    /// Why `switch` has no meaning in this ruleset (`None`: it applies and
+    /// [`QuantumGame::set_switch`] sets it).
+    fn switch_unsupported(switch: Switch) -> Option<&'static str>;
 }
 
 #[cfg(test)]

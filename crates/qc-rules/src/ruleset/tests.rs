@@ -306,3 +306,38 @@ fn the_most_likely_board_is_one_measurement() {
     let n = game::<Niels>(Some("7k/8/8/5P2/8/8/8/K7 w - - 0 1 rd4e6op"), None);
     assert_eq!(n.most_likely_board(), None, "Niel's FEN is exact");
 }
+
+/// Every rule option a ruleset lists (for menus) is one its `start` takes, alone, and is written
+/// back under its own name; and a switch the ruleset says it has is set on its game.
+fn listed_options_are_taken<R: Ruleset>() {
+    for &(name, help) in R::RULE_OPTIONS {
+        assert!(!help.is_empty(), "{name}");
+        let start = R::start(None, Some(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let written = R::options_name(&start).expect("a ruleset with options names them");
+        assert!(written.split('+').any(|w| w == name), "{name}: {written}");
+    }
+}
+
+#[test]
+fn the_rule_options_menus_list_are_the_rulesets_own() {
+    listed_options_are_taken::<Cantwell>();
+    listed_options_are_taken::<Niels>();
+    assert!(Cantwell::RULE_OPTIONS.is_empty());
+    assert_eq!(Niels::RULE_OPTIONS.len(), 6);
+}
+
+#[test]
+fn switches_apply_where_the_ruleset_says_so() {
+    // Quantum Chess has both: with forceturn on, Black's piece may move first.
+    for switch in Switch::ALL {
+        assert_eq!(Cantwell::switch_unsupported(switch), None);
+        assert!(Niels::switch_unsupported(switch).is_some());
+    }
+    let mut g = game::<Cantwell>(None, None);
+    assert_eq!(g.endings().fifty, 0);
+    assert!(g.play_text("g8f6", &mut dice(1)).is_err());
+    g.set_switch(Switch::ForceTurn, true);
+    g.play_text("g8f6", &mut dice(1))
+        .expect("forceturn lets Black move first");
+    assert_eq!(g.endings().fifty, 1, "a knight's move counts");
+}
