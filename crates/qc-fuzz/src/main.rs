@@ -1,8 +1,8 @@
 //! The fuzz runner: `cargo run --profile fuzz -p qc-fuzz -- --seconds 120 [--seed N]
-//! [--surface NAME] [--out DIR]`. Visits every surface in turn with mutated seeds until the time
-//! is up, prints executions and failures per surface, writes each failing input to
-//! `DIR/<surface>-<hash>.txt` (default `target/qc-fuzz-failures`), and exits with 1 when anything
-//! failed. A failing input belongs in `corpus/regressions/<surface>/` once fixed.
+//! [--surface NAME] [--out DIR]`. Gives every surface an equal share of the time (a seed, then
+//! mutated seeds) until the time is up, prints executions and failures per surface, writes each
+//! failing input to `DIR/<surface>-<hash>.txt` (default `target/qc-fuzz-failures`), and exits
+//! with 1 when anything failed. A failing input belongs in `corpus/regressions/<surface>/` once fixed.
 #![allow(
     clippy::print_stdout,
     clippy::print_stderr,
@@ -75,42 +75,56 @@ fn fuzz(options: &Options, current: &Current) -> BTreeMap<Surface, Tally> {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(options.seed);
     let mut tallies: BTreeMap<Surface, Tally> = BTreeMap::new();
     let deadline = Instant::now() + Duration::from_secs(options.seconds);
-    // Seeds themselves first, then mutations.
-    let mut round = 0u64;
+    // Each surface gets an equal share of the time, not of the executions: a slow surface (a
+    // UQCI session takes a thousand times a FEN's time) would otherwise hold every other to its
+    // pace. A seed itself first on every surface, then mutations.
+    let mut spent: BTreeMap<Surface, Duration> = BTreeMap::new();
+    let mut unseeded: Vec<Surface> = surfaces.iter().rev().copied().collect();
     while Instant::now() < deadline {
-        for &surface in &surfaces {
-            let pool = &seeds[&surface];
-            let seed = &pool[rng.gen_range(0..pool.len())];
-            let other = &pool[rng.gen_range(0..pool.len())];
-            let input_bytes = if round == 0 {
-                seed.clone()
-            } else {
-                mutate(seed, other, &mut rng)
-            };
-            let input = String::from_utf8_lossy(&input_bytes);
-            let started = Instant::now();
-            if let Ok(mut slot) = current.lock() {
-                *slot = Some((surface, input.to_string(), started));
-            }
-            let outcome = run_guarded(surface, &input);
-            let took = started.elapsed();
-            let tally = tallies.entry(surface).or_default();
-            tally.executions += 1;
-            let failure = match outcome {
-                Outcome::Clean if took > SLOW => Some(format!("took {took:?}")),
-                Outcome::Clean => None,
-                Outcome::Broken(m) => Some(m),
-                Outcome::Panicked(m) => Some(format!("panicked: {m}")),
-            };
-            if let Some(reason) = failure {
-                tally.failures += 1;
-                let path = save_failure(&options.out, surface, &input);
-                eprintln!("FAIL {}: {reason} ({})", surface.name(), path.display());
-            }
+        let (surface, from_seed) = match unseeded.pop() {
+            Some(surface) => (surface, true),
+            None => (least_spent(&surfaces, &spent), false),
+        };
+        let pool = &seeds[&surface];
+        let seed = &pool[rng.gen_range(0..pool.len())];
+        let other = &pool[rng.gen_range(0..pool.len())];
+        let input_bytes = if from_seed {
+            seed.clone()
+        } else {
+            mutate(seed, other, &mut rng)
+        };
+        let input = String::from_utf8_lossy(&input_bytes);
+        let started = Instant::now();
+        if let Ok(mut slot) = current.lock() {
+            *slot = Some((surface, input.to_string(), started));
         }
-        round += 1;
+        let outcome = run_guarded(surface, &input);
+        let took = started.elapsed();
+        *spent.entry(surface).or_default() += took;
+        let tally = tallies.entry(surface).or_default();
+        tally.executions += 1;
+        let failure = match outcome {
+            Outcome::Clean if took > SLOW => Some(format!("took {took:?}")),
+            Outcome::Clean => None,
+            Outcome::Broken(m) => Some(m),
+            Outcome::Panicked(m) => Some(format!("panicked: {m}")),
+        };
+        if let Some(reason) = failure {
+            tally.failures += 1;
+            let path = save_failure(&options.out, surface, &input);
+            eprintln!("FAIL {}: {reason} ({})", surface.name(), path.display());
+        }
     }
     tallies
+}
+
+/// The surface that has had the least time so far (the first of them on a tie).
+fn least_spent(surfaces: &[Surface], spent: &BTreeMap<Surface, Duration>) -> Surface {
+    surfaces
+        .iter()
+        .copied()
+        .min_by_key(|s| spent.get(s).copied().unwrap_or_default())
+        .unwrap_or(Surface::ALL[0])
 }
 
 /// Writes a failing input to `out/<surface>-<hash>.txt` and returns the path.
