@@ -149,13 +149,7 @@ mod tests {
 
     #[test]
     fn a_swap_of_unequal_halves_acts() {
-        let mut sim = ReferenceSparse::new();
-        for q in [A, B] {
-            sim.alloc(q).expect("alloc");
-        }
-        sim.apply_gate(Gate::X, &[A], &[]).expect("x");
-        sim.apply_gate(Gate::SqrtISwap, &[A, B], &[])
-            .expect("sqrt iswap");
+        let mut sim = split(None);
         sim.apply_gate(Gate::SqrtISwap, &[A, B], &[])
             .expect("sqrt iswap");
         sim.apply_gate(Gate::SqrtISwap, &[A, B], &[])
