@@ -101,6 +101,34 @@ export async function openPage(browser, url, { hash = '' } = {}) {
   return { page, context, errors, refused };
 }
 
+/**
+ * Waits until the page has shown everything it asked for after the last change (aria-busy
+ * "false" on <body>), and fails with the page's own message if that message is an error: a
+ * test that expected success then says why it did not get it.
+ */
+export async function settle(page) {
+  await page.waitForFunction(() => document.body.getAttribute('aria-busy') === 'false');
+  const message = page.locator('#message');
+  if ((await message.getAttribute('class')) === 'message error') {
+    throw new Error(`the page shows an error: ${await message.textContent()}`);
+  }
+}
+
+/** Waits until the move list has `n` moves and the page has settled. */
+export async function waitForMoves(page, n) {
+  await page.waitForFunction((k) => document.querySelectorAll('#history li strong').length === k, n);
+  await settle(page);
+}
+
+/** Types a move in the field labelled Move and presses Enter; waits for the answer. */
+export async function typeMove(page, text) {
+  const before = await page.locator('#history li strong').count();
+  const field = page.getByLabel('Move', { exact: true });
+  await field.fill(text);
+  await field.press('Enter');
+  await waitForMoves(page, before + 1);
+}
+
 /** Saves a full-page screenshot as target/web-screenshots/NAME.png. */
 export async function screenshot(page, name) {
   mkdirSync(SHOTS, { recursive: true });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, launchBrowser, openPage, screenshot, QCHESS, ROOT } from './harness.js';
+import { startServer, launchBrowser, openPage, screenshot, typeMove as type, QCHESS, ROOT } from './harness.js';
 import { boardLabels, assertBoardShows } from './board.js';
 
 let server;
@@ -25,15 +25,6 @@ after(async () => {
 
 function qchess(args) {
   return execFileSync(QCHESS, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-}
-
-async function type(page, text) {
-  const before = await page.locator('#history li strong').count();
-  const field = page.getByLabel('Move', { exact: true });
-  await field.fill(text);
-  await field.press('Enter');
-  await page.waitForFunction((k) => document.querySelectorAll('#history li strong').length === k, before + 1);
-  await page.waitForFunction(() => document.body.getAttribute('aria-busy') === 'false');
 }
 
 const sections = (page) => page.$$eval('#circuit-drawing text.section', (labels) => labels.map((l) => [l.textContent, l.classList.contains('current')]));

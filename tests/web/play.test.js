@@ -5,7 +5,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, launchBrowser, openPage, screenshot, simulate, ROOT, SHOTS } from './harness.js';
+import {
+  startServer, launchBrowser, openPage, screenshot, simulate, settle, waitForMoves, typeMove as type, ROOT, SHOTS,
+} from './harness.js';
 import { boardLabels, assertBoardShows } from './board.js';
 
 let server;
@@ -20,25 +22,6 @@ after(async () => {
   await browser?.close();
   if (server) assert.equal(await server.stop(), 0, 'qchess serve exits 0 on SIGINT');
 });
-
-/** Types a move in the field labelled Move and presses Enter; waits for the answer. */
-async function type(page, text) {
-  const before = await page.locator('#history li strong').count();
-  const field = page.getByLabel('Move', { exact: true });
-  await field.fill(text);
-  await field.press('Enter');
-  await waitForMoves(page, before + 1);
-}
-
-async function waitForMoves(page, n) {
-  await page.waitForFunction((k) => document.querySelectorAll('#history li strong').length === k, n);
-  await settle(page);
-}
-
-/** Waits until the page has shown everything it asked for after the last change. */
-async function settle(page) {
-  await page.waitForFunction(() => document.body.getAttribute('aria-busy') === 'false');
-}
 
 const square = (page, name) => page.locator(`#board [data-square="${name}"]`);
 

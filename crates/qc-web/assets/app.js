@@ -307,6 +307,18 @@ async function whileBusy(work) {
   }
 }
 
+// Two refreshes of one panel can be in flight at once (a new state while the last one's answer
+// is still coming) and their answers can arrive in either order: a panel shows only the answer
+// to its newest request, never an older state's over a newer one.
+const newestTicket = new Map();
+
+async function newestAnswer(panel, ask) {
+  const ticket = (newestTicket.get(panel) || 0) + 1;
+  newestTicket.set(panel, ticket);
+  const answer = await ask();
+  return newestTicket.get(panel) === ticket ? { answer } : null;
+}
+
 async function show(state) {
   return whileBusy(() => showNow(state));
 }
@@ -327,7 +339,11 @@ async function showNow(state) {
   if (state.endings_note) facts.push(state.endings_note);
   $('facts').textContent = facts.join(' · ');
   $('undo').disabled = state.moves.length === 0;
-  await Promise.all([refreshLegal(), refreshCircuit()]);
+  // Both settle before the page stops being busy, also when one of them fails (Promise.all
+  // would end the busy time at the first failure, with the other panel still the old state's).
+  const settled = await Promise.allSettled([refreshLegal(), refreshCircuit()]);
+  const failed = settled.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 function showHistory(state) {
@@ -353,8 +369,9 @@ function showHistory(state) {
 }
 
 async function refreshLegal() {
-  const answer = await api('GET', gamePath('/moves'));
-  page.legal = answer.moves;
+  const newest = await newestAnswer('legal', () => api('GET', gamePath('/moves')));
+  if (!newest) return;
+  page.legal = newest.answer.moves;
   $('legal-count').textContent = String(page.legal.length);
   const box = $('legal');
   box.replaceChildren();
@@ -500,7 +517,9 @@ function showTab(which) {
 async function refreshCircuit() {
   if (!$('drawing-panel').hidden) {
     const query = $('all-wires').checked ? '?all_wires=true' : '';
-    const svg = await api('GET', gamePath(`/circuit.svg${query}`));
+    const newest = await newestAnswer('drawing', () => api('GET', gamePath(`/circuit.svg${query}`)));
+    if (!newest) return;
+    const svg = newest.answer;
     const box = $('circuit-drawing');
     box.innerHTML = svg;
     const labels = box.querySelectorAll('text.section');
@@ -532,7 +551,9 @@ async function fetchProgram() {
 
 async function refreshProgram() {
   if ($('qasm-panel').hidden) return;
-  const program = await fetchProgram();
+  const newest = await newestAnswer('program', fetchProgram);
+  if (!newest) return;
+  const program = newest.answer;
   $('qasm').textContent = program.text;
   const s = program.summary;
   $('summary').textContent = `${s.qubits} qubit(s), ${s.clbits} bit(s), ${s.total_gates} gate(s) `
