@@ -8,10 +8,18 @@
 //! ([`QuantumGame::move_outcomes`]: each played with its outcome written in, weighted by its
 //! exact probability, then taken back). Depth 1 looks one ply ahead; depth 2 also lets the
 //! opponent answer each outcome with its best reply, as long as the positions it visits stay
-//! within the ruleset's budget (`qc_rules::Ruleset::SEARCH_BUDGET`).
+//! within the ruleset's budget (`qc_rules::Ruleset::SEARCH_BUDGET`). Both depths also stop at a
+//! deadline ([`BARE_GO_TIME`] after `go`): a count of positions alone let a one-ply search of a
+//! big superposition run for minutes, each position costing as much as its state is large.
 
 use qc_rules::{BoardView, Color, MoveOutcome, Piece, PieceKind, QuantumGame, Status};
 use rand::SeedableRng;
+use std::time::{Duration, Instant};
+
+/// How long a bare `go` or `go depth N` may search: ten times what depth 2 takes in the slowest
+/// documented case (half a second), so that an ordinary search is never cut and answers the
+/// same on every machine, while a big superposition no longer holds `go` for minutes.
+pub const BARE_GO_TIME: Duration = Duration::from_secs(10);
 
 /// The score of a won game, in pawns.
 pub const WIN_SCORE: f64 = 1000.0;
@@ -64,6 +72,8 @@ pub fn evaluate<G: QuantumGame>(game: &G, side: Color) -> f64 {
 pub enum Stopped<E> {
     /// It would visit more positions than its budget.
     Budget,
+    /// Its deadline passed.
+    Time,
     /// Playing or taking back a trial move failed (the game may then have moved on).
     Failed(E),
 }
@@ -76,12 +86,35 @@ pub struct Found<M> {
     pub score: f64,
     /// The depth the score comes from.
     pub depth: u32,
+    /// How many of the legal moves were searched at [`Found::depth`], when the deadline cut
+    /// that depth short (`None`: all of them).
+    pub cut_after: Option<usize>,
+}
+
+/// What a search may still spend: positions, and time until a deadline.
+struct Allowance {
+    positions: usize,
+    deadline: Instant,
+}
+
+impl Allowance {
+    /// Spends one position.
+    fn visit<E>(&mut self) -> Result<(), Stopped<E>> {
+        self.positions = self.positions.checked_sub(1).ok_or(Stopped::Budget)?;
+        Ok(())
+    }
+
+    fn out_of_time(&self) -> bool {
+        Instant::now() >= self.deadline
+    }
 }
 
 /// The best move for the side to move, searched at `depth` (1..=[`MAX_DEPTH`]) if it visits at
-/// most `budget` positions (moves played with one outcome; a count, not a time, so that a search
-/// gives the same answer on any machine), at depth 1 otherwise ([`Found::depth`] says which);
-/// `None` when there is no legal move. Ties go to the first move in `legal_moves` order.
+/// most `budget` positions (moves played with one outcome; a count, so that a search gives the
+/// same answer on any machine) and ends before `deadline`, at depth 1 otherwise
+/// ([`Found::depth`] says which); `None` when there is no legal move. Ties go to the first move
+/// in `legal_moves` order. When the deadline passes during depth 1, the best of the moves
+/// searched so far answers (at least the first is searched; [`Found::cut_after`] says how many).
 ///
 /// # Errors
 /// [`Stopped::Failed`]: playing or taking back a trial move failed (the game may then have moved
@@ -90,21 +123,32 @@ pub fn best_move<G: QuantumGame>(
     game: &mut G,
     depth: u32,
     budget: usize,
+    deadline: Instant,
 ) -> Result<Option<Found<G::Move>>, Stopped<G::Error>> {
-    let mut left = DEPTH_ONE_BUDGET;
-    let Some(shallow) = search(game, 1, &mut left)? else {
+    let mut allowance = Allowance {
+        positions: DEPTH_ONE_BUDGET,
+        deadline,
+    };
+    let Some(shallow) = search(game, 1, &mut allowance, true)? else {
         return Ok(None);
     };
     let depth = depth.clamp(1, MAX_DEPTH);
     // Depth 2 visits, for each of the positions depth 1 visited, about as many as the opponent
     // has moves; when that estimate is over the budget, depth 2 is not started at all.
-    let visited = DEPTH_ONE_BUDGET - left;
-    if depth == 1 || visited.saturating_mul(replies(game, &shallow.mv)?) > budget {
+    let visited = DEPTH_ONE_BUDGET - allowance.positions;
+    if depth == 1
+        || shallow.cut_after.is_some()
+        || allowance.out_of_time()
+        || visited.saturating_mul(replies(game, &shallow.mv)?) > budget
+    {
         return Ok(Some(shallow));
     }
-    let mut left = budget;
-    match search(game, depth, &mut left) {
-        Err(Stopped::Budget) => Ok(Some(shallow)),
+    let mut allowance = Allowance {
+        positions: budget,
+        deadline,
+    };
+    match search(game, depth, &mut allowance, false) {
+        Err(Stopped::Budget | Stopped::Time) => Ok(Some(shallow)),
         deep => deep,
     }
 }
@@ -122,25 +166,39 @@ fn replies<G: QuantumGame>(game: &mut G, mv: &G::Move) -> Result<usize, Stopped<
     Ok(count)
 }
 
-/// [`best_move`] at exactly `depth`, spending one unit of `budget` per position visited.
+/// [`best_move`] at exactly `depth`, spending one position of `allowance` per position
+/// visited. Past the deadline, `keep_partial` answers the best of the moves searched so far
+/// (after the first), else the search stops with [`Stopped::Time`].
 fn search<G: QuantumGame>(
     game: &mut G,
     depth: u32,
-    budget: &mut usize,
+    allowance: &mut Allowance,
+    keep_partial: bool,
 ) -> Result<Option<Found<G::Move>>, Stopped<G::Error>> {
     let mut best: Option<Found<G::Move>> = None;
-    for mv in game.legal_moves() {
+    for (searched, mv) in game.legal_moves().into_iter().enumerate() {
+        if allowance.out_of_time() {
+            match best.as_mut() {
+                Some(found) if keep_partial => {
+                    found.cut_after = Some(searched);
+                    break;
+                }
+                None if keep_partial => {}
+                _ => return Err(Stopped::Time),
+            }
+        }
         // A listed move whose outcomes the engine refuses cannot be played, so it is no
         // candidate (Quantum Chess lists a few that only change the state's global phase).
         let Ok(outcomes) = game.move_outcomes(&mv.mv) else {
             continue;
         };
-        let score = expected_score(game, outcomes, depth, budget)?;
+        let score = expected_score(game, outcomes, depth, allowance)?;
         if best.as_ref().is_none_or(|b| score > b.score + TIE) {
             best = Some(Found {
                 mv: mv.mv,
                 score,
                 depth,
+                cut_after: None,
             });
         }
     }
@@ -153,12 +211,12 @@ fn expected_score<G: QuantumGame>(
     game: &mut G,
     outcomes: Vec<MoveOutcome<G::Move>>,
     depth: u32,
-    budget: &mut usize,
+    allowance: &mut Allowance,
 ) -> Result<f64, Stopped<G::Error>> {
     let side = game.side_to_move();
     let mut total = 0.0;
     for outcome in outcomes {
-        *budget = budget.checked_sub(1).ok_or(Stopped::Budget)?;
+        allowance.visit()?;
         // The move's own outcome is written in; randomness beyond it (the measurement of every
         // square at the fifty-move limit) is sampled with a fixed seed, so that a search is
         // repeatable.
@@ -166,7 +224,7 @@ fn expected_score<G: QuantumGame>(
         game.play(&outcome.mv, &mut fixed)
             .map_err(Stopped::Failed)?;
         let score = if depth > 1 && !game.status().is_over() {
-            search(game, depth - 1, budget).map(|reply| match reply {
+            search(game, depth - 1, allowance, false).map(|reply| match reply {
                 Some(reply) => -reply.score,
                 None => evaluate(game, side),
             })
@@ -177,4 +235,49 @@ fn expected_score<G: QuantumGame>(
         total += outcome.probability * score?;
     }
     Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qc_rules::{Board, Game};
+
+    fn rook_takes_queen() -> Game<qc_sim::SparseSim> {
+        let board = Board::from_fen("q6k/1p6/8/8/8/8/8/1R5K w - - 0 1").expect("a FEN");
+        Game::new(board, qc_sim::SparseSim::new()).expect("a game")
+    }
+
+    fn found(game: &mut Game<qc_sim::SparseSim>, depth: u32, deadline: Instant) -> Found<String> {
+        let Ok(Some(found)) = best_move(game, depth, 250_000, deadline) else {
+            panic!("no move found");
+        };
+        Found {
+            mv: found.mv.to_string(),
+            score: found.score,
+            depth: found.depth,
+            cut_after: found.cut_after,
+        }
+    }
+
+    #[test]
+    fn a_search_with_time_searches_every_move() {
+        let later = Instant::now() + Duration::from_secs(3600);
+        let best = found(&mut rook_takes_queen(), 1, later);
+        assert_eq!(
+            (best.mv.as_str(), best.depth, best.cut_after),
+            ("b1b7", 1, None)
+        );
+    }
+
+    #[test]
+    fn past_the_deadline_depth_one_answers_the_first_move_searched() {
+        // A deadline already passed: the first legal move is searched, nothing after it.
+        let mut game = rook_takes_queen();
+        let first = game.legal_moves()[0].mv.to_string();
+        let best = found(&mut game, 1, Instant::now());
+        assert_eq!(best.mv, first);
+        assert_eq!(best.cut_after, Some(1));
+        let best = found(&mut game, 2, Instant::now());
+        assert_eq!((best.depth, best.cut_after), (1, Some(1)));
+    }
 }

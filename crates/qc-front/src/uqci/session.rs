@@ -5,7 +5,7 @@
 
 use super::dice::{PositionKey, Stream};
 use super::output::Output;
-use super::search::{best_move, Stopped, MAX_DEPTH};
+use super::search::{best_move, Stopped, BARE_GO_TIME, MAX_DEPTH};
 use super::timed::{self, Job, Running};
 use qc_engine::{EngineGame, Go, SearchConfig, Searcher};
 use qc_ir::Backend;
@@ -14,6 +14,7 @@ use qc_rules::{
     DrawReason, Endings, GameMove, QuantumGame, Ruleset, SquarePair, Status, Switch, WinReason,
 };
 use qc_sim::MemoryLimit;
+use std::time::Instant;
 
 /// The game a session drives: the ruleset's game on the simulator `--backend` names.
 pub type Engine<R, B> = <R as Ruleset>::Game<B>;
@@ -305,10 +306,23 @@ where
             return self.go_timed(go);
         }
         let depth = go.depth.unwrap_or(1).min(MAX_DEPTH);
-        match best_move(&mut self.game, depth, R::SEARCH_BUDGET) {
+        let deadline = Instant::now() + BARE_GO_TIME;
+        match best_move(&mut self.game, depth, R::SEARCH_BUDGET, deadline) {
             Ok(Some(found)) => {
                 let mut reply = Vec::new();
-                if found.depth < depth {
+                if let Some(searched) = found.cut_after {
+                    reply.push(format!(
+                        "info string depth 1 ran out of its {} ms after {searched} move(s): \
+                         the best of those answers",
+                        BARE_GO_TIME.as_millis()
+                    ));
+                } else if found.depth < depth && Instant::now() >= deadline {
+                    reply.push(format!(
+                        "info string depth {depth} ran out of its {} ms: searched depth {}",
+                        BARE_GO_TIME.as_millis(),
+                        found.depth
+                    ));
+                } else if found.depth < depth {
                     reply.push(format!(
                         "info string depth {depth} would visit more than {} positions: \
                          searched depth {}",
@@ -335,6 +349,7 @@ where
                 match stopped {
                     Stopped::Failed(e) => error(format!("go: {e}")),
                     Stopped::Budget => error("go: too many moves and outcomes to search"),
+                    Stopped::Time => error("go: out of time before any move was searched"),
                 }
             }
         }
