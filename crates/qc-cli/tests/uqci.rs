@@ -940,6 +940,14 @@ fn go_under_a_time_control_searches_apart_from_the_commands() {
             .and_then(|l| l.strip_prefix("bestmove "))
             .expect("bestmove");
         assert!(legal.contains(&best), "{best} not in {legal:?}");
+        // The search held the session's game: `probs` read a copy built again from the
+        // position, which must be the same game.
+        let during = read.iter().find(|l| l.starts_with("probs "));
+        assert_eq!(
+            during,
+            gui.ask("probs").first(),
+            "probs during and after the search"
+        );
 
         gui.send("go infinite");
         let replies = gui.ask("position startpos");

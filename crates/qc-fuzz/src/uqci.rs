@@ -112,7 +112,7 @@ fn new_backend(limit: MemoryLimit) -> SparseSim {
 
 fn session<R: Ruleset + 'static>(script: &str, searches: usize) -> Result<(), String>
 where
-    Engine<R, SparseSim>: EngineGame + 'static,
+    Engine<R, SparseSim>: EngineGame + Send + 'static,
     R::Start: Send,
 {
     let captured = Captured::default();

@@ -41,7 +41,7 @@ fn serve<R: Ruleset + 'static, B: Backend + 'static>(
     new_backend: fn(MemoryLimit) -> B,
 ) -> anyhow::Result<()>
 where
-    Engine<R, B>: EngineGame + 'static,
+    Engine<R, B>: EngineGame + Send + 'static,
     R::Start: Send,
 {
     let out = Output::new(std::io::stdout());

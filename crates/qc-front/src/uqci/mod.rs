@@ -43,7 +43,7 @@ pub fn read_commands<R: Ruleset + 'static, B: Backend + 'static>(
     out: &Output,
 ) -> Result<(), LoopError>
 where
-    Engine<R, B>: EngineGame + 'static,
+    Engine<R, B>: EngineGame + Send + 'static,
     R::Start: Send,
 {
     let mut buf = Vec::new();

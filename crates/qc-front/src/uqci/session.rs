@@ -58,7 +58,8 @@ pub struct Session<R: Ruleset, B: Backend> {
     /// The rule options (`--variant`) every start position gets.
     variant: Option<String>,
     position: Position<R>,
-    game: Engine<R, B>,
+    /// The position's game; `None` while a timed search holds it (see [`Session::game`]).
+    game: Option<Engine<R, B>>,
     /// The key of the game's current position (what `claim` draws from).
     key: PositionKey,
     /// A fresh simulator for every position.
@@ -66,7 +67,7 @@ pub struct Session<R: Ruleset, B: Backend> {
     /// Where replies go (shared with a running search).
     out: Output,
     /// The search under a time control, while it runs.
-    running: Option<Running>,
+    running: Option<Running<Engine<R, B>>>,
     /// The timed search's tables, kept from one `go` to the next (`None` while one runs or
     /// before the first).
     searcher: Option<Searcher>,
@@ -91,7 +92,7 @@ fn lines(lines: Vec<String>) -> Reply {
 
 impl<R: Ruleset + 'static, B: Backend + 'static> Session<R, B>
 where
-    Engine<R, B>: EngineGame + 'static,
+    Engine<R, B>: EngineGame + Send + 'static,
     R::Start: Send,
 {
     /// A session at the standard start under the rule options `variant`, outcomes seeded with
@@ -120,7 +121,7 @@ where
             options,
             variant,
             position,
-            game: built.game,
+            game: Some(built.game),
             key: built.key,
             new_backend,
             out,
@@ -165,10 +166,13 @@ where
             // The search (if any) was ended above.
             "stop" => lines(Vec::new()),
             "calcbell" => self.calcbell(args),
-            "probs" => lines(vec![self.probs()]),
+            "probs" => self.probs(),
             "moves" => {
-                let moves: Vec<String> = self
-                    .game
+                let game = match self.game() {
+                    Ok(game) => game,
+                    Err(e) => return error(format!("moves: {e}")),
+                };
+                let moves: Vec<String> = game
                     .legal_moves()
                     .into_iter()
                     .map(|m| m.mv.to_string())
@@ -177,8 +181,14 @@ where
                     .trim_end()
                     .to_string()])
             }
-            "status" => lines(vec![self.status()]),
-            "fen" => lines(vec![format!("fen {}", self.game.fen())]),
+            "status" => match self.status() {
+                Ok(status) => lines(vec![status]),
+                Err(e) => error(format!("status: {e}")),
+            },
+            "fen" => match self.game() {
+                Ok(game) => lines(vec![format!("fen {}", game.fen())]),
+                Err(e) => error(format!("fen: {e}")),
+            },
             "claim" => self.claim(),
             "quit" => Reply::Quit,
             other => error(format!(
@@ -223,7 +233,7 @@ where
     fn set_position(&mut self, position: Position<R>) -> Reply {
         match build::<R, B>(&position, self.options, self.new_backend) {
             Ok(built) => {
-                self.game = built.game;
+                self.game = Some(built.game);
                 self.key = built.key;
                 self.position = position;
                 lines(built.drawn)
@@ -276,20 +286,41 @@ where
                 option_names::<R>().join(", ")
             )),
         };
-        match result {
-            Ok(()) => {
-                set_switches(&mut self.game, self.options);
+        let options = self.options;
+        match result.and_then(|()| self.game()) {
+            Ok(game) => {
+                set_switches(game, options);
                 lines(Vec::new())
             }
             Err(e) => error(e),
         }
     }
 
-    /// Ends the running search, if any: its `bestmove` is sent before this returns.
+    /// Ends the running search, if any: its `bestmove` is sent before this returns, and the
+    /// game it held comes back (unless the search failed: it is then built again when needed).
     pub fn stop_search(&mut self) {
         if let Some(running) = self.running.take() {
-            self.searcher = Some(running.finish());
+            let (searcher, game) = running.finish();
+            self.searcher = Some(searcher);
+            if let Some(game) = game {
+                self.game = Some(game);
+            }
         }
+    }
+
+    /// The position's game. A timed search takes the session's game with it (replaying the
+    /// position on the search thread took the search's whole time on a long game); a command
+    /// that reads the game meanwhile gets a copy built again from the position, which is the
+    /// same game (every outcome not written is drawn from the position, not from history).
+    ///
+    /// # Errors
+    /// Building the copy failed (it was built once already, so only a memory limit can).
+    fn game(&mut self) -> Result<&mut Engine<R, B>, String> {
+        let game = match self.game.take() {
+            Some(game) => game,
+            None => build::<R, B>(&self.position, self.options, self.new_backend)?.game,
+        };
+        Ok(self.game.insert(game))
     }
 
     fn go(&mut self, args: &[&str]) -> Reply {
@@ -307,7 +338,11 @@ where
         }
         let depth = go.depth.unwrap_or(1).min(MAX_DEPTH);
         let deadline = Instant::now() + BARE_GO_TIME;
-        match best_move(&mut self.game, depth, R::SEARCH_BUDGET, deadline) {
+        let game = match self.game() {
+            Ok(game) => game,
+            Err(e) => return error(format!("go: {e}")),
+        };
+        match best_move(game, depth, R::SEARCH_BUDGET, deadline) {
             Ok(Some(found)) => {
                 let mut reply = Vec::new();
                 if let Some(searched) = found.cut_after {
@@ -343,7 +378,7 @@ where
             Err(stopped) => {
                 // A trial move could not be taken back: rebuild the position.
                 if let Ok(built) = build::<R, B>(&self.position, self.options, self.new_backend) {
-                    self.game = built.game;
+                    self.game = Some(built.game);
                     self.key = built.key;
                 }
                 match stopped {
@@ -357,11 +392,17 @@ where
 
     /// Starts qc-engine's search under `go`'s limits on its own thread; it replies itself.
     fn go_timed(&mut self, go: Go) -> Reply {
-        let (position, options, new_backend) =
-            (self.position.clone(), self.options, self.new_backend);
+        let game = match self.game() {
+            Ok(game) => game,
+            Err(e) => return error(format!("go: {e}")),
+        };
+        let limits = go.limits(game.side_to_move());
+        let Some(game) = self.game.take() else {
+            return error("go: the position's game is missing");
+        };
         let job = Job {
-            build: Box::new(move || build::<R, B>(&position, options, new_backend).map(|b| b.game)),
-            limits: go.limits(self.game.side_to_move()),
+            game,
+            limits,
             infinite: go.infinite,
             search_moves: go.search_moves,
         };
@@ -373,7 +414,7 @@ where
         lines(Vec::new())
     }
 
-    fn calcbell(&self, args: &[&str]) -> Reply {
+    fn calcbell(&mut self, args: &[&str]) -> Reply {
         let squares = match args {
             [a, b] => Square::parse(a).zip(Square::parse(b)),
             _ => None,
@@ -385,7 +426,11 @@ where
             Ok(pair) => pair,
             Err(e) => return error(format!("calcbell: {e}")),
         };
-        let Some((bell, _)) = self.game.bell(pair) else {
+        let game = match self.game() {
+            Ok(game) => game,
+            Err(e) => return error(format!("calcbell: {e}")),
+        };
+        let Some((bell, _)) = game.bell(pair) else {
             return error(format!(
                 "calcbell: does not apply to {}: its squares are not qubits, and Bell values \
                  are expectations on two square qubits",
@@ -400,39 +445,55 @@ where
         lines(vec![format!("bell {a} {b} {}", values.join(" "))])
     }
 
-    fn probs(&self) -> String {
-        let view = self.game.board_view(false);
+    fn probs(&mut self) -> Reply {
+        let view = match self.game() {
+            Ok(game) => game.board_view(false),
+            Err(e) => return error(format!("probs: {e}")),
+        };
         let mut out = String::from("probs");
         for sq in Square::ALL {
             if let Some(s) = view.get(sq).filter(|s| s.probability > 0.0) {
                 out.push_str(&format!(" {sq} {} {}", s.piece, number(s.probability)));
             }
         }
-        out
+        lines(vec![out])
     }
 
-    fn status(&self) -> String {
-        let status = self.game.status();
+    fn status(&mut self) -> Result<String, String> {
+        let game = self.game()?;
+        let status = game.status();
         let Endings {
             fifty,
             claimable,
             measured,
-        } = self.game.endings();
-        format!(
+        } = game.endings();
+        Ok(format!(
             "status {} side {} fifty {fifty} claim {} ended_by {}",
             status_name(status),
-            self.game.side_to_move().fen_char(),
+            game.side_to_move().fen_char(),
             claimable.unwrap_or("none"),
             measured.unwrap_or(ending_name(status)),
-        )
+        ))
     }
 
     fn claim(&mut self) -> Reply {
-        match self.game.claim(&mut self.key.dice(Stream::Claim, "")) {
-            Some(Ok(claimed)) => lines(vec![
-                format!("claim {} board {:#018x}", claimed.ending, claimed.bitboard),
-                self.status(),
-            ]),
+        let mut dice = self.key.dice(Stream::Claim, "");
+        let game = match self.game() {
+            Ok(game) => game,
+            Err(e) => return error(format!("claim: {e}")),
+        };
+        match game.claim(&mut dice) {
+            Some(Ok(claimed)) => {
+                let mut reply = vec![format!(
+                    "claim {} board {:#018x}",
+                    claimed.ending, claimed.bitboard
+                )];
+                match self.status() {
+                    Ok(status) => reply.push(status),
+                    Err(e) => return error(format!("claim: {e}")),
+                }
+                lines(reply)
+            }
             Some(Err(e)) => error(format!("claim: {e}")),
             None => error(format!(
                 "claim: nothing to claim in {}: {}",

@@ -2,9 +2,10 @@
 //! search on a thread of its own, so that the session keeps reading commands (`stop`, `isready`,
 //! `quit`, and the read-only ones) while it runs (docs/uqci.md, "go under a time control").
 //!
-//! The thread replays the position on a game of its own (the session's game stays free for
-//! `probs`, `moves`, ...), sends one `info depth ...` line per finished iteration and `bestmove`
-//! at the end; after `go infinite` it holds `bestmove` back until `stop`.
+//! The thread takes the session's game with it (replaying the position there took the whole
+//! time of a search on a long game: 3.5 s before the `bestmove` of a `go movetime 300` after 80
+//! plies), sends one `info depth ...` line per finished iteration and `bestmove` at the end, and
+//! gives the game back when it ends; after `go infinite` it holds `bestmove` back until `stop`.
 
 use super::output::Output;
 use qc_engine::{EngineGame, Iteration, Limits, SearchConfig, Searcher, StopFlag};
@@ -14,28 +15,29 @@ use std::time::Duration;
 /// How often a finished `go infinite` looks whether `stop` came.
 const STOP_POLL: Duration = Duration::from_millis(5);
 
-/// A search running on its thread.
-pub struct Running {
+/// A search running on its thread, on a game of type `G`.
+pub struct Running<G> {
     stop: StopFlag,
-    thread: JoinHandle<Searcher>,
+    thread: JoinHandle<(Searcher, Option<G>)>,
 }
 
-impl Running {
-    /// Ends the search (its `bestmove` is sent before this returns) and gives back its searcher.
-    pub fn finish(self) -> Searcher {
+impl<G> Running<G> {
+    /// Ends the search (its `bestmove` is sent before this returns) and gives back its searcher
+    /// and the game, as it was (`None` when the search failed: the game may have moved on).
+    pub fn finish(self) -> (Searcher, Option<G>) {
         self.stop.stop();
         // The thread catches nothing that could panic on input; a panic is a bug, and the
-        // session goes on with a fresh searcher.
+        // session goes on with a fresh searcher and builds its game again.
         self.thread
             .join()
-            .unwrap_or_else(|_| Searcher::new(SearchConfig::default()))
+            .unwrap_or_else(|_| (Searcher::new(SearchConfig::default()), None))
     }
 }
 
-/// What a search thread needs: a game of its own, built on the thread, and what to search.
+/// What a search thread needs: the position's game and what to search.
 pub struct Job<G> {
-    /// Builds the position's game (on the search thread).
-    pub build: Box<dyn FnOnce() -> Result<G, String> + Send>,
+    /// The game of the position to search, taken from the session.
+    pub game: G,
     /// The limits of `go`.
     pub limits: Limits,
     /// Whether `bestmove` waits for `stop` (`go infinite`).
@@ -45,12 +47,17 @@ pub struct Job<G> {
 }
 
 /// Starts `job` with `searcher` on a new thread that writes to `out`.
-pub fn start<G: EngineGame + 'static>(job: Job<G>, mut searcher: Searcher, out: Output) -> Running {
+pub fn start<G: EngineGame + Send + 'static>(
+    job: Job<G>,
+    mut searcher: Searcher,
+    out: Output,
+) -> Running<G> {
     let stop = StopFlag::new();
     let flag = stop.clone();
     let thread = std::thread::spawn(move || {
-        let (mut lines, best) = run(
-            job.build,
+        let mut game = job.game;
+        let (mut lines, best, intact) = run(
+            &mut game,
             &job.limits,
             &job.search_moves,
             &mut searcher,
@@ -66,33 +73,30 @@ pub fn start<G: EngineGame + 'static>(job: Job<G>, mut searcher: Searcher, out: 
         lines.push(format!("bestmove {}", best.as_deref().unwrap_or("0000")));
         // A closed output (the GUI went away) has nobody left to tell.
         let _ = out.send(&lines);
-        searcher
+        (searcher, intact.then_some(game))
     });
     Running { stop, thread }
 }
 
-/// Builds the game and searches it, sending each iteration's line as it finishes; returns the
-/// lines still to send and the best move (`None`: no legal move, or the search failed).
+/// Searches `game`, sending each iteration's line as it finishes; returns the lines still to
+/// send, the best move (`None`: no legal move, or the search failed) and whether the game is as
+/// it was (the search failed otherwise).
 fn run<G: EngineGame>(
-    build: Box<dyn FnOnce() -> Result<G, String> + Send>,
+    game: &mut G,
     limits: &Limits,
     search_moves: &[String],
     searcher: &mut Searcher,
     stop: &StopFlag,
     out: &Output,
-) -> (Vec<String>, Option<String>) {
-    let mut game = match build() {
-        Ok(game) => game,
-        Err(e) => return (vec![format!("info string error go: {e}")], None),
-    };
+) -> (Vec<String>, Option<String>, bool) {
     let allowed =
         |mv: &G::Move| search_moves.is_empty() || search_moves.iter().any(|m| *m == mv.to_string());
     let mut report = |it: &Iteration| {
         let _ = out.send(&[info_line(it)]);
     };
-    match searcher.search_among(&mut game, limits, stop.clone(), &allowed, &mut report) {
-        Ok(found) => (Vec::new(), found.best.map(|m| m.to_string())),
-        Err(e) => (vec![format!("info string error go: {e}")], None),
+    match searcher.search_among(game, limits, stop.clone(), &allowed, &mut report) {
+        Ok(found) => (Vec::new(), found.best.map(|m| m.to_string()), true),
+        Err(e) => (vec![format!("info string error go: {e}")], None, false),
     }
 }
 
