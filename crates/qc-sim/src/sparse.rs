@@ -373,11 +373,6 @@ impl SparseSim {
         })
     }
 
-    /// The state as a map from the sorted list of qubits that are 1 to the amplitude.
-    fn canonical(&self) -> BTreeMap<Vec<Qubit>, Complex64> {
-        self.basis_states().into_iter().collect()
-    }
-
     /// The key of the basis state in which exactly `ones` are 1, or `None` if a classical qubit
     /// disagrees (the amplitude is then 0).
     fn key_of(&self, ones: &[Qubit]) -> Option<u128> {
@@ -417,6 +412,99 @@ fn pattern(key: u128, constant: u128, from_key: &[(usize, u8)]) -> u128 {
     from_key
         .iter()
         .fold(constant, |p, &(k, bit)| p | (((key >> bit) & 1) << k))
+}
+
+/// Marginals over at most this many qubits in superposition are summed in an array indexed by
+/// their values (2^10 sums per chunk of the state) rather than in a map.
+const DENSE_MARGINAL_BITS: usize = 10;
+
+impl SparseSim {
+    /// [`Backend::marginal`] summed in a map from pattern to probability (`constant`: the
+    /// pattern's classical 1 bits; `from_key`: each pattern bit read from a key bit).
+    fn marginal_map(&self, constant: u128, from_key: &[(usize, u8)]) -> Vec<(u128, f64)> {
+        let chunk_dist = |chunk: &[Entry]| {
+            let mut d = BTreeMap::<u128, f64>::new();
+            for e in chunk {
+                *d.entry(pattern(e.0, constant, from_key)).or_default() += e.1.norm_sqr();
+            }
+            d
+        };
+        let parts: Vec<BTreeMap<u128, f64>> = if self.parallel() {
+            self.entries
+                .par_chunks(crate::par::REDUCE_CHUNK)
+                .map(chunk_dist)
+                .collect()
+        } else {
+            self.entries
+                .chunks(crate::par::REDUCE_CHUNK)
+                .map(chunk_dist)
+                .collect()
+        };
+        let mut dist = BTreeMap::<u128, f64>::new();
+        for part in parts {
+            for (p, v) in part {
+                *dist.entry(p).or_default() += v;
+            }
+        }
+        dist.into_iter()
+            .filter(|(_, p)| *p >= IMPOSSIBLE_PROBABILITY)
+            .collect()
+    }
+
+    /// [`Backend::marginal`] summed in an array indexed by the values of the `from_key` bits
+    /// (at most [`DENSE_MARGINAL_BITS`] of them): no map insertion per basis state, which made
+    /// the legal moves of a big superposition (one marginal per candidate move) slow. Each
+    /// pattern's probability is summed in the same order as [`SparseSim::marginal_map`] sums it
+    /// (the chunk's entries in order from 0, then the chunks in order from 0; adding the 0 of a
+    /// pattern a chunk lacks changes nothing), so the two agree bit for bit; patterns come out
+    /// in increasing order since index bit j lands on pattern bit `from_key[j].0`, increasing
+    /// with j.
+    fn marginal_dense(&self, constant: u128, from_key: &[(usize, u8)]) -> Vec<(u128, f64)> {
+        let size = 1usize << from_key.len();
+        let chunk_dist = |chunk: &[Entry]| {
+            let mut d = vec![0.0f64; size];
+            for e in chunk {
+                let index = from_key
+                    .iter()
+                    .enumerate()
+                    .fold(0usize, |i, (j, &(_, bit))| {
+                        i | ((((e.0 >> bit) & 1) as usize) << j)
+                    });
+                d[index] += e.1.norm_sqr();
+            }
+            d
+        };
+        let parts: Vec<Vec<f64>> = if self.parallel() {
+            self.entries
+                .par_chunks(crate::par::REDUCE_CHUNK)
+                .map(chunk_dist)
+                .collect()
+        } else {
+            self.entries
+                .chunks(crate::par::REDUCE_CHUNK)
+                .map(chunk_dist)
+                .collect()
+        };
+        let mut dist = vec![0.0f64; size];
+        for part in parts {
+            for (sum, v) in dist.iter_mut().zip(part) {
+                *sum += v;
+            }
+        }
+        dist.into_iter()
+            .enumerate()
+            .filter(|(_, p)| *p >= IMPOSSIBLE_PROBABILITY)
+            .map(|(index, p)| {
+                let pattern = from_key
+                    .iter()
+                    .enumerate()
+                    .fold(constant, |pat, (j, &(k, _))| {
+                        pat | ((((index >> j) & 1) as u128) << k)
+                    });
+                (pattern, p)
+            })
+            .collect()
+    }
 }
 
 impl Backend for SparseSim {
@@ -554,12 +642,27 @@ impl Backend for SparseSim {
             }
             return overlap.norm_sqr();
         }
-        let current = self.canonical();
-        let overlap: Complex64 = snapshot
-            .basis_states()
-            .into_iter()
-            .filter_map(|(ones, a)| current.get(&ones).map(|b| a.conj() * b))
-            .sum();
+        // The snapshot's keys read in this state's table, summed in the order of the snapshot's
+        // basis states (sorted by their lists of qubits, as `basis_states` gives them), so the
+        // figure is the one a comparison of the two lists of basis states gives, without
+        // building them.
+        let Some(map) = self.slots.key_map_from(&snapshot.slots) else {
+            return 0.0;
+        };
+        let mut current = self.entries.clone();
+        current.sort_unstable_by_key(|e| e.0);
+        let mut overlap = Complex64::new(0.0, 0.0);
+        for (key, a) in snapshot
+            .slots
+            .sorted_by_lists(snapshot.entries.iter().copied())
+        {
+            let found = map
+                .apply(key)
+                .and_then(|k| current.binary_search_by_key(&k, |e| e.0).ok());
+            if let Some(i) = found {
+                overlap += a.conj() * current[i].1;
+            }
+        }
         overlap.norm_sqr()
     }
 
@@ -674,33 +777,11 @@ impl Backend for SparseSim {
     fn marginal(&self, qubits: &[Qubit]) -> Vec<(u128, f64)> {
         assert!(qubits.len() <= 128, "marginal over more than 128 qubits");
         let (constant, from_key) = self.pattern_plan(qubits);
-        let chunk_dist = |chunk: &[Entry]| {
-            let mut d = BTreeMap::<u128, f64>::new();
-            for e in chunk {
-                *d.entry(pattern(e.0, constant, &from_key)).or_default() += e.1.norm_sqr();
-            }
-            d
-        };
-        let parts: Vec<BTreeMap<u128, f64>> = if self.parallel() {
-            self.entries
-                .par_chunks(crate::par::REDUCE_CHUNK)
-                .map(chunk_dist)
-                .collect()
+        if from_key.len() <= DENSE_MARGINAL_BITS {
+            self.marginal_dense(constant, &from_key)
         } else {
-            self.entries
-                .chunks(crate::par::REDUCE_CHUNK)
-                .map(chunk_dist)
-                .collect()
-        };
-        let mut dist = BTreeMap::<u128, f64>::new();
-        for part in parts {
-            for (p, v) in part {
-                *dist.entry(p).or_default() += v;
-            }
+            self.marginal_map(constant, &from_key)
         }
-        dist.into_iter()
-            .filter(|(_, p)| *p >= IMPOSSIBLE_PROBABILITY)
-            .collect()
     }
 
     fn reduced_density_matrix(&self, qubits: &[Qubit]) -> Matrix {
@@ -735,5 +816,106 @@ impl Backend for SparseSim {
             .iter()
             .find(|e| e.0 == key)
             .map_or(zero, |e| e.1)
+    }
+}
+
+#[cfg(test)]
+mod marginal_tests {
+    use super::SparseSim;
+    use qc_ir::{Backend, Gate, Qubit};
+
+    /// Uneven amplitudes on 13 qubits (8,192 basis states, two chunks of the reduction): a
+    /// rotation of a different angle on each qubit.
+    fn uneven() -> SparseSim {
+        let mut sim = SparseSim::new();
+        for q in 0..13u32 {
+            sim.alloc(Qubit(q)).expect("alloc");
+            sim.apply_gate(Gate::Ry(0.3 + 0.17 * f64::from(q)), &[Qubit(q)], &[])
+                .expect("ry");
+        }
+        sim
+    }
+
+    /// The array and the map give the same patterns with the same probabilities bit for bit,
+    /// on one thread and on rayon, for marginals with classical and quantum qubits.
+    #[test]
+    fn dense_and_map_marginals_agree_bit_for_bit() {
+        for threshold in [usize::MAX, 1] {
+            let mut sim = uneven();
+            sim.set_parallel_threshold(threshold);
+            for qubits in [
+                vec![Qubit(3)],
+                vec![Qubit(0), Qubit(5), Qubit(40), Qubit(12)],
+                (0..10).map(Qubit).collect::<Vec<_>>(),
+            ] {
+                let (constant, from_key) = sim.pattern_plan(&qubits);
+                let dense = sim.marginal_dense(constant, &from_key);
+                assert_eq!(dense, sim.marginal_map(constant, &from_key), "{qubits:?}");
+                assert_eq!(dense, sim.marginal(&qubits), "{qubits:?}");
+                assert!(!dense.is_empty());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod fidelity_tests {
+    use super::SparseSim;
+    use qc_ir::{Backend, Complex64, Control, Gate, MeasureChoice, Qubit};
+    use std::collections::BTreeMap;
+
+    /// The fidelity as read from the two lists of basis states: the current state's amplitude
+    /// looked up for each of the snapshot's basis states, in the snapshot's order.
+    fn by_lists(current: &SparseSim, snapshot: &SparseSim) -> f64 {
+        let now: BTreeMap<Vec<Qubit>, Complex64> = current.basis_states().into_iter().collect();
+        let overlap: Complex64 = snapshot
+            .basis_states()
+            .into_iter()
+            .filter_map(|(ones, a)| now.get(&ones).map(|b| a.conj() * b))
+            .sum();
+        overlap.norm_sqr()
+    }
+
+    /// States whose qubit tables differ (a qubit promoted, one measured and demoted, a classical
+    /// qubit flipped, qubits entangled): the fidelity is bit for bit the one the lists give,
+    /// both ways round.
+    #[test]
+    fn fidelity_across_qubit_tables_is_the_one_of_the_lists() {
+        let mut sim = SparseSim::new();
+        for q in 0..6u32 {
+            sim.apply_gate(Gate::Ry(0.4 + 0.21 * f64::from(q)), &[Qubit(q * 3)], &[])
+                .expect("ry");
+        }
+        let steps: [fn(&mut SparseSim); 5] = [
+            |s| {
+                s.apply_gate(Gate::Ry(0.7), &[Qubit(40)], &[])
+                    .expect("promote")
+            },
+            |s| {
+                s.measure(Qubit(3), MeasureChoice::Forced(true))
+                    .expect("measure");
+            },
+            |s| s.apply_gate(Gate::X, &[Qubit(7)], &[]).expect("flip"),
+            |s| {
+                s.apply_gate(Gate::X, &[Qubit(10)], &[Control::one(Qubit(0))])
+                    .expect("cx")
+            },
+            |s| {
+                s.apply_gate(Gate::SqrtISwap, &[Qubit(6), Qubit(41)], &[])
+                    .expect("mix")
+            },
+        ];
+        let mut nonzero = 0;
+        for step in &steps {
+            let before = sim.clone();
+            step(&mut sim);
+            assert_ne!(sim.slots, before.slots);
+            for (a, b) in [(&sim, &before), (&before, &sim)] {
+                let want = by_lists(a, b);
+                assert_eq!(a.fidelity(b).to_bits(), want.to_bits());
+                nonzero += usize::from(want > 0.0);
+            }
+        }
+        assert!(nonzero >= 4, "{nonzero}");
     }
 }

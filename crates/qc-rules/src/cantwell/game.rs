@@ -53,6 +53,11 @@ fn square_qubit(square: Square) -> Qubit {
     Qubit(square.index() as u32)
 }
 
+/// The qubits of the 64 squares, in square order.
+fn square_qubits() -> Vec<Qubit> {
+    Square::ALL.iter().map(|&s| square_qubit(s)).collect()
+}
+
 /// Which squares the state of `backend` has certainly empty, certainly occupied, or in
 /// superposition.
 fn occupancy_of<B: Backend + ?Sized>(backend: &B) -> Occupancy {
@@ -295,10 +300,6 @@ impl<B: Backend> Game<B> {
         square_qubit(square)
     }
 
-    fn square_qubits(&self) -> Vec<Qubit> {
-        Square::ALL.iter().map(|&s| square_qubit(s)).collect()
-    }
-
     /// Which squares are certainly empty, certainly occupied, or in superposition.
     pub fn occupancy(&self) -> Occupancy {
         occupancy_of(self.backend())
@@ -413,7 +414,7 @@ impl<B: Backend> Game<B> {
     /// summed out, in increasing bitboard order.
     pub fn board_probabilities(&self) -> Vec<(u64, f64)> {
         self.backend()
-            .marginal(&self.square_qubits())
+            .marginal(&square_qubits())
             .into_iter()
             .map(|(pattern, p)| (pattern as u64, p))
             .collect()
@@ -433,11 +434,16 @@ impl<B: Backend> Game<B> {
     }
 }
 
-/// `P(occupied)` of all 64 squares of the state of `backend`, indexed by square.
+/// `P(occupied)` of all 64 squares of the state of `backend`, indexed by square. One
+/// [`Backend::probabilities_one`] call: the sparse simulator sums all 64 in one pass over the
+/// state (bit for bit what 64 calls of `probability_one` give), where each ply used to make 64.
 fn probabilities<B: Backend + ?Sized>(backend: &B) -> [f64; 64] {
     let mut out = [0.0; 64];
-    for sq in Square::ALL {
-        out[sq.index()] = backend.probability_one(square_qubit(sq));
+    for (sq, p) in Square::ALL
+        .iter()
+        .zip(backend.probabilities_one(&square_qubits()))
+    {
+        out[sq.index()] = p;
     }
     out
 }

@@ -47,25 +47,24 @@ impl Occupancy {
     }
 
     /// Reads the support of `backend`, where square `s` is qubit `square_qubit(s)` (`None`: the
-    /// square has no qubit and is empty).
+    /// square has no qubit and is empty). One [`Backend::constant_values`] call answers every
+    /// square: the sparse simulator reads it off the OR and AND of its keys in one pass, where
+    /// listing the basis states would build and sort a list of qubits per state.
     pub fn from_backend<B: Backend + ?Sized>(
         backend: &B,
         square_qubit: impl Fn(Square) -> Option<Qubit>,
     ) -> Occupancy {
-        let states = backend.basis_states();
+        let named: Vec<(Square, Qubit)> = Square::ALL
+            .iter()
+            .filter_map(|&sq| square_qubit(sq).map(|q| (sq, q)))
+            .collect();
+        let qubits: Vec<Qubit> = named.iter().map(|&(_, q)| q).collect();
         let mut squares = [SquareStatus::Empty; 64];
-        for sq in Square::ALL {
-            let Some(q) = square_qubit(sq) else { continue };
-            let ones = states
-                .iter()
-                .filter(|(o, _)| o.binary_search(&q).is_ok())
-                .count();
-            squares[sq.index()] = if ones == 0 {
-                SquareStatus::Empty
-            } else if ones == states.len() {
-                SquareStatus::Occupied
-            } else {
-                SquareStatus::Superposed
+        for (&(sq, _), value) in named.iter().zip(backend.constant_values(&qubits)) {
+            squares[sq.index()] = match value {
+                Some(false) => SquareStatus::Empty,
+                Some(true) => SquareStatus::Occupied,
+                None => SquareStatus::Superposed,
             };
         }
         Occupancy { squares }
