@@ -337,15 +337,10 @@ pub enum GameFileProblem {
     /// A tag line after the first move.
     #[error("tags must come before the moves")]
     TagAfterMoves,
-    /// A tag line not in brackets.
-    #[error("a tag line must be `[Name \"value\"]`")]
-    TagNotBracketed,
-    /// A tag without a name and a value.
-    #[error("a tag needs a name and a quoted value")]
-    TagWithoutValue,
-    /// A tag value not in double quotes.
-    #[error("the tag value must be in double quotes")]
-    TagValueUnquoted,
+    /// A malformed `[Name "value"]` tag line, as the reader every ruleset shares finds it (its
+    /// column is the error's).
+    #[error("bad tag: {0}")]
+    Tag(crate::ruleset::TagProblem),
     /// A `{` comment never closed.
     #[error("comment `{{` is never closed")]
     UnclosedComment,

@@ -23,7 +23,7 @@ pub mod view;
 
 pub use crate::cantwell::{Cantwell, CantwellError, FIFTY_MOVE_BOARD_TAG, REPETITION_BOARD_TAG};
 pub use crate::niels::{Niels, NielsStart};
-pub use game_file::{GameFile, GameResult, Tag, WrittenMove};
+pub use game_file::{leading_tags, GameFile, GameResult, Tag, TagProblem, WrittenMove};
 pub use pair::{SameSquare, SquarePair};
 pub use played::{GameMove, LegalMove, MoveOutcome, MoveSquares, PlayedMove, Roll};
 pub use status::{DrawReason, Status, WinReason};
