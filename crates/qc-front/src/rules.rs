@@ -150,7 +150,9 @@ impl Classify for CantwellError {
     fn kind(&self) -> ErrorKind {
         match self {
             CantwellError::Notation(_) | CantwellError::BadTag { .. } => ErrorKind::Notation,
-            CantwellError::Move(_) | CantwellError::RecordedClaim { .. } => ErrorKind::Illegal,
+            CantwellError::Move(_)
+            | CantwellError::RecordedClaim { .. }
+            | CantwellError::ResultContradicts(_) => ErrorKind::Illegal,
             CantwellError::NoOptions(_) => ErrorKind::Option,
         }
     }
@@ -178,6 +180,7 @@ impl Classify for NielsError {
             | NielsError::BadOutcome { .. }
             | NielsError::OutcomeCount { .. }
             | NielsError::GameOver(_)
+            | NielsError::ResultContradicts(_)
             | NielsError::NothingToUndo
             | NielsError::UndoBeyondBudget { .. } => ErrorKind::Illegal,
             NielsError::Backend { .. } | NielsError::Internal(_) => ErrorKind::Simulation,

@@ -109,6 +109,9 @@ pub enum NielsError {
     /// The game has ended (checkmate, stalemate or a draw), so no move has outcomes.
     #[error("the game is over: {0}")]
     GameOver(Status),
+    /// A game file's result token contradicts how its replayed game ended.
+    #[error(transparent)]
+    ResultContradicts(#[from] crate::ruleset::ResultContradicts),
     /// `undo` with no move played.
     #[error("no move to take back")]
     NothingToUndo,

@@ -6,6 +6,7 @@
 //! written (`Display` for [`Tag`]) here, once for every ruleset, so that a value one ruleset
 //! writes reads back in every other.
 
+use super::Status;
 use std::fmt;
 use thiserror::Error;
 
@@ -271,6 +272,47 @@ impl GameResult {
 impl fmt::Display for GameResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.token())
+    }
+}
+
+/// A game file whose result token says one ending while its moves, replayed, end the game
+/// another way.
+///
+/// What a result means ([`ResultContradicts::check`]): `*` (unknown) never contradicts; on a
+/// game the replay leaves going on, any result stands, because a game also ends by what its moves
+/// do not show (a resignation, a draw agreed, time), as PGN records it; on a game the replay
+/// finishes (a king captured, checkmate, a draw by rule) the result must be that ending's.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Error)]
+#[error(
+    "the game file's result `{written}` contradicts its moves: replayed, the game ends {replayed} \
+     (`{}`)",
+    replayed_token(*.replayed)
+)]
+pub struct ResultContradicts {
+    /// The result token the file ends with.
+    pub written: GameResult,
+    /// How the replayed game ended (never [`Status::Ongoing`]).
+    pub replayed: Status,
+}
+
+/// The token of a finished game's status (`*` for one going on, which never contradicts).
+fn replayed_token(status: Status) -> &'static str {
+    status.result().unwrap_or(GameResult::Unknown).token()
+}
+
+impl ResultContradicts {
+    /// Checks the result a file wrote (`None`: no token) against the status its replay ended in.
+    ///
+    /// # Errors
+    /// The replay finished with a result other than the written one (and the written one is not
+    /// `*`).
+    pub fn check(written: Option<GameResult>, replayed: Status) -> Result<(), ResultContradicts> {
+        match (written, replayed.result()) {
+            (Some(written), Some(ended)) if written != GameResult::Unknown && written != ended => {
+                Err(ResultContradicts { written, replayed })
+            }
+            _ => Ok(()),
+        }
     }
 }
 
