@@ -108,3 +108,58 @@ fn a_claim_saved_from_play_replays_on_the_same_board() {
         "{err}"
     );
 }
+
+/// A game file whose result token contradicts how its moves end the game is refused with exit 2
+/// and says both (issue 26); the same moves with the right result, `*`, or a result on a game
+/// still going on (a resignation) replay.
+#[test]
+fn simulate_refuses_a_result_the_moves_contradict() {
+    let dir = temp_dir("result-token");
+    let cases = [
+        (
+            "cantwell",
+            "k7/8/8/8/8/8/8/R6K w - - 0 1",
+            "a1a8",
+            "White wins (king captured)",
+        ),
+        (
+            "niels",
+            "k7/8/1K6/8/8/8/8/7Q w - - 0 1",
+            "h1h8",
+            "White wins by checkmate",
+        ),
+    ];
+    for (rules, fen, mv, ending) in cases {
+        let name = format!("{rules}.game");
+        let path = dir.join(&name);
+        let file = path_str(&path);
+        let write = |result: &str| {
+            std::fs::write(&path, format!("[FEN \"{fen}\"]\n\n1. {mv} {result}\n"))
+                .expect("write the game file");
+        };
+        write("0-1");
+        let out = qchess(&["simulate", file, "--rules", rules]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!(
+                "the game file's result `0-1` contradicts its moves: replayed, the game ends \
+                 {ending} (`1-0`)"
+            )),
+            "{name}: {err}"
+        );
+        for result in ["1-0", "*"] {
+            write(result);
+            let out = ok_stdout(&qchess(&["simulate", file, "--rules", rules]));
+            assert!(out.contains(ending), "{name}: {out}");
+        }
+    }
+    let resigned = dir.join("resigned.qcg");
+    std::fs::write(
+        &resigned,
+        "[FEN \"k7/8/8/8/8/8/8/R6K w - - 0 1\"]\n\n1. a1a2 0-1\n",
+    )
+    .expect("write the game file");
+    let out = ok_stdout(&qchess(&["simulate", path_str(&resigned)]));
+    assert!(out.contains("Black to move"), "{out}");
+}

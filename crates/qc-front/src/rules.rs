@@ -61,10 +61,12 @@ impl RulesKind {
     /// The ruleset of the game file `path` with text `text`: the one whose game files have the
     /// path's extension (`.qcg`, `.qng`, any case), else the one its tags name (a `Variant` tag
     /// is Niel's Chess's rule options, which Quantum Chess has none of), else Quantum Chess.
-    /// Only the tag lines before the first move are looked at.
+    /// Only the tag lines before the first move are looked at, read as every ruleset reads them
+    /// ([`qc_rules::ruleset::leading_tags`]; a malformed one names no ruleset).
     pub fn of_game_file(path: &str, text: &str) -> RulesKind {
         RulesKind::of_extension(path).unwrap_or_else(|| {
-            if tag_names(text).any(|name| name == "Variant") {
+            let leading = qc_rules::ruleset::leading_tags(text);
+            if leading.flatten().any(|tag| tag.name == "Variant") {
                 RulesKind::Niels
             } else {
                 RulesKind::Cantwell
@@ -96,16 +98,6 @@ impl RulesKind {
             .find(|&kind| crate::with_ruleset!(kind, |S| S::NAME) == R::NAME)
             .unwrap_or_default()
     }
-}
-
-/// The names of the tags `[Name "value"]` that open a game file (blank lines and `;` comments
-/// between them skipped), up to its first other line.
-fn tag_names(text: &str) -> impl Iterator<Item = &str> {
-    text.lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with(';'))
-        .map_while(|line| line.strip_prefix('['))
-        .filter_map(|tag| tag.split_whitespace().next())
 }
 
 /// Runs `$body` with the type `$rules` bound to the ruleset `$kind` (a [`RulesKind`]) names
@@ -158,7 +150,9 @@ impl Classify for CantwellError {
     fn kind(&self) -> ErrorKind {
         match self {
             CantwellError::Notation(_) | CantwellError::BadTag { .. } => ErrorKind::Notation,
-            CantwellError::Move(_) | CantwellError::RecordedClaim { .. } => ErrorKind::Illegal,
+            CantwellError::Move(_)
+            | CantwellError::RecordedClaim { .. }
+            | CantwellError::ResultContradicts(_) => ErrorKind::Illegal,
             CantwellError::NoOptions(_) => ErrorKind::Option,
         }
     }
@@ -186,6 +180,7 @@ impl Classify for NielsError {
             | NielsError::BadOutcome { .. }
             | NielsError::OutcomeCount { .. }
             | NielsError::GameOver(_)
+            | NielsError::ResultContradicts(_)
             | NielsError::NothingToUndo
             | NielsError::UndoBeyondBudget { .. } => ErrorKind::Illegal,
             NielsError::Backend { .. } | NielsError::Internal(_) => ErrorKind::Simulation,
@@ -247,5 +242,14 @@ mod tests {
         );
         assert_eq!(RulesKind::of_game_file("a.txt", plain), RulesKind::Cantwell);
         assert_eq!(RulesKind::of_game_file("game", ""), RulesKind::Cantwell);
+        // The tags are read as the game readers read them: an escaped quote and a `]` in a
+        // value, no space before the value, a malformed tag line (names nothing) before it.
+        let escaped = "[Event \"a \\\"b]\\\" c\"]\n[Site x]\n[Variant\"full\"]\n1. e2e4\n";
+        assert_eq!(RulesKind::of_game_file("a.txt", escaped), RulesKind::Niels);
+        let malformed = "[Variant full]\n1. e2e4\n";
+        assert_eq!(
+            RulesKind::of_game_file("a.txt", malformed),
+            RulesKind::Cantwell
+        );
     }
 }

@@ -203,7 +203,7 @@ where
 }
 
 /// Plays every move of `text` on `backend` (outcomes not written in drawn with `seed`), then what
-/// the file records after them (a claim), then `random_plies` random moves; `source` names the
+/// the file records after them (a claim) and the check of its result token, then `random_plies` random moves; `source` names the
 /// game in messages.
 fn replay<R: Ruleset, B: Backend>(
     source: &str,
@@ -231,7 +231,7 @@ where
                 source: RulesError::new(e),
             })?;
     }
-    R::finish_replay(text, &mut game).map_err(|e| SessionError::Finish {
+    R::end_replay(text, &mut game).map_err(|e| SessionError::Finish {
         name: source.to_string(),
         source: RulesError::new(e),
     })?;

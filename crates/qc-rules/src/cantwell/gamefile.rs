@@ -69,16 +69,12 @@ impl FromStr for GameRecord {
 /// printing then parsing gives the same record except for the moves' lines and columns.
 impl fmt::Display for GameRecord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut tags: Vec<(&str, String)> = self
-            .tags
-            .iter()
-            .map(|t| (t.name.as_str(), t.value.clone()))
-            .collect();
+        let mut tags = self.tags.clone();
         if self.start != Board::start() {
-            tags.push(("FEN", self.start.to_fen()));
+            tags.push(Tag::new("FEN", self.start.to_fen()));
         }
-        for (name, value) in &tags {
-            writeln!(f, "[{name} \"{}\"]", escape(value))?;
+        for tag in &tags {
+            writeln!(f, "{tag}")?;
         }
         let mut lines: Vec<Vec<String>> = Vec::new();
         let mut line: Vec<String> = Vec::new();
@@ -114,10 +110,6 @@ impl fmt::Display for GameRecord {
         }
         Ok(())
     }
-}
-
-fn escape(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// A character cursor that tracks the line and column of the next character.
@@ -217,64 +209,34 @@ impl Parser {
         }
     }
 
-    fn skip_spaces(&mut self) {
-        while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
-            self.bump();
-        }
-    }
-
-    fn bad_tag(&self, expected: &'static str) -> NotationError {
-        error_at(self.at(), GameErrorKind::BadTag { expected })
-    }
-
-    /// `[Name "value"]` on one line; `at` is the `[`.
+    /// `[Name "value"]` on one line, read by the reader every ruleset shares
+    /// ([`Tag::parse_prefix`]); `at` is the `[`. What follows the `]` on its line is read on.
     fn tag(&mut self, at: At) -> Result<(), NotationError> {
         if !self.record.moves.is_empty() || self.record.result.is_some() {
             return Err(error_at(at, GameErrorKind::TagAfterMoves));
         }
-        self.bump();
-        self.skip_spaces();
-        let mut name = String::new();
-        while let Some(c) = self
-            .peek()
-            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
-        {
-            name.push(c);
+        let line: String = self.chars[self.pos..]
+            .iter()
+            .take_while(|c| **c != '\n')
+            .collect();
+        let (Tag { name, value }, taken) = Tag::parse_prefix(&line).map_err(|problem| {
+            // The problem's column counts from the `[`; the error's from the line's start.
+            let problem = problem.shifted(at.column - 1);
+            let place = At {
+                line: at.line,
+                column: problem.column(),
+            };
+            error_at(place, GameErrorKind::BadTag(problem))
+        })?;
+        // The value's first character: after the `"`, which follows the name.
+        let quote = line.chars().position(|c| c == '"').unwrap_or(0);
+        let value_at = At {
+            line: at.line,
+            column: at.column + quote + 1,
+        };
+        for _ in 0..taken {
             self.bump();
         }
-        if name.is_empty() {
-            return Err(self.bad_tag("a tag name (letters, digits, `_`) after `[`"));
-        }
-        self.skip_spaces();
-        if self.peek() != Some('"') {
-            return Err(self.bad_tag("a quoted value `\"...\"` after the tag name"));
-        }
-        self.bump();
-        let value_at = self.at();
-        let mut value = String::new();
-        loop {
-            match self.peek() {
-                Some('"') => break,
-                Some('\\') => {
-                    self.bump();
-                    match self.peek() {
-                        Some(c @ ('"' | '\\')) => value.push(c),
-                        _ => return Err(self.bad_tag("`\\\"` or `\\\\` after `\\`")),
-                    }
-                }
-                Some('\n') | None => {
-                    return Err(self.bad_tag("a closing `\"` on the tag's line"));
-                }
-                Some(c) => value.push(c),
-            }
-            self.bump();
-        }
-        self.bump();
-        self.skip_spaces();
-        if self.peek() != Some(']') {
-            return Err(self.bad_tag("`]` after the tag value"));
-        }
-        self.bump();
         if name == "FEN" {
             if self.fen_seen {
                 return Err(error_at(at, GameErrorKind::DuplicateFen));

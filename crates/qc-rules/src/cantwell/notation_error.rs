@@ -253,11 +253,9 @@ pub enum GameErrorKind {
     UnterminatedComment,
     /// A `}` without a `{`.
     UnmatchedCommentEnd,
-    /// A malformed `[Name "value"]` tag.
-    BadTag {
-        /// What was expected.
-        expected: &'static str,
-    },
+    /// A malformed `[Name "value"]` tag: what was expected, with its column in the line (the
+    /// shared tag reader's problem, [`crate::ruleset::TagProblem`]).
+    BadTag(crate::ruleset::TagProblem),
     /// A tag after the first move.
     TagAfterMoves,
     /// A second `[FEN ...]` tag.
@@ -280,7 +278,7 @@ impl fmt::Display for GameErrorKind {
                 f.write_str("comment `{` is not closed by `}` before the end of the file")
             }
             GameErrorKind::UnmatchedCommentEnd => f.write_str("`}` without an opening `{`"),
-            GameErrorKind::BadTag { expected } => write!(f, "bad tag: expected {expected}"),
+            GameErrorKind::BadTag(problem) => write!(f, "bad tag: {problem}"),
             GameErrorKind::TagAfterMoves => {
                 f.write_str("tag after the first move; tags must come before the moves")
             }

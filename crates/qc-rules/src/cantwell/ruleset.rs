@@ -43,6 +43,9 @@ pub enum CantwellError {
         /// Why the claim failed.
         source: MoveError,
     },
+    /// A game file's result token contradicts how its replayed game ended.
+    #[error(transparent)]
+    ResultContradicts(#[from] crate::ruleset::ResultContradicts),
     /// Rule options were given, but Quantum Chess has none.
     #[error("Quantum Chess has no rule options (got `{0}`)")]
     NoOptions(String),

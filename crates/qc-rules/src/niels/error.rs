@@ -109,6 +109,9 @@ pub enum NielsError {
     /// The game has ended (checkmate, stalemate or a draw), so no move has outcomes.
     #[error("the game is over: {0}")]
     GameOver(Status),
+    /// A game file's result token contradicts how its replayed game ended.
+    #[error(transparent)]
+    ResultContradicts(#[from] crate::ruleset::ResultContradicts),
     /// `undo` with no move played.
     #[error("no move to take back")]
     NothingToUndo,
@@ -337,15 +340,10 @@ pub enum GameFileProblem {
     /// A tag line after the first move.
     #[error("tags must come before the moves")]
     TagAfterMoves,
-    /// A tag line not in brackets.
-    #[error("a tag line must be `[Name \"value\"]`")]
-    TagNotBracketed,
-    /// A tag without a name and a value.
-    #[error("a tag needs a name and a quoted value")]
-    TagWithoutValue,
-    /// A tag value not in double quotes.
-    #[error("the tag value must be in double quotes")]
-    TagValueUnquoted,
+    /// A malformed `[Name "value"]` tag line, as the reader every ruleset shares finds it (its
+    /// column is the error's).
+    #[error("bad tag: {0}")]
+    Tag(crate::ruleset::TagProblem),
     /// A `{` comment never closed.
     #[error("comment `{{` is never closed")]
     UnclosedComment,

@@ -43,21 +43,10 @@ fn is_move_number(token: &str) -> bool {
         && token.chars().next().is_some_and(|c| c.is_ascii_digit())
 }
 
-/// Parses `[Name "value"]`.
+/// Reads a tag line (line `number`) with the reader every ruleset shares.
 fn parse_tag(line: &str, number: usize) -> Result<Tag, NielsError> {
-    let inner = line
-        .strip_prefix('[')
-        .and_then(|s| s.strip_suffix(']'))
-        .ok_or_else(|| bad(number, 1, GameFileProblem::TagNotBracketed))?;
-    let (name, rest) = inner
-        .split_once(char::is_whitespace)
-        .ok_or_else(|| bad(number, 2, GameFileProblem::TagWithoutValue))?;
-    let value = rest
-        .trim()
-        .strip_prefix('"')
-        .and_then(|s| s.strip_suffix('"'))
-        .ok_or_else(|| bad(number, 2 + name.len(), GameFileProblem::TagValueUnquoted))?;
-    Ok(Tag::new(name, value))
+    Tag::parse_line(line)
+        .map_err(|problem| bad(number, problem.column(), GameFileProblem::Tag(problem)))
 }
 
 /// Splits a game file into tags and move tokens; errors give the line and column.
@@ -71,7 +60,7 @@ fn tokens(text: &str) -> Result<Tokens, NielsError> {
             if !record.moves.is_empty() {
                 return Err(bad(number, 1, GameFileProblem::TagAfterMoves));
             }
-            record.tags.push(parse_tag(trimmed, number)?);
+            record.tags.push(parse_tag(line, number)?);
             continue;
         }
         // A token's start: its byte offset and its column (counted once, as the line is
@@ -205,8 +194,8 @@ impl NielsRecord {
     /// `NielsGame::record` gives) wrapped at about 80 columns.
     pub fn write(tags: &[Tag], record: &str) -> String {
         let mut out = String::new();
-        for Tag { name, value } in tags {
-            let _ = writeln!(out, "[{name} \"{value}\"]");
+        for tag in tags {
+            let _ = writeln!(out, "{tag}");
         }
         if !tags.is_empty() {
             out.push('\n');

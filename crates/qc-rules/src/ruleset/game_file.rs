@@ -1,9 +1,14 @@
 //! The game file, the same model for every ruleset: tags, a start position and the moves, each
 //! read once in the ruleset's notation with the line and column it was written at. Each
 //! ruleset reads and writes it in its own text form (Quantum Chess: `crate::cantwell::gamefile`,
-//! PGN-like with QCAN moves; Niel's Chess: `crate::niels::record`).
+//! PGN-like with QCAN moves; Niel's Chess: `crate::niels::record`). The tag line
+//! `[Name "value"]` is read ([`Tag::parse_prefix`], [`Tag::parse_line`], [`leading_tags`]) and
+//! written (`Display` for [`Tag`]) here, once for every ruleset, so that a value one ruleset
+//! writes reads back in every other.
 
+use super::Status;
 use std::fmt;
+use thiserror::Error;
 
 /// A `[Name "value"]` tag.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14,6 +19,110 @@ pub struct Tag {
     pub value: String,
 }
 
+/// Why a line is not a tag `[Name "value"]`: what was expected, and the 1-based column (in
+/// characters of the text read) where it was not found. The message says only what was expected;
+/// each ruleset's game-file error puts the line and column beside it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Error)]
+pub enum TagProblem {
+    /// The text does not open with `[`.
+    #[error("expected `[` to open the tag")]
+    NoOpeningBracket {
+        /// Where the `[` should be.
+        column: usize,
+    },
+    /// No name after `[`.
+    #[error("expected a tag name (letters, digits, `_`) after `[`")]
+    NoName {
+        /// Where the name should start.
+        column: usize,
+    },
+    /// No `"` opening the value after the name.
+    #[error("expected a value in double quotes `\"...\"` after the tag name")]
+    NoValue {
+        /// Where the `"` should be.
+        column: usize,
+    },
+    /// A `\` in the value followed by something other than `"` or `\`.
+    #[error("expected `\\\"` or `\\\\` after `\\`")]
+    BadEscape {
+        /// The character after the `\` (or the end of the line).
+        column: usize,
+    },
+    /// The value is not closed on its line.
+    #[error("expected a closing `\"` on the tag's line")]
+    UnclosedValue {
+        /// The end of the line.
+        column: usize,
+    },
+    /// No `]` after the value.
+    #[error("expected `]` after the tag value")]
+    NoClosingBracket {
+        /// Where the `]` should be.
+        column: usize,
+    },
+    /// Text after the tag on a line that must hold only the tag.
+    #[error("expected the end of the line after the tag's `]`")]
+    TrailingText {
+        /// The first character after the tag.
+        column: usize,
+    },
+}
+
+impl TagProblem {
+    /// The 1-based column (in characters of the text read) where the tag went wrong.
+    pub fn column(mut self) -> usize {
+        *self.column_mut()
+    }
+
+    /// The same problem with its column moved right by `by` characters: for a tag read from a
+    /// text that starts `by` characters into its line.
+    pub fn shifted(mut self, by: usize) -> TagProblem {
+        *self.column_mut() += by;
+        self
+    }
+
+    fn column_mut(&mut self) -> &mut usize {
+        match self {
+            TagProblem::NoOpeningBracket { column }
+            | TagProblem::NoName { column }
+            | TagProblem::NoValue { column }
+            | TagProblem::BadEscape { column }
+            | TagProblem::UnclosedValue { column }
+            | TagProblem::NoClosingBracket { column }
+            | TagProblem::TrailingText { column } => column,
+        }
+    }
+}
+
+/// A character cursor over one line that counts 1-based columns in characters.
+struct Cursor<'a> {
+    chars: std::iter::Peekable<std::str::Chars<'a>>,
+    column: usize,
+}
+
+impl Cursor<'_> {
+    fn peek(&mut self) -> Option<char> {
+        self.chars.peek().copied()
+    }
+
+    fn bump(&mut self) {
+        if self.chars.next().is_some() {
+            self.column += 1;
+        }
+    }
+
+    fn skip_while(&mut self, mut skip: impl FnMut(char) -> bool) {
+        while self.peek().is_some_and(&mut skip) {
+            self.bump();
+        }
+    }
+}
+
+/// Spaces and tabs: what may stand between the parts of a tag (a line break may not).
+fn is_blank(c: char) -> bool {
+    c == ' ' || c == '\t'
+}
+
 impl Tag {
     /// A tag.
     pub fn new(name: impl Into<String>, value: impl Into<String>) -> Tag {
@@ -22,6 +131,105 @@ impl Tag {
             value: value.into(),
         }
     }
+
+    /// Reads the tag `[Name "value"]` that `text` opens with, on its first line: the name of
+    /// letters, digits and `_`, spaces or tabs allowed after `[`, around the value and before
+    /// `]`, the value's `"` and `\` escaped as `\"` and `\\`. Returns the tag and how many
+    /// characters it took (through its `]`); what follows is the caller's.
+    ///
+    /// # Errors
+    /// A [`TagProblem`] with the column, counted from the start of `text`, where it went wrong.
+    pub fn parse_prefix(text: &str) -> Result<(Tag, usize), TagProblem> {
+        let mut at = Cursor {
+            chars: text.chars().peekable(),
+            column: 1,
+        };
+        if at.peek() != Some('[') {
+            return Err(TagProblem::NoOpeningBracket { column: at.column });
+        }
+        at.bump();
+        at.skip_while(is_blank);
+        let mut name = String::new();
+        while let Some(c) = at.peek().filter(|c| c.is_ascii_alphanumeric() || *c == '_') {
+            name.push(c);
+            at.bump();
+        }
+        if name.is_empty() {
+            return Err(TagProblem::NoName { column: at.column });
+        }
+        at.skip_while(is_blank);
+        if at.peek() != Some('"') {
+            return Err(TagProblem::NoValue { column: at.column });
+        }
+        at.bump();
+        let mut value = String::new();
+        loop {
+            match at.peek() {
+                Some('"') => break,
+                Some('\\') => {
+                    at.bump();
+                    match at.peek() {
+                        Some(c @ ('"' | '\\')) => value.push(c),
+                        _ => return Err(TagProblem::BadEscape { column: at.column }),
+                    }
+                }
+                Some('\n') | None => return Err(TagProblem::UnclosedValue { column: at.column }),
+                Some(c) => value.push(c),
+            }
+            at.bump();
+        }
+        at.bump();
+        at.skip_while(is_blank);
+        if at.peek() != Some(']') {
+            return Err(TagProblem::NoClosingBracket { column: at.column });
+        }
+        at.bump();
+        Ok((Tag { name, value }, at.column - 1))
+    }
+
+    /// Reads a line that holds one tag and nothing else but white space around it (see
+    /// [`Tag::parse_prefix`]).
+    ///
+    /// # Errors
+    /// A [`TagProblem`] with the column in `line` where it went wrong.
+    pub fn parse_line(line: &str) -> Result<Tag, TagProblem> {
+        let indent = line.chars().take_while(|c| c.is_whitespace()).count();
+        let rest = line.trim_start();
+        let shift = |problem: TagProblem| problem.shifted(indent);
+        let (tag, taken) = Tag::parse_prefix(rest).map_err(shift)?;
+        match rest.chars().skip(taken).position(|c| !c.is_whitespace()) {
+            Some(after) => Err(shift(TagProblem::TrailingText {
+                column: taken + after + 1,
+            })),
+            None => Ok(tag),
+        }
+    }
+}
+
+/// The tag line every ruleset writes: `[Name "value"]`, with `"` and `\` in the value escaped
+/// as `\"` and `\\` (what [`Tag::parse_prefix`] reads back).
+impl fmt::Display for Tag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let value = self.value.replace('\\', "\\\\").replace('"', "\\\"");
+        write!(f, "[{} \"{value}\"]", self.name)
+    }
+}
+
+/// The tag lines that open a game file, each read by [`Tag::parse_line`] (blank lines and `;`
+/// comment lines between them skipped), up to its first other line (one not opening with `[`):
+/// what a front end looks at to tell a file's ruleset before reading it. A malformed tag line
+/// gives its [`TagProblem`] and the lines after it are still read.
+pub fn leading_tags(text: &str) -> impl Iterator<Item = Result<Tag, TagProblem>> + '_ {
+    text.lines()
+        .filter(|line| {
+            let line = line.trim();
+            !line.is_empty() && !line.starts_with(';')
+        })
+        .map_while(|line| {
+            line.trim_start()
+                .starts_with('[')
+                .then(|| Tag::parse_line(line))
+        })
 }
 
 /// The result token at the end of a game.
@@ -64,6 +272,47 @@ impl GameResult {
 impl fmt::Display for GameResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.token())
+    }
+}
+
+/// A game file whose result token says one ending while its moves, replayed, end the game
+/// another way.
+///
+/// What a result means ([`ResultContradicts::check`]): `*` (unknown) never contradicts; on a
+/// game the replay leaves going on, any result stands, because a game also ends by what its moves
+/// do not show (a resignation, a draw agreed, time), as PGN records it; on a game the replay
+/// finishes (a king captured, checkmate, a draw by rule) the result must be that ending's.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Error)]
+#[error(
+    "the game file's result `{written}` contradicts its moves: replayed, the game ends {replayed} \
+     (`{}`)",
+    replayed_token(*.replayed)
+)]
+pub struct ResultContradicts {
+    /// The result token the file ends with.
+    pub written: GameResult,
+    /// How the replayed game ended (never [`Status::Ongoing`]).
+    pub replayed: Status,
+}
+
+/// The token of a finished game's status (`*` for one going on, which never contradicts).
+fn replayed_token(status: Status) -> &'static str {
+    status.result().unwrap_or(GameResult::Unknown).token()
+}
+
+impl ResultContradicts {
+    /// Checks the result a file wrote (`None`: no token) against the status its replay ended in.
+    ///
+    /// # Errors
+    /// The replay finished with a result other than the written one (and the written one is not
+    /// `*`).
+    pub fn check(written: Option<GameResult>, replayed: Status) -> Result<(), ResultContradicts> {
+        match (written, replayed.result()) {
+            (Some(written), Some(ended)) if written != GameResult::Unknown && written != ended => {
+                Err(ResultContradicts { written, replayed })
+            }
+            _ => Ok(()),
+        }
     }
 }
 

@@ -23,7 +23,9 @@ pub mod view;
 
 pub use crate::cantwell::{Cantwell, CantwellError, FIFTY_MOVE_BOARD_TAG, REPETITION_BOARD_TAG};
 pub use crate::niels::{Niels, NielsStart};
-pub use game_file::{GameFile, GameResult, Tag, WrittenMove};
+pub use game_file::{
+    leading_tags, GameFile, GameResult, ResultContradicts, Tag, TagProblem, WrittenMove,
+};
 pub use pair::{SameSquare, SquarePair};
 pub use played::{GameMove, LegalMove, MoveOutcome, MoveSquares, PlayedMove, Roll};
 pub use status::{DrawReason, Status, WinReason};
@@ -213,7 +215,12 @@ pub trait Ruleset {
     /// A move in the ruleset's notation (with its outcomes written in, when they are).
     type Move: GameMove;
     /// Why a position, a game file or a move was refused.
-    type Error: std::error::Error + Send + Sync + 'static + From<ParseError<Self::Move>>;
+    type Error: std::error::Error
+        + Send
+        + Sync
+        + 'static
+        + From<ParseError<Self::Move>>
+        + From<ResultContradicts>;
     /// A game of this ruleset on backend `B`.
     type Game<B: Backend>: QuantumGame<Move = Self::Move, Error = Self::Error>;
 
@@ -259,12 +266,27 @@ pub trait Ruleset {
         Ok(())
     }
 
-    /// Replays `file` on `backend`: [`Ruleset::game_for`], every move (outcomes not written in
-    /// sampled from `rng`), then [`Ruleset::finish_replay`].
+    /// Ends a replay of `file` once its moves are played on `game`: [`Ruleset::finish_replay`],
+    /// then the file's result token checked against how the game ended
+    /// ([`ResultContradicts::check`]). Every replay ends here; a ruleset does not override it.
     ///
     /// # Errors
-    /// The start position cannot be set up, a move is refused, or what the file records after
-    /// its last move cannot happen.
+    /// What [`Ruleset::finish_replay`] refuses, or a result the replayed game contradicts.
+    fn end_replay<B: Backend>(
+        file: &GameFile<Self::Start, Self::Move>,
+        game: &mut Self::Game<B>,
+    ) -> Result<(), Self::Error> {
+        Self::finish_replay(file, game)?;
+        ResultContradicts::check(file.result, game.status())?;
+        Ok(())
+    }
+
+    /// Replays `file` on `backend`: [`Ruleset::game_for`], every move (outcomes not written in
+    /// sampled from `rng`), then [`Ruleset::end_replay`].
+    ///
+    /// # Errors
+    /// The start position cannot be set up, a move is refused, what the file records after its
+    /// last move cannot happen, or its result contradicts the replayed game.
     fn replay<B: Backend>(
         file: &GameFile<Self::Start, Self::Move>,
         backend: B,
@@ -274,7 +296,7 @@ pub trait Ruleset {
         for written in &file.moves {
             game.play(&written.mv, rng)?;
         }
-        Self::finish_replay(file, &mut game)?;
+        Self::end_replay(file, &mut game)?;
         Ok(game)
     }
 
