@@ -139,6 +139,33 @@ impl<B: Backend> Dice<'_, B> {
         Ok(measured)
     }
 
+    /// Rolls the pair `id` (`p`): measures its qubit with a recorded or fresh choice, frees it,
+    /// and records the roll with its probability and what it meant, written by `meaning` from
+    /// the piece's name, the square it is on and the one it is not on. Returns whether it is on
+    /// the blue square.
+    fn roll_pair(
+        &mut self,
+        id: PairId,
+        p: &Pair,
+        meaning: impl FnOnce(&str, Square, Square) -> String,
+    ) -> Result<bool, NielsError> {
+        let choice = self.choice(p.red, p.blue)?;
+        let p_blue = self.run.backend().probability_one(self.qubit(id)?);
+        let (on_blue, clbit) = self.measure_and_free(id, choice)?;
+        let (on, off) = if on_blue {
+            (p.blue, p.red)
+        } else {
+            (p.red, p.blue)
+        };
+        self.rolls.push(Roll {
+            clbit,
+            one: on_blue,
+            p_one: p_blue,
+            meaning: meaning(&p.piece.name(), on, off),
+        });
+        Ok(on_blue)
+    }
+
     fn prepare_lone(&mut self, pos: &NielsPosition, id: PairId) -> Result<(), NielsError> {
         let pair = pos
             .pairs
@@ -281,23 +308,9 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
                 }
                 on_blue.push(got);
             } else {
-                let choice = self.choice(p.red, p.blue)?;
-                let p_blue = self.run.backend().probability_one(self.qubit(*id)?);
-                let (blue, clbit) = self.measure_and_free(*id, choice)?;
-                let (on, off) = if blue {
-                    (p.blue, p.red)
-                } else {
-                    (p.red, p.blue)
-                };
-                self.rolls.push(Roll {
-                    clbit,
-                    one: blue,
-                    p_one: p_blue,
-                    meaning: format!(
-                        "the Hadamard moves put the {} on {on}, not on {off}",
-                        p.piece.name()
-                    ),
-                });
+                let blue = self.roll_pair(*id, p, |piece, on, off| {
+                    format!("the Hadamard moves put the {piece} on {on}, not on {off}")
+                })?;
                 on_blue.push(blue);
             }
         }
@@ -310,20 +323,9 @@ impl<B: Backend> QuantumOps for Dice<'_, B> {
             .get(&pair)
             .cloned()
             .ok_or(NielsError::Internal(Inconsistency::NoPair { pair }))?;
-        let choice = self.choice(p.red, p.blue)?;
-        let p_blue = self.run.backend().probability_one(self.qubit(pair)?);
-        let (on_blue, clbit) = self.measure_and_free(pair, choice)?;
-        let (on, off) = if on_blue {
-            (p.blue, p.red)
-        } else {
-            (p.red, p.blue)
-        };
-        self.rolls.push(Roll {
-            clbit,
-            one: on_blue,
-            p_one: p_blue,
-            meaning: format!("the {} was on {on}, not on {off}", p.piece.name()),
-        });
+        let on_blue = self.roll_pair(pair, &p, |piece, on, off| {
+            format!("the {piece} was on {on}, not on {off}")
+        })?;
         let event = on_blue == event_bit(&p);
         // Collapse in tandem (Art. 8.4): the other pairs' measurements are now determined.
         let others: Vec<PairId> = pos
