@@ -7,15 +7,26 @@ use rayon::prelude::*;
 /// Chunk length for reductions (fixed, so that partial sums do not depend on the thread count).
 pub const REDUCE_CHUNK: usize = 1 << 12;
 
+/// `per_chunk` of each fixed chunk of `items` ([`REDUCE_CHUNK`] long), in chunk order; runs the
+/// chunks on rayon when `parallel`. Combining the results in this order gives the same answer
+/// on any number of threads.
+pub fn det_chunks<T: Sync, R: Send>(
+    items: &[T],
+    parallel: bool,
+    per_chunk: impl Fn(&[T]) -> R + Sync + Send,
+) -> Vec<R> {
+    if parallel {
+        items.par_chunks(REDUCE_CHUNK).map(per_chunk).collect()
+    } else {
+        items.chunks(REDUCE_CHUNK).map(per_chunk).collect()
+    }
+}
+
 /// Sums `f` over `items` in fixed chunks; runs the chunks on rayon when `parallel`.
 pub fn det_sum<T: Sync>(items: &[T], parallel: bool, f: impl Fn(&T) -> f64 + Sync) -> f64 {
-    let partial = |chunk: &[T]| chunk.iter().map(&f).sum::<f64>();
-    let partials: Vec<f64> = if parallel {
-        items.par_chunks(REDUCE_CHUNK).map(partial).collect()
-    } else {
-        items.chunks(REDUCE_CHUNK).map(partial).collect()
-    };
-    partials.into_iter().sum()
+    det_chunks(items, parallel, |chunk| chunk.iter().map(&f).sum::<f64>())
+        .into_iter()
+        .sum()
 }
 
 /// Like [`det_sum`], in one pass, but `f` also says which of two sums a value goes to; returns
@@ -31,12 +42,7 @@ pub fn det_sum_split<T: Sync>(
             (true, v) => (a, b + v),
         })
     };
-    let partials: Vec<(f64, f64)> = if parallel {
-        items.par_chunks(REDUCE_CHUNK).map(partial).collect()
-    } else {
-        items.chunks(REDUCE_CHUNK).map(partial).collect()
-    };
-    partials
+    det_chunks(items, parallel, partial)
         .into_iter()
         .fold((0.0, 0.0), |(a, b), (c, d)| (a + c, b + d))
 }

@@ -429,17 +429,7 @@ impl SparseSim {
             }
             d
         };
-        let parts: Vec<BTreeMap<u128, f64>> = if self.parallel() {
-            self.entries
-                .par_chunks(crate::par::REDUCE_CHUNK)
-                .map(chunk_dist)
-                .collect()
-        } else {
-            self.entries
-                .chunks(crate::par::REDUCE_CHUNK)
-                .map(chunk_dist)
-                .collect()
-        };
+        let parts = crate::par::det_chunks(&self.entries, self.parallel(), chunk_dist);
         let mut dist = BTreeMap::<u128, f64>::new();
         for part in parts {
             for (p, v) in part {
@@ -474,17 +464,7 @@ impl SparseSim {
             }
             d
         };
-        let parts: Vec<Vec<f64>> = if self.parallel() {
-            self.entries
-                .par_chunks(crate::par::REDUCE_CHUNK)
-                .map(chunk_dist)
-                .collect()
-        } else {
-            self.entries
-                .chunks(crate::par::REDUCE_CHUNK)
-                .map(chunk_dist)
-                .collect()
-        };
+        let parts = crate::par::det_chunks(&self.entries, self.parallel(), chunk_dist);
         let mut dist = vec![0.0f64; size];
         for part in parts {
             for (sum, v) in dist.iter_mut().zip(part) {
@@ -697,17 +677,7 @@ impl Backend for SparseSim {
             }
             sums
         };
-        let partials: Vec<Vec<(f64, f64)>> = if self.parallel() {
-            self.entries
-                .par_chunks(crate::par::REDUCE_CHUNK)
-                .map(partial)
-                .collect()
-        } else {
-            self.entries
-                .chunks(crate::par::REDUCE_CHUNK)
-                .map(partial)
-                .collect()
-        };
+        let partials = crate::par::det_chunks(&self.entries, self.parallel(), partial);
         let mut sums = vec![(0.0f64, 0.0f64); bits.len()];
         for part in partials {
             for (sum, (p0, p1)) in sums.iter_mut().zip(part) {
