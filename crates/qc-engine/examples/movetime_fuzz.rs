@@ -1,6 +1,9 @@
-//! Does a search ever run past its `movetime`? Plays seeded random legal games of random length
-//! (both rulesets, so some positions are big superpositions), gives the engine's search a move
-//! time at each position reached, and times it as a GUI would, from the call to its answer:
+//! Does a search ever answer past its `movetime`? Plays seeded random legal games of random
+//! length (both rulesets, so some positions are big superpositions), gives the engine's search a
+//! move time at each position reached, runs it on a thread of its own and answers as `qchess
+//! uqci` does (qc-engine's `ontime`: the search's move if it ends in time, else at the deadline
+//! the best move it published), and times the answer as a GUI would, from `go` to `bestmove`.
+//! It also prints how long the search thread took to come back (the next command waits for it):
 //! `cargo run --release -p qc-engine --example movetime_fuzz -- [POSITIONS] [SEED] [MAX_PLIES]`
 //! (default 60 positions, seed 1, up to 80 plies). Prints every search over its time and a
 //! summary; exits with 1 when a search took longer than its time plus [`GRACE`].
@@ -9,7 +12,7 @@
 //! its load, so CI does not run it.
 #![allow(clippy::print_stdout, reason = "an example that prints its findings")]
 
-use qc_engine::{EngineGame, Limits, Searcher, StopFlag};
+use qc_engine::{Answer, EngineGame, Limits, Searcher, StopFlag};
 use qc_rules::{Cantwell, Niels, QuantumGame, Ruleset};
 use qc_sim::SparseSim;
 use rand::{Rng, SeedableRng};
@@ -30,7 +33,10 @@ struct Timed {
     states: usize,
     legal: usize,
     budget: Duration,
+    /// From the search's start to its answer.
     took: Duration,
+    /// From the search's start to its thread's return.
+    returned: Duration,
 }
 
 /// Plays up to `plies` random legal moves (a move the engine refuses is dropped and another
@@ -54,7 +60,7 @@ fn random_game<G: QuantumGame>(game: &mut G, plies: usize, rng: &mut impl Rng) -
 /// One position of ruleset `R` after a random game, searched with a random move time.
 fn one<R: Ruleset>(max_plies: usize, rng: &mut impl Rng) -> Option<Timed>
 where
-    R::Game<SparseSim>: EngineGame,
+    R::Game<SparseSim>: EngineGame + Send + 'static,
 {
     let start = R::start(None, None).ok()?;
     let mut game = R::new_game(&start, SparseSim::new()).ok()?;
@@ -64,22 +70,31 @@ where
     }
     let budget = Duration::from_millis(MOVE_TIMES[rng.gen_range(0..MOVE_TIMES.len())]);
     let (states, legal) = (game.state_size(), game.legal_moves().len());
+    let limits = Limits::move_time(budget);
+    let (answer, stop) = (Answer::new(), StopFlag::new());
     let began = Instant::now();
-    Searcher::default()
-        .search(
-            &mut game,
-            &Limits::move_time(budget),
-            StopFlag::new(),
-            &mut |_| {},
-        )
-        .ok()?;
+    let search = {
+        let (answer, stop, limits) = (answer.clone(), stop.clone(), limits.clone());
+        std::thread::spawn(move || {
+            let mut searcher = Searcher::default();
+            searcher.publish_to(Some(answer.clone()));
+            let found = searcher.search(&mut game, &limits, stop, &mut |_| {});
+            answer.end(found.ok().and_then(|f| f.best).map(|m| m.to_string()));
+        })
+    };
+    let best = answer.wait(limits.answer_by(began), false, &stop);
+    let took = began.elapsed();
+    stop.stop();
+    search.join().ok()?;
+    best?;
     Some(Timed {
         rules: R::NAME,
         plies,
         states,
         legal,
         budget,
-        took: began.elapsed(),
+        took,
+        returned: began.elapsed(),
     })
 }
 
@@ -94,6 +109,7 @@ fn main() -> ExitCode {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut late = 0;
     let mut worst: Option<Timed> = None;
+    let mut slowest_return = Duration::ZERO;
     let mut searched = 0;
     for k in 0..positions {
         let timed = if k % 2 == 0 {
@@ -103,6 +119,7 @@ fn main() -> ExitCode {
         };
         let Some(t) = timed else { continue };
         searched += 1;
+        slowest_return = slowest_return.max(t.returned.saturating_sub(t.budget));
         let over = t.took.saturating_sub(t.budget);
         if t.took > t.budget + GRACE {
             late += 1;
@@ -114,6 +131,15 @@ fn main() -> ExitCode {
                 t.legal,
                 t.took.as_millis(),
                 t.budget.as_millis()
+            );
+        }
+        if t.returned > t.budget + GRACE {
+            println!(
+                "  search thread back after {} ms for movetime {} ({} {} basis states)",
+                t.returned.as_millis(),
+                t.budget.as_millis(),
+                t.rules,
+                t.states
             );
         }
         if worst
@@ -136,6 +162,10 @@ fn main() -> ExitCode {
             w.budget.as_millis()
         );
     }
+    println!(
+        "the search thread came back at most {} ms after its movetime",
+        slowest_return.as_millis()
+    );
     if late == 0 {
         ExitCode::SUCCESS
     } else {

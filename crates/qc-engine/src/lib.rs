@@ -9,6 +9,8 @@
 //!   ordering, iterative deepening;
 //! - [`limits`]: the time control (`go movetime`, a clock, `depth`, `nodes`, `infinite`), a
 //!   deadline checked before every move the search plays, and a stop flag;
+//! - [`ontime`]: the best move so far, published by a search on one thread and answered at the
+//!   deadline by another, however long the node the search is in;
 //! - [`eval`]: the evaluation from the board's probabilities (material, king safety under
 //!   superposition, hanging pieces, mobility, placement);
 //! - [`players`]: the engine and the baselines (random, greedy one-ply, classical-board
@@ -23,6 +25,7 @@ pub mod elo;
 pub mod eval;
 pub mod game;
 pub mod limits;
+pub mod ontime;
 pub mod players;
 pub mod sdk;
 pub mod search;
@@ -30,5 +33,6 @@ pub mod tt;
 
 pub use game::EngineGame;
 pub use limits::{Go, GoError, Limits, StopFlag};
+pub use ontime::Answer;
 pub use players::{Player, PlayerSpec};
 pub use search::{Found, Iteration, SearchConfig, Searcher};

@@ -79,6 +79,15 @@ impl Limits {
         Some(DEFAULT_MOVE_TIME)
     }
 
+    /// When the thread that answers for a search started at `start` gives the search's best
+    /// move so far ([`crate::ontime::Answer`]): half the safety margin after the search's own
+    /// deadline, so that a search that ends in time answers itself, with the other half left for
+    /// writing the move. `None` for an infinite search.
+    pub fn answer_by(&self, start: Instant) -> Option<Instant> {
+        self.budget()
+            .map(|b| start + b.saturating_sub(margin(b) / 2))
+    }
+
     /// The deepest iteration allowed.
     pub fn max_depth(&self) -> u32 {
         self.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH)
@@ -215,6 +224,11 @@ const GO_WORDS: [&str; 11] = [
     "searchmoves",
 ];
 
+/// What is kept back from a budget `b` for answering: a tenth of it, at most [`SAFETY_MARGIN`].
+fn margin(b: Duration) -> Duration {
+    (b / 10).min(SAFETY_MARGIN)
+}
+
 /// A flag that ends a search from another thread.
 #[derive(Clone, Debug, Default)]
 pub struct StopFlag(Arc<AtomicBool>);
@@ -251,10 +265,7 @@ pub struct Deadline {
 impl Deadline {
     /// The deadline of a search started at `start` under `limits`, ended early by `stop`.
     pub fn new(start: Instant, limits: &Limits, stop: StopFlag) -> Deadline {
-        let budget = limits.budget().map(|b| {
-            let margin = (b / 10).min(SAFETY_MARGIN);
-            b.saturating_sub(margin)
-        });
+        let budget = limits.budget().map(|b| b.saturating_sub(margin(b)));
         Deadline {
             start,
             end: budget.map(|b| start + b),
@@ -304,6 +315,9 @@ mod tests {
         let ms = Duration::from_millis;
         assert_eq!(Limits::move_time(ms(300)).budget(), Some(ms(300)));
         assert_eq!(Limits::depth(3).budget(), Some(DEFAULT_MOVE_TIME));
+        // 300 ms keeps back 30 ms: the search stops at 270 ms, the answer is due at 285 ms.
+        let t0 = Instant::now();
+        assert_eq!(Limits::move_time(ms(300)).answer_by(t0), Some(t0 + ms(285)));
         let infinite = Limits {
             infinite: true,
             ..Limits::default()

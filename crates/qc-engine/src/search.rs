@@ -18,6 +18,7 @@
 use crate::eval::{evaluate, Weights, WIN};
 use crate::game::EngineGame;
 use crate::limits::{Deadline, Limits, StopFlag};
+use crate::ontime::Answer;
 use crate::tt::{Bound, Entry, Table};
 use qc_rules::{LegalMove, MoveOutcome, PieceKind, Status};
 use rand::SeedableRng;
@@ -102,6 +103,8 @@ pub struct Searcher {
     /// The best line from each ply.
     pv: Vec<Vec<String>>,
     nodes: u64,
+    /// Where the best root move so far is published (see [`Searcher::publish_to`]).
+    answer: Option<Answer>,
 }
 
 /// Plies beyond which no ordering statistics are kept.
@@ -117,6 +120,21 @@ impl Searcher {
             history: vec![0; 64 * 64],
             pv: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
+            answer: None,
+        }
+    }
+
+    /// Publishes the best root move of every later search into `answer` as the search goes
+    /// (`None`: nowhere), so that another thread can answer at the deadline without waiting for
+    /// the node the search is in ([`crate::ontime`]).
+    pub fn publish_to(&mut self, answer: Option<Answer>) {
+        self.answer = answer;
+    }
+
+    /// Tells the thread that answers that `mv` is the best root move so far.
+    fn publish(&self, mv: &impl std::fmt::Display) {
+        if let Some(answer) = &self.answer {
+            answer.publish(mv.to_string());
         }
     }
 
@@ -245,6 +263,13 @@ impl Searcher {
             .filter(|m| allowed(&m.mv))
             .collect();
         let order = self.order::<G>(game, &moves, None, 0);
+        // Every listed move is legal, so the first in order is a move to answer with should time
+        // run out while its outcomes are worked out: on a state of half a million basis states
+        // one move's outcomes (each run on the state and taken back) took over 100 ms.
+        let first = order.first().copied();
+        if let Some(first) = first {
+            self.publish(&moves[first].mv);
+        }
         let mut root = Vec::with_capacity(moves.len());
         for index in order {
             if !root.is_empty() && deadline.reached(self.nodes) {
@@ -255,6 +280,10 @@ impl Searcher {
             // lists a few that only change the state's global phase).
             if let Ok(outcomes) = game.move_outcomes(mv) {
                 if !outcomes.is_empty() {
+                    if root.is_empty() && Some(index) != first {
+                        // The first in order could not be played after all.
+                        self.publish(mv);
+                    }
                     root.push(RootMove {
                         mv: mv.clone(),
                         outcomes,
@@ -287,6 +316,9 @@ impl Searcher {
             let score = result?;
             root[i].score = score;
             if score > alpha || i == 0 {
+                // Searched in full at this depth and better than those before it: the move to
+                // answer were time to end now (as `search_among` answers on `Abort::Time`).
+                self.publish(&root[i].mv);
                 alpha = alpha.max(score);
                 best_pv = std::iter::once(root[i].mv.to_string())
                     .chain(self.pv[1].iter().cloned())

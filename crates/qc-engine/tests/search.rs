@@ -5,7 +5,7 @@
 //! both rulesets.
 
 use qc_engine::eval::{evaluate, Weights, WIN};
-use qc_engine::{EngineGame, Limits, SearchConfig, Searcher, StopFlag};
+use qc_engine::{Answer, EngineGame, Limits, SearchConfig, Searcher, StopFlag};
 use qc_rules::{Cantwell, Niels, QuantumGame, Ruleset, Status};
 use qc_sim::SparseSim;
 use rand::SeedableRng;
@@ -159,4 +159,31 @@ fn a_deadline_ends_the_search_and_a_move_is_still_given() {
         .search(&mut g, &infinite, stop, &mut |_| {})
         .expect("search");
     assert!(found.best.is_some());
+}
+
+#[test]
+fn the_published_best_move_is_the_move_the_search_answers() {
+    for (fen, moves, limits) in [
+        (SPLIT.0, SPLIT.1, Limits::depth(2)),
+        (
+            qc_rules::START_FEN,
+            &["b1^a3c3", "g8^f6h6", "e2e4"][..],
+            Limits::move_time(Duration::from_millis(60)),
+        ),
+    ] {
+        let mut g = game::<Cantwell>(fen, moves);
+        let answer = Answer::new();
+        let mut searcher = Searcher::default();
+        searcher.publish_to(Some(answer.clone()));
+        let found = searcher
+            .search(&mut g, &limits, StopFlag::new(), &mut |_| {})
+            .expect("search");
+        // What a thread answering at the deadline would have given, before the search ended.
+        let stop = StopFlag::new();
+        stop.stop();
+        let published = answer.wait(None, false, &stop);
+        let best = found.best.map(|m| m.to_string());
+        assert!(best.is_some());
+        assert_eq!(published, best, "{fen} {moves:?}");
+    }
 }
