@@ -69,6 +69,11 @@ impl Answer {
         self.state().taken
     }
 
+    /// Whether the search ended (its own move, or none, is the answer).
+    pub fn has_ended(&self) -> bool {
+        self.state().ended
+    }
+
     /// Runs `report` unless the answer was taken, and keeps it from being taken meanwhile, so
     /// that what `report` writes comes before the answer or not at all.
     pub fn before_taken(&self, report: impl FnOnce()) {

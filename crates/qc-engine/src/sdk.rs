@@ -531,6 +531,15 @@ pub fn limits_for(clock: Option<&Clock>, untimed: Duration) -> Limits {
     }
 }
 
+/// The time [`answer`] searches `request`: the clock's share (or `untimed` without a clock),
+/// never longer than `most`.
+pub fn move_limits(request: &MoveRequest, untimed: Duration, most: Duration) -> Limits {
+    let share = limits_for(request.clock.as_ref(), untimed)
+        .budget()
+        .unwrap_or(most);
+    Limits::move_time(share.min(most))
+}
+
 /// How far a rebuilt square probability may be from the view's (the app may send single
 /// precision).
 pub const PROBABILITY_TOLERANCE: f64 = 1e-4;
@@ -749,10 +758,7 @@ pub fn answer<B: Backend>(
         .collect();
     let differences = legal_differences(&here, legal);
     let allowed = |mv: &QcanMove| choice_of(mv).is_some_and(|c| listed(&c, legal));
-    let share = limits_for(request.clock.as_ref(), untimed)
-        .budget()
-        .unwrap_or(most);
-    let limits = Limits::move_time(share.min(most));
+    let limits = move_limits(request, untimed, most);
     let found = searcher
         .search_among(&mut game, &limits, stop, &allowed, &mut |_| {})
         .map_err(|e| SdkError::Replay {

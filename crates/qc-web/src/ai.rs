@@ -32,7 +32,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use qc_engine::sdk::{self, MoveChoice, MoveRequest};
-use qc_engine::{SearchConfig, Searcher, StopFlag};
+use qc_engine::{Answer, SearchConfig, Searcher, StopFlag};
+use qc_rules::QcanMove;
 use qc_sim::{MemoryLimit, SparseSim};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -119,27 +120,72 @@ fn check_size(state: &AiState, request: &MoveRequest) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Rebuilds the game and searches it on a worker, within the clock's share of time.
+/// Rebuilds the game and searches it on a worker, within the clock's share of time. When the
+/// search is still inside a move at its deadline (a single move on a state of a million basis
+/// states outlasts a short share), the answer is the best move it has published so far
+/// (qc-engine's `ontime`, as `qchess uqci` answers), and the search is stopped.
 async fn choose(state: &AiState, request: MoveRequest) -> Result<Chosen, ApiError> {
     let memory = MemoryLimit::bytes(state.app.limits().game_memory_bytes);
     let most = state.most();
-    let answer = state
-        .app
-        .compute(move || {
+    let answer_by = sdk::move_limits(&request, UNTIMED_MOVE_TIME, most)
+        .answer_by(std::time::Instant::now())
+        .map(tokio::time::Instant::from_std);
+    let (published, stop) = (Answer::new(), StopFlag::new());
+    let work = {
+        let (published, stop) = (published.clone(), stop.clone());
+        state.app.compute(move || {
             let mut searcher = Searcher::new(SearchConfig {
                 table_bytes: ENGINE_TABLE_BYTES,
                 ..SearchConfig::default()
             });
-            Ok(sdk::answer(
+            searcher.publish_to(Some(published.clone()));
+            let answer = sdk::answer(
                 &request,
                 SparseSim::with_limit(memory),
                 &mut searcher,
                 UNTIMED_MOVE_TIME,
                 most,
-                StopFlag::new(),
-            )?)
+                stop,
+            );
+            published.end(answer.as_ref().ok().map(|a| a.qcan.to_string()));
+            Ok(answer?)
         })
-        .await?;
+    };
+    tokio::pin!(work);
+    if let Some(due) = answer_by {
+        tokio::select! {
+            answer = &mut work => return chosen(state, answer?),
+            () = tokio::time::sleep_until(due) => {}
+        }
+        // Late: the best move published so far, or the search's own once it ends.
+        let waiting = published.clone();
+        let take = tokio::task::spawn_blocking(move || {
+            waiting.wait(Some(std::time::Instant::now()), false, &StopFlag::new())
+        });
+        tokio::select! {
+            answer = &mut work => return chosen(state, answer?),
+            taken = take => {
+                stop.stop();
+                if let Some(choice) = taken.ok().flatten().and_then(|t| early_choice(&published, &t)) {
+                    return Ok(Chosen { choice, warning: None });
+                }
+            }
+        }
+    }
+    chosen(state, work.await?)
+}
+
+/// The move a search still running published (`text`), in the SDK's shape; `None` once the
+/// search has ended (its own answer, with the differences between the lists, is then given).
+fn early_choice(published: &Answer, text: &str) -> Option<MoveChoice> {
+    if published.has_ended() {
+        return None;
+    }
+    sdk::choice_of(&text.parse::<QcanMove>().ok()?)
+}
+
+/// The search's own answer, with a warning when the view's legal moves and qchess's differ.
+fn chosen(state: &AiState, answer: sdk::Answer) -> Result<Chosen, ApiError> {
     let warning = (!answer.differences.is_empty()).then(|| {
         let text = format!(
             "view.legalMoves and qchess's legal moves differ: {}; answered among the moves both list",
@@ -292,5 +338,24 @@ async fn reply_to(state: &AiState, text: &str) -> Option<Value> {
             Some(reply)
         }
         Err(e) => error(&id, e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_running_search_answers_its_published_move_in_the_sdk_shape() {
+        let published = Answer::new();
+        published.publish("b1^a3c3".into());
+        let choice = early_choice(&published, "b1^a3c3").expect("a split");
+        assert_eq!(
+            serde_json::to_value(&choice).expect("json"),
+            json!({"type": "split", "from": 1, "targetA": 16, "targetB": 18})
+        );
+        assert!(early_choice(&published, "not a move").is_none());
+        published.end(Some("e2e4".into()));
+        assert!(early_choice(&published, "b1^a3c3").is_none());
     }
 }
