@@ -96,7 +96,8 @@ pub struct PositionData {
     /// The classical start position (FEN).
     #[serde(default)]
     pub starting_fen: Option<String>,
-    /// Moves that set up a quantum start before the game (not supported: refused when given).
+    /// Moves that set up a quantum start before the game, played from `startingFen` before the
+    /// history (a measured one needs its `.m0`/`.m1`: a setup move has no record of it).
     #[serde(default)]
     pub setup_moves: Option<Vec<String>>,
     /// The game's move strings.
@@ -272,9 +273,17 @@ pub enum SdkError {
         /// What is wrong.
         reason: &'static str,
     },
-    /// `gameData.position.setupMoves` is not empty: a quantum start is not supported.
-    #[error("gameData.position.setupMoves is not supported (a quantum start position); send the moves as history from a classical startingFen")]
-    SetupMoves,
+    /// A move of `gameData.position.setupMoves` (the moves that set up a quantum start) does
+    /// not read or cannot be played.
+    #[error("gameData.position.setupMoves[{index}] `{text}`: {reason}")]
+    SetupMove {
+        /// Its index in `setupMoves`.
+        index: usize,
+        /// The move string as given.
+        text: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// The start position does not read.
     #[error("gameData.position.startingFen: {0}")]
     StartingFen(String),
@@ -400,16 +409,10 @@ pub fn read_move_string(index: usize, text: &str) -> Result<(String, Option<bool
 /// docs), and the start FEN (`None`: the standard start).
 ///
 /// # Errors
-/// A move string that does not read, a measured move without its outcome, an outcome that
-/// contradicts the move string, or setup moves.
+/// A move string that does not read, a measured move without its outcome, or an outcome that
+/// contradicts the move string.
 pub fn history(view: &EngineView) -> Result<(Option<String>, Vec<String>), SdkError> {
     let position = view.game_data.position.as_ref();
-    if position
-        .and_then(|p| p.setup_moves.as_ref())
-        .is_some_and(|m| !m.is_empty())
-    {
-        return Err(SdkError::SetupMoves);
-    }
     let start = position.and_then(|p| p.starting_fen.clone());
     let mut moves = Vec::with_capacity(view.move_history.len());
     for (index, record) in view.move_history.iter().enumerate() {
@@ -438,6 +441,58 @@ pub fn history(view: &EngineView) -> Result<(Option<String>, Vec<String>), SdkEr
         moves.push(format!("{qcan}{suffix}"));
     }
     Ok((start, moves))
+}
+
+/// Plays the view's `setupMoves` on `game`. A setup move has no record of a measurement, so
+/// one that measures must say its outcome in its string (`.m0`/`.m1`); one that cannot measure
+/// is played as it is.
+///
+/// # Errors
+/// [`SdkError::SetupMove`]: a move that does not read, measures without its outcome, or that
+/// the rules refuse.
+fn play_setup<B: Backend>(
+    game: &mut <Cantwell as Ruleset>::Game<B>,
+    view: &EngineView,
+    rng: &mut dyn rand::RngCore,
+) -> Result<(), SdkError> {
+    let setup = view
+        .game_data
+        .position
+        .as_ref()
+        .and_then(|p| p.setup_moves.as_deref())
+        .unwrap_or_default();
+    for (index, given) in setup.iter().enumerate() {
+        let refuse = |reason: String| SdkError::SetupMove {
+            index,
+            text: given.chars().take(40).collect(),
+            reason,
+        };
+        let (qcan, written) = read_move_string(index, given).map_err(|e| match e {
+            SdkError::BadMoveString { reason, .. } => refuse(format!("not a move ({reason})")),
+            other => refuse(other.to_string()),
+        })?;
+        let text =
+            match written {
+                Some(applied) => format!("{qcan}{}", if applied { ".m1" } else { ".m0" }),
+                None => {
+                    let mv: QcanMove = qcan
+                        .parse()
+                        .map_err(|e| refuse(format!("not a move ({e})")))?;
+                    let outcomes = game.move_outcomes(&mv).map_err(|e| refuse(e.to_string()))?;
+                    match outcomes.as_slice() {
+                        [only] => only.mv.to_string(),
+                        _ => return Err(refuse(
+                            "the move measures, and a setup move has no record of the outcome: \
+                             write it as .m0 or .m1"
+                                .into(),
+                        )),
+                    }
+                }
+            };
+        game.play_text(&text, rng)
+            .map_err(|e| refuse(e.to_string()))?;
+    }
+    Ok(())
 }
 
 /// The SDK's answer for a QCAN move; `None` for the null move (no answer has that shape).
@@ -693,6 +748,7 @@ pub fn rebuild<B: Backend>(
         Cantwell::new_game(&start, backend).map_err(|e| SdkError::StartingFen(e.to_string()))?;
     // Every outcome is written in; only a fifty-move measurement of every square would draw.
     let mut fixed = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0);
+    play_setup(&mut game, &request.view, &mut fixed)?;
     for (index, text) in moves.iter().enumerate() {
         game.play_text(text, &mut fixed)
             .map_err(|e| SdkError::Replay {

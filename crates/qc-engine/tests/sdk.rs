@@ -249,10 +249,10 @@ fn bad_views_are_refused_with_a_reason() {
         (
             {
                 let mut v = good.clone();
-                v["view"]["gameData"]["position"]["setupMoves"] = json!(["b1^a3c3"]);
+                v["view"]["gameData"]["position"]["setupMoves"] = json!(["b1^a3c3", "z9z9"]);
                 v
             },
-            "setupMoves",
+            "setupMoves[1] `z9z9`: not a move",
         ),
         (
             {
@@ -326,4 +326,47 @@ fn differences_between_the_view_and_qchess_legal_moves_are_named() {
     let same = view_after(&[]);
     let request = sdk::parse_request(&same.to_string()).expect("reads");
     assert!(sdk::legal_differences(&here, &request.view.legal_moves).is_empty());
+}
+
+/// The view after `moves`, with the first `setup` of them sent as `setupMoves` (move strings
+/// only, as the SDK's `QChessPosition` has them) and the rest as history.
+fn view_with_setup(moves: &[&str], setup: usize) -> Value {
+    let mut v = view_after(moves);
+    let history = v["view"]["moveHistory"]
+        .as_array()
+        .expect("history")
+        .clone();
+    let (first, rest) = history.split_at(setup);
+    let strings: Vec<Value> = first.iter().map(|r| r["moveString"].clone()).collect();
+    v["view"]["gameData"]["position"]["setupMoves"] = Value::Array(strings);
+    v["view"]["moveHistory"] = Value::Array(rest.to_vec());
+    v
+}
+
+#[test]
+fn setup_moves_start_a_quantum_position() {
+    let moves = ["b1^a3c3", "d7d5", "c3xd5.m0", "g8f6"];
+    let whole = view_after(&moves).to_string();
+    let whole = sdk::rebuild(
+        &sdk::parse_request(&whole).expect("reads"),
+        SparseSim::new(),
+    )
+    .expect("rebuild");
+    // Setup moves with no measurement, and one whose string says its outcome.
+    for setup in [2, 3] {
+        let body = view_with_setup(&moves, setup).to_string();
+        let request = sdk::parse_request(&body).expect("reads");
+        let rebuilt = sdk::rebuild(&request, SparseSim::new()).expect("rebuild");
+        assert_eq!(rebuilt.record(), whole.record(), "{setup} setup moves");
+        let a = answer(&body).expect("answer");
+        assert!(sdk::listed(&a.choice, &request.view.legal_moves), "{a:?}");
+    }
+    // A measured setup move without its outcome cannot be rebuilt exactly.
+    let mut v = view_with_setup(&moves, 3);
+    v["view"]["gameData"]["position"]["setupMoves"][2] = json!("c3-d5");
+    let e = answer(&v.to_string()).expect_err("refused").to_string();
+    assert!(
+        e.contains("setupMoves[2] `c3-d5`") && e.contains(".m0 or .m1"),
+        "{e}"
+    );
 }
