@@ -23,7 +23,11 @@
 //! 7. [`verify`]: the routed program checked against the device and the layout.
 //!
 //! Several routing trials (seeded; deterministic for a given seed) are run and the one with the
-//! best estimated success probability is kept.
+//! best estimated success probability is kept. Where no step reads a bit (generic circuits, the
+//! deferred form of a game), each trial also gets SABRE's layout passes: the plan reversed
+//! ([`plan::Plan::reversed`]) is routed from where the trial left every qubit, and the plan
+//! routed again with each qubit born where the backward routing left it; both forward routings
+//! are candidates.
 
 pub mod calibration;
 pub mod device;
@@ -50,6 +54,9 @@ use rand_chacha::ChaCha8Rng;
 
 /// Routing trials run by default (the best is kept).
 pub const DEFAULT_TRIALS: usize = 16;
+
+/// Backward-and-forward layout rounds after each trial's first routing (SABRE's layout passes).
+const LAYOUT_ROUNDS: usize = 1;
 
 /// Programs with at most this many qubits live at once also get trials without the board's
 /// embedding (placed by interactions and calibration alone).
@@ -147,7 +154,18 @@ pub fn compile<B: Backend>(
         anchor_sets.push(vec![None; circuit.num_qubits()]);
     }
     let trials = options.trials.max(1);
+    // SABRE's layout passes, where a step reads no bit: the plan routed backwards from where a
+    // trial's routing left each qubit, then forwards again from where that left them.
+    let reversed = plan.reversed();
     let mut best: Option<(f64, Vec<Step>, router::Routing)> = None;
+    let mut keep = |routing: router::Routing| -> Result<(), RouteError> {
+        let steps = synth::resynthesize(&routing.steps, device.num_qubits())?;
+        let cost = estimated_cost(&steps, calibration);
+        if best.as_ref().is_none_or(|(c, _, _)| cost < *c - 1e-9) {
+            best = Some((cost, steps, routing));
+        }
+        Ok(())
+    };
     for (set, anchors) in anchor_sets.iter().enumerate() {
         for trial in 0..trials {
             let mut rng = ChaCha8Rng::seed_from_u64(
@@ -157,23 +175,25 @@ pub fn compile<B: Backend>(
                 cost_weight: 1.0,
                 jitter: if trial == 0 { 0.0 } else { 0.3 },
             };
-            let routing = match router::route(
-                &plan,
-                device,
-                &usable,
-                calibration,
-                anchors,
-                params,
-                &mut rng,
-            ) {
-                Err(RouteError::TooWide { needed, .. }) => return Err(too_wide(needed)),
-                other => other?,
+            let mut route = |plan: &plan::Plan, starts: &[Option<usize>]| {
+                let places = router::Places { anchors, starts };
+                match router::route(plan, device, &usable, calibration, places, params, &mut rng) {
+                    Err(RouteError::TooWide { needed, .. }) => Err(too_wide(needed)),
+                    other => other,
+                }
             };
-            let steps = synth::resynthesize(&routing.steps, device.num_qubits())?;
-            let cost = estimated_cost(&steps, calibration);
-            if best.as_ref().is_none_or(|(c, _, _)| cost < *c - 1e-9) {
-                best = Some((cost, steps, routing));
+            let mut routing = route(&plan, &[])?;
+            for _ in 0..LAYOUT_ROUNDS {
+                let starts = reversed
+                    .as_ref()
+                    .and_then(|back| route(back, &routing.last_pos).ok())
+                    .map(|back| back.last_pos);
+                // A refinement only: a routing that fails here leaves the one before.
+                let again = starts.and_then(|starts| route(&plan, &starts).ok());
+                let Some(again) = again else { break };
+                keep(std::mem::replace(&mut routing, again))?;
             }
+            keep(routing)?;
         }
     }
     let Some((_, mut steps, routing)) = best else {

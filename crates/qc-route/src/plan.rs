@@ -345,6 +345,59 @@ impl Plan {
         self.logical.len()
     }
 
+    /// The plan run backwards, for placement only (SABRE's layout passes: where a routing of
+    /// the reversed plan leaves each virtual qubit is a good place for it to start): the steps
+    /// in reverse order, each birth a death and each death (or the end of a life that lasts to
+    /// the end) a birth, measurements left out. Blocks keep their unitaries and costs (a
+    /// router reads only which qubits meet and at what price). `None` when a step is
+    /// conditioned on a bit: backwards, the bit would be read before it is written.
+    pub fn reversed(&self) -> Option<Plan> {
+        if self.steps.iter().any(|s| s.cond.is_some()) {
+            return None;
+        }
+        let mut dies = vec![false; self.num_virtuals()];
+        for s in &self.steps {
+            if let VOp::Death { v, .. } = s.op {
+                dies[v] = true;
+            }
+        }
+        let mut steps = Vec::with_capacity(self.steps.len() + self.num_virtuals());
+        // The lives that last to the end start the reversed plan.
+        for (v, _) in dies.iter().enumerate().filter(|(_, d)| !**d) {
+            steps.push(VStep {
+                op: VOp::Birth {
+                    v,
+                    prep: Mat2::IDENTITY,
+                },
+                cond: None,
+            });
+        }
+        for s in self.steps.iter().rev() {
+            let op = match s.op {
+                VOp::Birth { v, prep } => VOp::Death {
+                    v,
+                    leaves: Leaves::Known(prep),
+                },
+                VOp::Death { v, leaves } => VOp::Birth {
+                    v,
+                    prep: match leaves {
+                        Leaves::Known(m) => m,
+                        Leaves::Dirty => Mat2::IDENTITY,
+                    },
+                },
+                VOp::Measure { .. } => continue,
+                op @ (VOp::One { .. } | VOp::Two { .. }) => op,
+            };
+            steps.push(VStep { op, cond: None });
+        }
+        Some(Plan {
+            steps,
+            logical: self.logical.clone(),
+            num_clbits: self.num_clbits,
+            num_logical: self.num_logical,
+        })
+    }
+
     /// Merges runs of gates on the same pair of virtual qubits (same condition) into one
     /// two-qubit block, and prices every block.
     fn merge_blocks(&mut self) {
@@ -444,5 +497,68 @@ fn close(open: &mut [Option<usize>], out: &[Option<VStep>], v: usize) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(op: VOp) -> VStep {
+        VStep { op, cond: None }
+    }
+
+    #[test]
+    fn the_reversed_plan_runs_each_life_backwards() {
+        let x = Mat2::IDENTITY;
+        let two = |hi, lo| VOp::Two {
+            hi,
+            lo,
+            m: Mat4::IDENTITY,
+            cost: 1,
+            mirror_cost: 2,
+        };
+        // Qubit 0 lives 0-0 then dies; 1 lives to the end; 0 comes back as virtual 2.
+        let plan = Plan {
+            steps: vec![
+                step(VOp::Birth { v: 0, prep: x }),
+                step(VOp::Birth { v: 1, prep: x }),
+                step(two(0, 1)),
+                step(VOp::Measure { v: 0, clbit: 0 }),
+                step(VOp::Death {
+                    v: 0,
+                    leaves: Leaves::Dirty,
+                }),
+                step(VOp::Birth { v: 2, prep: x }),
+                step(two(2, 1)),
+            ],
+            logical: vec![0, 1, 0],
+            num_clbits: 1,
+            num_logical: 2,
+        };
+        let back = plan.reversed().expect("no conditions");
+        let ops: Vec<String> = back
+            .steps
+            .iter()
+            .map(|s| match s.op {
+                VOp::Birth { v, .. } => format!("birth {v}"),
+                VOp::Death { v, .. } => format!("death {v}"),
+                VOp::Two { hi, lo, .. } => format!("two {hi} {lo}"),
+                VOp::One { v, .. } => format!("one {v}"),
+                VOp::Measure { v, .. } => format!("measure {v}"),
+            })
+            .collect();
+        assert_eq!(
+            ops,
+            [
+                "birth 1", "birth 2", "two 2 1", "death 2", "birth 0", "two 0 1", "death 1",
+                "death 0"
+            ]
+        );
+        assert_eq!(back.logical, plan.logical);
+
+        let mut conditioned = plan.clone();
+        conditioned.steps[6].cond = Some((0, true));
+        assert!(conditioned.reversed().is_none());
     }
 }

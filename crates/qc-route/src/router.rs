@@ -80,7 +80,24 @@ pub struct Routing {
     pub swaps: usize,
     /// Blocks run mirrored.
     pub mirrored: usize,
+    /// Per virtual qubit: the physical qubit it was on when it died, or at the end.
+    pub last_pos: Vec<Option<usize>>,
 }
+
+/// Where qubits would like to be placed when they are born.
+#[derive(Copy, Clone, Debug)]
+pub struct Places<'a> {
+    /// Per program qubit: a preferred physical qubit (its square's place on the embedded
+    /// board), if any; a weak pull.
+    pub anchors: &'a [Option<usize>],
+    /// Per virtual qubit: the physical qubit it should be born on, if any (where a routing of
+    /// the reversed plan left it: SABRE's layout passes); a strong pull. Empty: none.
+    pub starts: &'a [Option<usize>],
+}
+
+/// Pull of a virtual qubit's start place, per hop away from it, in CZ units (its partners pull
+/// by at most about 2 per hop).
+const START_WEIGHT: f64 = 4.0;
 
 /// Tunable choices of one routing run.
 #[derive(Copy, Clone, Debug)]
@@ -109,6 +126,8 @@ struct Router<'a> {
     phys: Vec<Phys>,
     pos: Vec<Option<usize>>,
     anchor: Vec<Option<usize>>,
+    start: Vec<Option<usize>>,
+    last_pos: Vec<Option<usize>>,
     info: Vec<VirtualInfo>,
     // The dependency graph.
     preds_left: Vec<u32>,
@@ -137,14 +156,13 @@ struct Router<'a> {
     mirrored: usize,
 }
 
-/// Routes `plan` onto the usable part of a device. `anchors` gives each program qubit a
-/// preferred physical qubit (its square's place on the embedded board), if any.
+/// Routes `plan` onto the usable part of a device, placing qubits as `places` prefers.
 pub fn route(
     plan: &Plan,
     device: &Device,
     usable: &Usable,
     calibration: &Calibration,
-    anchors: &[Option<usize>],
+    places: Places<'_>,
     params: Params,
     rng: &mut ChaCha8Rng,
 ) -> Result<Routing, RouteError> {
@@ -236,7 +254,9 @@ pub fn route(
         rng,
         phys,
         pos: vec![None; plan.num_virtuals()],
-        anchor: anchors.to_vec(),
+        anchor: places.anchors.to_vec(),
+        start: places.starts.to_vec(),
+        last_pos: vec![None; plan.num_virtuals()],
         info,
         preds_left,
         preds,
@@ -266,12 +286,19 @@ pub fn route(
         mirrored: 0,
     };
     r.anchor.resize(plan.num_logical, None);
+    r.start.resize(plan.num_virtuals(), None);
     r.run()?;
+    for (v, at) in r.pos.iter().enumerate() {
+        if at.is_some() {
+            r.last_pos[v] = *at;
+        }
+    }
     Ok(Routing {
         steps: r.out,
         tracks: r.tracks,
         swaps: r.swaps,
         mirrored: r.mirrored,
+        last_pos: r.last_pos,
     })
 }
 
@@ -386,6 +413,7 @@ impl Router<'_> {
                     Phys::Free(leaves)
                 };
                 self.pos[v] = None;
+                self.last_pos[v] = Some(p);
                 self.anchor[self.plan.logical[v]] = Some(p);
                 self.complete(s);
                 Ok(true)
@@ -585,6 +613,9 @@ impl Router<'_> {
             }
             if let Some(a) = anchor {
                 score += 0.1 * self.usable.distance[p][a];
+            }
+            if let Some(s) = self.start[v] {
+                score += START_WEIGHT * self.usable.distance[p][s];
             }
             score += self.params.jitter * self.rng.gen::<f64>();
             if best.is_none_or(|(b, _)| score < b) {
