@@ -34,9 +34,10 @@ pub struct GameArgs {
 /// The ruleset and its options (every game command, `uqci`, `match`).
 #[derive(Args, Debug, Clone, Default)]
 pub struct RulesArgs {
-    /// The ruleset.
-    #[arg(long, value_parser = crate::choice_arg::choice::<RulesKind>(), default_value_t = RulesKind::Cantwell)]
-    pub rules: RulesKind,
+    /// The ruleset. Default: a game file's own (by its extension, .qcg or .qng, else by its
+    /// tags: a Variant tag is Niel's Chess), else cantwell.
+    #[arg(long, value_parser = crate::choice_arg::choice::<RulesKind>())]
+    pub rules: Option<RulesKind>,
     /// Rule options (Niel's Chess: simplified (default), full, hadamard, hadamard-plus,
     /// deterministic, tunnelling, no-box, joined by `+`, e.g. "full+hadamard"). Overrides a game
     /// file's Variant tag.
@@ -63,12 +64,26 @@ pub struct SimArgs {
     pub seed: u64,
 }
 
+impl RulesArgs {
+    /// The ruleset `--rules` names, Quantum Chess when it names none.
+    pub fn kind(&self) -> RulesKind {
+        self.rules.unwrap_or(RulesKind::Cantwell)
+    }
+
+    /// The ruleset for the game file `name` with text `text`: the one `--rules` names, else
+    /// the file's own ([`RulesKind::of_game_file`]).
+    pub fn for_file(&self, name: &str, text: &str) -> RulesKind {
+        self.rules
+            .unwrap_or_else(|| RulesKind::of_game_file(name, text))
+    }
+}
+
 impl SimArgs {
-    /// The session these options and `rules` name.
-    pub fn spec(&self, rules: &RulesArgs) -> SessionSpec {
+    /// The session these options name, under the ruleset `rules` (with `variant`'s options).
+    pub fn spec(&self, rules: RulesKind, variant: Option<String>) -> SessionSpec {
         SessionSpec {
-            rules: rules.rules,
-            variant: rules.variant.clone(),
+            rules,
+            variant,
             backend: self.backend,
             precision: self.precision,
             seed: self.seed,
@@ -83,12 +98,16 @@ impl SimArgs {
 /// # Errors
 /// The input cannot be read, does not parse, a move is refused, or `required` and no game.
 pub fn open(game: &GameArgs, sim: &SimArgs, required: bool) -> anyhow::Result<Session> {
-    let spec = sim.spec(&game.rules);
     let random_plies = game.random_plies.unwrap_or(0);
     let file = match &game.game {
         Some(path) => Some(crate::input::read_input(path)?),
         None => None,
     };
+    let rules = match &file {
+        Some((name, text)) => game.rules.for_file(name, text),
+        None => game.rules.kind(),
+    };
+    let spec = sim.spec(rules, game.rules.variant.clone());
     let input = match &file {
         Some((name, text)) => GameInput::File { name, text },
         None => GameInput::Position {

@@ -478,3 +478,31 @@ fn the_deterministic_variant_is_saved_with_the_game_and_replays_under_it() {
         .as_array()
         .is_some_and(|m| m.iter().any(|x| x == "d1d8")));
 }
+
+#[test]
+fn a_game_file_names_its_ruleset_unless_rules_is_given() {
+    // By extension, by tags from standard input, and `--rules` wins over both.
+    let by_extension = json(&["simulate", "circuits/niels/hadamard.qng", "--json"]);
+    let explicit = json(&[
+        "simulate",
+        "--rules",
+        "niels",
+        "circuits/niels/hadamard.qng",
+        "--json",
+    ]);
+    assert_eq!(by_extension, explicit);
+    let text = std::fs::read_to_string(root().join("circuits/niels/hadamard.qng")).expect("game");
+    let piped = qchess_with_input(&["simulate", "-", "--json"], &text);
+    assert_eq!(ok_json(&piped), explicit);
+    let forced = qchess(&[
+        "simulate",
+        "--rules",
+        "cantwell",
+        "circuits/niels/hadamard.qng",
+    ]);
+    assert_eq!(forced.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&forced.stderr).contains("use `--rules niels`"));
+    // A Quantum Chess file is still read as one.
+    let qc = json(&["simulate", "circuits/bell_psi_minus.qcg", "--json"]);
+    assert_eq!(qc["rules"], "cantwell", "{qc}");
+}

@@ -1,5 +1,6 @@
 //! A file given to the wrong command (issue 30 item 9): a circuit to a game command, a game to a
-//! circuit command, a Niel's Chess game without `--rules niels` and a Quantum Chess game with it,
+//! circuit command, a Niel's Chess game read with `--rules cantwell` and a Quantum Chess game
+//! with `--rules niels`,
 //! counts to either, exit 2 naming the command or option that reads the file, with the reader's
 //! own error kept. Valid files are never refused by the guess (it is made only after the reader
 //! refused the file).
@@ -153,7 +154,8 @@ fn a_game_given_to_a_circuit_command_names_simulate_with_its_rules() {
 fn a_game_of_the_other_ruleset_names_the_rules_option() {
     for file in bundled("circuits/niels", ".qng") {
         for command in ["simulate", "compile"] {
-            let err = refused(&qchess(&[command, &file]), &file);
+            // Read as Quantum Chess only when asked to: without `--rules` the file's own is used.
+            let err = refused(&qchess(&[command, "--rules", "cantwell", &file]), &file);
             assert!(
                 err.contains(&format!(
                     "{file}: looks like a Niel's Chess game, not a Quantum Chess game: \
@@ -172,7 +174,10 @@ fn a_game_of_the_other_ruleset_names_the_rules_option() {
     let dir = temp_dir("wrong-file-ext");
     let broken = dir.join("broken.qng");
     std::fs::write(&broken, "[Variant \"nonsense\"]\n1. zz *\n").expect("write");
-    let err = refused(&qchess(&["simulate", path_str(&broken)]), "broken.qng");
+    let err = refused(
+        &qchess(&["simulate", "--rules", "cantwell", path_str(&broken)]),
+        "broken.qng",
+    );
     assert!(err.contains("use `--rules niels`"), "{err}");
     // A Quantum Chess game Niel's reader refuses (its `.m1` outcomes).
     let file = "circuits/notation_example.qcg";

@@ -51,7 +51,7 @@ pub struct MatchArgs {
 
 /// Runs the match.
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
-    qc_front::with_ruleset!(args.rules.rules, |R| run_as::<R>(args))
+    qc_front::with_ruleset!(args.rules.kind(), |R| run_as::<R>(args))
 }
 
 /// One line per game.

@@ -28,7 +28,7 @@ pub struct UqciArgs {
 pub fn run(args: &UqciArgs) -> anyhow::Result<()> {
     let sim = &args.sim;
     qc_front::check_precision(sim.backend, sim.precision)?;
-    qc_front::dispatch!(args.rules.rules, sim.backend, sim.precision, |R, new| {
+    qc_front::dispatch!(args.rules.kind(), sim.backend, sim.precision, |R, new| {
         serve::<R, _>(args, new)
     })
 }
