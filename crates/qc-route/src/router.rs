@@ -154,6 +154,8 @@ struct Router<'a> {
     uses: Vec<u32>,
     swaps: usize,
     mirrored: usize,
+    /// [`Router::swap_merge_extra`]'s answers, by the block's entries.
+    swap_merge: std::cell::RefCell<std::collections::HashMap<[u64; 32], f64>>,
 }
 
 /// Routes `plan` onto the usable part of a device, placing qubits as `places` prefers.
@@ -284,6 +286,7 @@ pub fn route(
         uses: vec![0; n],
         swaps: 0,
         mirrored: 0,
+        swap_merge: Default::default(),
     };
     r.anchor.resize(plan.num_logical, None);
     r.start.resize(plan.num_virtuals(), None);
@@ -681,15 +684,29 @@ impl Router<'_> {
                             cond: None,
                         } = self.out[i]
                         {
-                            let before = kak::cz_count(&m);
-                            let after = kak::cz_count(&Mat4::SWAP.mul(&m));
-                            return Some(edge * (f64::from(after) - f64::from(before)));
+                            return Some(edge * self.swap_merge_extra(&m));
                         }
                     }
                 }
                 Some(3.0 * edge)
             }
         }
+    }
+
+    /// The CZ gates a SWAP merged into the block `m` adds (negative: saves). Two KAK
+    /// decompositions per candidate exchange were half of routing a QFT, and the same few blocks
+    /// come back at every step, so the answers are kept by the block's exact entries.
+    fn swap_merge_extra(&self, m: &Mat4) -> f64 {
+        let mut key = [0u64; 32];
+        for (k, c) in m.0.iter().flatten().enumerate() {
+            key[2 * k] = c.re.to_bits();
+            key[2 * k + 1] = c.im.to_bits();
+        }
+        *self.swap_merge.borrow_mut().entry(key).or_insert_with(|| {
+            let before = kak::cz_count(m);
+            let after = kak::cz_count(&Mat4::SWAP.mul(m));
+            f64::from(after) - f64::from(before)
+        })
     }
 
     /// Applies the exchange of the contents of `a` (live) and `b`.
