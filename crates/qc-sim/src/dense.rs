@@ -729,15 +729,7 @@ impl<F: Real> Backend for DenseSim<F> {
             .into_iter()
             .enumerate()
             .filter(|(_, p)| *p >= F::IMPOSSIBLE_PROBABILITY)
-            .map(|(packed, p)| {
-                let pattern = from_index
-                    .iter()
-                    .enumerate()
-                    .fold(constant, |acc, (j, &(k, _))| {
-                        acc | ((((packed >> j) & 1) as u128) << k)
-                    });
-                (pattern, p)
-            })
+            .map(|(packed, p)| (crate::marginal::unpack(packed, constant, &from_index), p))
             .collect();
         dist.sort_unstable_by_key(|(pattern, _)| *pattern);
         dist

@@ -18,6 +18,18 @@ const CHUNK: usize = 1 << 16;
 /// longer ones in one sequential pass over a single array.
 const PARALLEL_MAX_BITS: usize = 10;
 
+/// The pattern a packed marginal index stands for: `constant` (the pattern's known 1 bits) with
+/// pattern bit `targets[j].0` set from bit `j` of `packed` (the inverse of the packing below,
+/// for the bits a marginal sums over).
+pub fn unpack<T>(packed: usize, constant: u128, targets: &[(usize, T)]) -> u128 {
+    targets
+        .iter()
+        .enumerate()
+        .fold(constant, |pattern, (j, &(k, _))| {
+            pattern | ((((packed >> j) & 1) as u128) << k)
+        })
+}
+
 /// Packs the bits of an index at chosen positions: bit `j` of the result is bit `positions[j]`
 /// of the index.
 struct BitGather {

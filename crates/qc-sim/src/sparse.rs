@@ -474,15 +474,7 @@ impl SparseSim {
         dist.into_iter()
             .enumerate()
             .filter(|(_, p)| *p >= IMPOSSIBLE_PROBABILITY)
-            .map(|(index, p)| {
-                let pattern = from_key
-                    .iter()
-                    .enumerate()
-                    .fold(constant, |pat, (j, &(k, _))| {
-                        pat | ((((index >> j) & 1) as u128) << k)
-                    });
-                (pattern, p)
-            })
+            .map(|(index, p)| (crate::marginal::unpack(index, constant, from_key), p))
             .collect()
     }
 }
