@@ -437,10 +437,14 @@ pub fn history(view: &EngineView) -> Result<(Option<String>, Vec<String>), SdkEr
                 reason: "the move string's .m0/.m1 contradicts measurementPassed",
             });
         }
-        let suffix = if applied { ".m1" } else { ".m0" };
-        moves.push(format!("{qcan}{suffix}"));
+        moves.push(with_outcome(&qcan, applied));
     }
     Ok((start, moves))
+}
+
+/// A QCAN move with its outcome written in: `.m1` applied, `.m0` not.
+fn with_outcome(qcan: &str, applied: bool) -> String {
+    format!("{qcan}{}", if applied { ".m1" } else { ".m0" })
 }
 
 /// Plays the view's `setupMoves` on `game`. A setup move has no record of a measurement, so
@@ -471,28 +475,35 @@ fn play_setup<B: Backend>(
             SdkError::BadMoveString { reason, .. } => refuse(format!("not a move ({reason})")),
             other => refuse(other.to_string()),
         })?;
-        let text =
-            match written {
-                Some(applied) => format!("{qcan}{}", if applied { ".m1" } else { ".m0" }),
-                None => {
-                    let mv: QcanMove = qcan
-                        .parse()
-                        .map_err(|e| refuse(format!("not a move ({e})")))?;
-                    let outcomes = game.move_outcomes(&mv).map_err(|e| refuse(e.to_string()))?;
-                    match outcomes.as_slice() {
-                        [only] => only.mv.to_string(),
-                        _ => return Err(refuse(
-                            "the move measures, and a setup move has no record of the outcome: \
-                             write it as .m0 or .m1"
-                                .into(),
-                        )),
-                    }
-                }
-            };
+        let text = match written {
+            Some(applied) => with_outcome(&qcan, applied),
+            None => only_outcome(game, &qcan).map_err(refuse)?,
+        };
         game.play_text(&text, rng)
             .map_err(|e| refuse(e.to_string()))?;
     }
     Ok(())
+}
+
+/// `qcan` with its outcome written in, when it has a single one here; a setup move that
+/// measures has no record of its outcome, so the reason it cannot be played otherwise.
+fn only_outcome<B: Backend>(
+    game: &mut <Cantwell as Ruleset>::Game<B>,
+    qcan: &str,
+) -> Result<String, String> {
+    let mv: QcanMove = qcan.parse().map_err(|e| format!("not a move ({e})"))?;
+    match game
+        .move_outcomes(&mv)
+        .map_err(|e| e.to_string())?
+        .as_slice()
+    {
+        [only] => Ok(only.mv.to_string()),
+        _ => Err(
+            "the move measures, and a setup move has no record of the outcome: \
+                  write it as .m0 or .m1"
+                .into(),
+        ),
+    }
 }
 
 /// The SDK's answer for a QCAN move; `None` for the null move (no answer has that shape).
