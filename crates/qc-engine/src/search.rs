@@ -266,8 +266,7 @@ impl Searcher {
         // Every listed move is legal, so the first in order is a move to answer with should time
         // run out while its outcomes are worked out: on a state of half a million basis states
         // one move's outcomes (each run on the state and taken back) took over 100 ms.
-        let first = order.first().copied();
-        if let Some(first) = first {
+        if let Some(&first) = order.first() {
             self.publish(&moves[first].mv);
         }
         let mut root = Vec::with_capacity(moves.len());
@@ -280,8 +279,9 @@ impl Searcher {
             // lists a few that only change the state's global phase).
             if let Ok(outcomes) = game.move_outcomes(mv) {
                 if !outcomes.is_empty() {
-                    if root.is_empty() && Some(index) != first {
-                        // The first in order could not be played after all.
+                    if root.is_empty() {
+                        // The first playable move (the first in order, unless it could not be
+                        // played after all).
                         self.publish(mv);
                     }
                     root.push(RootMove {

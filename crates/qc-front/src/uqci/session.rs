@@ -316,11 +316,20 @@ where
     /// # Errors
     /// Building the copy failed (it was built once already, so only a memory limit can).
     fn game(&mut self) -> Result<&mut Engine<R, B>, String> {
-        let game = match self.game.take() {
-            Some(game) => game,
-            None => build::<R, B>(&self.position, self.options, self.new_backend)?.game,
-        };
+        let game = self.take_game()?;
         Ok(self.game.insert(game))
+    }
+
+    /// The position's game, taken out of the session (built again from the position when a
+    /// timed search holds it); see [`Session::game`].
+    ///
+    /// # Errors
+    /// As [`Session::game`].
+    fn take_game(&mut self) -> Result<Engine<R, B>, String> {
+        match self.game.take() {
+            Some(game) => Ok(game),
+            None => Ok(build::<R, B>(&self.position, self.options, self.new_backend)?.game),
+        }
     }
 
     fn go(&mut self, args: &[&str]) -> Reply {
@@ -392,14 +401,11 @@ where
 
     /// Starts qc-engine's search under `go`'s limits on its own thread; it replies itself.
     fn go_timed(&mut self, go: Go) -> Reply {
-        let game = match self.game() {
+        let game = match self.take_game() {
             Ok(game) => game,
             Err(e) => return error(format!("go: {e}")),
         };
         let limits = go.limits(game.side_to_move());
-        let Some(game) = self.game.take() else {
-            return error("go: the position's game is missing");
-        };
         let job = Job {
             game,
             limits,
