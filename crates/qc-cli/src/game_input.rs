@@ -103,19 +103,21 @@ pub fn open(game: &GameArgs, sim: &SimArgs, required: bool) -> anyhow::Result<Se
         Some(path) => Some(crate::input::read_input(path)?),
         None => None,
     };
-    let rules = match &file {
-        Some((name, text)) => game.rules.for_file(name, text),
-        None => game.rules.kind(),
+    let (rules, input) = match &file {
+        Some((name, text)) => (
+            game.rules.for_file(name, text),
+            GameInput::File { name, text },
+        ),
+        None => (
+            game.rules.kind(),
+            GameInput::Position {
+                name: "--moves",
+                fen: game.fen.as_deref(),
+                moves: game.moves.as_deref(),
+            },
+        ),
     };
     let spec = sim.spec(rules, game.rules.variant.clone());
-    let input = match &file {
-        Some((name, text)) => GameInput::File { name, text },
-        None => GameInput::Position {
-            name: "--moves",
-            fen: game.fen.as_deref(),
-            moves: game.moves.as_deref(),
-        },
-    };
     let session = Session::open(&spec, input, random_plies).map_err(cli_error)?;
     if required && file.is_none() && game.moves.is_none() && game.fen.is_none() && random_plies == 0
     {
