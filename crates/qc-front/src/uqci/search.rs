@@ -16,8 +16,8 @@ use qc_rules::{BoardView, Color, MoveOutcome, Piece, PieceKind, QuantumGame, Sta
 use rand::SeedableRng;
 use std::time::{Duration, Instant};
 
-/// How long a bare `go` or `go depth N` may search: ten times what depth 2 takes in the slowest
-/// documented case (half a second), so that an ordinary search is never cut and answers the
+/// How long a bare `go` or `go depth N` may search: twenty times what depth 2 takes in the
+/// slowest documented case (half a second), so that an ordinary search is never cut and answers the
 /// same on every machine, while a big superposition no longer holds `go` for minutes.
 pub const BARE_GO_TIME: Duration = Duration::from_secs(10);
 
