@@ -110,14 +110,29 @@ fn read_request(state: &AiState, body: &[u8]) -> Result<MoveRequest, ApiError> {
     Ok(request)
 }
 
-/// Refuses a history longer than the server replays.
+/// Refuses a history longer than the server replays, setup moves included.
 fn check_size(state: &AiState, request: &MoveRequest) -> Result<(), ApiError> {
     let limit = state.app.limits().moves_per_game;
-    let moves = request.view.move_history.len();
-    if moves > limit {
-        return Err(ApiError::HistoryTooLong { limit, moves });
+    let history = request.view.move_history.len();
+    let setup = request
+        .view
+        .game_data
+        .position
+        .as_ref()
+        .and_then(|p| p.setup_moves.as_ref())
+        .map_or(0, Vec::len);
+    match (history + setup > limit, setup) {
+        (false, _) => Ok(()),
+        (true, 0) => Err(ApiError::HistoryTooLong {
+            limit,
+            moves: history,
+        }),
+        (true, setup) => Err(ApiError::SetupTooLong {
+            limit,
+            history,
+            setup,
+        }),
     }
-    Ok(())
 }
 
 /// Rebuilds the game and searches it on a worker, within the clock's share of time. When the

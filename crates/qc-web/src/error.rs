@@ -76,6 +76,16 @@ pub enum ApiError {
         /// The moves sent.
         moves: usize,
     },
+    /// A view whose setup moves and history together are longer than the server replays.
+    #[error("view.moveHistory has {history} moves and gameData.position.setupMoves {setup}; this server replays at most {limit} in all")]
+    SetupTooLong {
+        /// The limit ([`crate::Limits::moves_per_game`]).
+        limit: usize,
+        /// The history's moves.
+        history: usize,
+        /// The setup moves.
+        setup: usize,
+    },
     /// A bug: the work panicked. The game is closed, since its state is unknown.
     #[error("internal error while computing ({0}); the game was closed: start a new one")]
     Internal(String),
@@ -85,9 +95,10 @@ impl ApiError {
     /// The status code: 4xx for what the client can fix, 5xx for the server's side.
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::BadRequest(_) | ApiError::Sdk(_) | ApiError::HistoryTooLong { .. } => {
-                StatusCode::BAD_REQUEST
-            }
+            ApiError::BadRequest(_)
+            | ApiError::Sdk(_)
+            | ApiError::HistoryTooLong { .. }
+            | ApiError::SetupTooLong { .. } => StatusCode::BAD_REQUEST,
             ApiError::NoSuchGame(_) | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::ForeignHost(_) => StatusCode::FORBIDDEN,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,

@@ -378,6 +378,19 @@ async fn sizes_hosts_and_methods_are_bounded_and_refused_with_a_reason() {
             .contains("view.moveHistory has 3 moves; this server replays at most 2"),
         "{error}"
     );
+    // Setup moves count too: one setup move and two history moves are three to replay.
+    let mut setup: Value = serde_json::from_str(&long).expect("json");
+    setup["view"]["gameData"]["position"]["setupMoves"] = json!(["e2-e4"]);
+    setup["view"]["moveHistory"] = json!(capture_history(true)[..2]);
+    let (status, _, error) = post_move(&app, &setup.to_string()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{error}");
+    assert!(
+        error["error"].as_str().unwrap().contains(
+            "view.moveHistory has 2 moves and gameData.position.setupMoves 1; \
+             this server replays at most 2 in all"
+        ),
+        "{error}"
+    );
     // A body over the limit.
     let huge = format!("{{\"pad\": \"{}\"}}", "x".repeat(5000));
     let (status, _, error) = post_move(&app, &huge).await;
