@@ -18,7 +18,8 @@
 //! 4. [`layout`]: the board embedded on the device (homes for the squares' qubits).
 //! 5. [`router`]: placement at birth and SABRE-style routing with look-ahead, moves onto free
 //!    qubits, SWAPs merged into blocks, mirrored blocks, costs weighted by the calibration
-//!    ([`calibration`], [`device`]).
+//!    ([`calibration`], [`device`]); steps that commute on a shared qubit may run in either
+//!    order ([`commute`]).
 //! 6. [`synth`]: re-synthesis of every run on a pair with the fewest CZ gates ([`kak`]).
 //! 7. [`verify`]: the routed program checked against the device and the layout.
 //!
@@ -30,6 +31,7 @@
 //! are candidates.
 
 pub mod calibration;
+pub mod commute;
 pub mod device;
 pub mod error;
 pub mod kak;
@@ -56,7 +58,7 @@ use rand_chacha::ChaCha8Rng;
 pub const DEFAULT_TRIALS: usize = 16;
 
 /// Backward-and-forward layout rounds after each trial's first routing (SABRE's layout passes).
-const LAYOUT_ROUNDS: usize = 1;
+const LAYOUT_ROUNDS: usize = 3;
 
 /// Programs with at most this many qubits live at once also get trials without the board's
 /// embedding (placed by interactions and calibration alone).

@@ -23,10 +23,16 @@
 //! - **Mirrored blocks.** A block may run as `SWAP block`, exchanging its two qubits, when that
 //!   costs no more CZ gates than the distance it saves further on (a three-CZ block absorbs a SWAP
 //!   for free; an iSWAP-class block gets cheaper).
+//! - **Commuting steps.** The front holds every step whose predecessors have run, where steps
+//!   that act on a shared qubit in the same basis do not wait for each other ([`crate::commute`]):
+//!   a QFT's controlled phases, CNOTs sharing a control. Of the blocked blocks, those first in
+//!   program order on both their qubits are scored as SABRE's front; the others lead the
+//!   extended set, and each runs as soon as its qubits meet.
 //! - **Progress.** After a bounded number of exchanges without running a block, the closest
 //!   front block is brought together along a shortest path, so routing always ends.
 
 use crate::calibration::Calibration;
+use crate::commute;
 use crate::device::{Device, Usable};
 use crate::error::RouteError;
 use crate::kak;
@@ -38,6 +44,8 @@ use rand_chacha::ChaCha8Rng;
 
 /// How many blocks after the front the look-ahead considers.
 const EXTENDED: usize = 20;
+/// Each block of the extended set weighs this much less than the one before it.
+const EXTENDED_DECAY: f64 = 0.85;
 /// Weight of the extended set against the front.
 const EXTENDED_WEIGHT: f64 = 0.5;
 /// Cost of an X gate to prepare a value, in CZ units (single-qubit errors are ~10x smaller).
@@ -170,33 +178,13 @@ pub fn route(
 ) -> Result<Routing, RouteError> {
     let n = device.num_qubits();
     let steps = &plan.steps;
-    // Dependencies: the previous step on each virtual qubit, and a bit's measurement before
-    // the steps its value conditions.
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); steps.len()];
+    // Dependencies: on each virtual qubit the steps a step does not commute with
+    // ([`crate::commute`]), and a bit's measurement before the steps its value conditions.
+    let preds = commute::predecessors(plan);
     let mut succs: Vec<Vec<usize>> = vec![Vec::new(); steps.len()];
-    let mut last: Vec<Option<usize>> = vec![None; plan.num_virtuals()];
-    let mut writer: Vec<Option<usize>> = vec![None; plan.num_clbits];
-    for (i, s) in steps.iter().enumerate() {
-        let (vs, k) = s.virtuals();
-        let mut p: Vec<usize> = vs[..k].iter().filter_map(|&v| last[v]).collect();
-        if let Some((clbit, _)) = s.cond {
-            if let Some(w) = writer.get(clbit).copied().flatten() {
-                p.push(w);
-            }
-        }
-        if let VOp::Measure { clbit, .. } = s.op {
-            if let Some(w) = writer.get_mut(clbit) {
-                *w = Some(i);
-            }
-        }
-        p.sort_unstable();
-        p.dedup();
-        for &j in &p {
+    for (i, p) in preds.iter().enumerate() {
+        for &j in p {
             succs[j].push(i);
-        }
-        preds[i] = p;
-        for &v in &vs[..k] {
-            last[v] = Some(i);
         }
     }
     let preds_left: Vec<u32> = preds.iter().map(|p| p.len() as u32).collect();
@@ -548,7 +536,7 @@ impl Router<'_> {
                 if let VOp::Two { hi, lo, .. } = self.plan.steps[i].op {
                     if self.preds_left[i] > 0 {
                         out.push((hi, lo, weight));
-                        weight *= 0.85;
+                        weight *= EXTENDED_DECAY;
                     }
                 }
                 scanned += 1;
@@ -746,17 +734,14 @@ impl Router<'_> {
         self.swaps += 1;
     }
 
-    /// The blocks in the front whose qubits are placed but not adjacent.
-    fn blocked_front(&self) -> Vec<(usize, usize, f64)> {
+    /// The blocks in the front whose qubits are placed but not adjacent: `(hi, lo, step)`.
+    fn blocked_front(&self) -> Vec<(usize, usize, usize)> {
         self.front
             .iter()
             .filter_map(|&s| match self.plan.steps[s].op {
                 VOp::Two { hi, lo, .. } => {
                     let (a, b) = (self.pos[hi]?, self.pos[lo]?);
-                    self.usable
-                        .edge_cost(a, b)
-                        .is_none()
-                        .then_some((hi, lo, 1.0))
+                    self.usable.edge_cost(a, b).is_none().then_some((hi, lo, s))
                 }
                 _ => None,
             })
@@ -769,9 +754,35 @@ impl Router<'_> {
         if front.is_empty() {
             return Err(RouteError::Stuck);
         }
-        let ext = self.extended();
+        let scored = earliest_per_qubit(&front);
+        // The front's other blocks are next in line: they lead the look-ahead, in program
+        // order, with the weights the extended set's blocks would have.
+        let mut waiting: Vec<(usize, usize, usize)> = front
+            .iter()
+            .filter(|f| !scored.iter().any(|g| (g.0, g.1) == (f.0, f.1)))
+            .copied()
+            .collect();
+        waiting.sort_unstable_by_key(|f| f.2);
+        let mut ext: Vec<(usize, usize, f64)> = waiting
+            .iter()
+            .map(|&(hi, lo, _)| (hi, lo, 1.0))
+            .chain(self.extended())
+            .take(EXTENDED)
+            .collect();
+        let mut weight = 1.0;
+        for e in &mut ext {
+            e.2 = weight;
+            weight *= EXTENDED_DECAY;
+        }
+        // Exchanges on the qubits of the scored blocks and of the waiting ones the look-ahead
+        // sees (a QFT's front can hold hundreds of blocks).
         let mut candidates = Vec::new();
-        for &(hi, lo, _) in &front {
+        let seen = waiting.len().min(EXTENDED);
+        for (hi, lo) in scored
+            .iter()
+            .map(|f| (f.0, f.1))
+            .chain(waiting[..seen].iter().map(|f| (f.0, f.1)))
+        {
             for v in [hi, lo] {
                 let Some(a) = self.pos[v] else { continue };
                 for &(b, _) in &self.usable.neighbours[a] {
@@ -795,7 +806,7 @@ impl Router<'_> {
                 }
             };
             let score = self.params.cost_weight * cost
-                + self.lookahead(&front, moved)
+                + self.lookahead(&scored, moved)
                 + EXTENDED_WEIGHT * self.lookahead(&ext, moved)
                 + DECAY * f64::from(self.uses[a] + self.uses[b])
                 + self.params.jitter * self.rng.gen::<f64>();
@@ -848,6 +859,27 @@ impl Router<'_> {
         }
         Ok(())
     }
+}
+
+/// The blocks of the blocked front that come first in program order on both their qubits.
+/// Blocks that commute on a shared qubit wait together (a QFT's phases on one qubit) and any of
+/// them may run first; scoring them all would pull the shared qubit towards every partner at
+/// once. Scoring those that come first keeps the program's own order as the direction, and the
+/// others still run as soon as their qubits meet.
+fn earliest_per_qubit(front: &[(usize, usize, usize)]) -> Vec<(usize, usize, f64)> {
+    let mut first: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    for &(hi, lo, s) in front {
+        for v in [hi, lo] {
+            let at = first.entry(v).or_insert(s);
+            *at = (*at).min(s);
+        }
+    }
+    let is_first = |v: usize, s: usize| first.get(&v) == Some(&s);
+    front
+        .iter()
+        .filter(|f| is_first(f.0, f.2) && is_first(f.1, f.2))
+        .map(|&(hi, lo, _)| (hi, lo, 1.0))
+        .collect()
 }
 
 /// Marks the measurement bits of a routing in its tracks (for the verifier).

@@ -147,6 +147,50 @@ fn random_circuit(rng: &mut ChaCha8Rng, n: usize, gates: usize, dynamic: bool) -
     c
 }
 
+/// A random circuit rich in steps that commute on a shared qubit (controlled phases, CZ, CNOTs
+/// sharing a control or a target, Z and X rotations), which routing may reorder: every qubit
+/// first turned by a random single-qubit gate (so that a wrong order shows in the distribution),
+/// then `gates` operations, then turned again and measured.
+fn commuting_circuit(rng: &mut ChaCha8Rng, n: usize, gates: usize) -> Circuit {
+    let mut c = Circuit::with_plain_qubits(n as u32, 0);
+    let angle = |rng: &mut ChaCha8Rng| rng.gen_range(-3.2..3.2);
+    for i in 0..n {
+        c.push(Instruction::gate(
+            Gate::U(angle(rng), angle(rng), angle(rng)),
+            &[q(i)],
+            &[],
+        ));
+    }
+    for _ in 0..gates {
+        let a = rng.gen_range(0..n);
+        let mut b = rng.gen_range(0..n - 1);
+        if b >= a {
+            b += 1;
+        }
+        c.push(match rng.gen_range(0..8) {
+            0 | 1 => Instruction::gate(Gate::Phase(angle(rng)), &[q(b)], &[Control::one(q(a))]),
+            2 => Instruction::gate(Gate::Z, &[q(b)], &[Control::one(q(a))]),
+            3 | 4 => Instruction::gate(Gate::X, &[q(b)], &[Control::one(q(a))]),
+            5 => Instruction::gate(Gate::Rz(angle(rng)), &[q(a)], &[]),
+            6 => Instruction::gate(Gate::Rx(angle(rng)), &[q(a)], &[]),
+            _ => Instruction::gate(Gate::H, &[q(a)], &[]),
+        });
+    }
+    for i in 0..n {
+        c.push(Instruction::gate(
+            Gate::U(angle(rng), angle(rng), angle(rng)),
+            &[q(i)],
+            &[],
+        ));
+        let bit = c.add_clbit();
+        c.push(Instruction::new(Op::Measure {
+            qubit: q(i),
+            clbit: bit,
+        }));
+    }
+    c
+}
+
 fn distribution(c: &Circuit) -> Distribution {
     let mut d = exact_distribution(&mut ReferenceSparse::new(), c).expect("the oracle runs it");
     d.retain(|_, p| *p > 1e-12);
@@ -203,6 +247,32 @@ fn routed_random_circuits_keep_their_distribution_on_a_grid_and_a_heavy_hex() {
         false,
         4,
     );
+}
+
+/// Steps that commute on a shared qubit run in whatever order routing finds (qc_route::commute);
+/// the routed circuits must still give the original distribution.
+#[test]
+fn circuits_of_commuting_steps_keep_their_distribution_when_reordered() {
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    for (dev, max_qubits) in [
+        (device("line6", 6, &line(6), true), 6),
+        (device("heavyhex27", 27, &heavy_hex_27(), true), 8),
+    ] {
+        let calibration = Calibration::uniform(&dev);
+        for case in 0..40 {
+            let n = rng.gen_range(3..=max_qubits);
+            let gates = rng.gen_range(5..50);
+            let c = commuting_circuit(&mut rng, n, gates);
+            let options = Options {
+                seed: case as u64,
+                trials: 2,
+            };
+            let what = format!("{} case {case} ({n} qubits, {gates} gates)", dev.name);
+            let routed = compile(&c, &dev, &calibration, &options, &mut SparseSim::new())
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_same(&distribution(&c), &distribution(&routed.circuit), &what);
+        }
+    }
 }
 
 #[test]
