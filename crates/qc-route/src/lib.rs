@@ -160,13 +160,14 @@ pub fn compile<B: Backend>(
     // trial's routing left each qubit, then forwards again from where that left them.
     let reversed = plan.reversed();
     let mut best: Option<(f64, Vec<Step>, router::Routing)> = None;
-    let mut keep = |routing: router::Routing| -> Result<(), RouteError> {
+    // Keeps a routing if it is the cheapest so far; its cost.
+    let mut keep = |routing: &router::Routing| -> Result<f64, RouteError> {
         let steps = synth::resynthesize(&routing.steps, device.num_qubits())?;
         let cost = estimated_cost(&steps, calibration);
         if best.as_ref().is_none_or(|(c, _, _)| cost < *c - 1e-9) {
-            best = Some((cost, steps, routing));
+            best = Some((cost, steps, routing.clone()));
         }
-        Ok(())
+        Ok(cost)
     };
     for (set, anchors) in anchor_sets.iter().enumerate() {
         for trial in 0..trials {
@@ -185,6 +186,7 @@ pub fn compile<B: Backend>(
                 }
             };
             let mut routing = route(&plan, &[])?;
+            let mut cost = keep(&routing)?;
             for _ in 0..LAYOUT_ROUNDS {
                 let starts = reversed
                     .as_ref()
@@ -193,9 +195,14 @@ pub fn compile<B: Backend>(
                 // A refinement only: a routing that fails here leaves the one before.
                 let again = starts.and_then(|starts| route(&plan, &starts).ok());
                 let Some(again) = again else { break };
-                keep(std::mem::replace(&mut routing, again))?;
+                let again_cost = keep(&again)?;
+                let improved = again_cost < cost - 1e-9;
+                (routing, cost) = (again, again_cost);
+                // A round that gains nothing has settled (most small programs after one).
+                if !improved {
+                    break;
+                }
             }
-            keep(routing)?;
         }
     }
     let Some((_, mut steps, routing)) = best else {
