@@ -87,6 +87,23 @@ fn q(i: usize) -> Qubit {
     Qubit(i as u32)
 }
 
+/// Every qubit turned by a random single-qubit gate, then measured into its own new bit.
+fn turn_and_measure(c: &mut Circuit, rng: &mut ChaCha8Rng, n: usize) {
+    for i in 0..n {
+        let angles = [0; 3].map(|_| rng.gen_range(-3.2..3.2));
+        c.push(Instruction::gate(
+            Gate::U(angles[0], angles[1], angles[2]),
+            &[q(i)],
+            &[],
+        ));
+        let bit = c.add_clbit();
+        c.push(Instruction::new(Op::Measure {
+            qubit: q(i),
+            clbit: bit,
+        }));
+    }
+}
+
 /// A random circuit on `n` qubits: `gates` operations, then every qubit turned by a random
 /// single-qubit gate and measured into its own bit. With `dynamic`, mid-circuit measurements,
 /// gates conditioned on them and resets too.
@@ -132,18 +149,7 @@ fn random_circuit(rng: &mut ChaCha8Rng, n: usize, gates: usize, dynamic: bool) -
         }
         c.push(instr);
     }
-    for i in 0..n {
-        c.push(Instruction::gate(
-            Gate::U(angle(rng), angle(rng), angle(rng)),
-            &[q(i)],
-            &[],
-        ));
-        let bit = c.add_clbit();
-        c.push(Instruction::new(Op::Measure {
-            qubit: q(i),
-            clbit: bit,
-        }));
-    }
+    turn_and_measure(&mut c, rng, n);
     c
 }
 
@@ -176,18 +182,7 @@ fn commuting_circuit(rng: &mut ChaCha8Rng, n: usize, gates: usize) -> Circuit {
             _ => Instruction::gate(Gate::H, &[q(a)], &[]),
         });
     }
-    for i in 0..n {
-        c.push(Instruction::gate(
-            Gate::U(angle(rng), angle(rng), angle(rng)),
-            &[q(i)],
-            &[],
-        ));
-        let bit = c.add_clbit();
-        c.push(Instruction::new(Op::Measure {
-            qubit: q(i),
-            clbit: bit,
-        }));
-    }
+    turn_and_measure(&mut c, rng, n);
     c
 }
 
