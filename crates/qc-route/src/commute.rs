@@ -14,7 +14,7 @@
 //! deaths, measurements and conditioned steps are never reordered (their basis is
 //! [`Basis::Other`]).
 
-use crate::linalg::{Mat2, Mat4};
+use crate::linalg::{paulis, Mat2, Mat4};
 use crate::plan::{Plan, VOp, VStep};
 
 /// Entries smaller than this count as zero when deciding the basis a step acts in.
@@ -31,16 +31,6 @@ pub enum Basis {
     Other,
 }
 
-/// Pauli Z.
-fn pauli_z() -> Mat2 {
-    Mat2::new([[(1.0, 0.0), (0.0, 0.0)], [(0.0, 0.0), (-1.0, 0.0)]])
-}
-
-/// Pauli X.
-fn pauli_x() -> Mat2 {
-    Mat2::new([[(0.0, 0.0), (1.0, 0.0)], [(1.0, 0.0), (0.0, 0.0)]])
-}
-
 /// True when `a b = b a` within [`EXACT`].
 fn commutes4(a: &Mat4, b: &Mat4) -> bool {
     let (ab, ba) = (a.mul(b), b.mul(a));
@@ -53,9 +43,10 @@ fn commutes4(a: &Mat4, b: &Mat4) -> bool {
 /// The basis the two-qubit block `m` acts in on its high qubit (`hi`) or its low one.
 pub fn basis_of_block(m: &Mat4, hi: bool) -> Basis {
     let on = |p: &Mat2| if hi { Mat4::on_hi(p) } else { Mat4::on_lo(p) };
-    if commutes4(m, &on(&pauli_z())) {
+    let [x, _, z] = paulis();
+    if commutes4(m, &on(&z)) {
         Basis::Z
-    } else if commutes4(m, &on(&pauli_x())) {
+    } else if commutes4(m, &on(&x)) {
         Basis::X
     } else {
         Basis::Other
