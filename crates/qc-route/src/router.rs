@@ -525,18 +525,17 @@ impl Router<'_> {
         3.0 * (self.usable.distance[a][b] - 1.0).max(0.0)
     }
 
-    /// The next blocks of the program beyond the front, with their weights.
-    fn extended(&self) -> Vec<(usize, usize, f64)> {
+    /// The next blocks of the program beyond the front, in program order (at most
+    /// [`EXTENDED`]).
+    fn extended(&self) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
-        let mut weight = 1.0;
         let mut i = self.cursor;
         let mut scanned = 0;
         while i < self.plan.steps.len() && out.len() < EXTENDED && scanned < 8 * EXTENDED {
             if !self.done[i] {
                 if let VOp::Two { hi, lo, .. } = self.plan.steps[i].op {
                     if self.preds_left[i] > 0 {
-                        out.push((hi, lo, weight));
-                        weight *= EXTENDED_DECAY;
+                        out.push((hi, lo));
                     }
                 }
                 scanned += 1;
@@ -557,7 +556,7 @@ impl Router<'_> {
         if mirror_cost > cost + 1 {
             return false;
         }
-        let ext = self.extended();
+        let ext = look_ahead_set(self.extended());
         let base = |v: usize| self.pos[v];
         let swapped = |v: usize| {
             if v == hi {
@@ -763,17 +762,12 @@ impl Router<'_> {
             .copied()
             .collect();
         waiting.sort_unstable_by_key(|f| f.2);
-        let mut ext: Vec<(usize, usize, f64)> = waiting
-            .iter()
-            .map(|&(hi, lo, _)| (hi, lo, 1.0))
-            .chain(self.extended())
-            .take(EXTENDED)
-            .collect();
-        let mut weight = 1.0;
-        for e in &mut ext {
-            e.2 = weight;
-            weight *= EXTENDED_DECAY;
-        }
+        let ext = look_ahead_set(
+            waiting
+                .iter()
+                .map(|&(hi, lo, _)| (hi, lo))
+                .chain(self.extended()),
+        );
         // Exchanges on the qubits of the scored blocks and of the waiting ones the look-ahead
         // sees (a QFT's front can hold hundreds of blocks).
         let mut candidates = Vec::new();
@@ -859,6 +853,21 @@ impl Router<'_> {
         }
         Ok(())
     }
+}
+
+/// The first [`EXTENDED`] of `blocks` (pairs of virtual qubits, in the order they are needed)
+/// with their look-ahead weights: 1 for the first, each [`EXTENDED_DECAY`] times the one before.
+fn look_ahead_set(blocks: impl IntoIterator<Item = (usize, usize)>) -> Vec<(usize, usize, f64)> {
+    let mut weight = 1.0;
+    blocks
+        .into_iter()
+        .take(EXTENDED)
+        .map(|(hi, lo)| {
+            let block = (hi, lo, weight);
+            weight *= EXTENDED_DECAY;
+            block
+        })
+        .collect()
 }
 
 /// The blocks of the blocked front that come first in program order on both their qubits.
