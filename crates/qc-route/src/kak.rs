@@ -331,6 +331,26 @@ pub fn cz_count(u: &Mat4) -> u8 {
     kak(u).map_or(3, |k| k.cz_count())
 }
 
+/// [`cz_count`] remembered by the gate's exact entries: routing prices the same few blocks over
+/// and over (each candidate SWAP merged into the block before it, each candidate routing's
+/// runs), and one KAK analysis is an eigenproblem.
+#[derive(Clone, Debug, Default)]
+pub struct CzCache {
+    counts: std::collections::HashMap<[u64; 32], u8>,
+}
+
+impl CzCache {
+    /// The number of CZ gates `u` needs.
+    pub fn cz_count(&mut self, u: &Mat4) -> u8 {
+        let mut key = [0u64; 32];
+        for (k, c) in u.0.iter().flatten().enumerate() {
+            key[2 * k] = c.re.to_bits();
+            key[2 * k + 1] = c.im.to_bits();
+        }
+        *self.counts.entry(key).or_insert_with(|| cz_count(u))
+    }
+}
+
 /// `u` with the fewest CZ gates, checked against `u`; `None` when the decomposition fails.
 pub fn synthesize(u: &Mat4) -> Option<Vec<Prim>> {
     let k = kak(u)?;

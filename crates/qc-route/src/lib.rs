@@ -23,8 +23,9 @@
 //! 6. [`synth`]: re-synthesis of every run on a pair with the fewest CZ gates ([`kak`]).
 //! 7. [`verify`]: the routed program checked against the device and the layout.
 //!
-//! Several routing trials (seeded; deterministic for a given seed) are run and the one with the
-//! best estimated success probability is kept. Where no step reads a bit (generic circuits, the
+//! Several routing trials (seeded; deterministic for a given seed) are run, in parallel, and the
+//! one with the best estimated success probability is kept (priced by its runs' CZ counts, so
+//! only the winner is synthesised). Where no step reads a bit (generic circuits, the
 //! deferred form of a game), each trial also gets SABRE's layout passes: the plan reversed
 //! ([`plan::Plan::reversed`]) is routed from where the trial left every qubit, and the plan
 //! routed again with each qubit born where the backward routing left it; both forward routings
@@ -53,6 +54,7 @@ use program::{Program, Step, StepOp};
 use qc_ir::{Backend, Circuit, QubitRole};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 
 /// Routing trials run by default (the best is kept).
 pub const DEFAULT_TRIALS: usize = 16;
@@ -156,58 +158,39 @@ pub fn compile<B: Backend>(
         anchor_sets.push(vec![None; circuit.num_qubits()]);
     }
     let trials = options.trials.max(1);
-    // SABRE's layout passes, where a step reads no bit: the plan routed backwards from where a
-    // trial's routing left each qubit, then forwards again from where that left them.
-    let reversed = plan.reversed();
-    let mut best: Option<(f64, Vec<Step>, router::Routing)> = None;
-    // Keeps a routing if it is the cheapest so far; its cost.
-    let mut keep = |routing: &router::Routing| -> Result<f64, RouteError> {
-        let steps = synth::resynthesize(&routing.steps, device.num_qubits())?;
-        let cost = estimated_cost(&steps, calibration);
-        if best.as_ref().is_none_or(|(c, _, _)| cost < *c - 1e-9) {
-            best = Some((cost, steps, routing.clone()));
-        }
-        Ok(cost)
+    let context = Trials {
+        plan: &plan,
+        // SABRE's layout passes, where a step reads no bit: the plan routed backwards from where
+        // a trial's routing left each qubit, then forwards again from where that left them.
+        reversed: plan.reversed(),
+        device,
+        usable: &usable,
+        calibration,
+        seed: options.seed,
     };
-    for (set, anchors) in anchor_sets.iter().enumerate() {
-        for trial in 0..trials {
-            let mut rng = ChaCha8Rng::seed_from_u64(
-                options.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (set * trials + trial) as u64,
-            );
-            let params = router::Params {
-                cost_weight: 1.0,
-                jitter: if trial == 0 { 0.0 } else { 0.3 },
-            };
-            let mut route = |plan: &plan::Plan, starts: &[Option<usize>]| {
-                let places = router::Places { anchors, starts };
-                match router::route(plan, device, &usable, calibration, places, params, &mut rng) {
-                    Err(RouteError::TooWide { needed, .. }) => Err(too_wide(needed)),
-                    other => other,
-                }
-            };
-            let mut routing = route(&plan, &[])?;
-            let mut cost = keep(&routing)?;
-            for _ in 0..LAYOUT_ROUNDS {
-                let starts = reversed
-                    .as_ref()
-                    .and_then(|back| route(back, &routing.last_pos).ok())
-                    .map(|back| back.last_pos);
-                // A refinement only: a routing that fails here leaves the one before.
-                let again = starts.and_then(|starts| route(&plan, &starts).ok());
-                let Some(again) = again else { break };
-                let again_cost = keep(&again)?;
-                let improved = again_cost < cost - 1e-9;
-                (routing, cost) = (again, again_cost);
-                // A round that gains nothing has settled (most small programs after one).
-                if !improved {
-                    break;
-                }
-            }
+    // The trials are independent (each has its own seeded generator), so they run in parallel;
+    // the cheapest wins, the earliest on a tie, as if they had run in order.
+    let jobs: Vec<(usize, usize)> = (0..anchor_sets.len())
+        .flat_map(|set| (0..trials).map(move |trial| (set, trial)))
+        .collect();
+    let outcomes: Vec<Result<(f64, router::Routing), RouteError>> = jobs
+        .par_iter()
+        .map(|&(set, trial)| context.run(&anchor_sets[set], set * trials + trial, trial == 0))
+        .collect();
+    let mut best: Option<(f64, router::Routing)> = None;
+    for outcome in outcomes {
+        let (cost, routing) = outcome.map_err(|e| match e {
+            RouteError::TooWide { needed, .. } => too_wide(needed),
+            other => other,
+        })?;
+        if best.as_ref().is_none_or(|(c, _)| cost < *c - 1e-9) {
+            best = Some((cost, routing));
         }
     }
-    let Some((_, mut steps, routing)) = best else {
+    let Some((_, routing)) = best else {
         return Err(RouteError::Synthesis);
     };
+    let mut steps = synth::resynthesize(&routing.steps, device.num_qubits())?;
     if !device.mid_circuit {
         measurements_last(&mut steps);
     }
@@ -262,6 +245,91 @@ pub fn compile<B: Backend>(
     })
 }
 
+/// What every routing trial shares.
+struct Trials<'a> {
+    plan: &'a plan::Plan,
+    /// The plan backwards, where no step reads a bit (for the layout rounds).
+    reversed: Option<plan::Plan>,
+    device: &'a Device,
+    usable: &'a Usable,
+    calibration: &'a Calibration,
+    seed: u64,
+}
+
+impl Trials<'_> {
+    /// One trial: a routing placed by `anchors`, then up to [`LAYOUT_ROUNDS`] backward and
+    /// forward rounds; the cheapest of its routings, with its estimated cost. Trial `index` has
+    /// its own generator; the `plain` one routes without jitter.
+    fn run(
+        &self,
+        anchors: &[Option<usize>],
+        index: usize,
+        plain: bool,
+    ) -> Result<(f64, router::Routing), RouteError> {
+        let mut rng =
+            ChaCha8Rng::seed_from_u64(self.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index as u64);
+        let params = router::Params {
+            cost_weight: 1.0,
+            jitter: if plain { 0.0 } else { 0.3 },
+        };
+        let mut route = |plan: &plan::Plan, starts: &[Option<usize>]| {
+            let places = router::Places { anchors, starts };
+            router::route(
+                plan,
+                self.device,
+                self.usable,
+                self.calibration,
+                places,
+                params,
+                &mut rng,
+            )
+        };
+        let mut cz = kak::CzCache::default();
+        let mut routing = route(self.plan, &[])?;
+        let mut cost = self.cost(&routing, &mut cz);
+        let mut best = (cost, routing.clone());
+        for _ in 0..LAYOUT_ROUNDS {
+            let starts = self
+                .reversed
+                .as_ref()
+                .and_then(|back| route(back, &routing.last_pos).ok())
+                .map(|back| back.last_pos);
+            // A refinement only: a routing that fails here leaves the one before.
+            let again = starts.and_then(|starts| route(self.plan, &starts).ok());
+            let Some(again) = again else { break };
+            let again_cost = self.cost(&again, &mut cz);
+            let improved = again_cost < cost - 1e-9;
+            if again_cost < best.0 - 1e-9 {
+                best = (again_cost, again.clone());
+            }
+            (routing, cost) = (again, again_cost);
+            // A round that gains nothing has settled (most small programs after one).
+            if !improved {
+                break;
+            }
+        }
+        Ok(best)
+    }
+
+    /// `-ln ESP` of a routing once re-synthesised (its runs' CZ gates and its measurements), in
+    /// median-coupler units.
+    fn cost(&self, routing: &router::Routing, cz: &mut kak::CzCache) -> f64 {
+        let gates: f64 = synth::cz_per_run(&routing.steps, self.device.num_qubits(), cz)
+            .iter()
+            .map(|&(hi, lo, cz)| f64::from(cz) * self.calibration.two_qubit_cost(hi, lo))
+            .sum();
+        let readout: f64 = routing
+            .steps
+            .iter()
+            .map(|s| match s.op {
+                StepOp::Measure { q, .. } => self.calibration.readout_cost(q),
+                _ => 0.0,
+            })
+            .sum();
+        gates + readout
+    }
+}
+
 /// The most virtual qubits live at once in a plan.
 fn peak_live(plan: &plan::Plan) -> usize {
     let (mut live, mut peak) = (0usize, 0usize);
@@ -276,19 +344,6 @@ fn peak_live(plan: &plan::Plan) -> usize {
         }
     }
     peak
-}
-
-/// `-ln ESP` estimated from two-qubit gates and measurements (single-qubit gates are merged
-/// later and cost an order of magnitude less), in median-coupler units.
-fn estimated_cost(steps: &[Step], calibration: &Calibration) -> f64 {
-    steps
-        .iter()
-        .map(|s| match s.op {
-            StepOp::Two { hi, lo, .. } => calibration.two_qubit_cost(hi, lo),
-            StepOp::Measure { q, .. } => calibration.readout_cost(q),
-            _ => 0.0,
-        })
-        .sum()
 }
 
 /// Moves every measurement after which its qubit is idle to the end (for devices that measure

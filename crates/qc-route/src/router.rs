@@ -162,8 +162,8 @@ struct Router<'a> {
     uses: Vec<u32>,
     swaps: usize,
     mirrored: usize,
-    /// [`Router::swap_merge_extra`]'s answers, by the block's entries.
-    swap_merge: std::cell::RefCell<std::collections::HashMap<[u64; 32], f64>>,
+    /// CZ counts of the blocks [`Router::swap_merge_extra`] prices.
+    cz: std::cell::RefCell<kak::CzCache>,
 }
 
 /// Routes `plan` onto the usable part of a device, placing qubits as `places` prefers.
@@ -274,7 +274,7 @@ pub fn route(
         uses: vec![0; n],
         swaps: 0,
         mirrored: 0,
-        swap_merge: Default::default(),
+        cz: Default::default(),
     };
     r.anchor.resize(plan.num_logical, None);
     r.start.resize(plan.num_virtuals(), None);
@@ -680,20 +680,10 @@ impl Router<'_> {
         }
     }
 
-    /// The CZ gates a SWAP merged into the block `m` adds (negative: saves). Two KAK
-    /// decompositions per candidate exchange were half of routing a QFT, and the same few blocks
-    /// come back at every step, so the answers are kept by the block's exact entries.
+    /// The CZ gates a SWAP merged into the block `m` adds (negative: saves).
     fn swap_merge_extra(&self, m: &Mat4) -> f64 {
-        let mut key = [0u64; 32];
-        for (k, c) in m.0.iter().flatten().enumerate() {
-            key[2 * k] = c.re.to_bits();
-            key[2 * k + 1] = c.im.to_bits();
-        }
-        *self.swap_merge.borrow_mut().entry(key).or_insert_with(|| {
-            let before = kak::cz_count(m);
-            let after = kak::cz_count(&Mat4::SWAP.mul(m));
-            f64::from(after) - f64::from(before)
-        })
+        let mut cz = self.cz.borrow_mut();
+        f64::from(cz.cz_count(&Mat4::SWAP.mul(m))) - f64::from(cz.cz_count(m))
     }
 
     /// Applies the exchange of the contents of `a` (live) and `b`.

@@ -28,8 +28,9 @@ enum Item {
     Block(usize),
 }
 
-/// Re-synthesises `steps` (on `num_qubits` physical qubits): two-qubit steps come out as CZ.
-pub fn resynthesize(steps: &[Step], num_qubits: usize) -> Result<Vec<Step>, RouteError> {
+/// The runs of `steps` (on `num_qubits` physical qubits): every step in order, either itself or
+/// the run on a pair it opens (later members of a run are folded into it).
+fn runs(steps: &[Step], num_qubits: usize) -> (Vec<Item>, Vec<Block>) {
     let mut blocks: Vec<Block> = Vec::new();
     let mut open: Vec<Option<usize>> = vec![None; num_qubits];
     let mut items: Vec<Item> = Vec::with_capacity(steps.len());
@@ -91,6 +92,27 @@ pub fn resynthesize(steps: &[Step], num_qubits: usize) -> Result<Vec<Step>, Rout
             }
         }
     }
+    (items, blocks)
+}
+
+/// The two-qubit gates [`resynthesize`] would write for `steps`, as `(hi, lo, CZ count)` per run
+/// on a pair: one KAK analysis per run instead of a synthesis checked by multiplication, for
+/// pricing the many candidate routings of which one is written.
+pub fn cz_per_run(
+    steps: &[Step],
+    num_qubits: usize,
+    cache: &mut kak::CzCache,
+) -> Vec<(usize, usize, u8)> {
+    let (_, blocks) = runs(steps, num_qubits);
+    blocks
+        .iter()
+        .map(|b| (b.hi, b.lo, cache.cz_count(&b.m)))
+        .collect()
+}
+
+/// Re-synthesises `steps` (on `num_qubits` physical qubits): two-qubit steps come out as CZ.
+pub fn resynthesize(steps: &[Step], num_qubits: usize) -> Result<Vec<Step>, RouteError> {
+    let (items, blocks) = runs(steps, num_qubits);
     let mut out = Vec::with_capacity(items.len() * 2);
     for item in items {
         match item {
