@@ -32,6 +32,7 @@ pub mod measure;
 mod peephole;
 pub mod program;
 pub mod qasm2;
+mod relative_phase;
 mod rewrite3;
 pub mod target;
 pub mod user_call;

@@ -14,6 +14,7 @@ use crate::export::{build_program, header_lines, postselect_pattern, Export};
 use crate::lower::named_call;
 use crate::program::{GateCall, Program, Stmt};
 use crate::qasm2::{build_qasm2_program, to_qasm2};
+use crate::relative_phase::Role;
 use crate::{ExportOptions, Form};
 use qc_ir::gate_data::{qasm_gate, Home, LibraryGate, QasmForm};
 use qc_ir::{Circuit, CouplingMap, Gate, Matrix};
@@ -386,10 +387,21 @@ pub fn lower_program(program: &Program, target: &Target) -> Result<Program, Expo
     out.body.clear();
     let mut pending: Vec<Option<Matrix>> = vec![None; program.num_qubits];
     let mut emit = Vec::new();
-    for stmt in &program.body {
+    let roles = crate::relative_phase::toffoli_pairs(&program.body);
+    for (stmt, role) in program.body.iter().zip(roles) {
         match stmt {
             Stmt::Gate(call) => {
-                for p in expand(call, target)? {
+                let prims = match role {
+                    Some(role) if !target.is_native(&call.name) => {
+                        relative_toffoli(&call.qubits, role)
+                    }
+                    _ => None,
+                };
+                let prims = match prims {
+                    Some(prims) => prims,
+                    None => expand(call, target)?,
+                };
+                for p in prims {
                     place(p, target, &mut pending, &mut emit);
                 }
             }
@@ -641,4 +653,60 @@ fn ccx(a: usize, b: usize, t: usize, out: &mut Vec<Prim>) {
         one(b, Gate::Tdg),
         Prim::Cx(a, b),
     ]);
+}
+
+/// A relative-phase Toffoli on `qubits` (controls, then the target): `R = D X` with `D` a
+/// diagonal matrix and `X` the multi-controlled X, for `role`'s half of a compute / uncompute
+/// pair ([`crate::relative_phase`]); `R^-1` for the uncompute. Two controls: Margolus's gate, 3
+/// CNOTs on the pairs (control, target); three: 6 CNOTs (the exact `c3x` needs 14). `None` for
+/// another width.
+fn relative_toffoli(qubits: &[usize], role: Role) -> Option<Vec<Prim>> {
+    enum Step {
+        One(usize, Gate),
+        Cx(usize, usize),
+    }
+    use Step::{Cx, One};
+    let steps = match *qubits {
+        [a, b, t] => vec![
+            One(t, Gate::H),
+            One(t, Gate::T),
+            Cx(b, t),
+            One(t, Gate::Tdg),
+            Cx(a, t),
+            One(t, Gate::T),
+            Cx(b, t),
+            One(t, Gate::Tdg),
+            One(t, Gate::H),
+        ],
+        [a, b, c, t] => vec![
+            One(t, Gate::H),
+            One(t, Gate::T),
+            Cx(c, t),
+            One(t, Gate::Tdg),
+            One(t, Gate::H),
+            Cx(a, t),
+            One(t, Gate::T),
+            Cx(b, t),
+            One(t, Gate::Tdg),
+            Cx(a, t),
+            One(t, Gate::T),
+            Cx(b, t),
+            One(t, Gate::Tdg),
+            One(t, Gate::H),
+            One(t, Gate::T),
+            Cx(c, t),
+            One(t, Gate::Tdg),
+            One(t, Gate::H),
+        ],
+        _ => return None,
+    };
+    let prim = |step: Step, inverse: bool| match step {
+        One(q, g) if inverse => Prim::One(q, g.inverse().matrix()),
+        One(q, g) => Prim::One(q, g.matrix()),
+        Cx(c, t) => Prim::Cx(c, t),
+    };
+    Some(match role {
+        Role::Compute => steps.into_iter().map(|s| prim(s, false)).collect(),
+        Role::Uncompute => steps.into_iter().rev().map(|s| prim(s, true)).collect(),
+    })
 }

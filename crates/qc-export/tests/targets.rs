@@ -294,3 +294,87 @@ fn device_targets_read_their_couplers_and_bad_maps_are_refused() {
         "{unlowered:?}"
     );
 }
+
+/// `circuit` lowered for `target` (no IR passes, so the instructions stay as written): its
+/// two-qubit gate count, after checking that the program's unitary is the circuit's up to one
+/// global phase (both as matrices).
+fn lowered_exactly(circuit: &Circuit, target: &Target) -> usize {
+    let options = ExportOptions {
+        width: qc_export::Width::Full,
+        optimize: false,
+        ..Default::default()
+    };
+    let e = export_for_target(circuit, &[], &options, target)
+        .unwrap_or_else(|e| panic!("{}: {e}", target.name));
+    let back = import_qasm3(&e.text).unwrap_or_else(|err| panic!("{err}\n{}", e.text));
+    let want = circuit.unitary().expect("unitary");
+    let got = back.unitary().expect("unitary");
+    assert_eq!(got.dim(), want.dim(), "{}", e.text);
+    let mut phase = None;
+    for col in 0..want.dim() {
+        for row in 0..want.dim() {
+            let (a, b) = (got.get(row, col), want.get(row, col));
+            if b.norm() > 1e-6 && phase.is_none() {
+                phase = Some(a / b);
+            }
+            let p = phase.unwrap_or(qc_ir::Complex64::new(1.0, 0.0));
+            assert!(
+                (a - b * p).norm() < 1e-9,
+                "{}: entry ({row}, {col})\n{}",
+                target.name,
+                e.text
+            );
+        }
+    }
+    e.program.calls().filter(|c| c.qubits.len() == 2).count()
+}
+
+/// A Toffoli with `k` controls (qubits `0..k`) on qubit `k`.
+fn toffoli(k: u32) -> Instruction {
+    let controls: Vec<Control> = (0..k).map(|q| Control::one(Qubit(q))).collect();
+    Instruction::gate(Gate::X, &[Qubit(k)], &controls)
+}
+
+/// A Toffoli computed into qubit `k`, used as a control, and uncomputed is written as a pair of
+/// relative-phase Toffolis (3 CZ each for `ccx` instead of 6; 6 for `c3x` instead of 14), and
+/// the program keeps the circuit's exact unitary on every lowering target; anything that acts
+/// on the Toffoli's qubits in between other than as a control or a diagonal gate keeps the
+/// exact Toffolis.
+#[test]
+fn compute_uncompute_toffolis_become_relative_phase_pairs_and_stay_exact() {
+    let ibm = Target::load(&backends(), "ibm").expect("ibm");
+    for k in [2u32, 3] {
+        let n = k + 2;
+        let (t, out) = (Qubit(k), Qubit(k + 1));
+        let mut paired = Circuit::with_plain_qubits(n, 0);
+        paired.push(Instruction::gate(Gate::H, &[Qubit(0)], &[]));
+        paired.push(Instruction::gate(Gate::Ry(0.4), &[Qubit(1)], &[]));
+        paired.push(Instruction::gate(Gate::H, &[Qubit(k - 1)], &[]));
+        paired.push(toffoli(k));
+        paired.push(Instruction::gate(Gate::Ry(0.7), &[out], &[Control::one(t)]));
+        paired.push(Instruction::gate(Gate::Rz(0.3), &[Qubit(0)], &[]));
+        paired.push(Instruction::gate(
+            Gate::X,
+            &[out],
+            &[Control::one(Qubit(1))],
+        ));
+        paired.push(toffoli(k));
+        let mut blocked = paired.clone();
+        // An H on a control between the two: no longer block-diagonal, so no pair.
+        let mut instructions = blocked.instructions().to_vec();
+        instructions.insert(5, Instruction::gate(Gate::H, &[Qubit(0)], &[]));
+        blocked = Circuit::with_plain_qubits(n, 0);
+        for i in instructions {
+            blocked.push(i);
+        }
+        let exact = if k == 2 { 6 } else { 14 };
+        let relative = if k == 2 { 3 } else { 6 };
+        // cry: 2 CZ; cx: 1.
+        assert_eq!(lowered_exactly(&paired, &ibm), 2 * relative + 3, "k = {k}");
+        assert_eq!(lowered_exactly(&blocked, &ibm), 2 * exact + 3, "k = {k}");
+        for target in targets().iter().filter(|t| t.lower) {
+            lowered_exactly(&paired, target);
+            lowered_exactly(&blocked, target);
+        }
+    }
+}
