@@ -173,9 +173,13 @@ pub fn compile<B: Backend>(
     let jobs: Vec<(usize, usize)> = (0..anchor_sets.len())
         .flat_map(|set| (0..trials).map(move |trial| (set, trial)))
         .collect();
+    // Each worker thread keeps one cache of CZ counts for all its trials (the counts are a
+    // function of the block, so sharing changes nothing but the time).
     let outcomes: Vec<Result<(f64, router::Routing), RouteError>> = jobs
         .par_iter()
-        .map(|&(set, trial)| context.run(&anchor_sets[set], set * trials + trial, trial == 0))
+        .map_init(kak::CzCache::default, |cz, &(set, trial)| {
+            context.run(&anchor_sets[set], set * trials + trial, trial == 0, cz)
+        })
         .collect();
     let mut best: Option<(f64, router::Routing)> = None;
     for outcome in outcomes {
@@ -265,6 +269,7 @@ impl Trials<'_> {
         anchors: &[Option<usize>],
         index: usize,
         plain: bool,
+        cz: &mut kak::CzCache,
     ) -> Result<(f64, router::Routing), RouteError> {
         let mut rng =
             ChaCha8Rng::seed_from_u64(self.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index as u64);
@@ -272,7 +277,7 @@ impl Trials<'_> {
             cost_weight: 1.0,
             jitter: if plain { 0.0 } else { 0.3 },
         };
-        let mut route = |plan: &plan::Plan, starts: &[Option<usize>]| {
+        let mut route = |plan: &plan::Plan, starts: &[Option<usize>], cz: &mut kak::CzCache| {
             let places = router::Places { anchors, starts };
             router::route(
                 plan,
@@ -282,22 +287,22 @@ impl Trials<'_> {
                 places,
                 params,
                 &mut rng,
+                cz,
             )
         };
-        let mut cz = kak::CzCache::default();
-        let mut routing = route(self.plan, &[])?;
-        let mut cost = self.cost(&routing, &mut cz);
+        let mut routing = route(self.plan, &[], cz)?;
+        let mut cost = self.cost(&routing, cz);
         let mut best = (cost, routing.clone());
         for _ in 0..LAYOUT_ROUNDS {
             let starts = self
                 .reversed
                 .as_ref()
-                .and_then(|back| route(back, &routing.last_pos).ok())
+                .and_then(|back| route(back, &routing.last_pos, cz).ok())
                 .map(|back| back.last_pos);
             // A refinement only: a routing that fails here leaves the one before.
-            let again = starts.and_then(|starts| route(self.plan, &starts).ok());
+            let again = starts.and_then(|starts| route(self.plan, &starts, cz).ok());
             let Some(again) = again else { break };
-            let again_cost = self.cost(&again, &mut cz);
+            let again_cost = self.cost(&again, cz);
             let improved = again_cost < cost - 1e-9;
             if again_cost < best.0 - 1e-9 {
                 best = (again_cost, again.clone());

@@ -163,10 +163,15 @@ struct Router<'a> {
     swaps: usize,
     mirrored: usize,
     /// CZ counts of the blocks [`Router::swap_merge_extra`] prices.
-    cz: std::cell::RefCell<kak::CzCache>,
+    cz: std::cell::RefCell<&'a mut kak::CzCache>,
 }
 
-/// Routes `plan` onto the usable part of a device, placing qubits as `places` prefers.
+/// Routes `plan` onto the usable part of a device, placing qubits as `places` prefers (`cz`
+/// remembers the CZ counts of blocks it prices, across routings).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the device, its calibration and the trial's own state are separate borrows"
+)]
 pub fn route(
     plan: &Plan,
     device: &Device,
@@ -175,6 +180,7 @@ pub fn route(
     places: Places<'_>,
     params: Params,
     rng: &mut ChaCha8Rng,
+    cz: &mut kak::CzCache,
 ) -> Result<Routing, RouteError> {
     let n = device.num_qubits();
     let steps = &plan.steps;
@@ -274,7 +280,7 @@ pub fn route(
         uses: vec![0; n],
         swaps: 0,
         mirrored: 0,
-        cz: Default::default(),
+        cz: std::cell::RefCell::new(cz),
     };
     r.anchor.resize(plan.num_logical, None);
     r.start.resize(plan.num_virtuals(), None);
