@@ -661,6 +661,7 @@ fn ccx(a: usize, b: usize, t: usize, out: &mut Vec<Prim>) {
 /// CNOTs on the pairs (control, target); three: 6 CNOTs (the exact `c3x` needs 14). `None` for
 /// another width.
 fn relative_toffoli(qubits: &[usize], role: Role) -> Option<Vec<Prim>> {
+    #[derive(Copy, Clone)]
     enum Step {
         One(usize, Gate),
         Cx(usize, usize),
@@ -678,26 +679,19 @@ fn relative_toffoli(qubits: &[usize], role: Role) -> Option<Vec<Prim>> {
             One(t, Gate::Tdg),
             One(t, Gate::H),
         ],
-        [a, b, c, t] => vec![
-            One(t, Gate::H),
-            One(t, Gate::T),
-            Cx(c, t),
-            One(t, Gate::Tdg),
-            One(t, Gate::H),
-            Cx(a, t),
-            One(t, Gate::T),
-            Cx(b, t),
-            One(t, Gate::Tdg),
-            Cx(a, t),
-            One(t, Gate::T),
-            Cx(b, t),
-            One(t, Gate::Tdg),
-            One(t, Gate::H),
-            One(t, Gate::T),
-            Cx(c, t),
-            One(t, Gate::Tdg),
-            One(t, Gate::H),
-        ],
+        [a, b, c, t] => {
+            // The X on `t` controlled by `c` in the middle of the Hadamard frame, around the
+            // phase ladder of `a` and `b` run twice.
+            let frame = [
+                One(t, Gate::H),
+                One(t, Gate::T),
+                Cx(c, t),
+                One(t, Gate::Tdg),
+                One(t, Gate::H),
+            ];
+            let ladder = [Cx(a, t), One(t, Gate::T), Cx(b, t), One(t, Gate::Tdg)];
+            [&frame[..], &ladder, &ladder, &frame].concat()
+        }
         _ => return None,
     };
     let prim = |step: Step, inverse: bool| match step {
