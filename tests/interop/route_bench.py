@@ -331,6 +331,22 @@ def markdown(summary, rows, sycamore, meta):
     return "\n".join(lines) + "\n"
 
 
+def ratio_failures(summary, bounds):
+    """The groups whose qchess / Qiskit O3 CZ ratio exceeds its bound (`GROUP=R` each)."""
+    failures = []
+    for bound in bounds:
+        group, _, limit = bound.rpartition("=")
+        if group not in summary:
+            failures.append(f"--max-cz-ratio {bound}: no group {group!r} (groups: {', '.join(summary)})")
+            continue
+        s = summary[group]
+        got = ratio(s["qchess deferred"]["cz"], s["qiskit O3"]["cz"])
+        if not got <= float(limit):
+            failures.append(f"{group}: qchess needs {s['qchess deferred']['cz']} CZ, {got:.3f}x Qiskit O3's "
+                            f"{s['qiskit O3']['cz']}, above the bound {limit}")
+    return failures
+
+
 def failures_of(rows, sycamore):
     failures = []
     for r in rows:
@@ -358,6 +374,9 @@ def main():
     parser.add_argument("--plies-step", type=int, default=4)
     parser.add_argument("--figure", type=Path, help="draw CZ and ESP against plies into this PNG")
     parser.add_argument("--qchess", type=Path, default=ROOT / "target" / "release" / "qchess")
+    parser.add_argument("--max-cz-ratio", action="append", default=[], metavar="GROUP=R",
+                        help="fail when qchess's CZ total over GROUP (e.g. 'all games', generic) exceeds "
+                             "R times Qiskit O3's: a guard against routing regressions (repeatable)")
     parser.add_argument("--parts", default=",".join(PARTS),
                         help=f"which parts to run, comma-separated (default all: {','.join(PARTS)})")
     args = parser.parse_args()
@@ -405,6 +424,7 @@ def main():
     if args.figure:
         figure(series, args.figure)
     failures = failures_of(rows + [r for rs in series.values() for r in rs], sycamore)
+    failures += ratio_failures(summary, args.max_cz_ratio)
     if failures:
         print(f"route_bench: {len(failures)} failure(s):")
         print("\n".join("  " + f for f in failures))
