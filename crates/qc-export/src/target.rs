@@ -562,6 +562,20 @@ fn expand(call: &GateCall, target: &Target) -> Result<Vec<Prim>, ExportError> {
     }
     let mut out = Vec::new();
     match form.home {
+        // The iSWAP family with one control (`ciswap`, `ncsiswapdg`, ...): on a path, not the
+        // library body's triangle ([`controlled_xy`]); a 0-control between two `x`.
+        Home::Library(_) if resolved.controls == 1 && xy_angle(resolved.gate).is_some() => {
+            let (c, t) = call.qubits.split_at(1);
+            let flip = || Prim::One(c[0], Gate::X.matrix());
+            if resolved.zero_control {
+                out.push(flip());
+            }
+            let done = prims(resolved.gate, t, c, &mut out);
+            if resolved.zero_control {
+                out.push(flip());
+            }
+            done
+        }
         Home::Library(def) => steps(def, &call.qubits, &mut out),
         Home::Standard { .. } | Home::Alias => {
             let (c, t) = call.qubits.split_at(resolved.controls);
@@ -614,6 +628,12 @@ fn prims(gate: Gate, t: &[usize], c: &[usize], out: &mut Vec<Prim>) -> Result<()
             ccx(c[0], t[0], t[1], out);
             out.push(Prim::Cx(t[1], t[0]));
         }
+        // The iSWAP family with one control: 6 CNOTs on a path (below).
+        (2, 1) if xy_angle(gate).is_some() => {
+            if let Some(phi) = xy_angle(gate) {
+                controlled_xy(phi, c[0], t[0], t[1], out);
+            }
+        }
         // The iSWAP family (and its controlled forms): the table's library bodies.
         (_, n) if gate.info().library_form(n).is_some() => {
             let mut operands = c.to_vec();
@@ -631,6 +651,44 @@ fn prims(gate: Gate, t: &[usize], c: &[usize], out: &mut Vec<Prim>) -> Result<()
         }
     }
     Ok(())
+}
+
+/// `phi` of the iSWAP family's `exp(i phi (XX + YY))`: iSWAP pi/4, its square root pi/8, their
+/// inverses the negatives; `None` for another gate.
+fn xy_angle(gate: Gate) -> Option<f64> {
+    use std::f64::consts::{FRAC_PI_4, FRAC_PI_8};
+    match gate {
+        Gate::ISwap => Some(FRAC_PI_4),
+        Gate::ISwapDg => Some(-FRAC_PI_4),
+        Gate::SqrtISwap => Some(FRAC_PI_8),
+        Gate::SqrtISwapDg => Some(-FRAC_PI_8),
+        _ => None,
+    }
+}
+
+/// `exp(i phi (XX + YY))` on `a`, `b` controlled by `c`, exactly, with 6 CNOTs on the pairs
+/// (c, a) and (a, b) only: `c - a - b` is a path, where the library body (6 CNOTs on all three
+/// pairs) needs a triangle, which heavy hex and a grid do not have, so routing it cost a SWAP.
+/// The gate is `exp(i phi/2 (I - Z_c)(XX + YY))`. Conjugated by `CNOT(a, b)` then `H(a)`, its
+/// four Pauli terms become `Z_a`, `-Z_a Z_b`, `Z_c Z_a` and `-Z_c Z_a Z_b`: rotations about the
+/// parities `a`, `a+b`, `c+a`, `c+a+b`, which four CNOTs onto `a` visit in turn.
+fn controlled_xy(phi: f64, c: usize, a: usize, b: usize, out: &mut Vec<Prim>) {
+    let turn = |angle: f64| Prim::One(a, Gate::Rz(angle).matrix());
+    let h = || Prim::One(a, Gate::H.matrix());
+    out.extend([
+        Prim::Cx(a, b),
+        h(),
+        turn(-phi),
+        Prim::Cx(c, a),
+        turn(phi),
+        Prim::Cx(b, a),
+        turn(-phi),
+        Prim::Cx(c, a),
+        turn(phi),
+        Prim::Cx(b, a),
+        h(),
+        Prim::Cx(a, b),
+    ]);
 }
 
 /// The exact Toffoli (Nielsen & Chuang fig. 4.9).
