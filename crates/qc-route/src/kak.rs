@@ -96,8 +96,9 @@ fn factor_local(l: &Mat4) -> Option<[Mat2; 2]> {
     Mat2::kron(&a, &b).eq_up_to_phase(l, 1e-9).then_some([a, b])
 }
 
-/// The KAK form of `u`, or `None` when `u` is not unitary or the numerics fail the final check.
-pub fn kak(u: &Mat4) -> Option<Kak> {
+/// `u` scaled to determinant 1 in the magic basis (`M`), and `M^T M`; `None` when `u` is not
+/// unitary (the start of both [`kak`] and [`cz_count`]).
+fn magic_form(u: &Mat4) -> Option<(Mat4, Mat4)> {
     let det = u.det();
     if (det.norm() - 1.0).abs() > 1e-6 {
         return None;
@@ -106,6 +107,13 @@ pub fn kak(u: &Mat4) -> Option<Kak> {
     let m = magic();
     let up = m.adjoint().mul(&su).mul(&m);
     let sym = up.transpose().mul(&up);
+    Some((up, sym))
+}
+
+/// The KAK form of `u`, or `None` when `u` is not unitary or the numerics fail the final check.
+pub fn kak(u: &Mat4) -> Option<Kak> {
+    let (up, sym) = magic_form(u)?;
+    let m = magic();
     // Real and imaginary parts commute; a generic real combination has their joint eigenvectors.
     let mut found = None;
     // Arbitrary numbers far from any ratio the gates of a program produce.
@@ -338,13 +346,9 @@ pub fn cz_count(u: &Mat4) -> u8 {
     const MET: f64 = 1e-11;
     /// A test deviating more than this fails; in between, the decomposition decides.
     const FAILED: f64 = 1e-6;
-    let det = u.det();
-    if (det.norm() - 1.0).abs() > 1e-6 {
+    let Some((_, g)) = magic_form(u) else {
         return 3;
-    }
-    let m = magic();
-    let up = m.adjoint().mul(&u.scale(det.powf(-0.25))).mul(&m);
-    let g = up.transpose().mul(&up);
+    };
     let trace: C = (0..4).map(|k| g.0[k][k]).sum();
     let distance = |a: &Mat4, b: &Mat4| {
         a.0.iter()
