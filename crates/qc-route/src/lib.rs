@@ -9,7 +9,8 @@
 //!
 //! The passes, one module each:
 //!
-//! 1. [`program`]: the circuit as one- and two-qubit unitaries, measurements and resets.
+//! 1. [`program`]: the circuit as one- and two-qubit unitaries, measurements and resets;
+//!    [`elide`]: the exchanges it asks for renamed instead of routed.
 //! 2. [`known`]: which qubits hold a known classical value after each step (an exact run on a
 //!    simulator, every branch kept).
 //! 3. [`plan`]: qubit lifetimes: a qubit in a known state holds no physical qubit and is
@@ -34,6 +35,7 @@
 pub mod calibration;
 pub mod commute;
 pub mod device;
+pub mod elide;
 pub mod error;
 pub mod kak;
 pub mod known;
@@ -126,7 +128,9 @@ pub fn compile<B: Backend>(
     options: &Options,
     analysis: &mut B,
 ) -> Result<Compiled, RouteError> {
-    let program = Program::from_circuit(circuit)?;
+    // Exchanges the program asks for are renamed, not routed ([`elide`]).
+    let elided = elide::exchanges(&Program::from_circuit(circuit)?);
+    let program = elided.program;
     let mut oracle = known::Oracle::new(&program, analysis);
     let plan = plan::Plan::new(&program, &mut oracle);
     let usable = Usable::new(device, calibration);
@@ -191,9 +195,10 @@ pub fn compile<B: Backend>(
             best = Some((cost, routing));
         }
     }
-    let Some((_, routing)) = best else {
+    let Some((_, mut routing)) = best else {
         return Err(RouteError::Synthesis);
     };
+    elide::restore_measurements(&mut routing.tracks, &elided.measured);
     let mut steps = synth::resynthesize(&routing.steps, device.num_qubits())?;
     if !device.mid_circuit {
         measurements_last(&mut steps);

@@ -201,7 +201,7 @@ impl Program {
 /// known-value analysis would carry that superposition, and its state grow with every such
 /// qubit. A conditioned gate stays where it is (its bit is written just before it) and ends the
 /// runs of its qubit.
-fn merge_single_qubit_runs(steps: Vec<Step>, num_qubits: usize) -> Vec<Step> {
+pub(crate) fn merge_single_qubit_runs(steps: Vec<Step>, num_qubits: usize) -> Vec<Step> {
     // Runs waiting after each kept step (`None`: at the start), per qubit, in order.
     let mut kept: Vec<Step> = Vec::with_capacity(steps.len());
     let mut after: Vec<Vec<(usize, Mat2)>> = vec![Vec::new(); steps.len() + 1];

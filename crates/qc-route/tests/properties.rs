@@ -357,3 +357,41 @@ fn qubits_known_after_use_are_reused_so_wide_programs_fit() {
     .expect("fits through reuse");
     assert_same(&distribution(&c), &distribution(&routed.circuit), "reuse");
 }
+
+#[test]
+fn exchanges_in_the_program_are_renamed_and_the_layout_names_the_qubit_measured() {
+    // q0 = |1>, then exchanged with q3 at the far end of a line: no gate is needed for it, and
+    // the measurement of q3 is recorded under q3, on the physical qubit that holds the 1.
+    let mut c = Circuit::with_plain_qubits(4, 2);
+    c.push(Instruction::gate(Gate::H, &[q(0)], &[]));
+    c.push(Instruction::gate(Gate::X, &[q(1)], &[Control::one(q(0))]));
+    c.push(Instruction::gate(Gate::Swap, &[q(0), q(3)], &[]));
+    for (qubit, bit) in [(3, 0), (1, 1)] {
+        c.push(Instruction::new(Op::Measure {
+            qubit: q(qubit),
+            clbit: Clbit(bit),
+        }));
+    }
+    let dev = device("line6", 6, &line(6), true);
+    let routed = compile(
+        &c,
+        &dev,
+        &Calibration::uniform(&dev),
+        &Options::default(),
+        &mut SparseSim::new(),
+    )
+    .expect("routes");
+    assert_same(&distribution(&c), &distribution(&routed.circuit), "swap");
+    assert_eq!(routed.report.two_qubit_gates, 1, "only the CNOT needs a CZ");
+    assert_eq!(routed.report.exchanges, 0);
+    let [(bit, physical)] = routed.tracks[3].measurements[..] else {
+        panic!("q3 is measured once: {:?}", routed.tracks);
+    };
+    assert_eq!(bit, 0);
+    assert_eq!(
+        Some(physical),
+        routed.tracks[0].start,
+        "q0's state is measured as q3"
+    );
+    assert!(routed.tracks[0].measurements.is_empty());
+}
