@@ -182,7 +182,7 @@ pub fn compile<B: Backend>(
     let outcomes: Vec<Result<(f64, router::Routing), RouteError>> = jobs
         .par_iter()
         .map_init(kak::CzCache::default, |cz, &(set, trial)| {
-            context.run(&anchor_sets[set], set * trials + trial, trial == 0, cz)
+            context.run(&anchor_sets[set], set * trials + trial, trial < 2, cz)
         })
         .collect();
     let mut best: Option<(f64, router::Routing)> = None;
@@ -281,6 +281,8 @@ impl Trials<'_> {
         let params = router::Params {
             cost_weight: 1.0,
             jitter: if plain { 0.0 } else { 0.3 },
+            // Half the trials each way: which mirrors better depends on the program.
+            mirror_sees_front: index % 2 == 1,
         };
         let mut route = |plan: &plan::Plan, starts: &[Option<usize>], cz: &mut kak::CzCache| {
             let places = router::Places { anchors, starts };

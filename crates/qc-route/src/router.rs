@@ -22,7 +22,9 @@
 //!   error (`-ln(1 - e)` over the median's), so bad couplers are avoided and broken ones are gone.
 //! - **Mirrored blocks.** A block may run as `SWAP block`, exchanging its two qubits, when that
 //!   costs no more CZ gates than the distance it saves further on (a three-CZ block absorbs a SWAP
-//!   for free; an iSWAP-class block gets cheaper).
+//!   for free; an iSWAP-class block gets cheaper). Half the trials count the front's blocked
+//!   blocks in that distance too ([`Params::mirror_sees_front`]): a QFT's controlled phases are
+//!   then mirrored one after another into the swap network, 3 CZ per phase on a line.
 //! - **Commuting steps.** The front holds every step whose predecessors have run, where steps
 //!   that act on a shared qubit in the same basis do not wait for each other ([`crate::commute`]):
 //!   a QFT's controlled phases, CNOTs sharing a control. Of the blocked blocks, those first in
@@ -114,6 +116,12 @@ pub struct Params {
     pub cost_weight: f64,
     /// Random jitter on scores (breaks ties differently per trial).
     pub jitter: f64,
+    /// Whether a block is mirrored by the look-ahead over the front's blocked blocks too (as an
+    /// exchange is chosen), or over the blocks after the front only. Seeing the front, a QFT's
+    /// controlled phases are mirrored one after the other into the swap network that routes a
+    /// QFT on a line at one extra CZ per phase; not seeing it, CNOTs that share a qubit (an
+    /// adder's) are not pulled apart for the front's sake.
+    pub mirror_sees_front: bool,
 }
 
 /// Facts about each virtual qubit the placement reads.
@@ -562,7 +570,19 @@ impl Router<'_> {
         if mirror_cost > cost + 1 {
             return false;
         }
-        let ext = look_ahead_set(self.extended());
+        let waiting = if self.params.mirror_sees_front {
+            let mut front = self.blocked_front();
+            front.sort_unstable_by_key(|f| f.2);
+            front
+        } else {
+            Vec::new()
+        };
+        let ext = look_ahead_set(
+            waiting
+                .iter()
+                .map(|&(hi, lo, _)| (hi, lo))
+                .chain(self.extended()),
+        );
         let base = |v: usize| self.pos[v];
         let swapped = |v: usize| {
             if v == hi {

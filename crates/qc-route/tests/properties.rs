@@ -395,3 +395,57 @@ fn exchanges_in_the_program_are_renamed_and_the_layout_names_the_qubit_measured(
     );
     assert!(routed.tracks[0].measurements.is_empty());
 }
+
+/// A QFT on `n` qubits without its closing exchanges: every qubit turned at random first, and
+/// measured at the end.
+fn qft(rng: &mut ChaCha8Rng, n: usize) -> Circuit {
+    let mut c = Circuit::with_plain_qubits(n as u32, 0);
+    for i in 0..n {
+        let angles = [0; 3].map(|_| rng.gen_range(-3.2..3.2));
+        c.push(Instruction::gate(
+            Gate::U(angles[0], angles[1], angles[2]),
+            &[q(i)],
+            &[],
+        ));
+    }
+    // Qiskit's order: each qubit from the last, its phases from the furthest, then its H.
+    for j in (0..n).rev() {
+        for k in (j + 1..n).rev() {
+            let angle = std::f64::consts::PI / f64::from(1u32 << (k - j));
+            c.push(Instruction::gate(
+                Gate::Phase(angle),
+                &[q(j)],
+                &[Control::one(q(k))],
+            ));
+        }
+        c.push(Instruction::gate(Gate::H, &[q(j)], &[]));
+    }
+    turn_and_measure(&mut c, rng, n);
+    c
+}
+
+#[test]
+fn a_qft_on_a_line_is_routed_as_the_swap_network_one_extra_cz_per_phase() {
+    // The swap network: every controlled phase runs mirrored (3 CZ), moving one qubit along the
+    // line past all the others; nothing better is known on a line. Ten qubits on a line of
+    // twenty (free qubits to stray onto); mirroring by the blocks after the front alone takes 158.
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let n = 10;
+    let c = qft(&mut rng, n);
+    let dev = device("line20", 2 * n, &line(2 * n), true);
+    let routed = compile(
+        &c,
+        &dev,
+        &Calibration::uniform(&dev),
+        &Options::default(),
+        &mut SparseSim::new(),
+    )
+    .expect("routes");
+    assert_same(&distribution(&c), &distribution(&routed.circuit), "qft");
+    let phases = n * (n - 1) / 2;
+    assert!(
+        routed.report.two_qubit_gates <= 3 * phases,
+        "{} CZ for {phases} controlled phases",
+        routed.report.two_qubit_gates
+    );
+}
