@@ -9,7 +9,7 @@
 
 use qc_ir::exec::{exact_distribution, Distribution};
 use qc_ir::{Circuit, Clbit, Condition, Control, CouplingMap, Gate, Instruction, Op, Qubit};
-use qc_route::{compile, Calibration, Device, Options, RouteError};
+use qc_route::{compile, Calibration, Compiled, Device, Options, RouteError};
 use qc_sim::{ReferenceSparse, SparseSim};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -87,15 +87,20 @@ fn q(i: usize) -> Qubit {
     Qubit(i as u32)
 }
 
+/// Qubit `i` turned by a random single-qubit gate.
+fn random_turn(c: &mut Circuit, rng: &mut ChaCha8Rng, i: usize) {
+    let angles = [0; 3].map(|_| rng.gen_range(-3.2..3.2));
+    c.push(Instruction::gate(
+        Gate::U(angles[0], angles[1], angles[2]),
+        &[q(i)],
+        &[],
+    ));
+}
+
 /// Every qubit turned by a random single-qubit gate, then measured into its own new bit.
 fn turn_and_measure(c: &mut Circuit, rng: &mut ChaCha8Rng, n: usize) {
     for i in 0..n {
-        let angles = [0; 3].map(|_| rng.gen_range(-3.2..3.2));
-        c.push(Instruction::gate(
-            Gate::U(angles[0], angles[1], angles[2]),
-            &[q(i)],
-            &[],
-        ));
+        random_turn(c, rng, i);
         let bit = c.add_clbit();
         c.push(Instruction::new(Op::Measure {
             qubit: q(i),
@@ -161,11 +166,7 @@ fn commuting_circuit(rng: &mut ChaCha8Rng, n: usize, gates: usize) -> Circuit {
     let mut c = Circuit::with_plain_qubits(n as u32, 0);
     let angle = |rng: &mut ChaCha8Rng| rng.gen_range(-3.2..3.2);
     for i in 0..n {
-        c.push(Instruction::gate(
-            Gate::U(angle(rng), angle(rng), angle(rng)),
-            &[q(i)],
-            &[],
-        ));
+        random_turn(&mut c, rng, i);
     }
     for _ in 0..gates {
         let a = rng.gen_range(0..n);
@@ -184,6 +185,18 @@ fn commuting_circuit(rng: &mut ChaCha8Rng, n: usize, gates: usize) -> Circuit {
     }
     turn_and_measure(&mut c, rng, n);
     c
+}
+
+/// `c` routed on `dev` with uniform errors and the default options.
+fn route_uniform(c: &Circuit, dev: &Device) -> Result<Compiled, RouteError> {
+    let calibration = Calibration::uniform(dev);
+    compile(
+        c,
+        dev,
+        &calibration,
+        &Options::default(),
+        &mut SparseSim::new(),
+    )
 }
 
 fn distribution(c: &Circuit) -> Distribution {
@@ -306,13 +319,7 @@ fn a_program_wider_than_the_device_is_refused() {
         ));
     }
     let dev = device("line5", 5, &line(5), true);
-    match compile(
-        &c,
-        &dev,
-        &Calibration::uniform(&dev),
-        &Options::default(),
-        &mut SparseSim::new(),
-    ) {
+    match route_uniform(&c, &dev) {
         Err(RouteError::TooWide {
             needed: 6,
             usable: 5,
@@ -347,14 +354,7 @@ fn qubits_known_after_use_are_reused_so_wide_programs_fit() {
         clbit: bit,
     }));
     let dev = device("line3", 3, &line(3), true);
-    let routed = compile(
-        &c,
-        &dev,
-        &Calibration::uniform(&dev),
-        &Options::default(),
-        &mut SparseSim::new(),
-    )
-    .expect("fits through reuse");
+    let routed = route_uniform(&c, &dev).expect("fits through reuse");
     assert_same(&distribution(&c), &distribution(&routed.circuit), "reuse");
 }
 
@@ -373,14 +373,7 @@ fn exchanges_in_the_program_are_renamed_and_the_layout_names_the_qubit_measured(
         }));
     }
     let dev = device("line6", 6, &line(6), true);
-    let routed = compile(
-        &c,
-        &dev,
-        &Calibration::uniform(&dev),
-        &Options::default(),
-        &mut SparseSim::new(),
-    )
-    .expect("routes");
+    let routed = route_uniform(&c, &dev).expect("routes");
     assert_same(&distribution(&c), &distribution(&routed.circuit), "swap");
     assert_eq!(routed.report.two_qubit_gates, 1, "only the CNOT needs a CZ");
     assert_eq!(routed.report.exchanges, 0);
@@ -401,12 +394,7 @@ fn exchanges_in_the_program_are_renamed_and_the_layout_names_the_qubit_measured(
 fn qft(rng: &mut ChaCha8Rng, n: usize) -> Circuit {
     let mut c = Circuit::with_plain_qubits(n as u32, 0);
     for i in 0..n {
-        let angles = [0; 3].map(|_| rng.gen_range(-3.2..3.2));
-        c.push(Instruction::gate(
-            Gate::U(angles[0], angles[1], angles[2]),
-            &[q(i)],
-            &[],
-        ));
+        random_turn(&mut c, rng, i);
     }
     // Qiskit's order: each qubit from the last, its phases from the furthest, then its H.
     for j in (0..n).rev() {
@@ -433,14 +421,7 @@ fn a_qft_on_a_line_is_routed_as_the_swap_network_one_extra_cz_per_phase() {
     let n = 10;
     let c = qft(&mut rng, n);
     let dev = device("line20", 2 * n, &line(2 * n), true);
-    let routed = compile(
-        &c,
-        &dev,
-        &Calibration::uniform(&dev),
-        &Options::default(),
-        &mut SparseSim::new(),
-    )
-    .expect("routes");
+    let routed = route_uniform(&c, &dev).expect("routes");
     assert_same(&distribution(&c), &distribution(&routed.circuit), "qft");
     let phases = n * (n - 1) / 2;
     assert!(
