@@ -104,6 +104,32 @@ impl Usable {
         }
     }
 
+    /// The part of this one along `path` (consecutive qubits of it are usable neighbours): a
+    /// line of the device, with its couplers' costs.
+    pub fn along(&self, path: &[usize]) -> Usable {
+        let n = self.qubit.len();
+        let mut qubit = vec![false; n];
+        let mut neighbours: Vec<Vec<(usize, f64)>> = vec![Vec::new(); n];
+        for &q in path {
+            qubit[q] = true;
+        }
+        for pair in path.windows(2) {
+            if let Some(cost) = self.edge_cost(pair[0], pair[1]) {
+                neighbours[pair[0]].push((pair[1], cost));
+                neighbours[pair[1]].push((pair[0], cost));
+            }
+        }
+        let distance = (0..n).map(|s| dijkstra(&neighbours, s, &qubit)).collect();
+        let hops: Vec<Vec<u32>> = (0..n).map(|s| bfs(&neighbours, s, &qubit)).collect();
+        Usable {
+            diameter: path.len().saturating_sub(1) as u32,
+            qubit,
+            neighbours,
+            distance,
+            hops,
+        }
+    }
+
     /// The number of usable qubits.
     pub fn count(&self) -> usize {
         self.qubit.iter().filter(|u| **u).count()

@@ -71,3 +71,78 @@ pub fn board_homes(usable: &Usable) -> Vec<Option<usize>> {
     }
     home
 }
+
+/// Steps [`long_path`] may take in all.
+const PATH_WORK: usize = 200_000;
+
+/// A simple path of at least `want` usable qubits if one is found within 200,000 steps,
+/// else the longest found: a depth-first search with backtracking from each qubit with the
+/// fewest usable neighbours (the ends of the device) in turn, trying first the neighbour with
+/// the fewest unvisited neighbours of its own (Warnsdorff's rule, which keeps the walk from
+/// cutting the device in two) and the cheaper coupler on a tie.
+pub fn long_path(usable: &Usable, want: usize) -> Vec<usize> {
+    let n = usable.qubit.len();
+    let degree = |q: usize| usable.neighbours[q].len();
+    let mut starts: Vec<usize> = (0..n).filter(|&q| usable.qubit[q]).collect();
+    starts.sort_by_key(|&q| degree(q));
+    let mut best: Vec<usize> = Vec::new();
+    let mut work = 0usize;
+    let mut visited = vec![false; n];
+    for start in starts {
+        // The path, and for each of its qubits the neighbours still to try (best last).
+        let mut path = vec![start];
+        visited[start] = true;
+        let mut to_try: Vec<Vec<usize>> = vec![ordered_next(usable, start, &visited)];
+        while let Some(options) = to_try.last_mut() {
+            work += 1;
+            if best.len() >= want || work > PATH_WORK {
+                break;
+            }
+            match options.pop() {
+                Some(next) if !visited[next] => {
+                    visited[next] = true;
+                    path.push(next);
+                    if path.len() > best.len() {
+                        best = path.clone();
+                    }
+                    to_try.push(ordered_next(usable, next, &visited));
+                }
+                Some(_) => {}
+                None => {
+                    to_try.pop();
+                    if let Some(q) = path.pop() {
+                        visited[q] = false;
+                    }
+                }
+            }
+        }
+        for &q in &path {
+            visited[q] = false;
+        }
+        if best.len() >= want || work > PATH_WORK {
+            break;
+        }
+    }
+    best
+}
+
+/// The unvisited neighbours of `at`, the one to try first last.
+fn ordered_next(usable: &Usable, at: usize, visited: &[bool]) -> Vec<usize> {
+    let unvisited = |q: usize| {
+        usable.neighbours[q]
+            .iter()
+            .filter(|(r, _)| !visited[*r])
+            .count()
+    };
+    let mut next: Vec<(usize, f64)> = usable.neighbours[at]
+        .iter()
+        .copied()
+        .filter(|(r, _)| !visited[*r])
+        .collect();
+    next.sort_by(|x, y| {
+        unvisited(y.0)
+            .cmp(&unvisited(x.0))
+            .then(y.1.total_cmp(&x.1))
+    });
+    next.into_iter().map(|(r, _)| r).collect()
+}

@@ -30,7 +30,9 @@
 //! deferred form of a game), each trial also gets SABRE's layout passes: the plan reversed
 //! ([`plan::Plan::reversed`]) is routed from where the trial left every qubit, and the plan
 //! routed again with each qubit born where the backward routing left it; both forward routings
-//! are candidates.
+//! are candidates. A program without a board also gets a few trials on a long line of the
+//! device alone ([`layout::long_path`], [`device::Usable::along`]), where mirrored blocks find
+//! swap networks.
 
 pub mod calibration;
 pub mod commute;
@@ -64,9 +66,13 @@ pub const DEFAULT_TRIALS: usize = 16;
 /// Backward-and-forward layout rounds after each trial's first routing (SABRE's layout passes).
 const LAYOUT_ROUNDS: usize = 3;
 
-/// Programs with at most this many qubits live at once also get trials without the board's
+/// Games with at most this many qubits live at once also get trials without the board's
 /// embedding (placed by interactions and calibration alone).
 pub const SMALL_PROGRAM: usize = 8;
+
+/// A program without a board gets one trial on a line of the device for this many of the
+/// others (at least two: one each way of mirroring).
+const LINE_SHARE: usize = 4;
 
 /// Options of [`compile`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -154,39 +160,78 @@ pub fn compile<B: Backend>(
             _ => None,
         })
         .collect();
-    // A small program also gets trials placed by its interactions and the calibration alone
-    // (no board homes), so it can settle on a compact region of good qubits anywhere on the
-    // device instead of around the board's embedding; the cheapest of all trials is kept.
-    let mut anchor_sets = vec![anchors];
-    if peak <= SMALL_PROGRAM {
-        anchor_sets.push(vec![None; circuit.num_qubits()]);
-    }
     let trials = options.trials.max(1);
+    let boardless = anchors.iter().all(Option::is_none);
+    let mut settings = vec![Setting {
+        anchors,
+        usable: None,
+        trials,
+    }];
+    // A small game also gets trials placed by its interactions and the calibration alone (no
+    // board homes), so it can settle on a compact region of good qubits anywhere on the device
+    // instead of around the board's embedding; the cheapest of all trials is kept.
+    if peak <= SMALL_PROGRAM && !boardless {
+        settings.push(Setting {
+            anchors: vec![None; circuit.num_qubits()],
+            usable: None,
+            trials,
+        });
+    }
+    // A program without a board also gets a few trials on a long line of the device alone,
+    // where the mirrored blocks find swap networks (a QFT's: 3 CZ per controlled phase), which
+    // the whole heavy hex, with its side branches, leads the router away from.
+    let line = if boardless {
+        layout::long_path(&usable, peak)
+    } else {
+        Vec::new()
+    };
+    if boardless && peak <= line.len() && line.len() < usable.count() {
+        settings.push(Setting {
+            anchors: vec![None; circuit.num_qubits()],
+            usable: Some(usable.along(&line)),
+            trials: (trials / LINE_SHARE).max(2),
+        });
+    }
     let context = Trials {
         plan: &plan,
         // SABRE's layout passes, where a step reads no bit: the plan routed backwards from where
         // a trial's routing left each qubit, then forwards again from where that left them.
         reversed: plan.reversed(),
         device,
-        usable: &usable,
         calibration,
         seed: options.seed,
     };
     // The trials are independent (each has its own seeded generator), so they run in parallel;
     // the cheapest wins, the earliest on a tie, as if they had run in order.
-    let jobs: Vec<(usize, usize)> = (0..anchor_sets.len())
-        .flat_map(|set| (0..trials).map(move |trial| (set, trial)))
+    let jobs: Vec<(usize, usize)> = settings
+        .iter()
+        .enumerate()
+        .flat_map(|(set, s)| (0..s.trials).map(move |trial| (set, trial)))
         .collect();
     // Each worker thread keeps one cache of CZ counts for all its trials (the counts are a
     // function of the block, so sharing changes nothing but the time).
     let outcomes: Vec<Result<(f64, router::Routing), RouteError>> = jobs
         .par_iter()
         .map_init(kak::CzCache::default, |cz, &(set, trial)| {
-            context.run(&anchor_sets[set], set * trials + trial, trial < 2, cz)
+            let setting = &settings[set];
+            let usable = setting.usable.as_ref().unwrap_or(&usable);
+            context.run(
+                &setting.anchors,
+                usable,
+                set * trials + trial,
+                trial < 2,
+                cz,
+            )
         })
         .collect();
     let mut best: Option<(f64, router::Routing)> = None;
-    for outcome in outcomes {
+    for (outcome, &(set, _)) in outcomes.into_iter().zip(&jobs) {
+        // A line of the device is an extra chance, not a requirement: a program that does not
+        // fit it (a device that measures only at the end spends every measured qubit) is
+        // routed on the whole device by the other trials.
+        if outcome.is_err() && settings[set].usable.is_some() {
+            continue;
+        }
         let (cost, routing) = outcome.map_err(|e| match e {
             RouteError::TooWide { needed, .. } => too_wide(needed),
             other => other,
@@ -254,13 +299,22 @@ pub fn compile<B: Backend>(
     })
 }
 
+/// How one group of trials places and where it routes.
+struct Setting {
+    /// Per program qubit: its preferred physical qubit.
+    anchors: Vec<Option<usize>>,
+    /// Part of the device to route on (`None`: all its usable part).
+    usable: Option<Usable>,
+    /// Trials in the group.
+    trials: usize,
+}
+
 /// What every routing trial shares.
 struct Trials<'a> {
     plan: &'a plan::Plan,
     /// The plan backwards, where no step reads a bit (for the layout rounds).
     reversed: Option<plan::Plan>,
     device: &'a Device,
-    usable: &'a Usable,
     calibration: &'a Calibration,
     seed: u64,
 }
@@ -272,6 +326,7 @@ impl Trials<'_> {
     fn run(
         &self,
         anchors: &[Option<usize>],
+        usable: &Usable,
         index: usize,
         plain: bool,
         cz: &mut kak::CzCache,
@@ -289,7 +344,7 @@ impl Trials<'_> {
             router::route(
                 plan,
                 self.device,
-                self.usable,
+                usable,
                 self.calibration,
                 places,
                 params,

@@ -430,3 +430,45 @@ fn a_qft_on_a_line_is_routed_as_the_swap_network_one_extra_cz_per_phase() {
         routed.report.two_qubit_gates
     );
 }
+
+#[test]
+fn long_paths_are_simple_paths_on_couplers_and_lines_keep_to_them() {
+    for (dev, want) in [
+        (device("hh27", 27, &heavy_hex_27(), true), 20),
+        (device("grid3x3", 9, &grid(3, 3), true), 9),
+        (device("line6", 6, &line(6), true), 6),
+    ] {
+        let calibration = Calibration::uniform(&dev);
+        let usable = qc_route::device::Usable::new(&dev, &calibration);
+        let path = qc_route::layout::long_path(&usable, want);
+        assert!(path.len() >= want, "{}: {path:?}", dev.name);
+        let distinct: std::collections::BTreeSet<_> = path.iter().collect();
+        assert_eq!(distinct.len(), path.len(), "{}: {path:?}", dev.name);
+        assert!(path.windows(2).all(|p| dev.coupling.has_edge(p[0], p[1])));
+        let line = usable.along(&path);
+        assert_eq!(line.count(), path.len());
+        for (i, &a) in path.iter().enumerate() {
+            for (j, &b) in path.iter().enumerate() {
+                assert_eq!(line.hops[a][b] as usize, i.abs_diff(j), "{}", dev.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_qft_on_a_heavy_hex_is_routed_on_a_line_of_it() {
+    // 12 qubits on IBM's 27-qubit heavy hex: the trials on a line of the device find the swap
+    // network, 3 CZ per controlled phase; the whole device's trials need more.
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let n = 12;
+    let c = qft(&mut rng, n);
+    let dev = device("hh27", 27, &heavy_hex_27(), true);
+    let routed = route_uniform(&c, &dev).expect("routes");
+    assert_same(&distribution(&c), &distribution(&routed.circuit), "qft");
+    let phases = n * (n - 1) / 2;
+    assert!(
+        routed.report.two_qubit_gates <= 3 * phases,
+        "{} CZ for {phases} controlled phases",
+        routed.report.two_qubit_gates
+    );
+}
