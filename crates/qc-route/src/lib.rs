@@ -66,7 +66,7 @@ pub const DEFAULT_TRIALS: usize = 16;
 /// Backward-and-forward layout rounds after each trial's first routing (SABRE's layout passes).
 const LAYOUT_ROUNDS: usize = 3;
 
-/// Games with at most this many qubits live at once also get trials without the board's
+/// Programs with at most this many qubits live at once also get trials without the board's
 /// embedding (placed by interactions and calibration alone).
 pub const SMALL_PROGRAM: usize = 8;
 
@@ -167,10 +167,11 @@ pub fn compile<B: Backend>(
         usable: None,
         trials,
     }];
-    // A small game also gets trials placed by its interactions and the calibration alone (no
-    // board homes), so it can settle on a compact region of good qubits anywhere on the device
-    // instead of around the board's embedding; the cheapest of all trials is kept.
-    if peak <= SMALL_PROGRAM && !boardless {
+    // A small program also gets trials placed by its interactions and the calibration alone
+    // (no board homes), so it can settle on a compact region of good qubits anywhere on the
+    // device instead of around the board's embedding; the cheapest of all trials is kept (for
+    // a program without a board, these are simply more trials).
+    if peak <= SMALL_PROGRAM {
         settings.push(Setting {
             anchors: vec![None; circuit.num_qubits()],
             usable: None,
