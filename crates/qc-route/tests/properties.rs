@@ -417,18 +417,8 @@ fn a_qft_on_a_line_is_routed_as_the_swap_network_one_extra_cz_per_phase() {
     // The swap network: every controlled phase runs mirrored (3 CZ), moving one qubit along the
     // line past all the others; nothing better is known on a line. Ten qubits on a line of
     // twenty (free qubits to stray onto); mirroring by the blocks after the front alone takes 158.
-    let mut rng = ChaCha8Rng::seed_from_u64(12);
-    let n = 10;
-    let c = qft(&mut rng, n);
-    let dev = device("line20", 2 * n, &line(2 * n), true);
-    let routed = route_uniform(&c, &dev).expect("routes");
-    assert_same(&distribution(&c), &distribution(&routed.circuit), "qft");
-    let phases = n * (n - 1) / 2;
-    assert!(
-        routed.report.two_qubit_gates <= 3 * phases,
-        "{} CZ for {phases} controlled phases",
-        routed.report.two_qubit_gates
-    );
+    let dev = device("line20", 20, &line(20), true);
+    assert_qft_needs_at_most_3_cz_per_phase(12, 10, &dev);
 }
 
 #[test]
@@ -459,16 +449,22 @@ fn long_paths_are_simple_paths_on_couplers_and_lines_keep_to_them() {
 fn a_qft_on_a_heavy_hex_is_routed_on_a_line_of_it() {
     // 12 qubits on IBM's 27-qubit heavy hex: the trials on a line of the device find the swap
     // network, 3 CZ per controlled phase; the whole device's trials need more.
-    let mut rng = ChaCha8Rng::seed_from_u64(13);
-    let n = 12;
-    let c = qft(&mut rng, n);
     let dev = device("hh27", 27, &heavy_hex_27(), true);
-    let routed = route_uniform(&c, &dev).expect("routes");
+    assert_qft_needs_at_most_3_cz_per_phase(13, 12, &dev);
+}
+
+/// A random `n`-qubit QFT (`seed`) routed on `dev` keeps its distribution and needs at most
+/// 3 CZ per controlled phase.
+fn assert_qft_needs_at_most_3_cz_per_phase(seed: u64, n: usize, dev: &Device) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let c = qft(&mut rng, n);
+    let routed = route_uniform(&c, dev).expect("routes");
     assert_same(&distribution(&c), &distribution(&routed.circuit), "qft");
     let phases = n * (n - 1) / 2;
     assert!(
         routed.report.two_qubit_gates <= 3 * phases,
-        "{} CZ for {phases} controlled phases",
+        "{}: {} CZ for {phases} controlled phases",
+        dev.name,
         routed.report.two_qubit_gates
     );
 }
