@@ -88,15 +88,22 @@ impl Usable {
                     .collect()
             })
             .collect();
-        let distance = (0..n).map(|s| dijkstra(&neighbours, s, &best)).collect();
-        let hops: Vec<Vec<u32>> = (0..n).map(|s| bfs(&neighbours, s, &best)).collect();
+        Usable::with_neighbours(best, neighbours)
+    }
+
+    /// The usable part made of `qubit` and the couplers `neighbours` lists, with the distances,
+    /// hop counts and diameter they give.
+    fn with_neighbours(qubit: Vec<bool>, neighbours: Vec<Vec<(usize, f64)>>) -> Usable {
+        let n = qubit.len();
+        let distance = (0..n).map(|s| dijkstra(&neighbours, s, &qubit)).collect();
+        let hops: Vec<Vec<u32>> = (0..n).map(|s| bfs(&neighbours, s, &qubit)).collect();
         let diameter = hops
             .iter()
             .flat_map(|row| row.iter().copied().filter(|&h| h != u32::MAX))
             .max()
             .unwrap_or(0);
         Usable {
-            qubit: best,
+            qubit,
             neighbours,
             distance,
             hops,
@@ -119,15 +126,7 @@ impl Usable {
                 neighbours[pair[1]].push((pair[0], cost));
             }
         }
-        let distance = (0..n).map(|s| dijkstra(&neighbours, s, &qubit)).collect();
-        let hops: Vec<Vec<u32>> = (0..n).map(|s| bfs(&neighbours, s, &qubit)).collect();
-        Usable {
-            diameter: path.len().saturating_sub(1) as u32,
-            qubit,
-            neighbours,
-            distance,
-            hops,
-        }
+        Usable::with_neighbours(qubit, neighbours)
     }
 
     /// The number of usable qubits.

@@ -46,10 +46,13 @@ pub fn exchanges(program: &Program) -> Elided {
             continue;
         }
         let step = steps[i];
-        if let Some((members, local)) = exchange_run(steps, i) {
-            let StepOp::Two { hi, lo, .. } = step.op else {
-                continue;
-            };
+        if let Some(Exchange {
+            hi,
+            lo,
+            members,
+            local,
+        }) = exchange_run(steps, i)
+        {
             for &j in &members {
                 consumed[j] = true;
             }
@@ -97,11 +100,22 @@ pub fn exchanges(program: &Program) -> Elided {
     }
 }
 
+/// A run of steps that makes an exchange.
+struct Exchange {
+    /// The pair's high qubit, as the run's first step names it.
+    hi: usize,
+    /// Its low qubit.
+    lo: usize,
+    /// The steps of the run.
+    members: Vec<usize>,
+    /// Its single-qubit gates (`SWAP · product`, synthesised with no CZ).
+    local: Vec<Prim>,
+}
+
 /// The run of unconditioned two-qubit steps on the pair of step `i` that follow one another on
 /// both qubits (nothing else touches either in between), cut to its longest beginning whose
-/// product is a SWAP after single-qubit gates: the members and those gates (as `SWAP ·
-/// product`, synthesised with no CZ).
-fn exchange_run(steps: &[Step], i: usize) -> Option<(Vec<usize>, Vec<Prim>)> {
+/// product is a SWAP after single-qubit gates.
+fn exchange_run(steps: &[Step], i: usize) -> Option<Exchange> {
     let Step {
         op: StepOp::Two { hi, lo, .. },
         cond: None,
@@ -135,7 +149,12 @@ fn exchange_run(steps: &[Step], i: usize) -> Option<(Vec<usize>, Vec<Prim>)> {
         return None;
     }
     members.truncate(len);
-    Some((members, prims))
+    Some(Exchange {
+        hi,
+        lo,
+        members,
+        local: prims,
+    })
 }
 
 /// The layout of the renamed program, told in the original program's qubits: each measurement

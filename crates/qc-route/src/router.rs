@@ -559,6 +559,18 @@ impl Router<'_> {
         out
     }
 
+    /// The look-ahead set: the blocks `waiting` in the front (`(hi, lo, step)`, which this sorts
+    /// into program order), then the blocks after the front ([`Router::extended`]).
+    fn look_ahead_after(&self, waiting: &mut [(usize, usize, usize)]) -> Vec<(usize, usize, f64)> {
+        waiting.sort_unstable_by_key(|f| f.2);
+        look_ahead_set(
+            waiting
+                .iter()
+                .map(|&(hi, lo, _)| (hi, lo))
+                .chain(self.extended()),
+        )
+    }
+
     /// The look-ahead cost of the blocks `set` with positions from `pos`.
     fn lookahead(&self, set: &[(usize, usize, f64)], pos: impl Fn(usize) -> Option<usize>) -> f64 {
         set.iter()
@@ -570,19 +582,12 @@ impl Router<'_> {
         if mirror_cost > cost + 1 {
             return false;
         }
-        let waiting = if self.params.mirror_sees_front {
-            let mut front = self.blocked_front();
-            front.sort_unstable_by_key(|f| f.2);
-            front
+        let mut waiting = if self.params.mirror_sees_front {
+            self.blocked_front()
         } else {
             Vec::new()
         };
-        let ext = look_ahead_set(
-            waiting
-                .iter()
-                .map(|&(hi, lo, _)| (hi, lo))
-                .chain(self.extended()),
-        );
+        let ext = self.look_ahead_after(&mut waiting);
         let base = |v: usize| self.pos[v];
         let swapped = |v: usize| {
             if v == hi {
@@ -777,13 +782,7 @@ impl Router<'_> {
             .filter(|f| !scored.iter().any(|g| (g.0, g.1) == (f.0, f.1)))
             .copied()
             .collect();
-        waiting.sort_unstable_by_key(|f| f.2);
-        let ext = look_ahead_set(
-            waiting
-                .iter()
-                .map(|&(hi, lo, _)| (hi, lo))
-                .chain(self.extended()),
-        );
+        let ext = self.look_ahead_after(&mut waiting);
         // Exchanges on the qubits of the scored blocks and of the waiting ones the look-ahead
         // sees (a QFT's front can hold hundreds of blocks).
         let mut candidates = Vec::new();
