@@ -212,6 +212,8 @@ fn quiet_contained_panics() {
 
 fn main() -> ExitCode {
     quiet_contained_panics();
+    // Before any thread allocates: under `ulimit -v` each thread's arena would map 64 MiB.
+    qc_sim::memory::fit_allocator_to_address_space_limit();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Simulate(args) => commands::simulate::run(&args),

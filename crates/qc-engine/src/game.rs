@@ -31,6 +31,21 @@ pub trait EngineGame: QuantumGame {
 
 pub(crate) use qc_ir::backend::mix64 as mix;
 
+/// Whether `error` (a game's error, with its chain of causes) came from the simulator running
+/// out of room ([`qc_ir::BackendError::CapacityExceeded`]: its memory limit, or the allocator
+/// refused) rather than from the rules: the game is then as it was, and the move would be
+/// legal with more memory, so the search must not take it for an unplayable move.
+pub fn out_of_memory(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(e) = cause {
+        if let Some(qc_ir::BackendError::CapacityExceeded { .. }) = e.downcast_ref() {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
+}
+
 /// The hash of a FEN without its two move counters (fields 5 and 6): the same placement, side,
 /// rights and en passant square (and, in Niel's Chess, pairs) hash alike whatever the clocks.
 fn fen_key(fen: &str) -> u64 {

@@ -74,14 +74,31 @@ pub struct Found<M> {
     pub time: Duration,
     /// The best line (see [`Iteration::pv`]).
     pub pv: Vec<String>,
+    /// Why the search stopped before its time, when the simulator refused a move for want of
+    /// memory (the move found is then the best so far, as at a deadline).
+    pub out_of_memory: Option<String>,
 }
 
 /// Why a search stopped short.
 enum Abort<E> {
     /// The deadline, the node limit or the stop flag.
     Time,
+    /// The simulator had no room for a move ([`crate::game::out_of_memory`]): the game is as it
+    /// was, and the search ends with its best so far.
+    Memory(E),
     /// Playing or taking back a move failed.
     Game(E),
+}
+
+impl<E: std::error::Error + 'static> Abort<E> {
+    /// A failed play or `move_outcomes`: [`Abort::Memory`] when the simulator ran out of room.
+    fn failed(error: E) -> Abort<E> {
+        if crate::game::out_of_memory(&error) {
+            Abort::Memory(error)
+        } else {
+            Abort::Game(error)
+        }
+    }
 }
 
 /// A root move with its outcomes and its last score.
@@ -187,11 +204,22 @@ impl Searcher {
             nodes: 0,
             time: Duration::ZERO,
             pv: Vec::new(),
+            out_of_memory: None,
         };
         if game.status().is_over() {
             return Ok(found);
         }
-        let mut root = self.root_moves(game, &deadline, allowed);
+        let (mut root, short) = self.root_moves(game, &deadline, allowed);
+        if let Some((first, e)) = short {
+            found.out_of_memory = Some(e.to_string());
+            if root.is_empty() {
+                // No move's outcomes could be worked out: the first legal move in the engine's
+                // order answers.
+                found.best = Some(first);
+                found.time = deadline.elapsed();
+                return Ok(found);
+            }
+        }
         if let Some(first) = root.first() {
             found.best = Some(first.mv.clone());
             found.pv = vec![first.mv.to_string()];
@@ -209,7 +237,10 @@ impl Searcher {
             match self.root_iteration(game, &mut root, depth, &deadline) {
                 Ok(()) => {}
                 Err(Abort::Game(e)) => return Err(e),
-                Err(Abort::Time) => {
+                Err(stopped @ (Abort::Time | Abort::Memory(_))) => {
+                    if let Abort::Memory(e) = stopped {
+                        found.out_of_memory = Some(e.to_string());
+                    }
                     // The moves searched in full at this depth before time ran out: the first
                     // is the last iteration's best, so a later one that beat it is better.
                     if let Some(best) = root.first().filter(|m| m.score.is_finite()) {
@@ -250,13 +281,15 @@ impl Searcher {
     }
 
     /// The root's legal moves that have outcomes, in the engine's order. Stops listing when the
-    /// deadline passes (at least one move is listed when there is one).
+    /// deadline passes (at least one move is listed when there is one), or when the simulator
+    /// has no room to work out a move's outcomes: then, with nothing listed, the first legal
+    /// move in order comes back with the error, as the move to answer.
     fn root_moves<G: EngineGame>(
         &mut self,
         game: &mut G,
         deadline: &Deadline,
         allowed: &dyn Fn(&G::Move) -> bool,
-    ) -> Vec<RootMove<G::Move>> {
+    ) -> (Vec<RootMove<G::Move>>, Option<(G::Move, G::Error)>) {
         let moves: Vec<LegalMove<G::Move>> = game
             .legal_moves()
             .into_iter()
@@ -270,29 +303,34 @@ impl Searcher {
             self.publish(&moves[first].mv);
         }
         let mut root = Vec::with_capacity(moves.len());
-        for index in order {
+        for &index in &order {
             if !root.is_empty() && deadline.reached(self.nodes) {
                 break;
             }
             let mv = &moves[index].mv;
             // A listed move whose outcomes the game refuses cannot be played (Quantum Chess
-            // lists a few that only change the state's global phase).
-            if let Ok(outcomes) = game.move_outcomes(mv) {
-                if !outcomes.is_empty() {
-                    if root.is_empty() {
-                        // The first playable move (the first in order, unless it could not be
-                        // played after all).
-                        self.publish(mv);
-                    }
-                    root.push(RootMove {
-                        mv: mv.clone(),
-                        outcomes,
-                        score: f64::NEG_INFINITY,
-                    });
+            // lists a few that only change the state's global phase); one the simulator has no
+            // room for would be playable with more memory, and the next would not fare better.
+            let outcomes = match game.move_outcomes(mv) {
+                Ok(outcomes) if !outcomes.is_empty() => outcomes,
+                Err(e) if crate::game::out_of_memory(&e) => {
+                    let first = moves[order[0]].mv.clone();
+                    return (root, Some((first, e)));
                 }
+                _ => continue,
+            };
+            if root.is_empty() {
+                // The first playable move (the first in order, unless it could not be played
+                // after all).
+                self.publish(mv);
             }
+            root.push(RootMove {
+                mv: mv.clone(),
+                outcomes,
+                score: f64::NEG_INFINITY,
+            });
         }
-        root
+        (root, None)
     }
 
     /// One iteration at the root: every move searched to `depth`, best first; the moves are
@@ -412,7 +450,7 @@ impl Searcher {
         // measurement of every square at the fifty-move limit) is drawn from a fixed seed, so
         // that a search is repeatable.
         let mut fixed = rand_chacha::ChaCha8Rng::seed_from_u64(0);
-        game.play(mv, &mut fixed).map_err(Abort::Game)?;
+        game.play(mv, &mut fixed).map_err(Abort::failed)?;
         let value = self.negamax(game, depth - 1, -beta, -alpha, ply + 1, deadline);
         game.undo().map_err(Abort::Game)?;
         Ok(-value?)
@@ -462,6 +500,7 @@ impl Searcher {
             let mv = &moves[index].mv;
             let outcomes = match game.move_outcomes(mv) {
                 Ok(o) if !o.is_empty() => o,
+                Err(e) if crate::game::out_of_memory(&e) => return Err(Abort::Memory(e)),
                 _ => continue,
             };
             let v = self.move_value(game, &outcomes, depth, alpha, beta, ply, deadline)?;

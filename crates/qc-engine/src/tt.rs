@@ -53,18 +53,35 @@ pub struct Table {
 pub const DEFAULT_BYTES: usize = 16 << 20;
 
 impl Table {
-    /// A table of about `bytes` (at least one slot; a power of two slots).
+    /// A table of about `bytes` (at least one slot; a power of two slots). When the allocator
+    /// refuses that much (a process under a memory cap), the table takes half as many slots,
+    /// and so on: a smaller table only makes the search forget sooner, where the refusal
+    /// aborted the process.
     pub fn with_bytes(bytes: usize) -> Table {
         let per = std::mem::size_of::<Option<Entry>>();
         let wanted = (bytes / per).max(1);
-        let slots = if wanted.is_power_of_two() {
+        let mut count = if wanted.is_power_of_two() {
             wanted
         } else {
             wanted.next_power_of_two() / 2
         };
-        Table {
-            slots: vec![None; slots.max(1)],
+        let mut slots = Vec::new();
+        while count > 1 && slots.try_reserve_exact(count).is_err() {
+            count /= 2;
         }
+        // One slot (a few dozen bytes) is allocated like any small value.
+        slots.resize(count.max(1), None);
+        Table { slots }
+    }
+
+    /// The number of slots.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether the table has no slot (never: it has at least one).
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
     }
 
     fn index(&self, key: u64) -> usize {

@@ -150,6 +150,9 @@ impl Classify for CantwellError {
     fn kind(&self) -> ErrorKind {
         match self {
             CantwellError::Notation(_) | CantwellError::BadTag { .. } => ErrorKind::Notation,
+            CantwellError::Move(
+                qc_rules::MoveError::Backend(_) | qc_rules::MoveError::Memory(_),
+            ) => ErrorKind::Simulation,
             CantwellError::Move(_)
             | CantwellError::RecordedClaim { .. }
             | CantwellError::ResultContradicts(_) => ErrorKind::Illegal,
@@ -183,7 +186,9 @@ impl Classify for NielsError {
             | NielsError::ResultContradicts(_)
             | NielsError::NothingToUndo
             | NielsError::UndoBeyondBudget { .. } => ErrorKind::Illegal,
-            NielsError::Backend { .. } | NielsError::Internal(_) => ErrorKind::Simulation,
+            NielsError::Backend { .. } | NielsError::Memory(_) | NielsError::Internal(_) => {
+                ErrorKind::Simulation
+            }
         }
     }
 

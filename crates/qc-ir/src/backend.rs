@@ -288,11 +288,25 @@ pub trait Backend {
         self.state_size()
     }
 
-    /// Saves the state.
-    fn snapshot(&self) -> Self::Snapshot;
+    /// Saves the state. The copy counts against the memory limit with the state (as long as
+    /// it lives, for the backends that keep such an account), so that a game's undo history
+    /// cannot take the process past the limit.
+    ///
+    /// # Errors
+    /// [`BackendError::CapacityExceeded`]: the copy would go over the memory limit, or the
+    /// allocator refused it.
+    fn snapshot(&self) -> Result<Self::Snapshot, BackendError>;
 
-    /// Restores a saved state exactly.
-    fn restore(&mut self, snapshot: &Self::Snapshot);
+    /// Restores a saved state exactly, copying it (the snapshot stays usable).
+    ///
+    /// # Errors
+    /// [`BackendError::CapacityExceeded`]: the copy would go over the memory limit, or the
+    /// allocator refused it; the state is then unchanged.
+    fn restore(&mut self, snapshot: &Self::Snapshot) -> Result<(), BackendError>;
+
+    /// Restores a saved state exactly, taking the snapshot: nothing is copied, so this cannot
+    /// fail (the way back after a move that failed or was only tried).
+    fn restore_owned(&mut self, snapshot: Self::Snapshot);
 
     /// Bytes a snapshot holds, so that a game can keep its undo history within a budget; 0 when
     /// the backend does not say.
@@ -306,15 +320,20 @@ pub trait Backend {
         None
     }
 
-    /// The bytes the state holds now (what [`Backend::memory_limit_bytes`] bounds), so that
-    /// what is computed from it beside it (an exact distribution) can count against the same
+    /// The bytes counted against [`Backend::memory_limit_bytes`] now (the state, and for the
+    /// backends that count them its live snapshots), so that what is computed from the state
+    /// beside it (an exact distribution, the distribution of boards) can count against the same
     /// limit; 0 when the backend does not say.
     fn state_bytes(&self) -> usize {
         0
     }
 
     /// `|<saved|current>|^2`: 1 when the state is unchanged up to a global phase.
-    fn fidelity(&self, snapshot: &Self::Snapshot) -> f64;
+    ///
+    /// # Errors
+    /// [`BackendError::CapacityExceeded`]: comparing needs a sorted copy of a state that would
+    /// go over the memory limit, or the allocator refused it.
+    fn fidelity(&self, snapshot: &Self::Snapshot) -> Result<f64, BackendError>;
 
     /// `P(qubit = 1)`.
     fn probability_one(&self, qubit: Qubit) -> f64 {

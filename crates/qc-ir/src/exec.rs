@@ -439,10 +439,10 @@ impl Explorer<'_> {
                     },
                 ));
             }
-            let saved = backend.snapshot();
+            let saved = backend.snapshot().map_err(|e| fail(index, e))?;
             for (k, &(outcome, p)) in outcomes.iter().enumerate() {
                 if k > 0 {
-                    backend.restore(&saved);
+                    backend.restore(&saved).map_err(|e| fail(index, e))?;
                 }
                 let mut branch_record = record.clone();
                 let mut forced = |_: Option<Clbit>| MeasureChoice::Forced(outcome);
@@ -555,20 +555,20 @@ impl Explorer<'_> {
         backend: &mut B,
         instr: &Instruction,
     ) -> Result<bool, BackendError> {
-        let before = backend.snapshot();
+        let before = backend.snapshot()?;
         let mut unused = ClassicalRecord::default();
         apply_instruction(backend, instr, &mut unused, &mut |_: Option<Clbit>| {
             MeasureChoice::Forced(false)
         })?;
-        let after_zero = backend.snapshot();
-        backend.restore(&before);
+        let after_zero = backend.snapshot()?;
+        backend.restore(&before)?;
         apply_instruction(backend, instr, &mut unused, &mut |_: Option<Clbit>| {
             MeasureChoice::Forced(true)
         })?;
-        if backend.fidelity(&after_zero) >= 1.0 - SAME_STATE_TOLERANCE {
+        if backend.fidelity(&after_zero)? >= 1.0 - SAME_STATE_TOLERANCE {
             return Ok(true);
         }
-        backend.restore(&before);
+        backend.restore_owned(before);
         Ok(false)
     }
 }

@@ -18,7 +18,8 @@ use crate::ruleset::{GameMove, PlayedMove, WireLabel};
 use crate::undo::UndoHistory;
 use qc_ir::exec::{run_instructions, OutcomePolicy};
 use qc_ir::{
-    AncillaKind, Backend, BuilderMark, Circuit, CircuitBuilder, ClassicalRecord, ExecError, Qubit,
+    AncillaKind, Backend, BackendError, BuilderMark, Circuit, CircuitBuilder, ClassicalRecord,
+    ExecError, Qubit,
 };
 
 /// The classical half of a ruleset's position as the ledger keeps it: what a move may change
@@ -135,18 +136,23 @@ impl<B: Backend> CircuitRun<B> {
     }
 
     /// Where the run stands (see [`Saved`]).
-    fn save(&self) -> RunMark<B::Snapshot> {
-        RunMark {
-            backend: self.backend.snapshot(),
+    ///
+    /// # Errors
+    /// The state's snapshot does not fit in the backend's memory limit.
+    fn save(&self) -> Result<RunMark<B::Snapshot>, BackendError> {
+        Ok(RunMark {
+            backend: self.backend.snapshot()?,
             builder: self.builder.mark(),
             record_len: self.record.len(),
             executed: self.executed,
             wire_labels: self.wire_labels.len(),
-        }
+        })
     }
 
-    fn restore(&mut self, mark: &RunMark<B::Snapshot>) {
-        self.backend.restore(&mark.backend);
+    /// Goes back to `mark`; its snapshot becomes the state (nothing is copied, so this cannot
+    /// run out of memory).
+    fn restore(&mut self, mark: RunMark<B::Snapshot>) {
+        self.backend.restore_owned(mark.backend);
         self.builder.roll_back(&mark.builder);
         self.record.truncate(mark.record_len);
         self.executed = mark.executed;
@@ -247,21 +253,28 @@ impl<B: Backend, M: GameMove, S: ClassicalState> Ledger<B, M, S> {
         &self.moves
     }
 
-    fn save(&self) -> Saved<B::Snapshot, S::Mark> {
-        Saved {
-            run: self.run.save(),
+    fn save(&self) -> Result<Saved<B::Snapshot, S::Mark>, BackendError> {
+        Ok(Saved {
+            run: self.run.save()?,
             state: self.state.mark(),
-        }
+        })
     }
 
     fn restore(&mut self, saved: Saved<B::Snapshot, S::Mark>) {
-        self.run.restore(&saved.run);
+        self.run.restore(saved.run);
         self.state.restore(saved.state);
     }
 
     /// Runs `f` on a [`Turn`] with what was saved before it, and returns the saved entry.
-    fn turn<T>(&mut self, f: impl FnOnce(Turn<'_, B, S>) -> T) -> (T, Saved<B::Snapshot, S::Mark>) {
-        let saved = self.save();
+    ///
+    /// # Errors
+    /// The state could not be saved (its snapshot does not fit in the memory limit): `f` is
+    /// not run and nothing changed.
+    fn turn<T, E: From<BackendError>>(
+        &mut self,
+        f: impl FnOnce(Turn<'_, B, S>) -> T,
+    ) -> Result<(T, Saved<B::Snapshot, S::Mark>), E> {
+        let saved = self.save()?;
         let out = f(Turn {
             run: &mut self.run,
             state: &mut self.state,
@@ -269,19 +282,19 @@ impl<B: Backend, M: GameMove, S: ClassicalState> Ledger<B, M, S> {
             snapshot: &saved.run.backend,
             ply: self.moves.len(),
         });
-        (out, saved)
+        Ok((out, saved))
     }
 
     /// Makes a move: `f` emits and runs it on the [`Turn`] and says what was played. On `Ok`
     /// the move is recorded and can be unmade; on `Err` everything is restored as it was.
     ///
     /// # Errors
-    /// `f`'s error (nothing changed).
-    pub fn make<E>(
+    /// `f`'s error, or the state's snapshot did not fit in the memory limit (nothing changed).
+    pub fn make<E: From<BackendError>>(
         &mut self,
         f: impl FnOnce(Turn<'_, B, S>) -> Result<PlayedMove<M>, E>,
     ) -> Result<&PlayedMove<M>, E> {
-        let (made, saved) = self.turn(f);
+        let (made, saved) = self.turn::<_, E>(f)?;
         match made {
             Ok(played) => {
                 let heap = B::snapshot_bytes(&saved.run.backend)
@@ -300,8 +313,14 @@ impl<B: Backend, M: GameMove, S: ClassicalState> Ledger<B, M, S> {
 
     /// Runs `f` on a [`Turn`] and restores everything afterwards, whatever it did (to try a
     /// move and read what it would do).
-    pub fn probe<T>(&mut self, f: impl FnOnce(Turn<'_, B, S>) -> T) -> T {
-        let (out, saved) = self.turn(f);
+    ///
+    /// # Errors
+    /// `f`'s error, or the state's snapshot did not fit in the memory limit (nothing changed).
+    pub fn probe<T, E: From<BackendError>>(
+        &mut self,
+        f: impl FnOnce(Turn<'_, B, S>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let (out, saved) = self.turn::<_, E>(f)?;
         self.restore(saved);
         out
     }
@@ -310,9 +329,12 @@ impl<B: Backend, M: GameMove, S: ClassicalState> Ledger<B, M, S> {
     /// the undo history): kept on `Ok`, everything restored on `Err`.
     ///
     /// # Errors
-    /// `f`'s error (nothing changed).
-    pub fn amend<T, E>(&mut self, f: impl FnOnce(Turn<'_, B, S>) -> Result<T, E>) -> Result<T, E> {
-        let (out, saved) = self.turn(f);
+    /// `f`'s error, or the state's snapshot did not fit in the memory limit (nothing changed).
+    pub fn amend<T, E: From<BackendError>>(
+        &mut self,
+        f: impl FnOnce(Turn<'_, B, S>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let (out, saved) = self.turn::<_, E>(f)?;
         if out.is_err() {
             self.restore(saved);
         }

@@ -736,7 +736,7 @@ fn undo_history_stays_within_its_budget() {
     let mut sizes = Vec::new();
     let mut after_first = Vec::new();
     for (i, m) in ["a5^c3b6", "b1^a3d2", "h1h4"].into_iter().enumerate() {
-        sizes.push(Sim::snapshot_bytes(&g.backend().snapshot()) as u128);
+        sizes.push(Sim::snapshot_bytes(&g.backend().snapshot().expect("a snapshot")) as u128);
         play(&mut g, m);
         if i == 0 {
             after_first = state(&g);

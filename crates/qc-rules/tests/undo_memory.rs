@@ -120,7 +120,9 @@ fn niels_chess() {
             break;
         };
         let before = game.undo_bytes();
-        let state = qc_sim::SparseSim::snapshot_bytes(&game.backend().snapshot()) as u128;
+        let state =
+            qc_sim::SparseSim::snapshot_bytes(&game.backend().snapshot().expect("a snapshot"))
+                as u128;
         game.play(&RolledMove::from(mv), &mut dice)
             .expect("a legal move");
         per_ply.push(game.undo_bytes() - before - state);

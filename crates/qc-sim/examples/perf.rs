@@ -490,7 +490,14 @@ fn game(path: &str, spectators: u32) {
             return fail(format!("spectator qubits: {e}"));
         }
     }
-    let fidelity = sim.fidelity(&reference);
+    let saved = match reference.snapshot() {
+        Ok(saved) => saved,
+        Err(e) => return fail(format!("the game's state: {e}")),
+    };
+    let fidelity = match sim.fidelity(&saved) {
+        Ok(fidelity) => fidelity,
+        Err(e) => return fail(format!("comparing with the game: {e}")),
+    };
     println!(
         "{{\"what\":\"qchess_game\",\"file\":{path:?},\"spectators\":{spectators},\"fidelity_to_game\":{fidelity},\"threads\":{},\"moves\":{moves},\"instructions\":{},\"seconds_total\":{total},\"seconds_per_move\":{},\"slowest_move\":{slowest},\"max_entries\":{max_size},\"mean_entries\":{},\"ns_per_entry_move\":{},\"copy_seconds_per_move\":{},\"move_over_copy\":{}}}",
         threads(),

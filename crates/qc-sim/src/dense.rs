@@ -13,7 +13,7 @@
 //! act on a few qubits (see [`crate::fusion`]).
 
 use crate::kernels;
-use crate::memory::{try_reserve, MemoryLimit};
+use crate::memory::{check_beside_saved, try_reserve, Held, MemoryLimit, SavedBytes};
 use crate::precision::Real;
 use crate::table::SmallGate;
 use num_complex::Complex;
@@ -60,6 +60,9 @@ pub struct DenseSim<F: Real = f64> {
     /// Global phase from gates applied to classical qubits, kept apart so they cost no sweep.
     phase: Complex64,
     limit: MemoryLimit,
+    /// The bytes this simulator's live snapshots hold: they count against `limit` with the
+    /// vector.
+    saved: SavedBytes,
     parallel_threshold: usize,
     pub(crate) fuse_max: usize,
     pub(crate) fuse_min_amplitudes: usize,
@@ -73,9 +76,16 @@ impl Default for DenseSim {
     }
 }
 
-/// Snapshot of a [`DenseSim`].
+/// Snapshot of a [`DenseSim`]: where each qubit is, the vector and the global phase, counted
+/// against the simulator's memory limit while it lives.
 #[derive(Clone, Debug)]
-pub struct DenseSnapshot<F: Real = f64>(DenseSim<F>);
+pub struct DenseSnapshot<F: Real = f64> {
+    places: Vec<Place>,
+    order: Vec<Qubit>,
+    amps: Vec<Complex<F>>,
+    phase: Complex64,
+    held: Held,
+}
 
 impl DenseSim<f64> {
     /// The all-zero state in complex128 with the default memory limit.
@@ -108,6 +118,7 @@ impl<F: Real> DenseSim<F> {
             amps: vec![one()],
             phase: ONE,
             limit,
+            saved: SavedBytes::default(),
             parallel_threshold: DEFAULT_DENSE_PARALLEL_THRESHOLD,
             fuse_max: crate::fusion::DEFAULT_FUSE_MAX,
             fuse_min_amplitudes: crate::fusion::DEFAULT_FUSE_MIN_AMPLITUDES,
@@ -196,11 +207,58 @@ impl<F: Real> DenseSim<F> {
             });
         }
         let len = 1usize << qubits;
-        self.limit.check(
+        check_beside_saved(
+            self.limit,
             &format!("dense state vector of {qubits} qubits"),
             (len as u128) * Self::bytes_per_amplitude() as u128,
+            self.saved.total(),
         )?;
         Ok(len)
+    }
+
+    /// Bytes this simulator's live snapshots hold (wherever they are kept), which count against
+    /// its memory limit with the vector.
+    pub fn saved_bytes(&self) -> usize {
+        self.saved.total()
+    }
+
+    /// The overlap `<snapshot|current>` when the two place the qubits differently: each of the
+    /// snapshot's amplitudes is matched to the current index holding the same basis state (a
+    /// qubit in the vector on one side and classical on the other must have the classical value
+    /// there), with no list of basis states built.
+    fn overlap_across_places(&self, other: &DenseSnapshot<F>) -> Complex64 {
+        let zero = Complex64::new(0.0, 0.0);
+        let known =
+            |places: &[Place], q: usize| places.get(q).copied().unwrap_or(Place::Classical(false));
+        // Bits of the current index fixed by the snapshot's classical qubits, and how each of
+        // the snapshot's vector bits lands in it (or what it must be, where the current state
+        // has the qubit classical).
+        let (mut fixed, mut moves) = (0usize, Vec::new());
+        let (mut must_mask, mut must_value) = (0usize, 0usize);
+        for q in 0..self.places.len().max(other.places.len()) {
+            match (known(&other.places, q), known(&self.places, q)) {
+                (Place::Classical(a), Place::Classical(b)) if a != b => return zero,
+                (Place::Classical(_), Place::Classical(_)) => {}
+                (Place::Classical(a), Place::Dense(to)) => fixed |= usize::from(a) << to,
+                (Place::Dense(from), Place::Classical(b)) => {
+                    must_mask |= 1 << from;
+                    must_value |= usize::from(b) << from;
+                }
+                (Place::Dense(from), Place::Dense(to)) => moves.push((from, to)),
+            }
+        }
+        other
+            .amps
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i & must_mask == must_value)
+            .map(|(i, a)| {
+                let j = moves
+                    .iter()
+                    .fold(fixed, |j, &(from, to)| j | ((i >> from) & 1) << to);
+                (F::widen(*a) * other.phase).conj() * F::widen(self.amps[j]) * self.phase
+            })
+            .sum()
     }
 
     fn parallel(&self) -> bool {
@@ -661,18 +719,58 @@ impl<F: Real> Backend for DenseSim<F> {
         self.amps.len()
     }
 
-    fn snapshot(&self) -> DenseSnapshot<F> {
-        DenseSnapshot(self.clone())
+    fn snapshot(&self) -> Result<DenseSnapshot<F>, BackendError> {
+        let bytes = self.amps.len() * Self::bytes_per_amplitude();
+        let what = "a snapshot of the dense state vector (to take a move back)";
+        check_beside_saved(
+            self.limit,
+            what,
+            (self.memory_bytes() + bytes) as u128,
+            self.saved.total(),
+        )?;
+        let mut amps = Vec::new();
+        try_reserve(&mut amps, self.amps.len(), what, self.limit)?;
+        amps.extend_from_slice(&self.amps);
+        Ok(DenseSnapshot {
+            places: self.places.clone(),
+            order: self.order.clone(),
+            amps,
+            phase: self.phase,
+            held: self.saved.hold(bytes),
+        })
     }
 
-    fn restore(&mut self, snapshot: &DenseSnapshot<F>) {
-        let fused_blocks = self.fused_blocks;
-        *self = snapshot.0.clone();
-        self.fused_blocks = fused_blocks;
+    fn restore(&mut self, snapshot: &DenseSnapshot<F>) -> Result<(), BackendError> {
+        let len = snapshot.amps.len();
+        if len > self.amps.capacity() {
+            let what = "the dense state vector restored from a snapshot";
+            check_beside_saved(
+                self.limit,
+                what,
+                (self.memory_bytes() + len * Self::bytes_per_amplitude()) as u128,
+                self.saved.total(),
+            )?;
+            let mut amps = Vec::new();
+            try_reserve(&mut amps, len, what, self.limit)?;
+            self.amps = amps;
+        }
+        self.amps.clear();
+        self.amps.extend_from_slice(&snapshot.amps);
+        self.places.clone_from(&snapshot.places);
+        self.order.clone_from(&snapshot.order);
+        self.phase = snapshot.phase;
+        Ok(())
+    }
+
+    fn restore_owned(&mut self, snapshot: DenseSnapshot<F>) {
+        self.amps = snapshot.amps;
+        self.places = snapshot.places;
+        self.order = snapshot.order;
+        self.phase = snapshot.phase;
     }
 
     fn snapshot_bytes(snapshot: &DenseSnapshot<F>) -> usize {
-        snapshot.0.memory_bytes()
+        snapshot.held.bytes()
     }
 
     fn memory_limit_bytes(&self) -> Option<u128> {
@@ -680,11 +778,12 @@ impl<F: Real> Backend for DenseSim<F> {
     }
 
     fn state_bytes(&self) -> usize {
-        self.memory_bytes()
+        // The vector and the snapshots the limit counts with it.
+        self.memory_bytes() + self.saved.total()
     }
 
-    fn fidelity(&self, snapshot: &DenseSnapshot<F>) -> f64 {
-        let other = &snapshot.0;
+    fn fidelity(&self, snapshot: &DenseSnapshot<F>) -> Result<f64, BackendError> {
+        let other = snapshot;
         if self.order == other.order && self.places == other.places {
             let overlap: Complex64 = other
                 .amps
@@ -692,16 +791,9 @@ impl<F: Real> Backend for DenseSim<F> {
                 .zip(&self.amps)
                 .map(|(a, b)| F::widen(*a).conj() * F::widen(*b))
                 .sum();
-            return overlap.norm_sqr();
+            return Ok(overlap.norm_sqr());
         }
-        let current: std::collections::BTreeMap<Vec<Qubit>, Complex64> =
-            self.basis_states().into_iter().collect();
-        let overlap: Complex64 = other
-            .basis_states()
-            .into_iter()
-            .filter_map(|(ones, a)| current.get(&ones).map(|b| a.conj() * b))
-            .sum();
-        overlap.norm_sqr()
+        Ok(self.overlap_across_places(other).norm_sqr())
     }
 
     fn probability_one(&self, qubit: Qubit) -> f64 {

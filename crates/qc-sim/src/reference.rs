@@ -244,26 +244,47 @@ impl Backend for ReferenceSparse {
         Self::snapshot_bytes(self)
     }
 
-    fn snapshot(&self) -> ReferenceSparse {
-        self.clone()
+    fn snapshot(&self) -> Result<ReferenceSparse, BackendError> {
+        // A copy of the map as large again as the state (the oracle keeps no account of its
+        // snapshots: it serves small states in tests).
+        self.limit.check(
+            "a snapshot of the reference state",
+            (2 * self.state.len() as u128).saturating_mul(BYTES_PER_STATE),
+        )?;
+        Ok(self.clone())
     }
 
-    fn restore(&mut self, snapshot: &ReferenceSparse) {
+    fn restore(&mut self, snapshot: &ReferenceSparse) -> Result<(), BackendError> {
+        self.limit.check(
+            "the reference state restored from a snapshot",
+            (self.state.len() as u128 + snapshot.state.len() as u128)
+                .saturating_mul(BYTES_PER_STATE),
+        )?;
         *self = snapshot.clone();
+        Ok(())
+    }
+
+    fn restore_owned(&mut self, snapshot: ReferenceSparse) {
+        *self = snapshot;
     }
 
     fn snapshot_bytes(snapshot: &ReferenceSparse) -> usize {
         snapshot.state.len() * BYTES_PER_STATE as usize
     }
 
-    fn fidelity(&self, snapshot: &ReferenceSparse) -> f64 {
+    fn fidelity(&self, snapshot: &ReferenceSparse) -> Result<f64, BackendError> {
+        // Both states as maps of lists of qubits (a few times the state each).
+        self.limit.check(
+            "the reference states compared as lists",
+            (4 * (self.state.len() + snapshot.state.len()) as u128).saturating_mul(BYTES_PER_STATE),
+        )?;
         let current = self.canonical();
         let overlap: Complex64 = snapshot
             .basis_states()
             .into_iter()
             .filter_map(|(ones, a)| current.get(&ones).map(|b| a.conj() * b))
             .sum();
-        overlap.norm_sqr()
+        Ok(overlap.norm_sqr())
     }
 
     fn probability_one(&self, qubit: Qubit) -> f64 {

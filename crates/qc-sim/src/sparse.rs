@@ -14,7 +14,7 @@
 //! (sums, sorts, concatenation of parallel outputs) is independent of the thread count, so results
 //! are bit-identical on any number of threads. Every growth is checked against a [`MemoryLimit`].
 
-use crate::memory::MemoryLimit;
+use crate::memory::{check_beside_saved, try_reserve, Held, MemoryLimit, SavedBytes};
 use crate::slots::{Slot, SlotTable};
 use crate::table::SmallGate;
 use qc_ir::{
@@ -74,22 +74,37 @@ pub struct SparseSim {
     /// pages are already mapped; its contents are meaningless between gates.
     scratch: Vec<Entry>,
     limit: MemoryLimit,
+    /// The bytes this simulator's live snapshots hold (an undo history keeps one per move):
+    /// they count against `limit` with the state.
+    saved: SavedBytes,
     parallel_threshold: usize,
     paths: BranchPaths,
 }
 
 impl Clone for SparseSim {
-    /// Copies the state, not the scratch buffer (a snapshot should not double the memory).
+    /// Copies the state, not the scratch buffer (a copy should not double the memory); the
+    /// copy is a simulator of its own, with its own account of snapshots.
     fn clone(&self) -> Self {
         SparseSim {
             slots: self.slots.clone(),
             entries: self.entries.clone(),
             scratch: Vec::new(),
             limit: self.limit,
+            saved: SavedBytes::default(),
             parallel_threshold: self.parallel_threshold,
             paths: self.paths,
         }
     }
+}
+
+/// A saved state of a [`SparseSim`]: its entries and qubit table, counted against the
+/// simulator's memory limit while it lives.
+#[derive(Clone, Debug)]
+pub struct SparseSnapshot {
+    slots: SlotTable,
+    entries: Vec<Entry>,
+    paths: BranchPaths,
+    held: Held,
 }
 
 impl Default for SparseSim {
@@ -143,6 +158,7 @@ impl SparseSim {
             entries: vec![(0, Complex64::new(1.0, 0.0))],
             scratch: Vec::new(),
             limit,
+            saved: SavedBytes::default(),
             parallel_threshold: DEFAULT_PARALLEL_THRESHOLD,
             paths: BranchPaths::default(),
         }
@@ -179,6 +195,35 @@ impl SparseSim {
         (self.entries.capacity() + self.scratch.capacity()) * Self::bytes_per_entry()
     }
 
+    /// Bytes this simulator's live snapshots hold (wherever they are kept), which count against
+    /// its memory limit with the state.
+    pub fn saved_bytes(&self) -> usize {
+        self.saved.total()
+    }
+
+    /// Errors when `bytes` (what an operation will hold, the state's own buffers included) do
+    /// not fit in the memory limit beside the live snapshots.
+    pub(crate) fn check_room(&self, what: &str, bytes: u128) -> Result<(), BackendError> {
+        check_beside_saved(self.limit, what, bytes, self.saved.total())
+    }
+
+    /// A copy of the entries sorted by key, counted against the memory limit beside the state
+    /// (for comparing two states).
+    fn sorted_copy(&self) -> Result<Vec<Entry>, BackendError> {
+        let bytes = (self.memory_bytes() + self.entries.len() * Self::bytes_per_entry()) as u128;
+        self.check_room("a sorted copy of the sparse state", bytes)?;
+        let mut copy = Vec::new();
+        try_reserve(
+            &mut copy,
+            self.entries.len(),
+            "a sorted copy of the sparse state",
+            self.limit,
+        )?;
+        copy.extend_from_slice(&self.entries);
+        copy.sort_unstable_by_key(|e| e.0);
+        Ok(copy)
+    }
+
     /// The entries, in no particular order (bit positions are private to the simulator; use
     /// [`Backend::basis_states`] for qubit names).
     pub fn entries(&self) -> &[Entry] {
@@ -200,9 +245,11 @@ impl SparseSim {
         entries: Vec<Entry>,
         limit: MemoryLimit,
     ) -> Result<SparseSim, BackendError> {
+        // The entries and a sorted copy of their keys (to find a repeated one).
+        let key_bytes = std::mem::size_of::<u128>();
         limit.check(
             "sparse state",
-            (entries.len() * Self::bytes_per_entry()) as u128,
+            (entries.len() * (Self::bytes_per_entry() + key_bytes)) as u128,
         )?;
         let mut sim = SparseSim::with_limit(limit);
         for &q in qubits {
@@ -210,7 +257,9 @@ impl SparseSim {
         }
         let mut entries = entries;
         entries.retain(|(_, a)| kept(*a));
-        let mut keys: Vec<u128> = entries.iter().map(|e| e.0).collect();
+        let mut keys: Vec<u128> = Vec::new();
+        try_reserve(&mut keys, entries.len(), "keys of a sparse state", limit)?;
+        keys.extend(entries.iter().map(|e| e.0));
         keys.sort_unstable();
         if keys.windows(2).any(|w| w[0] == w[1]) {
             return Err(BackendError::InvalidSnapshot(
@@ -480,7 +529,7 @@ impl SparseSim {
 }
 
 impl Backend for SparseSim {
-    type Snapshot = SparseSim;
+    type Snapshot = SparseSnapshot;
 
     fn name(&self) -> &'static str {
         "sparse"
@@ -572,17 +621,51 @@ impl Backend for SparseSim {
         self.entries.len()
     }
 
-    fn snapshot(&self) -> SparseSim {
-        self.clone()
+    fn snapshot(&self) -> Result<SparseSnapshot, BackendError> {
+        let bytes = self.entries.len() * Self::bytes_per_entry() + self.slots.heap_bytes();
+        let what = "a snapshot of the sparse state (to take a move back)";
+        self.check_room(what, (self.memory_bytes() + bytes) as u128)?;
+        let mut entries = Vec::new();
+        try_reserve(&mut entries, self.entries.len(), what, self.limit)?;
+        entries.extend_from_slice(&self.entries);
+        Ok(SparseSnapshot {
+            slots: self.slots.clone(),
+            entries,
+            paths: self.paths,
+            held: self.saved.hold(bytes),
+        })
     }
 
-    fn restore(&mut self, snapshot: &SparseSim) {
-        *self = snapshot.clone();
+    fn restore(&mut self, snapshot: &SparseSnapshot) -> Result<(), BackendError> {
+        // Into the state's own buffer when it is large enough; otherwise a new one, held beside
+        // the scratch buffer and the snapshots while it is filled.
+        let len = snapshot.entries.len();
+        if len > self.entries.capacity() {
+            let what = "the sparse state restored from a snapshot";
+            let bytes = self.memory_bytes() + len * Self::bytes_per_entry();
+            self.check_room(what, bytes as u128)?;
+            let mut entries = Vec::new();
+            try_reserve(&mut entries, len, what, self.limit)?;
+            self.entries = entries;
+        }
+        self.entries.clear();
+        self.entries.extend_from_slice(&snapshot.entries);
+        self.slots = snapshot.slots.clone();
+        self.paths = snapshot.paths;
+        Ok(())
     }
 
-    fn snapshot_bytes(snapshot: &SparseSim) -> usize {
-        // The state and the qubit table (a game's undo history keeps one of each per move).
-        snapshot.memory_bytes() + snapshot.slots.heap_bytes()
+    fn restore_owned(&mut self, snapshot: SparseSnapshot) {
+        // The snapshot's entries become the state (no longer counted as saved when `held`
+        // drops); the state they replace is freed.
+        self.entries = snapshot.entries;
+        self.slots = snapshot.slots;
+        self.paths = snapshot.paths;
+    }
+
+    fn snapshot_bytes(snapshot: &SparseSnapshot) -> usize {
+        // The entries and the qubit table (a game's undo history keeps one of each per move).
+        snapshot.held.bytes()
     }
 
     fn memory_limit_bytes(&self) -> Option<u128> {
@@ -590,52 +673,29 @@ impl Backend for SparseSim {
     }
 
     fn state_bytes(&self) -> usize {
-        Self::snapshot_bytes(self)
+        // The state, the qubit table and the snapshots the limit counts with them.
+        self.memory_bytes() + self.slots.heap_bytes() + self.saved.total()
     }
 
-    fn fidelity(&self, snapshot: &SparseSim) -> f64 {
-        if self.slots == snapshot.slots {
-            let mut a = self.entries.clone();
-            let mut b = snapshot.entries.clone();
-            a.sort_unstable_by_key(|e| e.0);
-            b.sort_unstable_by_key(|e| e.0);
-            let (mut i, mut j) = (0, 0);
-            let mut overlap = Complex64::new(0.0, 0.0);
-            while i < a.len() && j < b.len() {
-                match a[i].0.cmp(&b[j].0) {
-                    std::cmp::Ordering::Less => i += 1,
-                    std::cmp::Ordering::Greater => j += 1,
-                    std::cmp::Ordering::Equal => {
-                        overlap += b[j].1.conj() * a[i].1;
-                        i += 1;
-                        j += 1;
-                    }
-                }
-            }
-            return overlap.norm_sqr();
-        }
-        // The snapshot's keys read in this state's table, summed in the order of the snapshot's
-        // basis states (sorted by their lists of qubits, as `basis_states` gives them), so the
-        // figure is the one a comparison of the two lists of basis states gives, without
-        // building them.
+    fn fidelity(&self, snapshot: &SparseSnapshot) -> Result<f64, BackendError> {
+        // The snapshot's keys read in this state's table (the same keys when the tables are the
+        // same), each looked up in one sorted copy of the current entries and summed in the
+        // snapshot's order: one copy of one state, where sorting copies of both (and, across
+        // tables, ordering the snapshot by its lists of qubits) took three.
         let Some(map) = self.slots.key_map_from(&snapshot.slots) else {
-            return 0.0;
+            return Ok(0.0);
         };
-        let mut current = self.entries.clone();
-        current.sort_unstable_by_key(|e| e.0);
+        let same = self.slots == snapshot.slots;
+        let current = self.sorted_copy()?;
         let mut overlap = Complex64::new(0.0, 0.0);
-        for (key, a) in snapshot
-            .slots
-            .sorted_by_lists(snapshot.entries.iter().copied())
-        {
-            let found = map
-                .apply(key)
-                .and_then(|k| current.binary_search_by_key(&k, |e| e.0).ok());
+        for &(key, a) in &snapshot.entries {
+            let here = if same { Some(key) } else { map.apply(key) };
+            let found = here.and_then(|k| current.binary_search_by_key(&k, |e| e.0).ok());
             if let Some(i) = found {
                 overlap += a.conj() * current[i].1;
             }
         }
-        overlap.norm_sqr()
+        Ok(overlap.norm_sqr())
     }
 
     fn probability_one(&self, qubit: Qubit) -> f64 {
@@ -839,8 +899,8 @@ mod fidelity_tests {
     }
 
     /// States whose qubit tables differ (a qubit promoted, one measured and demoted, a classical
-    /// qubit flipped, qubits entangled): the fidelity is bit for bit the one the lists give,
-    /// both ways round.
+    /// qubit flipped, qubits entangled): the fidelity is the one the lists give (to rounding:
+    /// the sums run in another order), both ways round.
     #[test]
     fn fidelity_across_qubit_tables_is_the_one_of_the_lists() {
         let mut sim = SparseSim::new();
@@ -874,7 +934,10 @@ mod fidelity_tests {
             assert_ne!(sim.slots, before.slots);
             for (a, b) in [(&sim, &before), (&before, &sim)] {
                 let want = by_lists(a, b);
-                assert_eq!(a.fidelity(b).to_bits(), want.to_bits());
+                let got = a
+                    .fidelity(&b.snapshot().expect("snapshot"))
+                    .expect("fidelity");
+                assert!((got - want).abs() <= 1e-12, "{got} against {want}");
                 nonzero += usize::from(want > 0.0);
             }
         }

@@ -188,9 +188,12 @@ fn search<G: QuantumGame>(
             }
         }
         // A listed move whose outcomes the engine refuses cannot be played, so it is no
-        // candidate (Quantum Chess lists a few that only change the state's global phase).
-        let Ok(outcomes) = game.move_outcomes(&mv.mv) else {
-            continue;
+        // candidate (Quantum Chess lists a few that only change the state's global phase); one
+        // the simulator has no room for ends the search.
+        let outcomes = match game.move_outcomes(&mv.mv) {
+            Ok(outcomes) => outcomes,
+            Err(e) if qc_engine::game::out_of_memory(&e) => return Err(Stopped::Failed(e)),
+            Err(_) => continue,
         };
         let score = expected_score(game, outcomes, depth, allowance)?;
         if best.as_ref().is_none_or(|b| score > b.score + TIE) {

@@ -229,8 +229,11 @@ where
     }
 
     /// Replaces the game by `position` and reports the outcomes it drew, or keeps the current
-    /// one and reports why not.
+    /// one and reports why not. The current game is dropped before the new one is built (two
+    /// games of a big state would need twice the memory the limit allows one); when the new
+    /// position fails, the current one is built again when next needed ([`Session::game`]).
     fn set_position(&mut self, position: Position<R>) -> Reply {
+        self.game = None;
         match build::<R, B>(&position, self.options, self.new_backend) {
             Ok(built) => {
                 self.game = Some(built.game);

@@ -119,7 +119,16 @@ fn run<G: EngineGame>(
         });
     };
     match searcher.search_among(game, limits, stop.clone(), &allowed, &mut report) {
-        Ok(found) => (found.best.map(|m| m.to_string()), true),
+        Ok(found) => {
+            if let Some(why) = &found.out_of_memory {
+                answer.before_taken(|| {
+                    let _ = out.send(&[format!(
+                        "info string the search stopped early, the simulator has no room: {why}"
+                    )]);
+                });
+            }
+            (found.best.map(|m| m.to_string()), true)
+        }
         Err(e) => {
             answer.before_taken(|| {
                 let _ = out.send(&[format!("info string error go: {e}")]);

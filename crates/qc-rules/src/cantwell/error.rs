@@ -5,7 +5,7 @@ use crate::cantwell::classify::{MoveType, Variant};
 use crate::chess::Square;
 use crate::chess::{Color, Piece, PieceKind};
 use crate::ruleset::Status;
-use qc_ir::ExecError;
+use qc_ir::{BackendError, ExecError};
 use thiserror::Error;
 
 /// How a Quantum Chess game ended, in the words of [`MoveError::GameOver`].
@@ -214,4 +214,9 @@ pub enum MoveError {
     /// The backend failed while running the move.
     #[error("the backend failed: {0}")]
     Backend(#[from] ExecError),
+    /// The simulator could not keep what a move needs beside its state (the snapshot to take
+    /// the move back, a copy to compare the state with the one before): its memory limit, or
+    /// the allocator refused.
+    #[error("the simulator has no room for this move: {0}")]
+    Memory(#[from] BackendError),
 }

@@ -410,6 +410,18 @@ impl<B: Backend> Game<B> {
         probabilities(self.backend())
     }
 
+    /// Whether the distinct boards (at most one per basis state), at `bytes_each` bytes each
+    /// while they are summed and handed on, fit in what the simulator's memory limit leaves
+    /// beside its state (always, for a simulator without a limit): on a state of a million
+    /// basis states the boards take several times the state.
+    pub(crate) fn boards_fit(&self, bytes_each: u128) -> bool {
+        let backend = self.backend();
+        backend.memory_limit_bytes().is_none_or(|limit| {
+            let free = limit.saturating_sub(backend.state_bytes() as u128);
+            (backend.state_size() as u128).saturating_mul(bytes_each) <= free
+        })
+    }
+
     /// The exact probability of each distinct occupancy bitboard (bit k = square k), ancillas
     /// summed out, in increasing bitboard order.
     pub fn board_probabilities(&self) -> Vec<(u64, f64)> {
@@ -498,7 +510,7 @@ fn run_move<B: Backend>(
     let outcome = lowered
         .measurement
         .map(|m| run.record().get(m).unwrap_or(false));
-    if outcome.is_none() && run.backend().fidelity(turn.snapshot) > UNCHANGED_FIDELITY {
+    if outcome.is_none() && run.backend().fidelity(turn.snapshot)? > UNCHANGED_FIDELITY {
         return Err(MoveError::Unchanged);
     }
     let applied = outcome.unwrap_or(true);

@@ -24,6 +24,15 @@ pub const LINK_THRESHOLD: f64 = 0.5;
 /// Quantum Chess, Cantwell's rules (`docs/rules.md`).
 pub struct Cantwell;
 
+/// Bytes one distinct board costs while the distribution of boards is summed (the simulator's
+/// maps of patterns, every chunk's alive at once, then the merged one) and handed on (the sorted
+/// list, the bitboards): about 150 bytes, rounded up.
+const BOARD_BYTES: u128 = 160;
+
+/// Bytes one board's description adds to [`BOARD_BYTES`] in the distribution of boards (its
+/// text, about 70 characters, with the string's header and the list's entry).
+const DESCRIBED_BOARD_BYTES: u128 = 128;
+
 /// Why a Quantum Chess position, game file or move was refused.
 #[derive(Clone, Debug, PartialEq, Error)]
 pub enum CantwellError {
@@ -413,6 +422,9 @@ impl<B: Backend> QuantumGame for Game<B> {
     }
 
     fn most_likely_board(&self) -> Option<(String, f64)> {
+        if !self.boards_fit(BOARD_BYTES) {
+            return None;
+        }
         // The first of equally likely boards (in increasing bitboard order) wins.
         let (bitboard, p) = self
             .board_probabilities()
@@ -431,6 +443,9 @@ impl<B: Backend> QuantumGame for Game<B> {
     }
 
     fn board_distribution(&self) -> Option<Vec<(String, f64)>> {
+        if !self.boards_fit(BOARD_BYTES + DESCRIBED_BOARD_BYTES) {
+            return None;
+        }
         Some(
             self.board_probabilities()
                 .into_iter()

@@ -106,6 +106,10 @@ pub enum NielsError {
         /// The backend's error.
         source: BackendError,
     },
+    /// The simulator could not keep what a move needs beside its state (the snapshot to take
+    /// the move back): its memory limit, or the allocator refused.
+    #[error("the simulator has no room for this move: {0}")]
+    Memory(#[from] BackendError),
     /// The game has ended (checkmate, stalemate or a draw), so no move has outcomes.
     #[error("the game is over: {0}")]
     GameOver(Status),

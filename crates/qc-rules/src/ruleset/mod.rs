@@ -151,7 +151,8 @@ pub trait QuantumGame {
 
     /// The exact probability of each full-board measurement of the current state, named by its
     /// occupied squares and their pieces (`Ke1 Nc3 ...`), where the ruleset gives squares qubits;
-    /// `None` otherwise.
+    /// `None` otherwise, and when the boards would not fit in what the simulator's memory limit
+    /// leaves beside its state (a state of a million basis states may have as many boards).
     fn board_distribution(&self) -> Option<Vec<(String, f64)>> {
         None
     }
@@ -160,7 +161,8 @@ pub trait QuantumGame {
     /// squares that outcome occupies), with its probability; `None` where the ruleset's FEN is
     /// already exact (Niel's Chess writes its pairs). A Quantum Chess FEN is the classical
     /// register, which lists every square a piece may be on: a knight split onto f3 and h3 shows
-    /// as two knights.
+    /// as two knights. `None` too when the boards to choose from would not fit in what the
+    /// simulator's memory limit leaves beside its state.
     fn most_likely_board(&self) -> Option<(String, f64)> {
         None
     }

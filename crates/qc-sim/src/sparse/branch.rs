@@ -212,7 +212,7 @@ impl SparseSim {
             self.paths.in_place += 1;
             return Ok(keys);
         }
-        self.limit.check(
+        self.check_room(
             "sparse state while sorting for a branching gate",
             (2 * self.entries.len() as u128) * Self::bytes_per_entry() as u128,
         )?;
@@ -325,7 +325,7 @@ impl SparseSim {
             ranges.iter().map(bound_of).collect()
         };
         let needed: usize = caps.iter().sum();
-        self.limit.check(
+        self.check_room(
             "sparse state after a branching gate",
             (n as u128 + needed as u128) * Self::bytes_per_entry() as u128,
         )?;
@@ -387,7 +387,7 @@ impl SparseSim {
             .max()
             .unwrap_or(1);
         let n = self.entries.len() as u128;
-        self.limit.check(
+        self.check_room(
             "sparse state after a branching gate",
             n * (1 + weight) * Self::bytes_per_entry() as u128,
         )?;

@@ -10,6 +10,7 @@
 
 use super::branch::kept;
 use super::{combine, Entry, KeyBits, SparseSim, NO_KEYS};
+use crate::memory::{try_push, try_reserve};
 use qc_ir::{BackendError, Complex64, Matrix};
 
 /// The most targets: the gathered vector of a group has `2^3` amplitudes.
@@ -30,7 +31,7 @@ impl SparseSim {
         let tmask = bits.iter().fold(0u128, |m, &b| m | (1u128 << b));
         // A selected group of n entries may grow to 2^k: bound the new state before sorting.
         let worst = (self.entries.len() as u128).saturating_mul(dim as u128 + 1);
-        self.limit.check(
+        self.check_room(
             "sparse state for a user gate",
             worst.saturating_mul(Self::bytes_per_entry() as u128),
         )?;
@@ -51,7 +52,10 @@ impl SparseSim {
                 key | ((((row >> (k - 1 - j)) & 1) as u128) << b)
             })
         };
-        let mut out: Vec<Entry> = Vec::with_capacity(self.entries.len());
+        // The new state grows from the size of the old one (its growth was bounded above).
+        let what = "sparse state for a user gate";
+        let mut out: Vec<Entry> = Vec::new();
+        try_reserve(&mut out, self.entries.len(), what, self.limit)?;
         let mut keys = NO_KEYS;
         let mut start = 0;
         while start < self.entries.len() {
@@ -66,7 +70,7 @@ impl SparseSim {
             if rest & mask != value {
                 for &e in group {
                     keys = combine(keys, (e.0, e.0));
-                    out.push(e);
+                    try_push(&mut out, e, what, self.limit)?;
                 }
                 continue;
             }
@@ -79,7 +83,7 @@ impl SparseSim {
                 if kept(amp) {
                     let key = row_key(rest, row);
                     keys = combine(keys, (key, key));
-                    out.push((key, amp));
+                    try_push(&mut out, (key, amp), what, self.limit)?;
                 }
             }
         }
