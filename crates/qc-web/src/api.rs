@@ -96,7 +96,7 @@ impl AppState {
     }
 
     /// Runs `work` on the game `id` (after the requests on it before this one).
-    async fn on_game<T, F>(&self, id: &str, work: F) -> Result<T, ApiError>
+    pub(crate) async fn on_game<T, F>(&self, id: &str, work: F) -> Result<T, ApiError>
     where
         F: FnOnce(&mut WebGame) -> Result<T, ApiError> + Send + 'static,
         T: Send + 'static,
@@ -145,6 +145,34 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for ApiJson<
     }
 }
 
+/// A JSON body that may be left out altogether (no body, no content type): then
+/// `T::default()`. `POST /undo` takes one, so that a request without a body still undoes.
+pub struct OptionalJson<T>(pub T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned + Default> FromRequest<S> for OptionalJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        if req.headers().contains_key(axum::http::header::CONTENT_TYPE) {
+            let ApiJson(value) = ApiJson::<T>::from_request(req, state).await?;
+            return Ok(OptionalJson(value));
+        }
+        let bytes = axum::body::Bytes::from_request(req, state)
+            .await
+            .map_err(|r| ApiError::Rejected {
+                status: r.status(),
+                reason: r.body_text(),
+            })?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(OptionalJson(T::default()));
+        }
+        Err(ApiError::Rejected {
+            status: StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            reason: "Expected request with `Content-Type: application/json`".into(),
+        })
+    }
+}
+
 fn json_rejection(r: JsonRejection) -> ApiError {
     ApiError::Rejected {
         status: r.status(),
@@ -152,7 +180,7 @@ fn json_rejection(r: JsonRejection) -> ApiError {
     }
 }
 
-fn query_rejection(r: QueryRejection) -> ApiError {
+pub(crate) fn query_rejection(r: QueryRejection) -> ApiError {
     ApiError::Rejected {
         status: r.status(),
         reason: r.body_text(),
@@ -178,6 +206,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/counts", post(counts))
         .route("/api/games/{id}/game", get(game_file))
         .route("/api/games/{id}/engine", post(engine))
+        .route("/api/games/{id}/resign", post(crate::ending::resign))
+        .route("/api/games/{id}/draw", post(crate::ending::draw))
+        .route("/api/games/{id}/position", get(crate::browse::position))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(body_limit))
@@ -330,12 +361,23 @@ async fn close_game(
     }
 }
 
-/// `{"move": "b1^a3c3"}`.
+/// `{"move": "b1^a3c3", "ply": 4}`: the move, and the ply the page saw (optional; a game at
+/// another ply refuses the move with 409).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PlayRequest {
     #[serde(rename = "move")]
     text: String,
+    #[serde(default)]
+    ply: Option<usize>,
+}
+
+/// `{"ply": 4}` (optional, and so is the body): the ply the page saw.
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UndoRequest {
+    #[serde(default)]
+    ply: Option<usize>,
 }
 
 /// A state with the move just played or taken back.
@@ -357,6 +399,7 @@ async fn play(
     let key = id.clone();
     let after = state
         .on_game(&key, move |g| {
+            g.check_ply(request.ply)?;
             let played = g.play(&request.text)?;
             Ok(AfterMove {
                 done: played.text,
@@ -371,10 +414,12 @@ async fn play(
 async fn undo(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    OptionalJson(request): OptionalJson<UndoRequest>,
 ) -> Result<Json<AfterMove>, ApiError> {
     let key = id.clone();
     let after = state
         .on_game(&key, move |g| {
+            g.check_ply(request.ply)?;
             let undone = g.undo()?;
             Ok(AfterMove {
                 done: undone.text,
@@ -390,9 +435,12 @@ async fn legal_moves(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
+    let key = id.clone();
     let json = state
-        .on_game(&id, |g| {
+        .on_game(&key, move |g| {
             Ok(serde_json::json!({
+                "id": id,
+                "ply": g.ply(),
                 "side_to_move": crate::view::side_word(g.session().side_to_move()),
                 "moves": g.legal_moves(),
             }))
@@ -401,18 +449,40 @@ async fn legal_moves(
     Ok(Json(json))
 }
 
-fn svg(text: String) -> Response {
-    ([(axum::http::header::CONTENT_TYPE, "image/svg+xml")], text).into_response()
+/// An SVG answer, with the game and the ply it shows in headers (`x-qchess-game`,
+/// `x-qchess-ply`), as every JSON answer has them in its body.
+fn svg(text: String, id: &str, ply: usize) -> Response {
+    let headers = [
+        (
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("image/svg+xml"),
+        ),
+        (
+            axum::http::HeaderName::from_static("x-qchess-game"),
+            axum::http::HeaderValue::from_str(id)
+                .unwrap_or_else(|_| axum::http::HeaderValue::from_static("")),
+        ),
+        (
+            axum::http::HeaderName::from_static("x-qchess-ply"),
+            axum::http::HeaderValue::from(ply),
+        ),
+    ];
+    (headers, text).into_response()
 }
 
 async fn board(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let text = state
-        .on_game(&id, |g| Ok(board_svg::draw(&g.session().board_view(true))))
+    let (text, ply) = state
+        .on_game(&id, |g| {
+            let game = g.session();
+            let last = game.moves().pop();
+            let board = crate::view::board_picture(&game.board_view(true), last.as_ref(), false);
+            Ok((board, g.ply()))
+        })
         .await?;
-    Ok(svg(text))
+    Ok(svg(text, &id, ply))
 }
 
 /// `?move=N`: one move (0 = the set-up) instead of the whole game; `?all_wires=true`: also the
@@ -432,12 +502,12 @@ async fn circuit(
     query: Result<Query<CircuitQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(query) = query.map_err(query_rejection)?;
-    let text = state
+    let (text, ply) = state
         .on_game(&id, move |g| {
-            Ok(g.circuit_svg(query.number, query.all_wires)?)
+            Ok((g.circuit_svg(query.number, query.all_wires)?, g.ply()))
         })
         .await?;
-    Ok(svg(text))
+    Ok(svg(text, &id, ply))
 }
 
 /// How to compile, as `qchess compile` takes it (every field optional, with its defaults).
@@ -505,6 +575,10 @@ impl CompileQuery {
 /// A compiled program and what it costs.
 #[derive(Serialize)]
 struct Program {
+    /// The game's id.
+    id: String,
+    /// The ply the game was at (the same as `moves`).
+    ply: usize,
     /// The program text.
     text: String,
     /// Qubits, bits, gate counts, two-qubit depth, measurements.
@@ -521,10 +595,13 @@ async fn compile(
 ) -> Result<Json<Program>, ApiError> {
     let Query(query) = query.map_err(query_rejection)?;
     let choice = query.read()?;
+    let key = id.clone();
     let program = state
-        .on_game(&id, move |g| {
+        .on_game(&key, move |g| {
             let compiled = g.compile(choice.format, &choice.options, choice.target.as_ref())?;
             Ok(Program {
+                id,
+                ply: g.ply(),
                 text: compiled.text,
                 summary: compiled.summary,
                 moves: g.move_count(),
@@ -556,6 +633,10 @@ struct CountsBody {
 /// The board a device's counts give, beside the exact one.
 #[derive(Serialize)]
 struct CountsAnswer {
+    /// The game's id.
+    id: String,
+    /// The ply the game is at (the program's).
+    ply: usize,
     estimate: qc_front::counts::BoardEstimate,
     /// The estimated board drawn; `None` when the counts give no board (the estimate's
     /// `no_board` says why: a Niel's Chess program measures only its dice rolls).
@@ -589,8 +670,9 @@ async fn counts(
             .parse()
             .map_err(|e: qc_ir::UnknownChoice| ApiError::BadRequest(e.to_string()))?,
     };
+    let key = id.clone();
     let answer = state
-        .on_game(&id, move |g| {
+        .on_game(&key, move |g| {
             let now = g.move_count();
             if now != body.moves {
                 return Err(ApiError::GameChanged {
@@ -609,12 +691,20 @@ async fn counts(
             // A program whose map names no square has no board to draw (an empty board
             // without kings was drawn for a Niel's Chess program once).
             let has_board = estimate.no_board.is_none();
+            // The counts are of the game's position now: its side to move and status, which
+            // the board map does not record.
+            let in_game = |mut view: qc_rules::BoardView| {
+                view.side_to_move = g.session().side_to_move();
+                view.status = g.session().status();
+                board_svg::draw(&view)
+            };
             Ok(CountsAnswer {
-                measured_svg: has_board
-                    .then(|| board_svg::draw(&qc_front::estimate_view(&estimate))),
+                id,
+                ply: now,
+                measured_svg: has_board.then(|| in_game(qc_front::estimate_view(&estimate))),
                 exact_svg: qc_front::exact_view(&estimate)
                     .filter(|_| has_board)
-                    .map(|v| board_svg::draw(&v)),
+                    .map(in_game),
                 estimate,
             })
         })
@@ -651,11 +741,14 @@ async fn game_file(
 /// The engine's time per move, in milliseconds, at least this.
 pub const ENGINE_MIN_MILLIS: u64 = 10;
 
-/// `{"movetime_ms": 1000}`: the engine's time for its move.
+/// `{"movetime_ms": 1000, "ply": 5}`: the engine's time for its move, and the ply the page saw
+/// (optional; a game at another ply refuses with 409).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct EngineRequest {
     movetime_ms: u64,
+    #[serde(default)]
+    ply: Option<usize>,
 }
 
 /// A state with the engine's move just played and what its search found.
@@ -702,6 +795,7 @@ async fn engine(
     let key = id.clone();
     let after = state
         .on_game(&key, move |g| {
+            g.check_ply(request.ply)?;
             let found = g.engine_move(time)?;
             Ok(AfterEngine {
                 done: found.played.text,

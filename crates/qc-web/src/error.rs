@@ -1,5 +1,6 @@
-//! The API's errors: each a status code and a reason in words, sent as
-//! `{"error": "reason"}`, so a page or a script can show what was wrong.
+//! The API's errors: each a status code, a reason in words and a kind, sent as
+//! `{"error": "reason", "kind": "stale_ply"}`, so a script can show what was wrong and a page
+//! can say it in its own words.
 
 use crate::game::GameError;
 use axum::http::StatusCode;
@@ -103,7 +104,10 @@ impl ApiError {
             ApiError::ForeignHost(_) => StatusCode::FORBIDDEN,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Rejected { status, .. } => *status,
-            ApiError::Game(GameError::NoSuchMove(_)) => StatusCode::NOT_FOUND,
+            ApiError::Game(GameError::NoSuchMove(_) | GameError::NoSuchPly { .. }) => {
+                StatusCode::NOT_FOUND
+            }
+            ApiError::Game(GameError::StalePly { .. }) => StatusCode::CONFLICT,
             ApiError::Game(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::GameChanged { .. } => StatusCode::CONFLICT,
             ApiError::Busy { .. } | ApiError::TooSlow { .. } => StatusCode::SERVICE_UNAVAILABLE,
@@ -112,9 +116,44 @@ impl ApiError {
     }
 }
 
+impl ApiError {
+    /// What kind of error it is, one word per kind (`stale_ply`, `game_over`, `illegal`,
+    /// `counts_order_ambiguous`, ...), for a page to choose its own words by.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ApiError::BadRequest(_) => "bad_request",
+            ApiError::NoSuchGame(_) => "no_such_game",
+            ApiError::ForeignHost(_) => "foreign_host",
+            ApiError::NotFound(_) => "not_found",
+            ApiError::MethodNotAllowed { .. } => "method_not_allowed",
+            ApiError::Rejected { .. } => "bad_body",
+            ApiError::Game(game) => match game {
+                GameError::StalePly { .. } => "stale_ply",
+                GameError::Ended { .. } | GameError::EngineNoMove => "game_over",
+                GameError::Counts(step) => crate::game::counts_kind(step),
+                GameError::NoSuchMove(_) | GameError::NoSuchPly { .. } => "no_such_ply",
+                GameError::TooLong { .. } => "too_long",
+                GameError::Compile(_) | GameError::DrawingTooLarge(_) => "cannot_compile",
+                GameError::GameAndMoves
+                | GameError::Session(_)
+                | GameError::EmptyMove
+                | GameError::MoveTooLong { .. }
+                | GameError::Engine(_) => "refused",
+            },
+            ApiError::GameChanged { .. } => "game_changed",
+            ApiError::Busy { .. } => "busy",
+            ApiError::TooSlow { .. } => "too_slow",
+            ApiError::Sdk(_) | ApiError::HistoryTooLong { .. } | ApiError::SetupTooLong { .. } => {
+                "bad_view"
+            }
+            ApiError::Internal(_) => "internal",
+        }
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = Json(serde_json::json!({ "error": self.to_string() }));
+        let body = Json(serde_json::json!({ "error": self.to_string(), "kind": self.kind() }));
         (self.status(), body).into_response()
     }
 }

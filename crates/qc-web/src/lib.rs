@@ -14,6 +14,9 @@
 pub mod ai;
 pub mod api;
 pub mod assets;
+pub mod browse;
+pub mod clock;
+pub mod ending;
 pub mod error;
 pub mod game;
 pub mod limits;
