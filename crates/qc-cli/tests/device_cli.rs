@@ -485,26 +485,38 @@ fn a_program_wider_than_the_device_exits_2() {
     assert_mentions(&err, &["needs 4 qubits at once", "`line3` has 3 usable"]);
 }
 
+/// `qchess route circuit --target ring4` (of `backends`) with the calibration `props` (written
+/// into `dir`) and `extra` arguments.
+fn route_on_ring4(
+    dir: &Path,
+    backends: &Path,
+    circuit: &Path,
+    props: &str,
+    extra: &[&str],
+) -> Output {
+    let file = dir.join("props.json");
+    std::fs::write(&file, props).expect("write props");
+    let mut args = vec![
+        "route",
+        path_str(circuit),
+        "--target",
+        "ring4",
+        "--backends-dir",
+        path_str(backends),
+        "--properties",
+        path_str(&file),
+    ];
+    args.extend_from_slice(extra);
+    qchess(&args)
+}
+
 #[test]
 fn a_calibration_for_another_device_exits_2() {
     let dir = temp_dir("device-calibration");
     let backends = test_backends("calibration");
     let circuit = dir.join("all_pairs.qasm");
     std::fs::write(&circuit, ALL_PAIRS).expect("write");
-    let route = |props: &str| {
-        let file = dir.join("props.json");
-        std::fs::write(&file, props).expect("write props");
-        qchess(&[
-            "route",
-            path_str(&circuit),
-            "--target",
-            "ring4",
-            "--backends-dir",
-            path_str(&backends),
-            "--properties",
-            path_str(&file),
-        ])
-    };
+    let route = |props: &str| route_on_ring4(&dir, &backends, &circuit, props, &[]);
     // Another qubit count.
     let err = refused(&route(&properties(5, &[(0, 1, 0.01)])));
     assert_mentions(&err, &["has 5 qubits", "`ring4` has 4", "another device"]);
@@ -552,22 +564,8 @@ fn a_calibration_named_after_another_device_exits_2_unless_allowed() {
     let circuit = dir.join("all_pairs.qasm");
     std::fs::write(&circuit, ALL_PAIRS).expect("write");
     let ring = [(0, 1, 0.01), (1, 2, 0.01), (2, 3, 0.01), (0, 3, 0.01)];
-    let route = |props: &str, extra: &[&str]| {
-        let file = dir.join("props.json");
-        std::fs::write(&file, props).expect("write props");
-        let mut args = vec![
-            "route",
-            path_str(&circuit),
-            "--target",
-            "ring4",
-            "--backends-dir",
-            path_str(&backends),
-            "--properties",
-            path_str(&file),
-        ];
-        args.extend_from_slice(extra);
-        qchess(&args)
-    };
+    let route =
+        |props: &str, extra: &[&str]| route_on_ring4(&dir, &backends, &circuit, props, extra);
     let other = named_properties("ibm_marrakesh", 4, &ring);
     let err = refused(&route(&other, &[]));
     assert_mentions(
