@@ -281,7 +281,7 @@ pub fn route(
             .iter()
             .filter(|s| matches!(s.op, VOp::Two { .. }))
             .count(),
-        out: Vec::with_capacity(steps.len() * 2),
+        out: Vec::with_capacity(steps.len()),
         last_out: vec![None; n],
         measured_phys: vec![false; n],
         tracks: vec![QubitTrack::default(); plan.num_logical],
@@ -298,6 +298,9 @@ pub fn route(
             r.last_pos[v] = *at;
         }
     }
+    // The output was reserved for one step per plan step; SWAPs grow it, so it is trimmed (a
+    // routing may be kept as a trial's best while the others run).
+    r.out.shrink_to_fit();
     Ok(Routing {
         steps: r.out,
         tracks: r.tracks,
@@ -536,7 +539,7 @@ impl Router<'_> {
 
     /// The distance cost of bringing `a` and `b` together: 3 CZ per extra coupler on the way.
     fn distance_cost(&self, a: usize, b: usize) -> f64 {
-        3.0 * (self.usable.distance[a][b] - 1.0).max(0.0)
+        3.0 * (self.usable.distance(a, b) - 1.0).max(0.0)
     }
 
     /// The next blocks of the program beyond the front, in program order (at most
@@ -627,16 +630,16 @@ impl Router<'_> {
             }
             let mut score = prep_cost(leaves, &prep);
             for &(at, w) in &partner_places {
-                score += w * (self.usable.distance[p][at] + self.distance_cost(p, at));
+                score += w * (self.usable.distance(at, p) + self.distance_cost(at, p));
             }
             if info.measured {
                 score += self.calibration.readout_cost(p);
             }
             if let Some(a) = anchor {
-                score += 0.1 * self.usable.distance[p][a];
+                score += 0.1 * self.usable.distance(a, p);
             }
             if let Some(s) = self.start[v] {
-                score += START_WEIGHT * self.usable.distance[p][s];
+                score += START_WEIGHT * self.usable.distance(s, p);
             }
             score += self.params.jitter * self.rng.gen::<f64>();
             if best.is_none_or(|(b, _)| score < b) {
@@ -839,7 +842,7 @@ impl Router<'_> {
             front
                 .iter()
                 .min_by_key(|(h, l, _)| match (self.pos[*h], self.pos[*l]) {
-                    (Some(a), Some(b)) => self.usable.hops[a][b],
+                    (Some(a), Some(b)) => self.usable.hops(b, a),
                     _ => u32::MAX,
                 })
         else {
@@ -854,7 +857,7 @@ impl Router<'_> {
             guard -= 1;
             let Some(&(next, _)) = self.usable.neighbours[a]
                 .iter()
-                .filter(|(n, _)| self.usable.hops[*n][b] < self.usable.hops[a][b])
+                .filter(|(n, _)| self.usable.hops(b, *n) < self.usable.hops(b, a))
                 .filter(|(n, _)| {
                     !matches!(self.phys[*n], Phys::Spent)
                         && (!matches!(self.phys[*n], Phys::Free(Leaves::Dirty)) || self.mid_circuit)
