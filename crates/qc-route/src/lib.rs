@@ -16,7 +16,9 @@
 //! 3. [`plan`]: qubit lifetimes: a qubit in a known state holds no physical qubit and is
 //!    prepared again where it is next needed; measured and reset qubits free theirs; gates on
 //!    pairs merge into blocks priced in CZ gates.
-//! 4. [`layout`]: the board embedded on the device (homes for the squares' qubits).
+//! 4. [`layout`]: the board embedded on the device (homes for the squares' qubits);
+//!    [`vf2`] and [`embedding`]: a placement under which every block sits on a coupler (or
+//!    the longest beginning of the program does), calibration-weighted.
 //! 5. [`router`]: placement at birth and SABRE-style routing with look-ahead, moves onto free
 //!    qubits, SWAPs merged into blocks, mirrored blocks, costs weighted by the calibration
 //!    ([`calibration`], [`device`]); steps that commute on a shared qubit may run in either
@@ -32,12 +34,16 @@
 //! routed again with each qubit born where the backward routing left it; both forward routings
 //! are candidates. A program without a board also gets a few trials on a long line of the
 //! device alone ([`layout::long_path`], [`device::Usable::along`]), where mirrored blocks find
-//! swap networks.
+//! swap networks. A program whose interactions embed in the device (or begin with a part that
+//! does) also gets trials born on the placement [`vf2`] found. The winner is then moved onto
+//! the qubits of the same shape the calibration prices lowest
+//! ([`embedding::relabel_cheaper`]).
 
 pub mod calibration;
 pub mod commute;
 pub mod device;
 pub mod elide;
+pub mod embedding;
 pub mod error;
 pub mod kak;
 pub mod known;
@@ -48,6 +54,7 @@ pub mod program;
 pub mod router;
 pub mod synth;
 pub mod verify;
+pub mod vf2;
 
 pub use calibration::{Calibration, CalibrationError, EspOp};
 pub use device::{Device, Usable};
@@ -73,6 +80,9 @@ pub const SMALL_PROGRAM: usize = 8;
 /// A program without a board gets one trial on a line of the device for this many of the
 /// others (at least two: one each way of mirroring).
 const LINE_SHARE: usize = 4;
+
+/// Trials (one per way of mirroring, without jitter) from a placement [`vf2`] found.
+const EMBEDDED_TRIALS: usize = 2;
 
 /// Options of [`compile`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -208,6 +218,7 @@ pub fn compile<B: Backend>(
         anchors,
         usable: None,
         trials,
+        starts: Vec::new(),
     }];
     // A small program also gets trials placed by its interactions and the calibration alone
     // (no board homes), so it can settle on a compact region of good qubits anywhere on the
@@ -218,6 +229,7 @@ pub fn compile<B: Backend>(
             anchors: vec![None; circuit.num_qubits()],
             usable: None,
             trials,
+            starts: Vec::new(),
         });
     }
     // A program without a board also gets a few trials on a long line of the device alone,
@@ -233,6 +245,19 @@ pub fn compile<B: Backend>(
             anchors: vec![None; circuit.num_qubits()],
             usable: Some(usable.along(&line)),
             trials: (trials / LINE_SHARE).max(2),
+            starts: Vec::new(),
+        });
+    }
+    // And a placement under which every block (or the longest beginning of the program) sits
+    // on a coupler, if the subgraph search finds one ([`embedding`]): one more candidate, which
+    // the true cost weighs against the others (added last, so that the other trials keep their
+    // generators).
+    if let Some(found) = embedding::starts(&plan, &usable, calibration, vf2::Bounds::default()) {
+        settings.push(Setting {
+            anchors: vec![None; circuit.num_qubits()],
+            usable: None,
+            trials: EMBEDDED_TRIALS,
+            starts: found.starts,
         });
     }
     let context = Trials {
@@ -261,13 +286,7 @@ pub fn compile<B: Backend>(
         .map_init(kak::CzCache::default, |cz, (index, &(set, trial))| {
             let setting = &settings[set];
             let usable = setting.usable.as_ref().unwrap_or(&usable);
-            let outcome = context.run(
-                &setting.anchors,
-                usable,
-                set * trials + trial,
-                trial < 2,
-                cz,
-            );
+            let outcome = context.run(setting, usable, set * trials + trial, trial < 2, cz);
             match outcome {
                 Ok((cost, routing)) => Chosen::Best(Some((cost, index, routing))),
                 // A line of the device is an extra chance, not a requirement: a program that
@@ -286,6 +305,19 @@ pub fn compile<B: Backend>(
     let Some((_, mut routing)) = best else {
         return Err(RouteError::Synthesis);
     };
+    // The same program on qubits of the same shape that the calibration prices lower.
+    let runs = synth::cz_per_run(
+        &routing.steps,
+        device.num_qubits(),
+        &mut kak::CzCache::default(),
+    );
+    embedding::relabel_cheaper(
+        &mut routing,
+        &runs,
+        &usable,
+        calibration,
+        vf2::Bounds::default(),
+    );
     elide::restore_measurements(&mut routing.tracks, &elided.measured);
     // What routing needed is dropped before synthesis builds the program again (the peak of a
     // deep program's memory is here: the routed steps, the synthesised ones and the circuit).
@@ -393,6 +425,9 @@ struct Setting {
     usable: Option<Usable>,
     /// Trials in the group.
     trials: usize,
+    /// Per virtual qubit: where it is born in the first routing of each trial, whenever that
+    /// qubit is free (a placement [`vf2`] found); empty: placed by the router.
+    starts: Vec<Option<usize>>,
 }
 
 /// What every routing trial shares.
@@ -406,12 +441,13 @@ struct Trials<'a> {
 }
 
 impl Trials<'_> {
-    /// One trial: a routing placed by `anchors`, then up to [`LAYOUT_ROUNDS`] backward and
-    /// forward rounds; the cheapest of its routings, with its estimated cost. Trial `index` has
-    /// its own generator; the `plain` one routes without jitter.
+    /// One trial: a routing placed by the setting's anchors (or on its starts), then up to
+    /// [`LAYOUT_ROUNDS`] backward and forward rounds; the cheapest of its routings, with its
+    /// estimated cost. Trial `index` has its own generator; the `plain` one routes without
+    /// jitter.
     fn run(
         &self,
-        anchors: &[Option<usize>],
+        setting: &Setting,
         usable: &Usable,
         index: usize,
         plain: bool,
@@ -425,20 +461,27 @@ impl Trials<'_> {
             // Half the trials each way: which mirrors better depends on the program.
             mirror_sees_front: index % 2 == 1,
         };
-        let mut route = |plan: &plan::Plan, starts: &[Option<usize>], cz: &mut kak::CzCache| {
-            let places = router::Places { anchors, starts };
-            router::route(
-                plan,
-                self.device,
-                usable,
-                self.calibration,
-                places,
-                params,
-                &mut rng,
-                cz,
-            )
-        };
-        let routing = route(self.plan, &[], cz)?;
+        let anchors = &setting.anchors;
+        // `pinned`: born on their starts (a placement found to fit), not pulled towards them.
+        let mut route =
+            |plan: &plan::Plan, starts: &[Option<usize>], pinned: bool, cz: &mut kak::CzCache| {
+                let places = router::Places {
+                    anchors,
+                    starts,
+                    pinned,
+                };
+                router::route(
+                    plan,
+                    self.device,
+                    usable,
+                    self.calibration,
+                    places,
+                    params,
+                    &mut rng,
+                    cz,
+                )
+            };
+        let routing = route(self.plan, &setting.starts, true, cz)?;
         let mut cost = self.cost(&routing, cz);
         // Where the last routing left each qubit (the next round starts from there), and the
         // best routing so far: a round's routing replaces it, or is dropped at once.
@@ -448,10 +491,10 @@ impl Trials<'_> {
             let starts = self
                 .reversed
                 .as_ref()
-                .and_then(|back| route(back, &last_pos, cz).ok())
+                .and_then(|back| route(back, &last_pos, false, cz).ok())
                 .map(|back| back.last_pos);
             // A refinement only: a routing that fails here leaves the one before.
-            let again = starts.and_then(|starts| route(self.plan, &starts, cz).ok());
+            let again = starts.and_then(|starts| route(self.plan, &starts, false, cz).ok());
             let Some(again) = again else { break };
             let again_cost = self.cost(&again, cz);
             let improved = again_cost < cost - 1e-9;

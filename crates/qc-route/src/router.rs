@@ -103,6 +103,9 @@ pub struct Places<'a> {
     /// Per virtual qubit: the physical qubit it should be born on, if any (where a routing of
     /// the reversed plan left it: SABRE's layout passes); a strong pull. Empty: none.
     pub starts: &'a [Option<usize>],
+    /// A virtual qubit is born on its start whenever that qubit is free (a placement found to
+    /// need no exchange, [`crate::vf2`]), instead of being pulled towards it.
+    pub pinned: bool,
 }
 
 /// Pull of a virtual qubit's start place, per hop away from it, in CZ units (its partners pull
@@ -143,6 +146,7 @@ struct Router<'a> {
     pos: Vec<Option<usize>>,
     anchor: Vec<Option<usize>>,
     start: Vec<Option<usize>>,
+    pinned: bool,
     last_pos: Vec<Option<usize>>,
     info: Vec<VirtualInfo>,
     // The dependency graph.
@@ -260,6 +264,7 @@ pub fn route(
         pos: vec![None; plan.num_virtuals()],
         anchor: places.anchors.to_vec(),
         start: places.starts.to_vec(),
+        pinned: places.pinned,
         last_pos: vec![None; plan.num_virtuals()],
         info,
         preds_left,
@@ -620,8 +625,14 @@ impl Router<'_> {
             })
             .collect();
         let anchor = self.anchor[logical];
-        let mut best: Option<(f64, usize)> = None;
-        for p in 0..self.phys.len() {
+        let pinned = self
+            .start
+            .get(v)
+            .copied()
+            .flatten()
+            .filter(|&s| self.pinned && self.may_hold(s));
+        let mut best: Option<(f64, usize)> = pinned.map(|s| (0.0, s));
+        for p in (0..self.phys.len()).take_while(|_| pinned.is_none()) {
             let Phys::Free(leaves) = self.phys[p] else {
                 continue;
             };
@@ -666,6 +677,16 @@ impl Router<'_> {
         track.start.get_or_insert(p);
         track.lives.push(p);
         Ok(())
+    }
+
+    /// Whether a newborn may be placed on `p`: it is free and, on a device that cannot reset
+    /// mid-circuit, holds no garbage.
+    fn may_hold(&self, p: usize) -> bool {
+        match self.phys.get(p) {
+            Some(Phys::Free(Leaves::Dirty)) => self.mid_circuit,
+            Some(Phys::Free(_)) => true,
+            _ => false,
+        }
     }
 
     /// Brings free physical qubit `p` to the state `prep|0>`.
