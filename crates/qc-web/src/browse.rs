@@ -54,7 +54,7 @@ pub async fn position(
     let memory = state.limits().game_memory_bytes;
     let key = id.clone();
     let view = state
-        .on_game(&key, move |g| Ok(position_of(&id, g, &query, memory)?))
+        .on_game(&key, move |g, _| Ok(position_of(&id, g, &query, memory)?))
         .await?;
     Ok(Json(view))
 }

@@ -136,7 +136,7 @@ async fn end(
 ) -> Result<Json<GameState>, ApiError> {
     let key = id.clone();
     let after = state
-        .on_game(&key, move |g| {
+        .on_game(&key, move |g, _| {
             g.check_ply(ply)?;
             g.end(ending)?;
             Ok(GameState::of(&id, g))

@@ -377,17 +377,22 @@ impl WebGame {
     }
 
     /// Lets qc-engine's search (the engine of `qchess uqci`) choose a move for the side to move
-    /// within `time`, then plays it, its outcome drawn from the game's dice as for a typed move.
+    /// within `time` (or until `stop` is raised: the best move found so far), then plays it, its
+    /// outcome drawn from the game's dice as for a typed move.
     ///
     /// # Errors
     /// The game is over or at its move limit, or the search failed.
-    pub fn engine_move(&mut self, time: Duration) -> Result<EngineReply, GameError> {
+    pub fn engine_move(
+        &mut self,
+        time: Duration,
+        stop: StopFlag,
+    ) -> Result<EngineReply, GameError> {
         self.not_ended()?;
         self.room_for_a_move()?;
         let limits = qc_engine::Limits::move_time(time);
         let reply = self
             .session
-            .engine_move(&limits, ENGINE_TABLE_BYTES, StopFlag::new())
+            .engine_move(&limits, ENGINE_TABLE_BYTES, stop)
             .map_err(|e| GameError::Engine(Box::new(e)))?
             .ok_or(GameError::EngineNoMove)?;
         self.clock.moved();

@@ -1042,3 +1042,51 @@ fn the_docs_list_the_bundled_targets() {
     let code: Vec<&str> = qc_export::BUNDLED_TARGETS.iter().map(|(n, _)| *n).collect();
     assert_eq!(listed, code);
 }
+
+#[tokio::test]
+async fn the_games_kept_fit_in_the_memory_budget_and_the_one_closed_is_named() {
+    // Room for the workers' work and four games at their shares (GAMES_BESIDE_WORK), not 16.
+    let limits = Limits {
+        memory_bytes: 600 << 20,
+        ..Limits::default()
+    };
+    let plan = qc_web::budget::MemoryPlan::new(&limits, true);
+    assert_eq!(plan.games, 4, "{plan:?}");
+    let app = app_with(limits.clone());
+    let (_, info) = send(&app, Method::GET, "/api/info", None).await;
+    assert_eq!(info["limits"]["games"], 4, "{info}");
+    assert_eq!(
+        info["limits"]["game_memory_bytes"].as_u64(),
+        u64::try_from(plan.game_limit_bytes).ok()
+    );
+    assert!(plan.game_limit_bytes < limits.game_memory_bytes);
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        ids.push(
+            new_game(&app, json!({})).await["id"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    // A fifth closes the idle game used least recently, and says which.
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri("/api/games")
+        .header("content-type", "application/json")
+        .body(Body::from("{}"))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let closed = response
+        .headers()
+        .get("x-qchess-closed")
+        .map(|v| v.to_str().unwrap().to_string());
+    assert_eq!(closed.as_deref(), Some(ids[0].as_str()));
+    let gone = send(&app, Method::GET, &format!("/api/games/{}", ids[0]), None).await;
+    assert!(reason(&gone, StatusCode::NOT_FOUND).contains("closed to make room"));
+    for id in &ids[1..] {
+        let (status, _) = send(&app, Method::GET, &format!("/api/games/{id}"), None).await;
+        assert_eq!(status, StatusCode::OK);
+    }
+}
