@@ -97,6 +97,20 @@ edge "run --json, 2^22 outcomes under 1 GiB" 1 2 run --json "$work/measured_h_22
 edge "run --json, 2^23 outcomes under 1 GiB" 1 2 run --json "$work/measured_h_23"
 edge "run --json, 2^24 outcomes under 4 GiB" 4 2 run --json "$work/measured_h_24"
 edge "run --shots, 2^24 outcomes under 4 GiB" 4 2 run --shots 1000 "$work/measured_h_24"
+# A legal game whose state outgrows a small cap (issue item 3: it once aborted, "memory
+# allocation of N bytes failed"): the first 30 plies of knight splits, 311,808 basis states.
+# Under every cap: exit 0 or 2, no signal; under 60 MB a refusal naming the size.
+{ head -2 tests/hostile/knight_splits.qcg; grep -E '^[0-9]+\.' tests/hostile/knight_splits.qcg | head -15; } > "$work/knights_30"
+for cap in 60 100 200; do
+    prlimit --as=$((cap << 20)) timeout "$LIMIT_SECONDS" "$QCHESS" simulate "$work/knights_30" </dev/null >"$work/out" 2>"$work/err"
+    rc=$?
+    runs=$((runs + 1))
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; then
+        failures=$((failures + 1)); echo "FAIL knights_30 under $cap MB: exit code $rc"; head -c 400 "$work/err"; echo
+    elif [ "$cap" -eq 60 ] && { [ "$rc" -ne 2 ] || ! grep -q "over the limit" "$work/err"; }; then
+        failures=$((failures + 1)); echo "FAIL knights_30 under 60 MB: exit code $rc, no refusal"; head -c 400 "$work/err"; echo
+    fi
+done
 check "run --shots 2^64-1" run --shots 18446744073709551615 circuits/bell_feedforward.qc
 check "simulate --shots 2^64-1" simulate --shots 18446744073709551615 circuits/bell_psi_plus.qcg
 check "simulate --seed 2^64" simulate --seed 18446744073709551616 circuits/bell_psi_plus.qcg
