@@ -132,6 +132,11 @@ where
     pub fn dice(&mut self) -> &mut ChaCha8Rng {
         &mut self.dice
     }
+
+    /// The ply of the next move (counted from the game's beginning, as its record numbers it).
+    fn next_ply(&self) -> u32 {
+        ply_of(R::first_ply(&self.start), self.game.moves().len())
+    }
 }
 
 /// The number of moves `input` holds under ruleset `R` with rule `options`, read without
@@ -187,9 +192,10 @@ where
     /// it is written without outcomes and was ([`Remembered`]), else with the session's dice.
     fn play_move(&mut self, mv: &R::Move) -> Result<MoveView, SessionError> {
         let chosen = self.recall(mv).unwrap_or_else(|| mv.clone());
+        let ply = self.next_ply();
         self.game
             .play(&chosen, &mut self.dice)
-            .map(MoveView::from)
+            .map(|played| MoveView::at(played, ply))
             .map_err(|e| SessionError::Rules(RulesError::new(e)))
     }
 
@@ -334,10 +340,12 @@ where
         source: RulesError::new(e),
     })?;
     let mut pick = pick_rng(seed);
+    let first = R::first_ply(&text.start);
     for _ in 0..random_plies {
         let legal = game.legal_moves().into_iter().map(|m| m.mv).collect();
+        let ply = ply_of(first, game.moves().len());
         let played = play_random(legal, &mut pick, |mv| {
-            game.play(mv, &mut dice).ok().map(MoveView::from)
+            game.play(mv, &mut dice).ok().map(|p| MoveView::at(p, ply))
         });
         if played.is_none() {
             break;
@@ -361,6 +369,11 @@ fn play_random<M>(
         }
     }
     None
+}
+
+/// The ply of the game's move `index` (0-based) when its first move is `first_ply`.
+fn ply_of(first_ply: u32, index: usize) -> u32 {
+    first_ply.saturating_add(u32::try_from(index).unwrap_or(u32::MAX))
 }
 
 impl<R, B> Game for Table<R, B>
@@ -463,7 +476,8 @@ where
             .undo()
             .map_err(|e| SessionError::Rules(RulesError::new(e)))?;
         self.remember(&undone.mv);
-        Ok(MoveView::from(&undone))
+        // The move taken back was the one at the ply the game is at again.
+        Ok(MoveView::at(&undone, self.next_ply()))
     }
 
     fn forget_outcomes(&mut self) -> usize {
@@ -471,7 +485,7 @@ where
     }
 
     fn first_ply(&self) -> u32 {
-        self.game.first_ply()
+        R::first_ply(&self.start)
     }
 
     fn claim(&mut self) -> Option<Result<String, SessionError>> {
@@ -508,7 +522,13 @@ where
     }
 
     fn moves(&self) -> Vec<MoveView> {
-        self.game.moves().iter().map(MoveView::from).collect()
+        let first = R::first_ply(&self.start);
+        self.game
+            .moves()
+            .iter()
+            .enumerate()
+            .map(|(index, played)| MoveView::at(played, ply_of(first, index)))
+            .collect()
     }
 
     fn status(&self) -> Status {

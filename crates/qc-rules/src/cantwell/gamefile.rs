@@ -39,9 +39,9 @@ impl Default for GameRecord {
 
 /// The ply of the first move from `start`: 0 is White's first move, 1 Black's first, ...; a game
 /// starting from a FEN continues that count (fullmove 5, Black to move gives 9), as
-/// [`crate::ruleset::first_ply`] counts for every ruleset.
+/// [`crate::chess::first_ply`] counts for every ruleset.
 pub fn first_ply(start: &Board) -> u32 {
-    crate::ruleset::first_ply(start.fullmove_number, start.side_to_move)
+    crate::chess::first_ply(start.side_to_move, start.fullmove_number)
 }
 
 impl GameRecord {

@@ -250,7 +250,7 @@ impl NielsRecord {
         let mut all = tags.to_vec();
         all.push(Tag::new("Variant", start.rules.to_string()));
         all.push(Tag::new("FEN", start.to_fen()));
-        let first = first_ply(start.fullmove_number, start.side_to_move);
+        let first = first_ply(start.side_to_move, start.fullmove_number);
         NielsRecord::write_tokens(&all, &move_text(first, moves, comments, result))
     }
 }

@@ -239,8 +239,7 @@ impl<B: Backend> QuantumGame for NielsGame<B> {
     }
 
     fn first_ply(&self) -> u32 {
-        let start = self.initial_position();
-        crate::ruleset::first_ply(start.fullmove_number, start.side_to_move)
+        <Niels as Ruleset>::first_ply(self.initial_position())
     }
 
     fn record(&self) -> String {
@@ -410,6 +409,10 @@ impl Ruleset for Niels {
 
     fn start_fen(start: &NielsPosition) -> String {
         start.to_fen()
+    }
+
+    fn first_ply(start: &NielsPosition) -> u32 {
+        crate::chess::first_ply(start.side_to_move, start.fullmove_number)
     }
 
     fn switch_unsupported(switch: Switch) -> Option<&'static str> {

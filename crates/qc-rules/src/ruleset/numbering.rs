@@ -3,19 +3,13 @@
 //! pair of plies shares a number, White's ply is written `5.` and Black's `5...`, as PGN does,
 //! and a game from a FEN continues the FEN's fullmove number.
 
-use crate::chess::Color;
 use std::fmt;
 
-/// The ply of a game's first move counted from the start of a game of chess (0: White's first
-/// move, 1: Black's first, ...), from its start position's fullmove number and side to move: a
-/// FEN with fullmove 5 and Black to move gives 9.
-pub fn first_ply(fullmove_number: u32, side_to_move: Color) -> u32 {
-    let black = u32::from(side_to_move == Color::Black);
-    fullmove_number
-        .saturating_sub(1)
-        .saturating_mul(2)
-        .saturating_add(black)
-}
+use crate::chess::Color;
+
+/// The ply of a game's first move, from its start position ([`crate::chess::first_ply`]): the
+/// one count every ruleset and output numbers moves from.
+pub use crate::chess::first_ply;
 
 /// A ply's number in chess notation: the full move it belongs to and whose ply it is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -217,8 +211,8 @@ mod tests {
     #[test]
     fn plies_are_numbered_in_pairs_from_the_fen() {
         // Hand-counted: a standard start, then a FEN with fullmove 5 and Black to move.
-        assert_eq!(first_ply(1, Color::White), 0);
-        assert_eq!(first_ply(5, Color::Black), 9);
+        assert_eq!(first_ply(Color::White, 1), 0);
+        assert_eq!(first_ply(Color::Black, 5), 9);
         let labels: Vec<String> = (0..4).map(|i| MoveNumber::of(0, i).to_string()).collect();
         assert_eq!(labels, ["1.", "1...", "2.", "2..."]);
         assert_eq!(MoveNumber::of(9, 0).to_string(), "5...");
