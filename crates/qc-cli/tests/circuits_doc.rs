@@ -17,7 +17,7 @@ fn repo_root() -> PathBuf {
 /// case's position continues its FEN's move numbers.
 fn featured_ref(case: &MoveCase) -> String {
     let start = qc_rules::Board::from_fen(case.fen).expect("the case's FEN reads");
-    let first = qc_rules::ruleset::first_ply(start.fullmove_number, start.side_to_move);
+    let first = qc_rules::ruleset::first_ply(start.side_to_move, start.fullmove_number);
     qc_rules::MoveNumber::of(first, case.featured_number() - 1).to_string()
 }
 
