@@ -1,7 +1,7 @@
 //! The argument groups the commands share, each flag declared once with one default: where a
 //! command's game comes from ([`GameArgs`]: a game file, standard input (`-`), or `--moves` with
 //! an optional `--fen`), under which ruleset ([`RulesArgs`]), and on which simulator with which
-//! seed ([`SimArgs`]); and [`open`], which opens them as a `qc_front::Session` (the front ends'
+//! seed ([`SimulatorArgs`], [`SimArgs`]); and [`open`], which opens them as a `qc_front::Session` (the front ends'
 //! one dispatch from names to types). Errors name the file (or `--moves`, `--fen`,
 //! `--variant`), the move number, the line and column, and what was wrong.
 
@@ -45,9 +45,9 @@ pub struct RulesArgs {
     pub variant: Option<String>,
 }
 
-/// The simulator, its precision and the seed (every command that simulates).
+/// The simulator and its precision (every command that simulates).
 #[derive(Args, Debug, Clone, Copy, Default)]
-pub struct SimArgs {
+pub struct SimulatorArgs {
     /// The simulator.
     #[arg(long, value_parser = crate::choice_arg::choice::<BackendKind>(), default_value_t = BackendKind::Sparse)]
     pub backend: BackendKind,
@@ -57,6 +57,14 @@ pub struct SimArgs {
     /// as 0).
     #[arg(long, value_parser = crate::choice_arg::choice::<Precision>(), default_value_t = Precision::Double)]
     pub precision: Precision,
+}
+
+/// The simulator, its precision and the seed (every command that simulates, but `play`, whose
+/// seed is fresh by default).
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct SimArgs {
+    #[command(flatten)]
+    pub simulator: SimulatorArgs,
     /// Seed of everything sampled: the outcomes of moves written without them, random moves,
     /// shots, the device compiler's routing trials (an output is a function of its input, the
     /// options and the seed).
@@ -84,11 +92,18 @@ impl SimArgs {
         SessionSpec {
             rules,
             variant,
-            backend: self.backend,
-            precision: self.precision,
+            backend: self.simulator.backend,
+            precision: self.simulator.precision,
             seed: self.seed,
         }
     }
+}
+
+/// A fresh seed for a session given none (`play`, `serve`): each session's dice differ, as
+/// Python's `Game()` does; the session prints it, so that `--seed` replays it. Below 2^53, so
+/// that the page's seed field (a JavaScript number) and any JSON reader keep it exact.
+pub fn fresh_seed() -> u64 {
+    rand::random::<u64>() >> 11
 }
 
 /// Opens the game `game` gives on the simulator `sim` names: read, replayed (outcomes not

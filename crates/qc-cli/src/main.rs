@@ -14,6 +14,7 @@ mod circuit_input;
 mod commands;
 mod game_input;
 mod input;
+mod interrupt;
 mod output;
 mod repl;
 mod status;
@@ -121,13 +122,19 @@ enum Command {
     ///   qchess moves --moves "e2e4 e7e5" --json
     #[command(verbatim_doc_comment)]
     Moves(commands::moves::MovesArgs),
-    /// Play interactively: shows the board after every move; accepts moves in the ruleset's
-    /// notation and the commands board, history, moves, undo, probs, bell SQ1 SQ2, draw [N],
-    /// svg FILE, load FILE, save [FILE], fen, record, random, claim, help, quit. On a terminal:
-    /// a prompt, line editing and history (arrows); a script piped into standard input works too.
+    /// Play interactively: shows the board after every move (one status line with --compact);
+    /// accepts moves in the ruleset's notation and the commands board, history, moves, undo,
+    /// reroll, go [MS], probs, bell SQ1 SQ2, draw [N], svg FILE, load FILE, save [FILE], save!
+    /// [FILE], fen, record, random, claim, compact, help, quit. With --engine white|black the
+    /// engine plays that side (--movetime MS a move; Ctrl-C makes it move now). The outcomes
+    /// come from a fresh seed each session, printed at the start (--seed N replays them); a
+    /// move taken back and played again keeps its outcome (reroll draws anew). On a terminal: a
+    /// prompt, line editing and history (arrows); a script piped into standard input works too.
     ///
-    /// Example:
-    ///   printf 'b1^a3c3\nprobs\nquit\n' | qchess play
+    /// Examples:
+    ///   printf 'b1^a3c3\nprobs\nquit\n' | qchess play --seed 1
+    ///   printf 'e2e4\nhistory\nquit\n' | qchess play --engine black --movetime 100 --compact
+    ///   printf 'g1^f3h3\ne8d8\nf3xe5\nundo\nf3xe5\nquit\n' | qchess play --fen "4k3/8/8/4p3/8/8/8/4K1N1 w - - 0 1"
     #[command(verbatim_doc_comment)]
     Play(commands::play::PlayArgs),
     /// Show the final board: text, or an SVG picture with a probability ring on each square
@@ -140,7 +147,8 @@ enum Command {
     /// Draw the circuit of a game, of one move (--move N), or of a circuit file (--circuit FILE:
     /// IR text, IR JSON or OpenQASM 2/3):
     /// text on the terminal or SVG (--svg FILE). Each move is drawn apart and labelled with its
-    /// number (the N of --move) and notation, e.g. "3. a3c3^b1". Wires are named by square,
+    /// number as the game's record numbers it and its notation, e.g. "2. a3c3^b1" (White's
+    /// second move: --move 2) or "1... g8f6" (Black's first: --move 1...). Wires are named by square,
     /// ancilla, or (Niel's Chess) the pair they stand for ("R d4/e6": piece, red and blue square);
     /// a whole game leaves out the set-up wires of squares no move touches (--all-wires draws
     /// them). Filled dots are 1-controls, open dots 0-controls; "if c0=1" marks a conditioned
@@ -151,7 +159,7 @@ enum Command {
     /// Examples:
     ///   qchess draw --moves "b1^a3c3 g8f6 a3c3^b1"
     ///   qchess draw circuits/tour.qcg --width 100
-    ///   qchess draw --moves "b1^a3c3 g8f6 a3c3^b1" --move 3
+    ///   qchess draw --moves "b1^a3c3 g8f6 a3c3^b1" --move 2
     ///   qchess draw --rules niels circuits/niels/entangled_group.qng --svg pairs.svg
     ///   qchess draw --circuit circuits/split_and_measure.qc --svg split.svg
     #[command(verbatim_doc_comment)]

@@ -1,6 +1,7 @@
 //! The game's state in words for the text outputs, the same for every command and ruleset.
 
 use qc_front::{Game, MoveView};
+use qc_rules::MoveNumber;
 
 /// `Game over: White wins (king captured)` once the game has ended, `White to move` before.
 pub fn status_line(game: &dyn Game) -> String {
@@ -35,20 +36,34 @@ pub fn fen_text(game: &dyn Game) -> String {
     }
 }
 
-/// The moves played, one line each: number, the move with its outcomes, its kind and what
-/// happened (`  3. f3xe5.m0   jump   capture, measured, outcome 0 (P 0.5000): ...`).
-pub fn move_table(moves: &[MoveView]) -> String {
+/// The moves played, one line each: the move's chess number (`3.` for White, `3...` for Black,
+/// from the game's first ply), the move with its outcomes, its kind and what happened
+/// (`   3.   f3xe5.m0   jump   capture, measured, outcome 0 (P 0.5000): ...`).
+pub fn move_table(moves: &[MoveView], first_ply: u32) -> String {
     moves
         .iter()
         .enumerate()
         .map(|(i, m)| {
+            let number = MoveNumber::of(first_ply, i);
+            let dots = if number.black { "..." } else { "." };
             format!(
-                "  {:>3}. {:<18} {:<16} {}\n",
-                i + 1,
-                m.text,
-                m.kind,
-                m.detail
+                "  {:>4}{dots:<3} {:<18} {:<16} {}\n",
+                number.number, m.text, m.kind, m.detail
             )
         })
         .collect()
+}
+
+/// The side to move or the result, the state size and, after `between` (a line break, or spaces
+/// to keep it on one line as `play --compact` prints it after a move), the draw rules' counters.
+pub fn status_with_counters(game: &dyn Game, between: &str) -> String {
+    let note = game
+        .endings_note()
+        .map(|n| format!("{between}{n}"))
+        .unwrap_or_default();
+    format!(
+        "{}, state size {}{note}\n",
+        status_line(game),
+        game.state_size()
+    )
 }

@@ -13,11 +13,19 @@ fn repo_root() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
 }
 
+/// The featured move's number as `--move` takes it and the record writes it (`2.`): the
+/// case's position continues its FEN's move numbers.
+fn featured_ref(case: &MoveCase) -> String {
+    let start = qc_rules::Board::from_fen(case.fen).expect("the case's FEN reads");
+    let first = qc_rules::ruleset::first_ply(start.side_to_move, start.fullmove_number);
+    qc_rules::MoveNumber::of(first, case.featured_number() - 1).to_string()
+}
+
 /// `qchess draw` of the case's featured move, as text.
 fn diagram(case: &MoveCase) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_qchess"))
         .args(["draw", "--fen", case.fen, "--moves", &case.all_moves()])
-        .args(["--move", &case.featured_number().to_string()])
+        .args(["--move", &featured_ref(case)])
         .output()
         .expect("the qchess binary runs");
     assert!(
@@ -107,7 +115,7 @@ fn generate() -> String {
             "`qchess draw --fen \"{}\" --moves \"{}\" --move {}`:\n\n```text\n{}```\n",
             case.fen,
             case.all_moves(),
-            case.featured_number(),
+            featured_ref(case),
             diagram(case)
         ));
     }

@@ -275,6 +275,32 @@ fn the_readme_lists_every_command_in_order() {
     assert_eq!(listed, common::subcommands(), "README.md's command list");
 }
 
+/// Issue "play", stale docs: the README gave the release binary's size as about 7 MB when it
+/// was twice that. The figure it gives (`target/release/qchess`, about N MB) is the binary's
+/// size within 15 %, checked on an optimised build (a debug build is larger by design).
+#[test]
+fn the_readme_gives_the_release_binarys_size() {
+    if cfg!(debug_assertions) {
+        return;
+    }
+    let readme = std::fs::read_to_string(common::root().join("README.md")).expect("README.md");
+    let joined = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    let start = "(`target/release/qchess`, about ";
+    let megabytes: f64 = joined
+        .split_once(start)
+        .and_then(|(_, rest)| rest.split_once(" MB"))
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or_else(|| panic!("README.md has no `{start}N MB`"));
+    let bytes = std::fs::metadata(env!("CARGO_BIN_EXE_qchess"))
+        .expect("the binary")
+        .len() as f64;
+    let measured = bytes / 1e6;
+    assert!(
+        (measured / megabytes - 1.0).abs() <= 0.15,
+        "README.md says about {megabytes} MB; target/release/qchess is {measured:.1} MB"
+    );
+}
+
 /// A possible value whose description calls itself the default is the default clap shows for
 /// that option in every command (`play`'s `--backend` once listed `sparse` as "the default for
 /// games" above `[default: reference]`).

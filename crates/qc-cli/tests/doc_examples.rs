@@ -334,3 +334,79 @@ fn the_example_finder_reads_console_and_sh_blocks_only() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `(place, command, quoted output)` for every `$ qchess compile ...` line of a `console` block
+/// followed by output lines (up to the next `$` line or the block's end): the summary the page
+/// says the command prints.
+fn quoted_compile_summaries(path: &Path) -> Vec<(String, String, Vec<String>)> {
+    let text = std::fs::read_to_string(path).expect("the document reads");
+    let name = path.file_name().expect("a file name").to_string_lossy();
+    let mut found = Vec::new();
+    let mut in_console = false;
+    let mut current: Option<(String, String, Vec<String>)> = None;
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if let Some(info) = trimmed.strip_prefix("```") {
+            in_console = !in_console && info.trim() == "console";
+            found.extend(current.take());
+            continue;
+        }
+        if !in_console {
+            continue;
+        }
+        match trimmed.strip_prefix("$ ") {
+            Some(command) => {
+                found.extend(current.take());
+                let (command, _) = split_comment(command);
+                current = command
+                    .starts_with("qchess compile ")
+                    .then(|| (format!("{name}:{}", i + 1), command.to_string(), Vec::new()));
+            }
+            None => {
+                if let Some((_, _, output)) = current.as_mut() {
+                    output.push(line.to_string());
+                }
+            }
+        }
+    }
+    found.extend(current);
+    found.retain(|(_, _, output)| !output.is_empty());
+    found
+}
+
+/// Issue "play", stale docs: the gate counts quoted under `qchess compile circuits/full_game.qcg
+/// --target ibm` had drifted from what it prints. Every summary quoted under a `qchess compile`
+/// example is what the command prints on standard error, line for line.
+#[test]
+fn quoted_compile_summaries_are_what_compile_prints() {
+    let dir = scratch("summaries");
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for doc in documents() {
+        for (place, command, quoted) in quoted_compile_summaries(&doc) {
+            count += 1;
+            let out = Command::new("sh")
+                .args([
+                    "-c",
+                    &command.replacen("qchess", env!("CARGO_BIN_EXE_qchess"), 1),
+                ])
+                .current_dir(&dir)
+                .output()
+                .expect("sh runs");
+            let printed: Vec<String> = String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .map(str::to_string)
+                .collect();
+            if printed != quoted {
+                failures.push(format!(
+                    "{place}: `{command}` prints\n{}\nbut the page quotes\n{}",
+                    printed.join("\n"),
+                    quoted.join("\n")
+                ));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(count >= 2, "only {count} quoted summaries found");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -19,7 +19,7 @@ fn wire_names(drawing: &str) -> Vec<String> {
 fn a_whole_game_is_drawn_move_by_move_without_untouched_set_up_wires() {
     let out = ok_stdout(&qchess(&["draw", "--moves", GAME]));
     let header = out.lines().next().unwrap();
-    for label in ["set-up", "1. b1^a3c3", "2. g8f6", "3. a3c3^b1"] {
+    for label in ["set-up", "1. b1^a3c3", "1... g8f6", "2. a3c3^b1"] {
         assert!(header.contains(label), "{out}");
     }
     // The moves touch b1, a3, c3 (the knight's split and merge) and g8, f6; the other 30 pieces
@@ -39,8 +39,37 @@ fn a_whole_game_is_drawn_move_by_move_without_untouched_set_up_wires() {
 
 #[test]
 fn one_move_is_labelled_with_the_number_move_takes() {
-    let out = ok_stdout(&qchess(&["draw", "--moves", GAME, "--move", "3"]));
-    assert_eq!(out.lines().next().unwrap().trim(), "3. a3c3^b1", "{out}");
+    // Moves are numbered as the record numbers them: White's second move is `2.`, also as
+    // `--move` takes it; Black's first is `1...`.
+    for which in ["2", "2."] {
+        let out = ok_stdout(&qchess(&["draw", "--moves", GAME, "--move", which]));
+        assert_eq!(out.lines().next().unwrap().trim(), "2. a3c3^b1", "{out}");
+    }
+    let out = ok_stdout(&qchess(&["draw", "--moves", GAME, "--move", "1..."]));
+    assert_eq!(out.lines().next().unwrap().trim(), "1... g8f6", "{out}");
+    let whole = ok_stdout(&qchess(&["draw", "--moves", GAME]));
+    for label in ["1. b1^a3c3", "1... g8f6", "2. a3c3^b1"] {
+        assert!(whole.contains(label), "{label}: {whole}");
+    }
+    let missing = qchess(&["draw", "--moves", GAME, "--move", "2..."]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr)
+            .contains("--move 2...: the game has no move 2...: its moves are 1. to 2."),
+        "{missing:?}"
+    );
+    // A game from a FEN with Black to move at fullmove 5 starts at 5....
+    let fen = "4k3/8/8/8/8/8/8/4K1N1 b - - 0 5";
+    let out = ok_stdout(&qchess(&[
+        "draw",
+        "--fen",
+        fen,
+        "--moves",
+        "e8d8 g1f3",
+        "--move",
+        "6",
+    ]));
+    assert_eq!(out.lines().next().unwrap().trim(), "6. g1f3", "{out}");
     let out = ok_stdout(&qchess(&["draw", "--moves", GAME, "--move", "0"]));
     assert_eq!(out.lines().next().unwrap().trim(), "set-up", "{out}");
     // The set-up alone draws every piece's wire.
@@ -63,7 +92,12 @@ fn niels_wires_are_named_by_their_pairs() {
     assert_eq!(wire_names(&out), names, "{out}");
     // The rook's equal pair is prepared with Ry(pi/2), computed as 2 asin(sqrt(1/2)).
     assert!(out.contains("[ry(pi/2)]"), "{out}");
-    assert!(out.lines().next().unwrap().contains("4. f4f6[f6]"), "{out}");
+    // Numbered as the game file (Black moves first: `1...`).
+    assert!(
+        out.lines().next().unwrap().contains("1... f6&f6d5@e4"),
+        "{out}"
+    );
+    assert!(out.lines().next().unwrap().contains("3. f4f6[f6]"), "{out}");
 
     let dir = temp_dir("draw_niels_svg");
     let svg_path = dir.join("pairs.svg");

@@ -15,14 +15,20 @@ fn play_claims_threefold_repetition() {
         "{}\nclaim\nquit\n",
         MOVES.split(' ').take(5).collect::<Vec<_>>().join("\n")
     );
-    let out = ok_stdout(&qchess_with_input(&["play", "--fen", FEN], &too_early));
+    let out = ok_stdout(&qchess_with_input(
+        &["play", "--fen", FEN, "--seed", "0"],
+        &too_early,
+    ));
     assert!(
         out.contains("error: nothing to claim: the position occurred 1 time(s) before"),
         "{out}"
     );
 
     let script = format!("{}\nclaim\nquit\n", MOVES.replace(' ', "\n"));
-    let out = ok_stdout(&qchess_with_input(&["play", "--fen", FEN], &script));
+    let out = ok_stdout(&qchess_with_input(
+        &["play", "--fen", FEN, "--seed", "0"],
+        &script,
+    ));
     assert!(out.contains("Can claim: repetition"), "{out}");
     assert!(
         out.contains("claimed repetition: measured every square"),
@@ -43,7 +49,9 @@ fn simulate_reports_what_could_be_claimed() {
     assert_eq!(json["endings"]["ended_by"], serde_json::Value::Null);
     let text = ok_stdout(&qchess_with_input(&["simulate", "-"], &game));
     assert!(
-        text.contains("Fifty-move counter: 9/100   Can claim: repetition"),
+        text.contains(
+            "Halfmove clock (FEN): 9   Official fifty-move counter: 9/100   Can claim: repetition"
+        ),
         "{text}"
     );
 }

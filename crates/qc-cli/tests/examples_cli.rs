@@ -23,7 +23,7 @@ fn simulate_text_shows_moves_board_and_status() {
     assert!(text.contains("10. e5d6"), "{text}");
     assert!(text.contains("en_passant"), "{text}");
     assert!(
-        text.contains("57. c1xe3.m0")
+        text.contains("29.   c1xe3.m0")
             && text.contains("the black knight was on d2: the move did not take place"),
         "{text}"
     );
@@ -253,7 +253,7 @@ fn board_and_draw_write_svg_that_parses() {
         "draw",
         "circuits/full_game.qcg",
         "--move",
-        "44",
+        "22...",
         "--svg",
         one.to_str().expect("UTF-8 path"),
     ]));

@@ -106,3 +106,23 @@ fn ctrl_c_right_after_the_address_is_printed_still_stops_cleanly() {
         assert_eq!(code, Some(0), "{stderr}");
     }
 }
+
+/// Issue "play", item 2: the page's dice were the same in every session (seed 0). Without
+/// `--seed` each server draws its own seed (the page's first game's, in `/api/info`); with it,
+/// that seed.
+#[test]
+fn each_server_draws_its_own_seed_unless_given_one() {
+    let seed_of = |command: &str| {
+        let served = common::serve(command, &common::root(), &path()).unwrap();
+        let (status, info) = served.get("/api/info");
+        assert_eq!(status, 200, "{info}");
+        let info: serde_json::Value = serde_json::from_str(&info).unwrap();
+        let (code, stderr) = served.interrupt();
+        assert_eq!(code, Some(0), "{stderr}");
+        info["initial"]["seed"].as_u64().expect("a seed")
+    };
+    let a = seed_of("qchess serve --port 0");
+    let b = seed_of("qchess serve --port 0");
+    assert_ne!(a, b, "two sessions, one seed");
+    assert_eq!(seed_of("qchess serve --port 0 --seed 3"), 3);
+}

@@ -1,5 +1,5 @@
 //! What to draw of a game's circuit: the whole game or one move, each move a labelled section
-//! (`3. a3c3^b1`, the set-up `set-up`), the wires of Niel's pairs named, and in a whole game the
+//! (`2. a3c3^b1`, `1... g8f6`, the set-up `set-up`), the wires of Niel's pairs named, and in a whole game the
 //! set-up wires of squares no move touches left out (unless asked for). Shared by `qchess draw`,
 //! the REPL's `draw` and the web page's circuit panel, so that they show the same picture.
 
@@ -19,12 +19,13 @@ pub struct NoSuchMove {
     pub asked: usize,
 }
 
-/// The label of move `n` (1 = the first move): `3. a3c3^b1`; move 0 is the set-up.
-fn move_label(n: usize, text: &str) -> String {
-    if n == 0 {
-        "set-up".into()
-    } else {
-        format!("{n}. {text}")
+/// The label of move `n` of `game` (1 = the first move) in chess numbering, as the game's
+/// record numbers it: `2. a3c3^b1` for White's second move, `1... g8f6` for Black's first;
+/// move 0 is the set-up.
+fn move_label<G: QuantumGame>(game: &G, n: usize, text: &str) -> String {
+    match n.checked_sub(1) {
+        None => "set-up".into(),
+        Some(index) => format!("{} {text}", game.move_number(index)),
     }
 }
 
@@ -45,10 +46,10 @@ pub fn game_drawing<G: QuantumGame>(
     match n {
         None => {
             if !setup.is_empty() {
-                sections.push((setup.clone(), move_label(0, "")));
+                sections.push((setup.clone(), move_label(game, 0, "")));
             }
             for (k, m) in moves.iter().enumerate() {
-                sections.push((m.instructions.clone(), move_label(k + 1, &m.text())));
+                sections.push((m.instructions.clone(), move_label(game, k + 1, &m.text())));
             }
         }
         Some(n) => match game.move_instructions(n) {
@@ -57,7 +58,7 @@ pub fn game_drawing<G: QuantumGame>(
                     .checked_sub(1)
                     .and_then(|k| moves.get(k))
                     .map(|m| m.text());
-                sections.push((range, move_label(n, text.as_deref().unwrap_or(""))));
+                sections.push((range, move_label(game, n, text.as_deref().unwrap_or(""))));
             }
             None => {
                 return Err(NoSuchMove {

@@ -500,7 +500,7 @@ fn a_title_a_move_list_and_the_last_move_are_shown_when_asked() {
     let plies: Vec<String> = (0..70).map(|k| format!("m{k}")).collect();
     let options = BoardOptions {
         title: Some("Split <knight>".into()),
-        moves: move_lines(&plies, false),
+        moves: move_lines(&plies, 0),
         highlight: vec![sq("b1"), sq("a3"), sq("c3")],
         caption: false,
         legend: false,
@@ -544,7 +544,9 @@ fn a_title_a_move_list_and_the_last_move_are_shown_when_asked() {
         assert!(with_class(&doc, class).is_empty(), "{class}");
     }
     assert_eq!(with_class(&doc, "status").len(), 1);
-    assert_eq!(move_lines(&plies[..3], true), ["1... m0", "2. m1 m2"]);
+    assert_eq!(move_lines(&plies[..3], 1), ["1... m0", "2. m1 m2"]);
+    // A game from a FEN at fullmove 5 with Black to move goes on from there, as its record.
+    assert_eq!(move_lines(&plies[..3], 9), ["5... m0", "6. m1 m2"]);
 }
 
 #[test]

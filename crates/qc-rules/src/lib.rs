@@ -32,10 +32,11 @@ pub use cantwell::notation_error::{
 pub use cantwell::observe::{bell_expectations, same_opposite};
 pub use cantwell::occupancy::{Occupancy, SquareStatus};
 pub use cantwell::qcan::{parse_move_list, MoveShape, QcanMove, VariantMark};
-pub use chess::{CastlingRights, Color, Piece, PieceKind, Square};
+pub use chess::{Castling, CastlingRights, Color, Piece, PieceKind, Square};
 pub use ledger::UndoControls;
 pub use ruleset::{
-    BoardView, Cantwell, Claimed, DrawReason, Endings, GameFile, GameMove, GameResult, LegalMove,
-    MoveOutcome, MoveSquares, Niels, PlayedMove, QuantumGame, Roll, Ruleset, SameSquare,
-    SquarePair, Status, Switch, Tag, WinReason, WireLabel, WrittenMove,
+    BoardView, Cantwell, Claimed, Comment, DrawReason, Endings, GameFile, GameMove, GameResult,
+    LegalMove, MoveNumber, MoveOutcome, MoveRef, MoveRefError, MoveSquares, Niels, PlayedMove,
+    QuantumGame, Roll, Ruleset, SameSquare, SquarePair, Status, Switch, Tag, WinReason, WireLabel,
+    WrittenMove,
 };

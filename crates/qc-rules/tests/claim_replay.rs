@@ -41,7 +41,7 @@ qc_sim::for_each_backend!(a_claim_replays_on_the_board_it_measured, |backend| {
         assert_eq!(measured.ending, Ending::Repetition);
         assert_eq!(measured.bitboard & (A3 | C3), knight, "u = {u}");
 
-        let text = Cantwell::write_game(&[], &start, &game);
+        let text = Cantwell::write_game(&[], &[], &start, &game);
         assert!(
             text.contains(&format!(
                 "[{REPETITION_BOARD_TAG} \"{:#018x}\"]",
@@ -65,7 +65,7 @@ qc_sim::for_each_backend!(a_claim_replays_on_the_board_it_measured, |backend| {
         assert_eq!(replay.fen(), game.fen());
         assert_eq!(replay.record(), game.record());
         assert_eq!(
-            Cantwell::write_game(&[], &start, &replay),
+            Cantwell::write_game(&[], &[], &start, &replay),
             text,
             "a replay writes the same file"
         );

@@ -232,7 +232,7 @@ qc_sim::for_each_backend!(
             play(seed, &mut game, &[mv("b1^a3c3"), mv("e8d8")]);
             let board = knight(&game);
             seen.push(board);
-            let text = Cantwell::write_game(&[], &start, &game);
+            let text = Cantwell::write_game(&[], &[], &start, &game);
             assert!(text.contains(FIFTY_MOVE_BOARD_TAG), "{text}");
             let read = Cantwell::read_game(&text, None).expect("the written game reads");
             let moves: Vec<QcanMove> = read.moves.iter().map(|m| m.mv).collect();

@@ -134,8 +134,16 @@ fn prints_the_canonical_form() {
         record.to_string(),
         "[Event \"Test \\\"game\\\"\"]\n[White \"Alice\"]\n[Black \"Bob\"]\n\
          [FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n\
-         1. e1^d1f1 e8d8 2. d1e1.m1 d8xe8 3. 0000 1-0\n"
+         ; a line comment\n\
+         1. e1^d1f1 {a split,\n  spanning lines}\ne8d8 2. d1e1.m1 d8xe8 {glued move numbers}\n3. 0000 1-0\n"
     );
+    // Each comment is kept with the moves written before it.
+    let places: Vec<(usize, bool)> = record
+        .comments
+        .iter()
+        .map(|c| (c.after, c.to_line_end))
+        .collect();
+    assert_eq!(places, [(0, true), (1, false), (4, false)]);
 }
 
 #[test]
@@ -170,6 +178,7 @@ fn printing_then_parsing_gives_the_same_record() {
         assert_eq!(qcans(&reparsed), qcans(&record));
         assert_eq!(reparsed.ply(0), record.ply(0));
         assert_eq!(reparsed.result, record.result);
+        assert_eq!(reparsed.comments, record.comments);
         assert_eq!(reparsed.to_string(), printed, "printing is canonical");
     }
 }

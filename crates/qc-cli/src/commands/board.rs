@@ -8,7 +8,7 @@ use clap::Args;
 use qc_front::Game;
 use qc_render::board_svg::BoardOptions;
 use qc_render::{board_svg, board_text};
-use qc_rules::{BoardView, Color};
+use qc_rules::BoardView;
 use std::path::PathBuf;
 
 /// Arguments of `qchess board`.
@@ -58,12 +58,10 @@ pub fn run(args: &BoardArgs) -> anyhow::Result<()> {
 fn svg_options(args: &BoardArgs, game: &dyn Game, view: &BoardView) -> BoardOptions {
     let moves = game.moves();
     let plies: Vec<String> = moves.iter().map(|m| m.text.clone()).collect();
-    // The side that moved first: the side to move now when an even number of plies were played.
-    let black_first = (game.side_to_move() == Color::Black) == plies.len().is_multiple_of(2);
     BoardOptions {
         title: args.title.clone(),
         moves: if args.move_list {
-            board_svg::move_lines(&plies, black_first)
+            board_svg::move_lines(&plies, game.first_ply())
         } else {
             Vec::new()
         },

@@ -33,15 +33,15 @@ pub struct RunArgs {
 
 /// Runs the command.
 pub fn run(args: &RunArgs) -> anyhow::Result<()> {
-    qc_front::check_precision(args.sim.backend, args.sim.precision)?;
+    qc_front::check_precision(args.sim.simulator.backend, args.sim.simulator.precision)?;
     let (name, circuit) = read_circuit(&args.circuit)?;
     // Rewrites that keep the distribution (inlined gate bodies recognised as their table gate,
     // X-wrapped 0-controls read back, inverse pairs, identities): fewer passes over the state.
     // Small user gates stay one matrix each unless `--no-optimize` asks for their bodies.
     let dist = qc_front::program::distribution(
         &circuit,
-        args.sim.backend,
-        args.sim.precision,
+        args.sim.simulator.backend,
+        args.sim.simulator.precision,
         !args.no_optimize,
     )
     .with_context(|| format!("cannot simulate {name}"))?;

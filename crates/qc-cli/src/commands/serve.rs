@@ -4,7 +4,7 @@
 //! the game given. With `--ai` it serves instead the official Quantum Chess app's AI protocol
 //! (`qc_web::ai`, docs/ai.md): the engine as a custom AI the app can call.
 
-use crate::game_input::{open, GameArgs, SimArgs};
+use crate::game_input::{fresh_seed, open, GameArgs, SimArgs, SimulatorArgs};
 use crate::output::{write_stderr, write_stdout};
 use clap::Args;
 use qc_front::BackendKind;
@@ -21,8 +21,9 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 8765)]
     pub port: u16,
     /// Seed for the outcomes of moves written without them (the given game's, then the page's).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// Default: a fresh random seed, printed at the start, so that `--seed` replays it.
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Serve qchess's engine as a custom AI of the official Quantum Chess app instead of the
     /// page: POST /move with {view, clock}, and the same over a WebSocket (docs/ai.md). It
     /// plays the game the app sends, so it takes no game, rules or seed.
@@ -41,17 +42,20 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         return run_ai(args.port, &args.allow_origin);
     }
     // The page plays on the sparse simulator; only the seed is the user's.
+    let seed = args.seed.unwrap_or_else(fresh_seed);
     let sim = SimArgs {
-        backend: BackendKind::Sparse,
-        precision: Precision::Double,
-        seed: args.seed,
+        simulator: SimulatorArgs {
+            backend: BackendKind::Sparse,
+            precision: Precision::Double,
+        },
+        seed,
     };
     let game = open(&args.game, &sim, false)?;
     let initial = NewGame {
         rules: game.rules(),
         variant: game.options_name(),
         game: Some(game.game_file(true)),
-        seed: args.seed,
+        seed,
         ..NewGame::default()
     };
     qc_web::serve_until_signal(
@@ -61,7 +65,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         |url| {
             // The address first, alone on its line, for scripts that start the server on port 0.
             let _ = write_stdout(&format!(
-                "{url}\nqchess serve: open {url} in a browser; Ctrl-C stops the server\n"
+                "{url}\nqchess serve: open {url} in a browser; Ctrl-C stops the server; seed {seed} (`--seed {seed}` replays these outcomes)\n"
             ));
         },
     )?;

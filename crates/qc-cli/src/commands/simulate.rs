@@ -105,7 +105,7 @@ fn to_text(game: &dyn Game, record: &str, shots: Option<&BTreeMap<String, u64>>)
     let moves = game.moves();
     if !moves.is_empty() {
         out.push_str("\nMoves:\n");
-        out.push_str(&move_table(&moves));
+        out.push_str(&move_table(&moves, game.first_ply()));
     }
     out.push('\n');
     out.push_str(&board_text::draw(&game.board_view(false)));

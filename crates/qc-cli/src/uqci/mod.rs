@@ -27,8 +27,9 @@ pub struct UqciArgs {
 /// Runs the session until `quit` or the end of input.
 pub fn run(args: &UqciArgs) -> anyhow::Result<()> {
     let sim = &args.sim;
-    qc_front::check_precision(sim.backend, sim.precision)?;
-    qc_front::dispatch!(args.rules.kind(), sim.backend, sim.precision, |R, new| {
+    qc_front::check_precision(sim.simulator.backend, sim.simulator.precision)?;
+    let (backend, precision) = (sim.simulator.backend, sim.simulator.precision);
+    qc_front::dispatch!(args.rules.kind(), backend, precision, |R, new| {
         serve::<R, _>(args, new)
     })
 }

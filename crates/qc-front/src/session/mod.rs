@@ -24,7 +24,7 @@ use qc_export::{ExportOptions, Target};
 use qc_ir::{Circuit, Qubit};
 use qc_render::game_drawing::NoSuchMove;
 use qc_render::layout::Annotations;
-use qc_rules::{BoardView, Color, SquarePair, Status, WireLabel};
+use qc_rules::{BoardView, Color, MoveNumber, SquarePair, Status, WireLabel};
 use qc_sim::{MemoryLimit, Precision};
 use serde_json::{Map, Value};
 use std::ops::{Deref, DerefMut, Range};
@@ -339,11 +339,17 @@ pub trait Game: Send {
         table_bytes: usize,
         stop: StopFlag,
     ) -> Result<Option<EngineReply>, SessionError>;
-    /// Takes back the last move exactly (state, circuit, position) and returns it.
+    /// Takes back the last move exactly (state, circuit, position) and returns it. The
+    /// outcomes it drew are remembered: the same move played again from the same position (typed
+    /// without outcomes, picked at random or by the engine) gets them again, so that undoing
+    /// cannot re-roll a measurement; [`Game::forget_outcomes`] lets the dice roll again.
     ///
     /// # Errors
     /// No move to take back, or the undo history no longer reaches it.
     fn undo(&mut self) -> Result<MoveView, SessionError>;
+    /// Forgets the outcomes of the moves taken back, so that they are drawn again when played
+    /// again; returns how many moves were remembered.
+    fn forget_outcomes(&mut self) -> usize;
     /// Claims a draw the player may claim (Quantum Chess: threefold repetition) and says what
     /// happened; `None` where draws are automatic.
     fn claim(&mut self) -> Option<Result<String, SessionError>>;
@@ -359,6 +365,14 @@ pub trait Game: Send {
     fn legal_moves(&self) -> Vec<LegalView>;
     /// The moves played, in order.
     fn moves(&self) -> Vec<MoveView>;
+    /// The ply of the first move counted from the start of a game of chess (0: White's first
+    /// move), from the start position's fullmove number and side to move.
+    fn first_ply(&self) -> u32;
+    /// The chess number of move `index` (0-based) of the game (`5.`, `5...`), as every output
+    /// numbers moves (`qc_rules::ruleset::numbering`).
+    fn move_number(&self, index: usize) -> MoveNumber {
+        MoveNumber::of(self.first_ply(), index)
+    }
     /// Whether the game goes on.
     fn status(&self) -> Status;
     /// The side to move.

@@ -16,8 +16,8 @@ use qc_ir::{Backend, Circuit, Qubit};
 use qc_render::game_drawing::{game_drawing, NoSuchMove};
 use qc_render::layout::Annotations;
 use qc_rules::{
-    BoardView, Color, GameFile, QuantumGame, Ruleset, SquarePair, Status, Tag, WireLabel,
-    WrittenMove,
+    BoardView, Color, Comment, GameFile, GameMove, QuantumGame, Ruleset, SquarePair, Status, Tag,
+    WireLabel, WrittenMove,
 };
 use qc_sim::{MemoryLimit, Precision};
 use rand::Rng;
@@ -31,6 +31,20 @@ pub fn pick_rng(seed: u64) -> ChaCha8Rng {
     crate::rng(seed ^ 0x9E37_79B9_7F4A_7C15)
 }
 
+/// The most moves taken back whose outcomes a table remembers; older ones are forgotten first.
+pub const REMEMBERED_MOVES: usize = 256;
+
+/// A move taken back, with the outcomes it had drawn: played again (written without outcomes)
+/// after exactly the moves it followed, it gets them again.
+struct Remembered<M> {
+    /// The moves played before it, as played.
+    before: Vec<M>,
+    /// The move as a player chooses it (no outcome written in).
+    choice: M,
+    /// The move as it was played, its outcomes written in.
+    played: M,
+}
+
 /// A game of ruleset `R` on simulator `B`, with its start position, tags and dice.
 pub struct Table<R: Ruleset, B: Backend> {
     /// The ruleset, simulator, precision and seed it was opened with.
@@ -41,8 +55,17 @@ pub struct Table<R: Ruleset, B: Backend> {
     start: R::Start,
     /// The game file's tags other than the start position and rule options.
     tags: Vec<Tag>,
+    /// The game file's comments, each after the moves it was written after.
+    comments: Vec<Comment>,
+    /// The game file's moves as the replay played them (outcomes written in): a comment stays
+    /// in the game written again while the game still begins with the moves before it.
+    file_moves: Vec<R::Move>,
     /// The game.
     game: R::Game<B>,
+    /// The outcomes drawn for moves taken back, so that a move taken back and played again
+    /// from the same position draws the same outcome (a player cannot undo until a
+    /// measurement goes their way); [`Game::forget_outcomes`] lets the dice roll again.
+    remembered: Vec<Remembered<R::Move>>,
     /// Where outcomes not written in a move are drawn from.
     dice: ChaCha8Rng,
     /// Where random moves are picked from.
@@ -73,11 +96,15 @@ where
     ) -> Result<Table<R, B>, SessionError> {
         let (source, text) = read::<R>(input, spec.variant.as_deref())?;
         let game = replay::<R, B>(&source, &text, new_backend(limit), spec.seed, random_plies)?;
+        let file_moves = played_moves(&game, text.moves.len());
         Ok(Table {
             spec: spec.clone(),
             source,
             start: text.start,
             tags: text.tags,
+            comments: text.comments,
+            file_moves,
+            remembered: Vec::new(),
             game,
             dice: crate::rng(spec.seed),
             pick: pick_rng(spec.seed),
@@ -149,6 +176,78 @@ where
         if let Ok(game) = replay::<R, B>(&self.source, &file, backend, self.spec.seed, 0) {
             self.game = game;
         }
+    }
+}
+
+/// The first `n` moves `game` has played, as played (outcomes written in).
+fn played_moves<G: QuantumGame>(game: &G, n: usize) -> Vec<G::Move> {
+    game.moves().iter().take(n).map(|m| m.mv.clone()).collect()
+}
+
+impl<R: Ruleset, B: Backend> Table<R, B>
+where
+    R::Error: Classify,
+{
+    /// Plays `mv`, with the outcomes it drew when it was taken back from this very position if
+    /// it is written without outcomes and was ([`Remembered`]), else with the session's dice.
+    fn play_move(&mut self, mv: &R::Move) -> Result<MoveView, SessionError> {
+        let chosen = self.recall(mv).unwrap_or_else(|| mv.clone());
+        let ply = self.next_ply();
+        self.game
+            .play(&chosen, &mut self.dice)
+            .map(|played| MoveView::at(played, ply))
+            .map_err(|e| SessionError::Rules(RulesError::new(e)))
+    }
+
+    /// The move as it was played when it was last taken back from the current position, if it
+    /// was and `mv` has no outcome written in.
+    fn recall(&self, mv: &R::Move) -> Option<R::Move> {
+        if *mv != mv.without_outcomes() {
+            return None;
+        }
+        let played = self.game.moves();
+        self.remembered
+            .iter()
+            .rev()
+            .find(|r| {
+                r.choice == *mv
+                    && r.before.len() == played.len()
+                    && r.before.iter().zip(played).all(|(a, b)| *a == b.mv)
+            })
+            .map(|r| r.played.clone())
+    }
+
+    /// Remembers the move just taken back (`undone`) with its outcomes, at the current
+    /// position; at most [`REMEMBERED_MOVES`] are kept.
+    fn remember(&mut self, undone: &R::Move) {
+        let before = played_moves(&self.game, usize::MAX);
+        let choice = undone.without_outcomes();
+        self.remembered
+            .retain(|r| !(r.choice == choice && r.before == before));
+        if self.remembered.len() == REMEMBERED_MOVES {
+            self.remembered.remove(0);
+        }
+        self.remembered.push(Remembered {
+            before,
+            choice,
+            played: undone.clone(),
+        });
+    }
+
+    /// The file's comments that still belong: those written after moves the game still begins
+    /// with (the file's own, as played).
+    fn comments_kept(&self) -> Vec<Comment> {
+        let shared = self
+            .file_moves
+            .iter()
+            .zip(self.game.moves())
+            .take_while(|(a, b)| **a == b.mv)
+            .count();
+        self.comments
+            .iter()
+            .filter(|c| c.after <= shared)
+            .cloned()
+            .collect()
     }
 }
 
@@ -243,28 +342,30 @@ where
     let mut pick = pick_rng(seed);
     let first = R::first_ply(&text.start);
     for _ in 0..random_plies {
-        if play_random(&mut game, first, &mut pick, &mut dice).is_none() {
+        let legal = game.legal_moves().into_iter().map(|m| m.mv).collect();
+        let ply = ply_of(first, game.moves().len());
+        let played = play_random(legal, &mut pick, |mv| {
+            game.play(mv, &mut dice).ok().map(|p| MoveView::at(p, ply))
+        });
+        if played.is_none() {
             break;
         }
     }
     Ok(game)
 }
 
-/// Plays one legal move picked uniformly with `pick`; a move the engine refuses after all (one
-/// that would leave the state unchanged) is dropped and another picked. `None` when no move can
-/// be played.
-fn play_random<G: QuantumGame>(
-    game: &mut G,
-    first_ply: u32,
+/// Plays one legal move picked uniformly with `pick` from `legal` by `play`; a move the engine
+/// refuses after all (one that would leave the state unchanged) is dropped and another picked.
+/// `None` when no move can be played.
+fn play_random<M>(
+    mut legal: Vec<M>,
     pick: &mut impl Rng,
-    dice: &mut impl Rng,
+    mut play: impl FnMut(&M) -> Option<MoveView>,
 ) -> Option<MoveView> {
-    let mut moves = game.legal_moves();
-    let ply = ply_of(first_ply, game.moves().len());
-    while !moves.is_empty() {
-        let mv = moves.swap_remove(pick.gen_range(0..moves.len()));
-        if let Ok(played) = game.play(&mv.mv, dice) {
-            return Some(MoveView::at(played, ply));
+    while !legal.is_empty() {
+        let mv = legal.swap_remove(pick.gen_range(0..legal.len()));
+        if let Some(played) = play(&mv) {
+            return Some(played);
         }
     }
     None
@@ -319,16 +420,22 @@ where
     }
 
     fn play(&mut self, text: &str) -> Result<MoveView, SessionError> {
-        let ply = self.next_ply();
-        self.game
-            .play_text(text, &mut self.dice)
-            .map(|played| MoveView::at(played, ply))
-            .map_err(|e| SessionError::Rules(RulesError::new(e)))
+        // Read once, as `QuantumGame::play_text` reads it; a text that does not read is the
+        // ruleset's own error.
+        let mv: R::Move = text
+            .parse()
+            .map_err(|e| SessionError::Rules(RulesError::new(R::Error::from(e))))?;
+        self.play_move(&mv)
     }
 
     fn play_random(&mut self) -> Option<MoveView> {
-        let first = R::first_ply(&self.start);
-        play_random(&mut self.game, first, &mut self.pick, &mut self.dice)
+        let legal: Vec<R::Move> = self.game.legal_moves().into_iter().map(|m| m.mv).collect();
+        // The picks' stream is taken out while the move is played through the table (which
+        // remembers outcomes), then put back where it stands.
+        let mut pick = std::mem::replace(&mut self.pick, pick_rng(0));
+        let played = play_random(legal, &mut pick, |mv| self.play_move(mv).ok());
+        self.pick = pick;
+        played
     }
 
     fn engine_move(
@@ -353,12 +460,7 @@ where
         let Some(best) = found.best else {
             return Ok(None);
         };
-        let ply = self.next_ply();
-        let played = self
-            .game
-            .play(&best, &mut self.dice)
-            .map(|played| MoveView::at(played, ply))
-            .map_err(|e| SessionError::Rules(RulesError::new(e)))?;
+        let played = self.play_move(&best)?;
         Ok(Some(EngineReply {
             played,
             depth: found.depth,
@@ -373,8 +475,17 @@ where
             .game
             .undo()
             .map_err(|e| SessionError::Rules(RulesError::new(e)))?;
+        self.remember(&undone.mv);
         // The move taken back was the one at the ply the game is at again.
         Ok(MoveView::at(&undone, self.next_ply()))
+    }
+
+    fn forget_outcomes(&mut self) -> usize {
+        std::mem::take(&mut self.remembered).len()
+    }
+
+    fn first_ply(&self) -> u32 {
+        R::first_ply(&self.start)
     }
 
     fn claim(&mut self) -> Option<Result<String, SessionError>> {
@@ -393,8 +504,11 @@ where
             self.spec.seed,
             0,
         )?;
+        self.file_moves = played_moves(&self.game, text.moves.len());
         self.start = text.start;
         self.tags = text.tags;
+        self.comments = text.comments;
+        self.remembered.clear();
         self.source = source;
         Ok(())
     }
@@ -434,8 +548,11 @@ where
     }
 
     fn game_file(&self, with_tags: bool) -> String {
-        let tags: &[Tag] = if with_tags { &self.tags } else { &[] };
-        R::write_game(tags, &self.start, &self.game)
+        if with_tags {
+            R::write_game(&self.tags, &self.comments_kept(), &self.start, &self.game)
+        } else {
+            R::write_game(&[], &[], &self.start, &self.game)
+        }
     }
 
     fn board_view(&self, links: bool) -> BoardView {

@@ -449,3 +449,86 @@ fn every_move_names_its_mover_and_move_number_as_the_record_does() {
         assert_eq!(&undone, moves.last().expect("moves"), "{rules} {fen:?}");
     }
 }
+
+/// A position and a move of each ruleset whose outcome is drawn with probability 1/2: the
+/// knight split onto f3 and h3 capturing on e5 (measured: was it on f3?), White's pawn capturing
+/// the pair d4/e6 on e6 (a roll: which square is the pair on?).
+fn coin(rules: RulesKind) -> (&'static str, &'static str, &'static str) {
+    match rules {
+        RulesKind::Cantwell => ("4k3/8/8/4p3/8/8/8/4K1N1 w - - 0 1", "g1^f3h3 e8d8", "f3xe5"),
+        RulesKind::Niels => ("7k/8/8/5P2/8/8/8/K7 w - - 0 1 rd4e6op", "", "f5e6"),
+    }
+}
+
+/// Undo then the same move again gets the outcome it drew (the session remembers it), however
+/// often: a player cannot undo until a measurement goes their way. Forgotten
+/// (`forget_outcomes`), the dice roll again and give both outcomes over twenty tries. A move
+/// written with its outcome plays that outcome whatever is remembered.
+#[test]
+fn a_move_taken_back_and_played_again_keeps_its_outcome_until_forgotten() {
+    for rules in RulesKind::CHOICES.iter().map(|c| c.value) {
+        let (fen, before, coin_move) = coin(rules);
+        let input = GameInput::Position {
+            name: "--moves",
+            fen: Some(fen),
+            moves: Some(before),
+        };
+        let mut s = Session::open(
+            &spec(rules, BackendKind::Sparse, Precision::Double),
+            input,
+            0,
+        )
+        .expect("opens");
+        let first = s.play(coin_move).expect("plays").text;
+        for _ in 0..20 {
+            assert_eq!(s.undo().expect("undo").text, first, "{rules:?}");
+            assert_eq!(s.play(coin_move).expect("plays").text, first, "{rules:?}");
+        }
+        // Another move in between does not change what is remembered for this position.
+        s.undo().expect("undo");
+        s.play_random().expect("a random move");
+        s.undo().expect("undo");
+        assert_eq!(s.play(coin_move).expect("plays").text, first, "{rules:?}");
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..20 {
+            s.undo().expect("undo");
+            assert!(s.forget_outcomes() > 0);
+            seen.insert(s.play(coin_move).expect("plays").text);
+        }
+        assert_eq!(seen.len(), 2, "{rules:?}: {seen:?}");
+        // Written in, an outcome is played as written.
+        let other = seen
+            .iter()
+            .find(|t| **t != first)
+            .expect("the other outcome")
+            .clone();
+        s.undo().expect("undo");
+        s.forget_outcomes();
+        s.play(&first).expect("plays");
+        s.undo().expect("undo");
+        assert_eq!(s.play(&other).expect("plays").text, other, "{rules:?}");
+    }
+}
+
+/// The session numbers its moves as the record does, from the start position's fullmove
+/// number and side to move.
+#[test]
+fn moves_are_numbered_from_the_start_position() {
+    for rules in RulesKind::CHOICES.iter().map(|c| c.value) {
+        let input = GameInput::Position {
+            name: "--moves",
+            fen: Some("4k3/8/8/8/8/8/8/4K1N1 b - - 0 5"),
+            moves: Some("e8d8 g1f3"),
+        };
+        let s = Session::open(
+            &spec(rules, BackendKind::Sparse, Precision::Double),
+            input,
+            0,
+        )
+        .expect("opens");
+        assert_eq!(s.first_ply(), 9, "{rules:?}");
+        assert_eq!(s.move_number(0).to_string(), "5...");
+        assert_eq!(s.move_number(1).to_string(), "6.");
+        assert_eq!(s.record(), "5... e8d8 6. g1f3", "{rules:?}");
+    }
+}

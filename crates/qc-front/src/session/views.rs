@@ -1,7 +1,7 @@
 //! Moves as a session hands them out, whatever the ruleset: the words of a ruleset's own typed
 //! moves (`qc_rules::PlayedMove`, `qc_rules::LegalMove`), which every front end shows.
 
-use qc_rules::{Color, GameMove, LegalMove, MoveSquares, PlayedMove, Square};
+use qc_rules::{Color, GameMove, LegalMove, MoveNumber, MoveSquares, PlayedMove, Square};
 use serde_json::{Map, Value};
 use std::ops::Range;
 use std::time::Duration;
@@ -36,6 +36,8 @@ impl MoveView {
     /// ([`qc_rules::Ruleset::first_ply`] plus its index in the game): its mover and move number
     /// follow from it.
     pub fn at<M: GameMove>(played: &PlayedMove<M>, ply: u32) -> MoveView {
+        // The one chess numbering (`qc_rules::MoveNumber`): ply `ply` of a game from ply 0.
+        let number = MoveNumber::of(ply, 0);
         MoveView {
             text: played.text(),
             kind: played.kind_name(),
@@ -43,12 +45,8 @@ impl MoveView {
             outcome: played.outcome_summary(),
             instructions: played.instructions.clone(),
             extras: played.extras(),
-            mover: if ply.is_multiple_of(2) {
-                Color::White
-            } else {
-                Color::Black
-            },
-            number: ply / 2 + 1,
+            mover: number.side(),
+            number: number.number,
             squares: played.mv.squares(),
         }
     }

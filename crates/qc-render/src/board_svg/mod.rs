@@ -117,22 +117,12 @@ impl Default for BoardOptions {
     }
 }
 
-/// The plies of a game as move-list lines, two plies a line: `1. e2e4 e7e5`; when Black moved
-/// first, the first line is `1... e7e5`.
-pub fn move_lines(plies: &[String], black_first: bool) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut rest = plies;
-    if black_first {
-        if let Some((first, tail)) = rest.split_first() {
-            lines.push(format!("1... {first}"));
-            rest = tail;
-        }
-    }
-    let offset = lines.len();
-    for (k, pair) in rest.chunks(2).enumerate() {
-        lines.push(format!("{}. {}", k + 1 + offset, pair.join(" ")));
-    }
-    lines
+/// The plies of a game whose first move is ply `first_ply` (`qc_rules::ruleset::first_ply`)
+/// as move-list lines, one full move a line, numbered as the game's record numbers them:
+/// `1. e2e4 e7e5`; when Black moved first, the first line is `1... e7e5` (a game from a FEN
+/// continues its fullmove number).
+pub fn move_lines(plies: &[String], first_ply: u32) -> Vec<String> {
+    qc_rules::ruleset::numbered_pairs(first_ply, plies)
 }
 
 /// The squares a move's text names, in order, each once (`b1^a3c3` names b1, a3 and c3;

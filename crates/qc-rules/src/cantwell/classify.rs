@@ -13,7 +13,8 @@ use crate::cantwell::occupancy::{Occupancy, SquareStatus};
 use crate::cantwell::qcan::{MoveShape, QcanMove, VariantMark};
 use crate::chess::movement as geometry;
 use crate::chess::Square;
-use crate::chess::{Color, Piece, PieceKind};
+use crate::chess::{Castling, Color, Piece, PieceKind};
+use crate::ruleset::RightLost;
 
 /// A classified move: everything lowering and the register update need.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -362,18 +363,16 @@ fn castle(
     let color = king.color;
     let rank = source.rank();
     let kingside = target.file() == 6;
-    let rights = match (color, kingside) {
-        (Color::White, true) => board.castling.white_kingside,
-        (Color::White, false) => board.castling.white_queenside,
-        (Color::Black, true) => board.castling.black_kingside,
-        (Color::Black, false) => board.castling.black_queenside,
+    let castling = Castling { color, kingside };
+    let without_rights = || MoveError::CastlingWithoutRights {
+        castling,
+        // The game names the move that lost it; the position alone does not know.
+        lost: RightLost::Unknown,
     };
-    if !rights {
-        return Err(MoveError::CastlingWithoutRights { color });
+    if !castling.allowed_by(board.castling) {
+        return Err(without_rights());
     }
-    let at = |file: i32| {
-        Square::from_coords(file, rank).ok_or(MoveError::CastlingWithoutRights { color })
-    };
+    let at = |file: i32| Square::from_coords(file, rank).ok_or_else(without_rights);
     let (rook_from, rook_to) = if kingside {
         (at(7)?, at(5)?)
     } else {

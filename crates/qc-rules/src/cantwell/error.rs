@@ -3,8 +3,8 @@
 
 use crate::cantwell::classify::{MoveType, Variant};
 use crate::chess::Square;
-use crate::chess::{Color, Piece, PieceKind};
-use crate::ruleset::Status;
+use crate::chess::{Castling, Color, Piece, PieceKind};
+use crate::ruleset::{RightLost, Status};
 use qc_ir::{BackendError, ExecError};
 use thiserror::Error;
 
@@ -121,11 +121,13 @@ pub enum MoveError {
         /// Its piece.
         second: Piece,
     },
-    /// Castling right lost (king or rook involved in an earlier move).
-    #[error("{color:?} has no right to castle on that side")]
+    /// Castling right lost (king or rook involved in an earlier move, or none at the start).
+    #[error("{} has no right to castle {}{lost}", .castling.color.name(), .castling.side_name())]
     CastlingWithoutRights {
-        /// The side.
-        color: Color,
+        /// The castling tried.
+        castling: Castling,
+        /// How the right was lost: the game fills in the move that took it away.
+        lost: RightLost,
     },
     /// The king or rook is not on its square with certainty.
     #[error("castling needs the king and the rook on {square} with certainty")]

@@ -26,11 +26,11 @@ use crate::cantwell::movegen::possible_moves;
 use crate::cantwell::observe::{bell_expectations, same_opposite};
 use crate::cantwell::occupancy::{Occupancy, SquareStatus};
 use crate::cantwell::qcan::{MoveShape, QcanMove};
-use crate::chess::{Color, Piece, PieceKind, Square};
+use crate::chess::{Castling, Color, Piece, PieceKind, Square};
 use crate::ledger::{ClassicalState, Ledger, Turn, UndoError};
 use crate::ruleset::{
-    DrawReason, LegalMove, MoveOutcome, PlayedMove, QuantumGame, Roll, SquarePair, Status,
-    WinReason,
+    right_lost, DrawReason, GameMove, LegalMove, MoveOutcome, PlayedMove, QuantumGame, RightLost,
+    Roll, SquarePair, Status, WinReason,
 };
 pub use crate::undo::UNDO_BUDGET_DIVISOR;
 use qc_ir::{
@@ -346,7 +346,31 @@ impl<B: Backend> Game<B> {
         position.force_side(mv);
         let classified = classify(&position.board, &occ, mv);
         position.board.side_to_move = turn;
-        Ok((classified?, occ))
+        match classified {
+            Ok(c) => Ok((c, occ)),
+            Err(MoveError::CastlingWithoutRights { castling, .. }) => {
+                Err(MoveError::CastlingWithoutRights {
+                    castling,
+                    lost: self.castling_right_lost(castling),
+                })
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Which move of the game took `castling`'s right away (the squares each move names take
+    /// the rights of the home squares among them, as [`Position`]'s register update does).
+    fn castling_right_lost(&self, castling: Castling) -> RightLost {
+        let moves = self.ledger.moves().iter().map(|m| {
+            let squares = m.mv.squares();
+            (m.text(), squares.in_click_order())
+        });
+        right_lost(
+            castling,
+            self.start().castling,
+            crate::cantwell::gamefile::first_ply(self.start()),
+            moves,
+        )
     }
 
     /// Plays `mv` with uniform numbers in [0, 1) from `uniform` for its measurements (those

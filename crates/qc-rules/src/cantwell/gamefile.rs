@@ -10,18 +10,21 @@
 //!
 //! Tags come first; `[FEN "..."]` sets the start position, every other tag is kept in order.
 //! Move numbers (`1.`, `1...`, also glued as `1.e2e4`) are skipped, comments (`{...}` over any
-//! number of lines, `;` to the end of the line) are dropped, and an optional result token
-//! (`1-0`, `0-1`, `1/2-1/2`, `*`) ends the game.
+//! number of lines, `;` to the end of the line) are kept with their places among the moves and
+//! written back there, and an optional result token (`1-0`, `0-1`, `1/2-1/2`, `*`) ends the
+//! game.
 
 use crate::cantwell::board::Board;
 use crate::cantwell::notation_error::{GameErrorKind, NotationError};
 use crate::cantwell::qcan::QcanMove;
-use crate::ruleset::{GameFile, GameResult, Tag, WrittenMove};
+use crate::ruleset::{
+    move_text, write_move_text, Comment, GameFile, GameResult, Tag, Wrap, WrittenMove,
+};
 use std::fmt;
 use std::str::FromStr;
 
 /// Full moves per line in the canonical printout.
-const FULL_MOVES_PER_LINE: u32 = 8;
+const FULL_MOVES_PER_LINE: usize = 8;
 
 /// A Quantum Chess game file: tags (other than `FEN`), the start position (the `[FEN]` tag's,
 /// or [`Board::start`]), the QCAN moves and the result token.
@@ -35,8 +38,8 @@ impl Default for GameRecord {
 }
 
 /// The ply of the first move from `start`: 0 is White's first move, 1 Black's first, ...; a game
-/// starting from a FEN continues that count (fullmove 5, Black to move gives 9). Move number =
-/// `ply / 2 + 1`, Black moves iff `ply` is odd.
+/// starting from a FEN continues that count (fullmove 5, Black to move gives 9), as
+/// [`crate::chess::first_ply`] counts for every ruleset.
 pub fn first_ply(start: &Board) -> u32 {
     crate::chess::first_ply(start.side_to_move, start.fullmove_number)
 }
@@ -63,7 +66,7 @@ impl FromStr for GameRecord {
 
 /// The canonical form: one tag per line (the `[FEN]` tag last, only if the start position is
 /// not the standard one), a blank line, then the moves with move numbers, eight full moves per
-/// line, then the result. Move numbers follow the start position and the moves' order, so
+/// line, the comments at their places, then the result. Move numbers follow the start position and the moves' order, so
 /// printing then parsing gives the same record except for the moves' lines and columns.
 impl fmt::Display for GameRecord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -74,39 +77,14 @@ impl fmt::Display for GameRecord {
         for tag in &tags {
             writeln!(f, "{tag}")?;
         }
-        let mut lines: Vec<Vec<String>> = Vec::new();
-        let mut line: Vec<String> = Vec::new();
-        let mut numbers_on_line = 0;
-        let first = first_ply(&self.start);
-        for (index, written) in self.moves.iter().enumerate() {
-            let ply = first + index as u32;
-            let number = ply / 2 + 1;
-            if ply.is_multiple_of(2) {
-                if numbers_on_line == FULL_MOVES_PER_LINE {
-                    lines.push(std::mem::take(&mut line));
-                    numbers_on_line = 0;
-                }
-                line.push(format!("{number}."));
-                numbers_on_line += 1;
-            } else if index == 0 {
-                line.push(format!("{number}..."));
-                numbers_on_line += 1;
-            }
-            line.push(written.mv.to_string());
-        }
-        if let Some(result) = self.result {
-            line.push(result.token().to_string());
-        }
-        if !line.is_empty() {
-            lines.push(line);
-        }
-        if !tags.is_empty() && !lines.is_empty() {
+        let moves: Vec<&QcanMove> = self.moves.iter().map(|written| &written.mv).collect();
+        let tokens = move_text(first_ply(&self.start), &moves, &self.comments, self.result);
+        let mut text = String::new();
+        write_move_text(&mut text, &tokens, Wrap::FullMoves(FULL_MOVES_PER_LINE));
+        if !tags.is_empty() && !text.is_empty() {
             writeln!(f)?;
         }
-        for line in lines {
-            writeln!(f, "{}", line.join(" "))?;
-        }
-        Ok(())
+        f.write_str(&text)
     }
 }
 
@@ -182,12 +160,16 @@ impl Parser {
                 _ if c.is_whitespace() => {
                     self.bump();
                 }
-                '{' => self.skip_block_comment(at)?,
+                '{' => self.block_comment(at)?,
                 '}' => return Err(error_at(at, GameErrorKind::UnmatchedCommentEnd)),
                 ';' => {
-                    while self.peek().is_some_and(|c| c != '\n') {
+                    self.bump();
+                    let mut text = String::new();
+                    while let Some(c) = self.peek().filter(|c| *c != '\n') {
+                        text.push(c);
                         self.bump();
                     }
+                    self.comment(text, true);
                 }
                 '[' => self.tag(at)?,
                 _ => self.word(at)?,
@@ -196,15 +178,29 @@ impl Parser {
         Ok(self.record)
     }
 
-    fn skip_block_comment(&mut self, at: At) -> Result<(), NotationError> {
+    /// `{...}` over any number of lines, kept with its place among the moves.
+    fn block_comment(&mut self, at: At) -> Result<(), NotationError> {
         self.bump();
+        let mut text = String::new();
         loop {
             match self.bump() {
-                Some('}') => return Ok(()),
-                Some(_) => {}
+                Some('}') => {
+                    self.comment(text, false);
+                    return Ok(());
+                }
+                Some(c) => text.push(c),
                 None => return Err(error_at(at, GameErrorKind::UnterminatedComment)),
             }
         }
+    }
+
+    /// Keeps a comment after the moves read so far.
+    fn comment(&mut self, text: String, to_line_end: bool) {
+        self.record.comments.push(Comment {
+            after: self.record.moves.len(),
+            text,
+            to_line_end,
+        });
     }
 
     /// `[Name "value"]` on one line, read by the reader every ruleset shares

@@ -11,8 +11,8 @@ use crate::cantwell::notation_error::NotationError;
 use crate::cantwell::qcan::{parse_move_list, MoveShape, QcanMove};
 use crate::chess::{Color, Square};
 use crate::ruleset::{
-    BoardView, Claimed, Endings, GameMove, LegalMove, MoveOutcome, MoveSquares, PlayedMove,
-    QuantumGame, Ruleset, SquarePair, SquareView, Status, Switch, Tag, WrittenMove,
+    BoardView, Claimed, Comment, Endings, GameMove, LegalMove, MoveOutcome, MoveSquares,
+    PlayedMove, QuantumGame, Ruleset, SquarePair, SquareView, Status, Switch, Tag, WrittenMove,
 };
 use qc_ir::{Backend, Circuit, Clbit, IMPOSSIBLE_PROBABILITY};
 use serde_json::{json, Map, Value};
@@ -303,6 +303,10 @@ impl<B: Backend> QuantumGame for Game<B> {
         self.ledger.moves()
     }
 
+    fn first_ply(&self) -> u32 {
+        crate::cantwell::gamefile::first_ply(self.start())
+    }
+
     fn record(&self) -> String {
         let mut record = GameRecord {
             start: self.start().clone(),
@@ -410,8 +414,12 @@ impl<B: Backend> QuantumGame for Game<B> {
     }
 
     fn endings_note(&self) -> Option<String> {
+        // Two counters (docs/rules.md, rule 14): the FEN's halfmove clock (reset by pawn moves
+        // and captures, as in chess) and the official engine's fifty-move counter (reset only
+        // when the expected piece count changes), which is the one that ends the game at 100.
         Some(format!(
-            "Fifty-move counter: {}/{}   Can claim: {}{}",
+            "Halfmove clock (FEN): {}   Official fifty-move counter: {}/{}   Can claim: {}{}",
+            self.board().halfmove_clock,
             self.fifty_move_counter().plies,
             crate::FIFTY_MOVE_PLIES,
             self.claimable().map_or("nothing", |e| e.as_str()),
@@ -564,7 +572,12 @@ impl Ruleset for Cantwell {
         })
     }
 
-    fn write_game<B: Backend>(tags: &[Tag], start: &Board, game: &Game<B>) -> String {
+    fn write_game<B: Backend>(
+        tags: &[Tag],
+        comments: &[Comment],
+        start: &Board,
+        game: &Game<B>,
+    ) -> String {
         let ended = game
             .full_measurement()
             .map(|m| Tag::new(ending_tag(m.ending), format!("{:#018x}", m.bitboard)));
@@ -575,6 +588,7 @@ impl Ruleset for Cantwell {
                 .cloned()
                 .chain(ended)
                 .collect(),
+            comments: comments.to_vec(),
             ..GameRecord::new(start.clone())
         };
         for r in game.moves() {

@@ -1,7 +1,7 @@
 //! Castling rights: which of the four castlings a side may still make, as FEN's `KQkq`, and
 //! how a move touching a king's or rook's home square takes them away.
 
-use super::Square;
+use super::{Color, Square};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -53,6 +53,68 @@ impl CastlingRights {
             _ => {}
         }
         rights
+    }
+}
+
+/// One of the four castlings: whose, and on which side.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Castling {
+    /// The side that castles.
+    pub color: Color,
+    /// Kingside (`O-O`, the king to the g-file) or queenside (`O-O-O`, to the c-file).
+    pub kingside: bool,
+}
+
+impl Castling {
+    /// The castling a king's step from `from` to `to` is on the standard 8x8 board (e1g1,
+    /// e1c1, e8g8, e8c8), if it is one.
+    pub fn of_king_step(from: Square, to: Square) -> Option<Castling> {
+        let color = match from.rank() {
+            0 => Color::White,
+            7 => Color::Black,
+            _ => return None,
+        };
+        if from.file() != 4 || to.rank() != from.rank() {
+            return None;
+        }
+        match to.file() {
+            6 => Some(Castling {
+                color,
+                kingside: true,
+            }),
+            2 => Some(Castling {
+                color,
+                kingside: false,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The king's move of this castling (`e1g1`): its from and to squares.
+    pub fn king_step(self) -> (Square, Square) {
+        let rank = if self.color == Color::White { 0 } else { 7 };
+        let to_file = if self.kingside { 6 } else { 2 };
+        let at = |file| Square::from_coords(file, rank).unwrap_or(Square::ALL[0]);
+        (at(4), at(to_file))
+    }
+
+    /// Whether `rights` allow it.
+    pub fn allowed_by(self, rights: CastlingRights) -> bool {
+        match (self.color, self.kingside) {
+            (Color::White, true) => rights.white_kingside,
+            (Color::White, false) => rights.white_queenside,
+            (Color::Black, true) => rights.black_kingside,
+            (Color::Black, false) => rights.black_queenside,
+        }
+    }
+
+    /// `kingside` or `queenside`.
+    pub fn side_name(self) -> &'static str {
+        if self.kingside {
+            "kingside"
+        } else {
+            "queenside"
+        }
     }
 }
 
@@ -137,5 +199,20 @@ mod tests {
         assert_eq!(all.without(sq("a8")).to_string(), "KQk");
         assert_eq!(all.without(sq("e8")).to_string(), "KQ");
         assert_eq!(all.without(sq("e4")), all);
+    }
+
+    #[test]
+    fn a_kings_two_file_step_from_home_is_a_castling() {
+        let black_long = Castling::of_king_step(sq("e8"), sq("c8")).expect("castling");
+        assert_eq!(
+            (black_long.color, black_long.kingside),
+            (Color::Black, false)
+        );
+        assert_eq!(black_long.king_step(), (sq("e8"), sq("c8")));
+        assert!(!black_long.allowed_by("KQk".parse().expect("rights")));
+        assert!(black_long.allowed_by(CastlingRights::ALL));
+        for (from, to) in [("e1", "f1"), ("e2", "g2"), ("d1", "b1"), ("e1", "g2")] {
+            assert_eq!(Castling::of_king_step(sq(from), sq(to)), None, "{from}{to}");
+        }
     }
 }

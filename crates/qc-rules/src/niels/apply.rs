@@ -493,12 +493,7 @@ impl NielsPosition {
                 }
             }
         }
-        let touched: Vec<Square> = match *mv {
-            NielsMove::Step { from, to, .. } | NielsMove::Tunnel { from, to } => vec![from, to],
-            NielsMove::Superpose { from, .. } | NielsMove::Entangle { from, .. } => vec![from],
-            _ => vec![],
-        };
-        for s in touched {
+        for s in mv.castling_squares() {
             self.castling = self.castling.without(s);
         }
         self.halfmove_clock = if irreversible {

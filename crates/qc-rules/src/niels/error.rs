@@ -3,8 +3,8 @@
 //! what was wrong in fields (an enum of problems, the squares and pairs involved), so callers
 //! match on it; the `Display` text says the same in words.
 
-use crate::chess::{Piece, Square};
-use crate::ruleset::Status;
+use crate::chess::{Castling, Piece, Square};
+use crate::ruleset::{RightLost, Status};
 use qc_ir::BackendError;
 use thiserror::Error;
 
@@ -359,6 +359,14 @@ pub enum IllegalReason {
     /// Not one of the side to move's moves here.
     #[error("not a move of the side to move in this position")]
     NotAMove,
+    /// The king's castling step without the right to castle on that side.
+    #[error("{} has no right to castle {}{lost}", .castling.color.name(), .castling.side_name())]
+    NoCastlingRight {
+        /// The castling tried.
+        castling: Castling,
+        /// How the right was lost: the game fills in the move that took it away.
+        lost: RightLost,
+    },
     /// It could capture the opponent's king.
     #[error("it could capture the king (Art. 6.2.1)")]
     CapturesKing,

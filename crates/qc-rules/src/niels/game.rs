@@ -10,9 +10,9 @@ use super::endings::{RepetitionKey, REPETITION_COUNT};
 use super::error::{IllegalReason, Inconsistency, NielsError};
 use super::moves::{NielsMove, RolledMove};
 use super::position::{NielsPosition, Pair, PairId};
-use crate::chess::{Color, Square};
+use crate::chess::Square;
 use crate::ledger::{CircuitRun, ClassicalState, Ledger, Turn, UndoError};
-use crate::ruleset::{DrawReason, PlayedMove, QuantumGame, Roll, Status};
+use crate::ruleset::{right_lost, DrawReason, PlayedMove, QuantumGame, Roll, Status};
 use crate::undo::btree_map_bytes;
 use qc_ir::{Backend, Clbit, Gate, MeasureChoice, Origin, Qubit};
 use rand::Rng;
@@ -496,22 +496,27 @@ impl<B: Backend> NielsGame<B> {
     /// The game record: move numbers and every move with its outcomes (`1. e2^e4e2 e7e5 2. ...`),
     /// which replays exactly (read back by [`super::NielsRecord::read_move_list`]).
     pub(super) fn move_record(&self) -> String {
-        let mut out = Vec::new();
-        let mut number = self.initial.fullmove_number;
-        let mut side = self.initial.side_to_move;
-        for (i, m) in self.ledger.moves().iter().enumerate() {
-            if side == Color::White {
-                out.push(format!("{number}."));
-            } else if i == 0 {
-                out.push(format!("{number}..."));
+        let moves = self.ledger.moves().iter().map(PlayedMove::text);
+        crate::ruleset::numbered_line(self.first_ply(), moves)
+    }
+
+    /// `reason` with what only the game's history tells: for a castling without the right, the
+    /// move that took it away.
+    fn with_history(&self, reason: IllegalReason) -> IllegalReason {
+        match reason {
+            IllegalReason::NoCastlingRight { castling, .. } => {
+                let moves = self
+                    .ledger
+                    .moves()
+                    .iter()
+                    .map(|m| (m.text(), m.mv.mv.castling_squares()));
+                IllegalReason::NoCastlingRight {
+                    castling,
+                    lost: right_lost(castling, self.initial.castling, self.first_ply(), moves),
+                }
             }
-            out.push(m.text());
-            if side == Color::Black {
-                number += 1;
-            }
-            side = side.opponent();
+            other => other,
         }
-        out.join(" ")
     }
 
     /// Plays `mv`: its recorded rolls forced, or without them the dice rolled with `rng`.
@@ -539,7 +544,7 @@ impl<B: Backend> NielsGame<B> {
         if let Some(reason) = position.illegal_reason(mv) {
             return Err(NielsError::Illegal {
                 text: mv.to_string(),
-                reason,
+                reason: self.with_history(reason),
             });
         }
         if let Some(r) = rolls {

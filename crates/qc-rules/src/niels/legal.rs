@@ -7,8 +7,8 @@ use super::error::IllegalReason;
 use super::moves::{Facing, NielsMove, NielsMoveKind};
 use super::position::{Cell, NielsPosition};
 use crate::chess::Square;
-use crate::chess::{Color, Piece, PieceKind};
-use crate::ruleset::{DrawReason, Status, WinReason};
+use crate::chess::{Castling, Color, Piece, PieceKind};
+use crate::ruleset::{DrawReason, RightLost, Status, WinReason};
 
 const PROMOTIONS: [PieceKind; 4] = [
     PieceKind::Queen,
@@ -368,11 +368,31 @@ impl NielsPosition {
         king && self.capture_can_succeed(from, to)
     }
 
+    /// The castling `mv` would be, when it is the king's castling step on the 8x8 board and the
+    /// side to move has no right to it.
+    fn castling_without_right(&self, mv: &NielsMove) -> Option<Castling> {
+        let NielsMove::Step { from, to, .. } = *mv else {
+            return None;
+        };
+        let king = Piece::new(self.side_to_move, PieceKind::King);
+        let castling = Castling::of_king_step(from, to)?;
+        let home = self.width == 8 && self.height == 8 && castling.color == self.side_to_move;
+        (home && self.piece_at(from) == Some(king) && !castling.allowed_by(self.castling))
+            .then_some(castling)
+    }
+
     /// Why `mv` is illegal, or `None` if it is legal.
     pub fn illegal_reason(&self, mv: &NielsMove) -> Option<IllegalReason> {
         let mv = &self.canonical(mv);
         if !self.pseudo_moves().contains(mv) {
-            return Some(IllegalReason::NotAMove);
+            return Some(match self.castling_without_right(mv) {
+                Some(castling) => IllegalReason::NoCastlingRight {
+                    castling,
+                    // The game names the move that lost it; the position alone does not know.
+                    lost: RightLost::Unknown,
+                },
+                None => IllegalReason::NotAMove,
+            });
         }
         if self.could_capture_king(mv) {
             return Some(IllegalReason::CapturesKing);

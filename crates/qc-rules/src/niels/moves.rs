@@ -199,6 +199,21 @@ pub enum NielsMoveKind {
     Tunnelling,
 }
 
+impl NielsMove {
+    /// The squares whose castling rights the move takes away
+    /// ([`crate::CastlingRights::without`]): a step's or a tunnelling's two squares, the square
+    /// a superposition or an entanglement leaves; nothing for the moves on a pair's marks.
+    pub fn castling_squares(&self) -> Vec<Square> {
+        match *self {
+            NielsMove::Step { from, to, .. } | NielsMove::Tunnel { from, to } => vec![from, to],
+            NielsMove::Superpose { from, .. } | NielsMove::Entangle { from, .. } => vec![from],
+            NielsMove::Invert { .. } | NielsMove::ZMove { .. } | NielsMove::Hadamard { .. } => {
+                vec![]
+            }
+        }
+    }
+}
+
 impl NielsMoveKind {
     /// The name: `move`, `capture`, `castling`, `superposition`, `entanglement`,
     /// `mark_inversion`, `z_move`, `hadamard`, `tunnelling`.

@@ -11,7 +11,10 @@
 use super::error::{GameFileProblem, NielsError};
 use super::moves::RolledMove;
 use super::position::{NielsPosition, NielsRules};
-use crate::ruleset::{GameFile, GameResult, Tag, WrittenMove};
+use crate::ruleset::{
+    first_ply, move_text, write_move_text, Comment, GameFile, GameResult, MoveTextToken, Tag, Wrap,
+    WrittenMove,
+};
 use std::fmt::Write;
 
 /// A Niel's Chess game file: tags (other than `FEN` and `Variant`), the start position under
@@ -24,6 +27,7 @@ struct Tokens {
     tags: Vec<Tag>,
     moves: Vec<WrittenMove<String>>,
     result: Option<GameResult>,
+    comments: Vec<Comment>,
 }
 
 fn bad(line: usize, column: usize, problem: GameFileProblem) -> NielsError {
@@ -53,7 +57,13 @@ fn parse_tag(line: &str, number: usize) -> Result<Tag, NielsError> {
 fn tokens(text: &str) -> Result<Tokens, NielsError> {
     let mut record = Tokens::default();
     let mut in_comment: Option<(usize, usize)> = None;
+    // The text of the `{...}` comment being read.
+    let mut comment = String::new();
     for (index, line) in text.lines().enumerate() {
+        if in_comment.is_some() {
+            // The comment goes on over a line break.
+            comment.push('\n');
+        }
         let number = index + 1;
         let trimmed = line.trim();
         if in_comment.is_none() && trimmed.starts_with('[') {
@@ -87,12 +97,24 @@ fn tokens(text: &str) -> Result<Tokens, NielsError> {
             if in_comment.is_some() {
                 if c == '}' {
                     in_comment = None;
+                    record.comments.push(Comment {
+                        after: record.moves.len(),
+                        text: std::mem::take(&mut comment),
+                        to_line_end: false,
+                    });
+                } else {
+                    comment.push(c);
                 }
             } else if c == '{' {
                 flush(token_start.take(), at, &mut record);
                 in_comment = Some((number, i + 1));
             } else if c == ';' {
                 flush(token_start.take(), at, &mut record);
+                record.comments.push(Comment {
+                    after: record.moves.len(),
+                    text: line[at + 1..].to_string(),
+                    to_line_end: true,
+                });
                 break;
             } else if c.is_whitespace() {
                 flush(token_start.take(), at, &mut record);
@@ -171,6 +193,7 @@ impl NielsRecord {
             start,
             moves: read_moves(tokens.moves)?,
             result: tokens.result,
+            comments: tokens.comments,
         })
     }
 
@@ -193,6 +216,16 @@ impl NielsRecord {
     /// The file text: tags, a blank line, then `record` (a move list such as
     /// `NielsGame::record` gives) wrapped at about 80 columns.
     pub fn write(tags: &[Tag], record: &str) -> String {
+        let tokens: Vec<MoveTextToken> = record
+            .split_whitespace()
+            .map(|t| MoveTextToken::Move(t.to_string()))
+            .collect();
+        NielsRecord::write_tokens(tags, &tokens)
+    }
+
+    /// The file text: tags, a blank line, then the move text `tokens` ([`move_text`]) wrapped at
+    /// about 80 columns.
+    pub fn write_tokens(tags: &[Tag], tokens: &[MoveTextToken]) -> String {
         let mut out = String::new();
         for tag in tags {
             let _ = writeln!(out, "{tag}");
@@ -200,23 +233,25 @@ impl NielsRecord {
         if !tags.is_empty() {
             out.push('\n');
         }
-        let mut line = String::new();
-        for token in record.split_whitespace() {
-            if !line.is_empty() && line.len() + token.len() + 1 > 80 {
-                out.push_str(&line);
-                out.push('\n');
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(token);
-        }
-        if !line.is_empty() {
-            out.push_str(&line);
-            out.push('\n');
-        }
+        write_move_text(&mut out, tokens, Wrap::Columns(80));
         out
+    }
+
+    /// The game file of `moves` played from `start` (the moves as played, their outcomes
+    /// written in), with `tags` (the rule options and the start position added), `comments`
+    /// at their places and `result`.
+    pub fn write_game(
+        tags: &[Tag],
+        start: &NielsPosition,
+        moves: &[String],
+        comments: &[Comment],
+        result: Option<GameResult>,
+    ) -> String {
+        let mut all = tags.to_vec();
+        all.push(Tag::new("Variant", start.rules.to_string()));
+        all.push(Tag::new("FEN", start.to_fen()));
+        let first = first_ply(start.side_to_move, start.fullmove_number);
+        NielsRecord::write_tokens(&all, &move_text(first, moves, comments, result))
     }
 }
 

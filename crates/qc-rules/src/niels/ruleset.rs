@@ -7,8 +7,9 @@ use crate::niels::game::PlayedNiels;
 use crate::niels::moves::{NielsMove, NielsMoveKind, RolledMove};
 use crate::niels::{Cell, NielsError, NielsGame, NielsPosition, NielsRecord, NielsRules};
 use crate::ruleset::{
-    BoardView, Endings, GameMove, LegalMove, MarkView, MoveOutcome, MoveSquares, PairView,
-    QuantumGame, Ruleset, SquarePair, SquareView, Status, Switch, Tag, WireLabel, WrittenMove,
+    BoardView, Comment, Endings, GameMove, LegalMove, MarkView, MoveOutcome, MoveSquares, PairView,
+    PlayedMove, QuantumGame, Ruleset, SquarePair, SquareView, Status, Switch, Tag, WireLabel,
+    WrittenMove,
 };
 use qc_ir::{Backend, Circuit};
 use serde_json::{json, Map, Value};
@@ -237,6 +238,10 @@ impl<B: Backend> QuantumGame for NielsGame<B> {
         self.ledger.run().wire_labels()
     }
 
+    fn first_ply(&self) -> u32 {
+        <Niels as Ruleset>::first_ply(self.initial_position())
+    }
+
     fn record(&self) -> String {
         self.move_record()
     }
@@ -391,17 +396,15 @@ impl Ruleset for Niels {
         NielsGame::new(start.clone(), backend)
     }
 
-    fn write_game<B: Backend>(tags: &[Tag], start: &NielsPosition, game: &NielsGame<B>) -> String {
-        let mut all = tags.to_vec();
-        all.push(Tag::new("Variant", start.rules.to_string()));
-        all.push(Tag::new("FEN", start.to_fen()));
-        let mut record = game.record();
+    fn write_game<B: Backend>(
+        tags: &[Tag],
+        comments: &[Comment],
+        start: &NielsPosition,
+        game: &NielsGame<B>,
+    ) -> String {
+        let moves: Vec<String> = game.moves().iter().map(PlayedMove::text).collect();
         // A finished game says how it ended, as a PGN result token.
-        if let Some(result) = game.status().result() {
-            record.push(' ');
-            record.push_str(result.token());
-        }
-        NielsRecord::write(&all, &record)
+        NielsRecord::write_game(tags, start, &moves, comments, game.status().result())
     }
 
     fn start_fen(start: &NielsPosition) -> String {

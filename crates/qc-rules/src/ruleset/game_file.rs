@@ -6,7 +6,7 @@
 //! written (`Display` for [`Tag`]) here, once for every ruleset, so that a value one ruleset
 //! writes reads back in every other.
 
-use super::Status;
+use super::{MoveNumber, Status};
 use std::fmt;
 use thiserror::Error;
 
@@ -352,16 +352,19 @@ pub struct GameFile<S, M> {
     pub moves: Vec<WrittenMove<M>>,
     /// The result token, if the file has one.
     pub result: Option<GameResult>,
+    /// The comments, each with its place among the moves, in file order.
+    pub comments: Vec<Comment>,
 }
 
 impl<S, M> GameFile<S, M> {
-    /// A game file with no tags, moves or result.
+    /// A game file with no tags, moves, result or comments.
     pub fn new(start: S) -> GameFile<S, M> {
         GameFile {
             tags: Vec::new(),
             start,
             moves: Vec::new(),
             result: None,
+            comments: Vec::new(),
         }
     }
 
@@ -376,5 +379,130 @@ impl<S, M> GameFile<S, M> {
     /// Appends a move not read from a file.
     pub fn push_move(&mut self, mv: M) {
         self.moves.push(WrittenMove::unplaced(mv));
+    }
+}
+
+/// A comment of a game file (`{ ... }`, or `;` to the end of the line) and its place: after how
+/// many moves it was written. A game written again keeps it there (a file's comments survive
+/// being played on and saved).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Comment {
+    /// The moves written before it.
+    pub after: usize,
+    /// Its text, without the braces or the `;` (spaces and line breaks kept).
+    pub text: String,
+    /// A `;` comment, which runs to the end of its line (its text has no line break).
+    pub to_line_end: bool,
+}
+
+impl fmt::Display for Comment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.to_line_end {
+            write!(f, ";{}", self.text)
+        } else {
+            write!(f, "{{{}}}", self.text)
+        }
+    }
+}
+
+/// One token of a game file's move text ([`move_text`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveTextToken {
+    /// A move number (`1.`, `1...`).
+    Number(MoveNumber),
+    /// A move.
+    Move(String),
+    /// A comment.
+    Comment(Comment),
+    /// The result token.
+    Result(GameResult),
+}
+
+/// How a ruleset breaks its move text into lines.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Wrap {
+    /// At most this many full-move numbers on a line (Quantum Chess: 8).
+    FullMoves(usize),
+    /// Lines of at most this many characters where tokens allow (Niel's Chess: 80).
+    Columns(usize),
+}
+
+/// The move text of a game whose first move is ply `first_ply`: the moves numbered as PGN
+/// numbers them ([`super::numbered_tokens`]), every comment before the move it was written
+/// before (those after the last move at the end), then `result`.
+pub fn move_text<M: fmt::Display>(
+    first_ply: u32,
+    moves: &[M],
+    comments: &[Comment],
+    result: Option<GameResult>,
+) -> Vec<MoveTextToken> {
+    let mut out = Vec::new();
+    let mut index = 0;
+    let mut comments = comments.iter().peekable();
+    for token in super::numbered_tokens(first_ply, moves) {
+        match token {
+            super::NumberedToken::Number(n) => {
+                // A comment goes before the number of the move it precedes.
+                while let Some(c) = comments.next_if(|c| c.after <= index) {
+                    out.push(MoveTextToken::Comment(c.clone()));
+                }
+                out.push(MoveTextToken::Number(n));
+            }
+            super::NumberedToken::Move(text) => {
+                while let Some(c) = comments.next_if(|c| c.after <= index) {
+                    out.push(MoveTextToken::Comment(c.clone()));
+                }
+                out.push(MoveTextToken::Move(text));
+                index += 1;
+            }
+        }
+    }
+    out.extend(comments.cloned().map(MoveTextToken::Comment));
+    out.extend(result.map(MoveTextToken::Result));
+    out
+}
+
+/// Writes `tokens` ([`move_text`]) as lines, broken as `wrap` says, and after every comment (a
+/// `;` comment must end its line; a `{...}` one, often long, is easier to read so).
+pub fn write_move_text(out: &mut String, tokens: &[MoveTextToken], wrap: Wrap) {
+    let mut line = String::new();
+    let mut numbers_on_line = 0;
+    for token in tokens {
+        let text = match token {
+            MoveTextToken::Number(n) => n.to_string(),
+            MoveTextToken::Move(m) => m.clone(),
+            MoveTextToken::Comment(c) => c.to_string(),
+            MoveTextToken::Result(r) => r.token().to_string(),
+        };
+        let full = match wrap {
+            Wrap::FullMoves(most) => {
+                matches!(token, MoveTextToken::Number(_)) && numbers_on_line == most
+            }
+            Wrap::Columns(most) => line.chars().count() + 1 + text.chars().count() > most,
+        };
+        if full && !line.is_empty() {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+            numbers_on_line = 0;
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&text);
+        match token {
+            MoveTextToken::Number(_) => numbers_on_line += 1,
+            MoveTextToken::Comment(_) => {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+                numbers_on_line = 0;
+            }
+            _ => {}
+        }
+    }
+    if !line.is_empty() {
+        out.push_str(&line);
+        out.push('\n');
     }
 }

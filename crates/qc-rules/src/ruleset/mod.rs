@@ -14,7 +14,9 @@
 //! qc-front's `rules.rs` (see `docs/architecture.md`): every front end reads its title, rule
 //! options and switches from here.
 
+pub mod castling_loss;
 pub mod game_file;
+pub mod numbering;
 pub mod pair;
 pub mod played;
 pub mod status;
@@ -23,8 +25,14 @@ pub mod view;
 
 pub use crate::cantwell::{Cantwell, CantwellError, FIFTY_MOVE_BOARD_TAG, REPETITION_BOARD_TAG};
 pub use crate::niels::{Niels, NielsStart};
+pub use castling_loss::{right_lost, RightLost};
 pub use game_file::{
-    leading_tags, GameFile, GameResult, ResultContradicts, Tag, TagProblem, WrittenMove,
+    leading_tags, move_text, write_move_text, Comment, GameFile, GameResult, MoveTextToken,
+    ResultContradicts, Tag, TagProblem, Wrap, WrittenMove,
+};
+pub use numbering::{
+    first_ply, numbered_line, numbered_pairs, numbered_tokens, MoveNumber, MoveRef, MoveRefError,
+    NumberedToken,
 };
 pub use pair::{SameSquare, SquarePair};
 pub use played::{GameMove, LegalMove, MoveOutcome, MoveSquares, PlayedMove, Roll};
@@ -108,6 +116,16 @@ pub trait QuantumGame {
     /// The moves played, in order.
     fn moves(&self) -> &[PlayedMove<Self::Move>];
 
+    /// The ply of the first move counted from the start of a game of chess (0: White's first
+    /// move), from the start position's fullmove number and side to move ([`first_ply`]): what
+    /// every output numbers the moves from ([`MoveNumber`]).
+    fn first_ply(&self) -> u32;
+
+    /// The chess number of move `index` (0-based) of the game: `5.` or `5...`.
+    fn move_number(&self, index: usize) -> MoveNumber {
+        MoveNumber::of(self.first_ply(), index)
+    }
+
     /// The instructions of move `n` (1 = the first move; 0 = the set-up), as a range of the
     /// circuit's instruction list; `None` when there is no move `n`.
     fn move_instructions(&self, n: usize) -> Option<Range<usize>> {
@@ -181,8 +199,9 @@ pub trait QuantumGame {
     /// ([`Ruleset::switch_unsupported`]) stays off: nothing happens by default.
     fn set_switch(&mut self, _switch: Switch, _on: bool) {}
 
-    /// A line about the draw rules' counters (`Fifty-move counter: 9/100   Can claim:
-    /// repetition`), for the text outputs; `None` when there is nothing to say.
+    /// A line about the draw rules' counters (`Halfmove clock (FEN): 3   Official fifty-move
+    /// counter: 9/100   Can claim: repetition`), for the text outputs; `None` when there is
+    /// nothing to say.
     fn endings_note(&self) -> Option<String> {
         None
     }
@@ -303,8 +322,14 @@ pub trait Ruleset {
     }
 
     /// The game as a game file that replays exactly: `tags`, the start position and rule
-    /// options, then every move with its outcomes.
-    fn write_game<B: Backend>(tags: &[Tag], start: &Self::Start, game: &Self::Game<B>) -> String;
+    /// options, then every move with its outcomes, `comments` at their places (a comment after
+    /// more moves than the game has comes at the end), and the result of a finished game.
+    fn write_game<B: Backend>(
+        tags: &[Tag],
+        comments: &[Comment],
+        start: &Self::Start,
+        game: &Self::Game<B>,
+    ) -> String;
 
     /// The rule options in force, as they are written (`None` for a ruleset without options).
     fn options_name(start: &Self::Start) -> Option<String>;

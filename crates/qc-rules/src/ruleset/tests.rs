@@ -221,7 +221,7 @@ fn written_games_read_back_in_both_rulesets() {
             g.play_text(m, &mut dice(5)).expect("move");
         }
         let tags = vec![Tag::new("Event", "test")];
-        let text = R::write_game(&tags, &start, &g);
+        let text = R::write_game(&tags, &[], &start, &g);
         let read = R::read_game(&text, None).expect("reads back");
         assert_eq!(read.tags, tags, "{text}");
         let mut again = R::new_game(&read.start, ReferenceSparse::new()).expect("game");
@@ -240,6 +240,59 @@ fn written_games_read_back_in_both_rulesets() {
         &["e1^e4e2:op", "h8g8", "e4xe8"],
     );
     assert!(Cantwell::start(None, Some("full")).is_err());
+}
+
+/// A game file's comments are read with their places and written back there, in both
+/// rulesets, also by a game played from the file and written again: the opening comment, one
+/// between two moves (also over two lines), a `;` comment to the end of its line, one after the
+/// last move.
+#[test]
+fn comments_are_kept_where_they_were_written() {
+    fn keeps<R: Ruleset>(fen_tag: &str, moves: [&str; 3]) {
+        let [a, b, c] = moves;
+        let text = format!(
+            "[Event \"comments\"]\n{fen_tag}\n{{ An opening comment\n  over two lines. }}\n1. {a} {{ a split }} {b} ; to the end\n2. {c} {{ last }}\n"
+        );
+        let read = R::read_game(&text, None).expect("reads");
+        let places: Vec<(usize, &str, bool)> = read
+            .comments
+            .iter()
+            .map(|c| (c.after, c.text.as_str(), c.to_line_end))
+            .collect();
+        assert_eq!(
+            places,
+            [
+                (0, " An opening comment\n  over two lines. ", false),
+                (1, " a split ", false),
+                (2, " to the end", true),
+                (3, " last ", false),
+            ],
+            "{}",
+            R::NAME
+        );
+        let mut g = R::new_game(&read.start, ReferenceSparse::new()).expect("game");
+        for m in &read.moves {
+            g.play(&m.mv, &mut dice(1)).expect("move");
+        }
+        let written = R::write_game(&read.tags, &read.comments, &read.start, &g);
+        let again = R::read_game(&written, None).expect("reads back");
+        assert_eq!(again.comments, read.comments, "{written}");
+        assert_eq!(again.tags, read.tags, "{written}");
+        // A comment ends its line: the opening one stands before the first move number.
+        assert!(
+            written.contains("{ An opening comment\n  over two lines. }\n1. "),
+            "{written}"
+        );
+        assert!(written.contains("{ a split }\n"), "{written}");
+    }
+    keeps::<Cantwell>(
+        "[FEN \"4k3/8/8/8/8/8/8/4K1N1 w - - 0 1\"]",
+        ["g1^f3h3", "e8d8", "f3g1"],
+    );
+    keeps::<Niels>(
+        "[FEN \"4k3/8/8/8/8/8/8/4K1N1 w - - 0 1\"]",
+        ["g1f3", "e8d8", "f3g1"],
+    );
 }
 
 /// The probability of the outcome that happened and what it meant, against hand-computed
