@@ -14,6 +14,7 @@
 //! qc-front's `rules.rs` (see `docs/architecture.md`): every front end reads its title, rule
 //! options and switches from here.
 
+pub mod file_text;
 pub mod game_file;
 pub mod pair;
 pub mod played;
@@ -23,6 +24,7 @@ pub mod view;
 
 pub use crate::cantwell::{Cantwell, CantwellError, FIFTY_MOVE_BOARD_TAG, REPETITION_BOARD_TAG};
 pub use crate::niels::{Niels, NielsStart};
+pub use file_text::{visible, without_bom, FileOrder, OrderProblem};
 pub use game_file::{
     leading_tags, GameFile, GameResult, ResultContradicts, Tag, TagProblem, WrittenMove,
 };
