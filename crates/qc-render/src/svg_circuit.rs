@@ -8,8 +8,12 @@
 //! column. Each row shows only the wires its instructions use, so that a move's vertical lines
 //! join the few wires it touches instead of crossing dozens; where a line still crosses a wire
 //! it does not act on, the wire is broken around it, so that only dots and boxes read as joined.
+//! Each row's instructions are placed in columns again on the row's wires in its order, with a
+//! condition's label and an ancilla's life mark taking the gap under or above their wire, so no
+//! two elements of a column meet ([`fold`]).
 //! A section can be highlighted (the move just played).
 
+use super::layout::rows::relayout_rows;
 use super::layout::{
     cut_into_bands, layout_annotated, Annotations, Layout, Mark, Placed, TooLarge,
 };
@@ -145,28 +149,102 @@ pub fn draw_with(
     notes: &Annotations,
     options: &SvgOptions,
 ) -> Result<String, TooLarge> {
-    let lay = layout_annotated(circuit, notes);
-    lay.check_size()?;
-    Ok(render(&lay, options))
+    let folded = fold(circuit, notes, options)?;
+    Ok(render(&folded, options))
+}
+
+/// The drawing's layout and its rows: the SVG's own columns, which differ from the text
+/// drawing's where a row draws its wires in another order than the layout (see
+/// [`crate::layout::rows`]).
+#[derive(Clone, Debug)]
+pub struct Folded {
+    /// The columns of every instruction and section.
+    pub layout: Layout,
+    /// The rows, top to bottom, over consecutive columns.
+    pub rows: Vec<Row>,
 }
 
 /// One row of a folded drawing: its columns and the wires they use (indices into the layout's
 /// wires, top to bottom).
-struct Row {
-    columns: Range<usize>,
-    wires: Vec<usize>,
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// The row's columns.
+    pub columns: Range<usize>,
+    /// The wires it shows, top to bottom.
+    pub wires: Vec<usize>,
 }
 
-/// The rows of `lay` for a page of `room` pixels of columns.
-fn rows(lay: &Layout, widths: &[f64], room: Option<f64>, by_first_use: bool) -> Vec<Row> {
-    let bands = match room {
-        Some(room) => cut_into_bands(widths, room, |c| lay.section_starts(c)),
-        None => std::iter::once(0..lay.columns).collect(),
+/// Rounds of [`fold`] that cut a row again; each round cuts at least one row into two or more,
+/// and real drawings need one or two.
+const FOLD_ROUNDS: usize = 8;
+
+/// Lays `circuit` out and folds it as `options` say: cuts the layout's columns into rows that
+/// fit the page, orders each row's wires, and places each row's instructions again on its wires
+/// in that order; a row that no longer fits is cut again and its parts placed again on the
+/// wires they use. After [`FOLD_ROUNDS`] rounds the parts of a row still too wide keep its wires.
+///
+/// # Errors
+/// [`TooLarge`] for a drawing too large to read.
+pub fn fold(
+    circuit: &Circuit,
+    notes: &Annotations,
+    options: &SvgOptions,
+) -> Result<Folded, TooLarge> {
+    let mut layout = layout_annotated(circuit, notes);
+    layout.check_size()?;
+    let room = options
+        .width
+        .map(|w| (w - names_width(&layout) - RIGHT).max(MIN_COLUMN));
+    // A game's rows (it has sections) show their wires in the order the moves use them; a plain
+    // circuit keeps its qubits' order.
+    let by_first_use = !layout.sections.is_empty();
+    let mut bands = cut(&layout, &column_widths(&layout), 0..layout.columns, room);
+    let mut round = 0;
+    loop {
+        round += 1;
+        let orders = wire_orders(&layout, &bands, by_first_use);
+        let (relaid, relaid_bands) = relayout_rows(circuit, &layout, &bands, &orders);
+        let widths = column_widths(&relaid);
+        let parts: Vec<Vec<Range<usize>>> = relaid_bands
+            .into_iter()
+            .map(|band| cut(&relaid, &widths, band, room))
+            .collect();
+        layout = relaid;
+        if round == FOLD_ROUNDS || parts.iter().all(|p| p.len() == 1) {
+            let rows = parts
+                .into_iter()
+                .zip(orders)
+                .flat_map(|(parts, wires)| {
+                    parts.into_iter().map(move |columns| Row {
+                        columns,
+                        wires: wires.clone(),
+                    })
+                })
+                .collect();
+            return Ok(Folded { layout, rows });
+        }
+        bands = parts.into_iter().flatten().collect();
+    }
+}
+
+/// Cuts the columns `band` of `lay` (of `widths`) into rows of at most `room` pixels, between
+/// sections where a row can end there (`None`: one row).
+fn cut(lay: &Layout, widths: &[f64], band: Range<usize>, room: Option<f64>) -> Vec<Range<usize>> {
+    let Some(room) = room else {
+        return vec![band];
     };
-    // The wires each band uses, from the placed instructions: first those that instructions on
-    // several wires join, in the order they first do, then the others in the order they are
-    // first used (`placed` is in instruction order). A game's set-up, one `x` per wire, then
-    // does not decide the order of the row it starts.
+    let start = band.start;
+    cut_into_bands(&widths[band], room, |c| lay.section_starts(start + c))
+        .into_iter()
+        .map(|part| start + part.start..start + part.end)
+        .collect()
+}
+
+/// The wires each band of columns uses, from the placed instructions: first those that
+/// instructions on several wires join, in the order they first do, then the others in the
+/// order they are first used (`placed` is in instruction order). A game's set-up, one `x` per
+/// wire, then does not decide the order of the row it starts.
+fn wire_orders(lay: &Layout, bands: &[Range<usize>], by_first_use: bool) -> Vec<Vec<usize>> {
     let mut used: Vec<Vec<usize>> = vec![Vec::new(); bands.len()];
     let band_of = |column: usize| bands.partition_point(|b| b.end <= column);
     for joined in [true, false] {
@@ -176,13 +254,8 @@ fn rows(lay: &Layout, widths: &[f64], room: Option<f64>, by_first_use: bool) -> 
             }
         }
     }
-    bands
-        .into_iter()
-        .zip(used)
-        .map(|(columns, wires)| Row {
-            columns,
-            wires: row_order(wires, by_first_use),
-        })
+    used.into_iter()
+        .map(|wires| row_order(wires, by_first_use))
         .collect()
 }
 
@@ -199,19 +272,21 @@ fn row_order(mut wires: Vec<usize>, by_first_use: bool) -> Vec<usize> {
     wires
 }
 
-fn render(lay: &Layout, options: &SvgOptions) -> String {
+/// Where the columns start: right of the widest wire name.
+fn names_width(lay: &Layout) -> f64 {
     let name_chars = lay
         .wires
         .iter()
         .map(|n| n.chars().count())
         .max()
         .unwrap_or(0);
-    let left = CHAR * name_chars as f64 + 20.0;
+    CHAR * name_chars as f64 + 20.0
+}
+
+fn render(folded: &Folded, options: &SvgOptions) -> String {
+    let Folded { layout: lay, rows } = folded;
+    let left = names_width(lay);
     let widths = column_widths(lay);
-    let room = options.width.map(|w| (w - left - RIGHT).max(MIN_COLUMN));
-    // A game's rows (it has sections) show their wires in the order the moves use them; a plain
-    // circuit keeps its qubits' order.
-    let rows = rows(lay, &widths, room, !lay.sections.is_empty());
     let header = if lay.sections.is_empty() { 0.0 } else { HEADER };
     // Each row's instructions, in instruction order.
     let mut by_row: Vec<Vec<&Placed>> = vec![Vec::new(); rows.len()];

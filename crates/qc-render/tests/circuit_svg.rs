@@ -6,8 +6,8 @@
 
 use qc_ir::{Circuit, Clbit, Condition, Control, Gate, Instruction, Op, Qubit};
 use qc_render::game_drawing::game_drawing;
-use qc_render::layout::{layout_annotated, Annotations};
-use qc_render::svg_circuit::{draw_with, SvgOptions};
+use qc_render::layout::Annotations;
+use qc_render::svg_circuit::{draw_with, fold, SvgOptions};
 use qc_rules::{QuantumGame, Ruleset};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -37,7 +37,10 @@ struct Crossings {
 
 /// Every property of the module docs, for `circuit` drawn with `notes` and `options`.
 fn check(name: &str, circuit: &Circuit, notes: &Annotations, options: &SvgOptions) -> Crossings {
-    let lay = layout_annotated(circuit, notes);
+    // The SVG's own columns: each row places its instructions again on its wires.
+    let lay = fold(circuit, notes, options)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .layout;
     let svg = draw_with(circuit, notes, options).unwrap_or_else(|e| panic!("{name}: {e}"));
     let doc = Document::parse(&svg).unwrap_or_else(|e| panic!("{name}: {e}"));
     let root = doc.root_element();

@@ -6,6 +6,7 @@
 
 use qc_ir::{Circuit, Clbit, Condition, Control, Gate, Instruction, Op, Qubit};
 use qc_render::layout::{layout, layout_annotated, Annotations, Layout, Section};
+use qc_render::svg_circuit::{fold, SvgOptions};
 use qc_rules::{QuantumGame, Ruleset};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -51,15 +52,27 @@ fn out_of_order(circuit: &Circuit, lay: &Layout) -> Vec<String> {
     wrong
 }
 
+/// The layout the text drawing uses, and the SVG's at several page widths (its rows place their
+/// instructions again on their own wires).
 fn check(name: &str, circuit: &Circuit, notes: &Annotations) {
-    let lay = layout_annotated(circuit, notes);
-    let wrong = out_of_order(circuit, &lay);
-    assert!(wrong.is_empty(), "{name}:\n{}", wrong.join("\n"));
-    // Instructions in order in the list, every drawn one once.
-    assert!(lay
-        .placed
-        .windows(2)
-        .all(|w| w[0].instruction < w[1].instruction));
+    let mut layouts = vec![("text".to_string(), layout_annotated(circuit, notes))];
+    for width in [None, Some(1200.0), Some(600.0), Some(250.0)] {
+        let options = SvgOptions {
+            width,
+            highlight: None,
+        };
+        let folded = fold(circuit, notes, &options).expect("a drawing");
+        layouts.push((format!("SVG at {width:?}"), folded.layout));
+    }
+    for (drawing, lay) in layouts {
+        let wrong = out_of_order(circuit, &lay);
+        assert!(wrong.is_empty(), "{name}, {drawing}:\n{}", wrong.join("\n"));
+        // Instructions in order in the list, every drawn one once.
+        assert!(lay
+            .placed
+            .windows(2)
+            .all(|w| w[0].instruction < w[1].instruction));
+    }
 }
 
 fn repo() -> PathBuf {

@@ -7,7 +7,8 @@
 //! measurement after every instruction that reads or writes its bit before it. Columns are read
 //! left to right, so a drawing never shows an instruction before one it depends on. A labelled
 //! section (a game's move) starts after every column of the sections before it, so moves never
-//! share a column. The same layout feeds the text and SVG renderers, so both pictures agree.
+//! share a column. The text drawing draws this layout; the SVG, whose rows show their own wires
+//! in their own order, places each row's instructions again by the same rules ([`rows`]).
 //!
 //! The work does not grow with the wires an instruction spans: the next free column of a span
 //! is read and set in O(log n) for n wires ([`next_free`]), and the wires an instruction only
@@ -15,9 +16,13 @@
 //! refused before anything is drawn ([`Layout::check_size`]).
 
 mod next_free;
+mod placer;
+pub mod rows;
+
+use placer::Placer;
 
 use super::labels::gate_label;
-use qc_ir::{Circuit, Clbit, Control, Op, Qubit};
+use qc_ir::{Circuit, Clbit, Control, Instruction, Op, Qubit};
 use qc_rules::WireLabel;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
@@ -237,15 +242,12 @@ pub fn layout_annotated(circuit: &Circuit, notes: &Annotations) -> Layout {
         row_of[q] = Some(wires.len());
         wires.push(names[q].clone());
     }
-    let mut next_free = next_free::NextFree::new(wires.len());
-    let mut bits = BitColumns::default();
+    let mut placer = Placer::new(wires.len());
     let mut placed = Vec::new();
-    let mut columns = 0;
-    let mut spans: Vec<SectionSpan> = Vec::new();
     let mut sections = notes.sections.iter().peekable();
     for (index, instr) in circuit.instructions().iter().enumerate() {
         while let Some(section) = sections.next_if(|s| s.start <= index) {
-            open_section(&mut spans, &mut columns, &mut next_free, &section.label);
+            placer.open_section(&section.label);
         }
         let marks: Vec<(usize, Mark)> = marks_of(&instr.op, &labels, index)
             .into_iter()
@@ -256,17 +258,8 @@ pub fn layout_annotated(circuit: &Circuit, notes: &Annotations) -> Layout {
         }
         let lo = marks.iter().map(|(w, _)| *w).min().unwrap_or(0);
         let hi = marks.iter().map(|(w, _)| *w).max().unwrap_or(0);
-        let reads = instr.condition.map(|c| c.clbit);
-        let writes = match instr.op {
-            Op::Measure { clbit, .. } => Some(clbit),
-            _ => None,
-        };
-        // `next_free` starts at the open section's first column, so the span's maximum does.
-        let after_wires = next_free.latest(lo, hi);
-        let column = after_wires.max(bits.earliest(reads, writes));
-        next_free.set(lo, hi, column + 1);
-        bits.record(reads, writes, column);
-        columns = columns.max(column + 1);
+        let (reads, writes) = classical_bits(instr);
+        let column = placer.place((lo, hi), reads, writes);
         let condition = instr
             .condition
             .map(|c| format!("{}={}", c.clbit, u8::from(c.value)));
@@ -280,9 +273,9 @@ pub fn layout_annotated(circuit: &Circuit, notes: &Annotations) -> Layout {
     }
     // Sections starting at or after the end (moves that emitted nothing) still show.
     for section in sections {
-        open_section(&mut spans, &mut columns, &mut next_free, &section.label);
+        placer.open_section(&section.label);
     }
-    close_section(&mut spans, &mut columns);
+    let (columns, spans) = placer.finish();
     Layout {
         wires,
         placed,
@@ -292,33 +285,14 @@ pub fn layout_annotated(circuit: &Circuit, notes: &Annotations) -> Layout {
     }
 }
 
-/// For every classical bit, the first column an instruction that reads it may take (after its
-/// writer) and the first column one that writes it may take (after its writer and readers).
-#[derive(Default)]
-struct BitColumns {
-    read_from: HashMap<Clbit, usize>,
-    write_from: HashMap<Clbit, usize>,
-}
-
-impl BitColumns {
-    /// The first column an instruction reading `reads` and writing `writes` may take.
-    fn earliest(&self, reads: Option<Clbit>, writes: Option<Clbit>) -> usize {
-        let read = reads.and_then(|b| self.read_from.get(&b)).copied();
-        let write = writes.and_then(|b| self.write_from.get(&b)).copied();
-        read.unwrap_or(0).max(write.unwrap_or(0))
-    }
-
-    /// Notes an instruction placed in `column`.
-    fn record(&mut self, reads: Option<Clbit>, writes: Option<Clbit>, column: usize) {
-        if let Some(b) = reads {
-            let w = self.write_from.entry(b).or_insert(0);
-            *w = (*w).max(column + 1);
-        }
-        if let Some(b) = writes {
-            self.read_from.insert(b, column + 1);
-            self.write_from.insert(b, column + 1);
-        }
-    }
+/// The classical bit an instruction reads (its condition's) and the one it writes (a
+/// measurement's).
+pub(crate) fn classical_bits(instr: &Instruction) -> (Option<Clbit>, Option<Clbit>) {
+    let writes = match instr.op {
+        Op::Measure { clbit, .. } => Some(clbit),
+        _ => None,
+    };
+    (instr.condition.map(|c| c.clbit), writes)
 }
 
 /// The most cells (wires x columns) a drawing may have. A drawing that large is already far
@@ -403,30 +377,4 @@ pub fn cut_into_bands(
         bands.push(0..0);
     }
     bands
-}
-
-/// Ends the open section (an empty one gets a column of its own) and starts the next one after
-/// every column used so far.
-fn open_section(
-    spans: &mut Vec<SectionSpan>,
-    columns: &mut usize,
-    next_free: &mut next_free::NextFree,
-    label: &str,
-) {
-    close_section(spans, columns);
-    next_free.set_all(*columns);
-    spans.push(SectionSpan {
-        label: label.to_string(),
-        columns: *columns..*columns,
-    });
-}
-
-/// Ends the open section at the current column count.
-fn close_section(spans: &mut [SectionSpan], columns: &mut usize) {
-    if let Some(last) = spans.last_mut() {
-        if *columns == last.columns.start {
-            *columns += 1;
-        }
-        last.columns.end = *columns;
-    }
 }

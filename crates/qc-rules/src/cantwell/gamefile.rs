@@ -18,7 +18,8 @@ use crate::cantwell::board::Board;
 use crate::cantwell::notation_error::{GameErrorKind, NotationError};
 use crate::cantwell::qcan::QcanMove;
 use crate::ruleset::{
-    move_text, write_move_text, Comment, GameFile, GameResult, Tag, Wrap, WrittenMove,
+    move_text, without_bom, write_move_text, Comment, FileOrder, GameFile, GameResult, OrderProblem,
+    Tag, Wrap, WrittenMove,
 };
 use std::fmt;
 use std::str::FromStr;
@@ -95,7 +96,7 @@ struct Parser {
     line: usize,
     column: usize,
     record: GameRecord,
-    fen_seen: bool,
+    order: FileOrder,
 }
 
 /// A position in the file (1-based line and column).
@@ -121,12 +122,12 @@ fn ends_word(c: char) -> bool {
 impl Parser {
     fn new(text: &str) -> Parser {
         Parser {
-            chars: text.chars().collect(),
+            chars: without_bom(text).chars().collect(),
             pos: 0,
             line: 1,
             column: 1,
             record: GameRecord::default(),
-            fen_seen: false,
+            order: FileOrder::default(),
         }
     }
 
@@ -206,9 +207,6 @@ impl Parser {
     /// `[Name "value"]` on one line, read by the reader every ruleset shares
     /// ([`Tag::parse_prefix`]); `at` is the `[`. What follows the `]` on its line is read on.
     fn tag(&mut self, at: At) -> Result<(), NotationError> {
-        if !self.record.moves.is_empty() || self.record.result.is_some() {
-            return Err(error_at(at, GameErrorKind::TagAfterMoves));
-        }
         let line: String = self.chars[self.pos..]
             .iter()
             .take_while(|c| **c != '\n')
@@ -228,14 +226,13 @@ impl Parser {
             line: at.line,
             column: at.column + quote + 1,
         };
+        self.order
+            .tag(name == "FEN")
+            .map_err(|problem| error_at(at, order_error(problem)))?;
         for _ in 0..taken {
             self.bump();
         }
         if name == "FEN" {
-            if self.fen_seen {
-                return Err(error_at(at, GameErrorKind::DuplicateFen));
-            }
-            self.fen_seen = true;
             self.record.start = Board::from_fen(&value)
                 .map_err(|e| error_at(value_at, GameErrorKind::BadFen(Box::new(e))))?;
         } else {
@@ -251,10 +248,11 @@ impl Parser {
             word.push(c);
             self.bump();
         }
-        if self.record.result.is_some() {
-            return Err(error_at(at, GameErrorKind::AfterResult { token: word }));
-        }
-        if let Some(result) = GameResult::from_token(&word) {
+        let result = GameResult::from_token(&word);
+        self.order
+            .word(&word, result.is_some())
+            .map_err(|problem| error_at(at, order_error(problem)))?;
+        if let Some(result) = result {
             self.record.result = Some(result);
             return Ok(());
         }
@@ -281,6 +279,15 @@ impl Parser {
             column,
         });
         Ok(())
+    }
+}
+
+/// The shared order check's problem as this reader's error kind.
+fn order_error(problem: OrderProblem) -> GameErrorKind {
+    match problem {
+        OrderProblem::TagAfterMoves => GameErrorKind::TagAfterMoves,
+        OrderProblem::DuplicateFen => GameErrorKind::DuplicateFen,
+        OrderProblem::AfterResult { token } => GameErrorKind::AfterResult { token },
     }
 }
 

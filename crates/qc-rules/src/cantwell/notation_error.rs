@@ -5,6 +5,7 @@
 //! them; the `Display` text says the same in words. Columns and lines are 1-based and count
 //! characters, not bytes.
 
+use crate::ruleset::{visible, OrderProblem};
 use std::fmt;
 use thiserror::Error;
 
@@ -13,7 +14,7 @@ use thiserror::Error;
 #[non_exhaustive]
 pub enum NotationError {
     /// A QCAN move string is malformed.
-    #[error("bad QCAN move `{text}`: {kind}, found {} at column {column}", found(.token))]
+    #[error("bad QCAN move `{}`: {kind}, found {} at column {column}", visible(.text), found(.token))]
     Move {
         /// The whole move string.
         text: String,
@@ -37,7 +38,7 @@ pub enum NotationError {
         error: Box<NotationError>,
     },
     /// A FEN record is malformed.
-    #[error("bad FEN: {field} `{text}`: {kind}")]
+    #[error("bad FEN: {field} `{}`: {kind}", visible(.text))]
     Fen {
         /// The field at fault.
         field: FenField,
@@ -62,7 +63,7 @@ fn found(token: &str) -> String {
     if token.is_empty() {
         "the end of the move".to_string()
     } else {
-        format!("`{token}`")
+        format!("`{}`", visible(token))
     }
 }
 
@@ -279,18 +280,15 @@ impl fmt::Display for GameErrorKind {
             }
             GameErrorKind::UnmatchedCommentEnd => f.write_str("`}` without an opening `{`"),
             GameErrorKind::BadTag(problem) => write!(f, "bad tag: {problem}"),
-            GameErrorKind::TagAfterMoves => {
-                f.write_str("tag after the first move; tags must come before the moves")
-            }
-            GameErrorKind::DuplicateFen => f.write_str("second [FEN] tag"),
+            // The order problems are worded once, by the check every ruleset shares.
+            GameErrorKind::TagAfterMoves => OrderProblem::TagAfterMoves.fmt(f),
+            GameErrorKind::DuplicateFen => OrderProblem::DuplicateFen.fmt(f),
             GameErrorKind::BadFen(error) => write!(f, "bad [FEN] tag: {error}"),
             GameErrorKind::BadMove(error) => write!(f, "{error}"),
-            GameErrorKind::AfterResult { token } => {
-                write!(
-                    f,
-                    "`{token}` after the result, expected the end of the game"
-                )
+            GameErrorKind::AfterResult { token } => OrderProblem::AfterResult {
+                token: token.clone(),
             }
+            .fmt(f),
         }
     }
 }

@@ -12,7 +12,7 @@ use thiserror::Error;
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum NielsError {
     /// The FEN-like position text is malformed.
-    #[error("bad Niel's FEN `{text}`: {problem}")]
+    #[error("bad Niel's FEN `{}`: {problem}", crate::ruleset::visible(.text))]
     Fen {
         /// The offending field or token.
         text: String,
@@ -20,7 +20,7 @@ pub enum NielsError {
         problem: FenProblem,
     },
     /// The move text does not parse.
-    #[error("bad Niel's move `{text}`: {problem} (at column {column})")]
+    #[error("bad Niel's move `{}`: {problem} (at column {column})", crate::ruleset::visible(.text))]
     Notation {
         /// The move text.
         text: String,
@@ -30,7 +30,7 @@ pub enum NielsError {
         problem: MoveProblem,
     },
     /// A move written with recorded outcomes where only a bare move is read.
-    #[error("bad Niel's move `{text}`: outcomes are not part of a bare move")]
+    #[error("bad Niel's move `{}`: outcomes are not part of a bare move", crate::ruleset::visible(.text))]
     RollsInBareMove {
         /// The move text.
         text: String,
@@ -57,7 +57,7 @@ pub enum NielsError {
         option: String,
     },
     /// A move of a game file or move list does not parse.
-    #[error("move {number} `{text}`{}: {source}", place(*.line, *.column))]
+    #[error("move {number} `{}`{}: {source}", crate::ruleset::visible(.text), place(*.line, *.column))]
     BadMove {
         /// The move's 1-based number in the file or list.
         number: usize,
@@ -339,11 +339,12 @@ pub enum MoveProblem {
 }
 
 /// What is wrong with a Niel's game file outside its moves.
-#[derive(Debug, Error, Copy, Clone, PartialEq, Eq)]
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum GameFileProblem {
-    /// A tag line after the first move.
-    #[error("tags must come before the moves")]
-    TagAfterMoves,
+    /// Parts in an order no reader accepts (a tag after the moves, a second `FEN` tag,
+    /// anything after the result), as the check every ruleset shares finds them.
+    #[error("{0}")]
+    Order(#[from] crate::ruleset::OrderProblem),
     /// A malformed `[Name "value"]` tag line, as the reader every ruleset shares finds it (its
     /// column is the error's).
     #[error("bad tag: {0}")]

@@ -12,8 +12,8 @@ use super::error::{GameFileProblem, NielsError};
 use super::moves::RolledMove;
 use super::position::{NielsPosition, NielsRules};
 use crate::ruleset::{
-    first_ply, move_text, write_move_text, Comment, GameFile, GameResult, MoveTextToken, Tag, Wrap,
-    WrittenMove,
+    first_ply, move_text, without_bom, write_move_text, Comment, FileOrder, GameFile, GameResult,
+    MoveTextToken, Tag, Wrap, WrittenMove,
 };
 use std::fmt::Write;
 
@@ -53,13 +53,16 @@ fn parse_tag(line: &str, number: usize) -> Result<Tag, NielsError> {
         .map_err(|problem| bad(number, problem.column(), GameFileProblem::Tag(problem)))
 }
 
-/// Splits a game file into tags and move tokens; errors give the line and column.
+/// Splits a game file into tags and move tokens; errors give the line and column. A leading
+/// byte-order mark is no part of the text, and the parts must come in the order every ruleset's
+/// reader checks ([`FileOrder`]).
 fn tokens(text: &str) -> Result<Tokens, NielsError> {
     let mut record = Tokens::default();
+    let mut order = FileOrder::default();
     let mut in_comment: Option<(usize, usize)> = None;
     // The text of the `{...}` comment being read.
     let mut comment = String::new();
-    for (index, line) in text.lines().enumerate() {
+    for (index, line) in without_bom(text).lines().enumerate() {
         if in_comment.is_some() {
             // The comment goes on over a line break.
             comment.push('\n');
@@ -67,20 +70,29 @@ fn tokens(text: &str) -> Result<Tokens, NielsError> {
         let number = index + 1;
         let trimmed = line.trim();
         if in_comment.is_none() && trimmed.starts_with('[') {
-            if !record.moves.is_empty() {
-                return Err(bad(number, 1, GameFileProblem::TagAfterMoves));
-            }
-            record.tags.push(parse_tag(line, number)?);
+            let tag = parse_tag(line, number)?;
+            let column = line.chars().take_while(|c| c.is_whitespace()).count() + 1;
+            order
+                .tag(tag.name.eq_ignore_ascii_case("FEN"))
+                .map_err(|problem| bad(number, column, problem.into()))?;
+            record.tags.push(tag);
             continue;
         }
         // A token's start: its byte offset and its column (counted once, as the line is
         // walked, so that a long line is read in linear time).
         let mut token_start: Option<(usize, usize)> = None;
         let chars: Vec<(usize, char)> = line.char_indices().collect();
-        let flush = |start: Option<(usize, usize)>, end: usize, rec: &mut Tokens| {
+        let mut flush = |start: Option<(usize, usize)>,
+                         end: usize,
+                         rec: &mut Tokens|
+         -> Result<(), NielsError> {
             if let Some((s, column)) = start {
                 let token = &line[s..end];
-                if let Some(result) = GameResult::from_token(token) {
+                let result = GameResult::from_token(token);
+                order
+                    .word(token, result.is_some())
+                    .map_err(|problem| bad(number, column, problem.into()))?;
+                if let Some(result) = result {
                     rec.result = Some(result);
                 } else if !is_move_number(token) {
                     rec.moves.push(WrittenMove {
@@ -90,6 +102,7 @@ fn tokens(text: &str) -> Result<Tokens, NielsError> {
                     });
                 }
             }
+            Ok(())
         };
         let mut i = 0;
         while i < chars.len() {
@@ -106,10 +119,10 @@ fn tokens(text: &str) -> Result<Tokens, NielsError> {
                     comment.push(c);
                 }
             } else if c == '{' {
-                flush(token_start.take(), at, &mut record);
+                flush(token_start.take(), at, &mut record)?;
                 in_comment = Some((number, i + 1));
             } else if c == ';' {
-                flush(token_start.take(), at, &mut record);
+                flush(token_start.take(), at, &mut record)?;
                 record.comments.push(Comment {
                     after: record.moves.len(),
                     text: line[at + 1..].to_string(),
@@ -117,7 +130,7 @@ fn tokens(text: &str) -> Result<Tokens, NielsError> {
                 });
                 break;
             } else if c.is_whitespace() {
-                flush(token_start.take(), at, &mut record);
+                flush(token_start.take(), at, &mut record)?;
             } else if token_start.is_none() {
                 token_start = Some((at, i + 1));
             }
@@ -128,7 +141,7 @@ fn tokens(text: &str) -> Result<Tokens, NielsError> {
         } else {
             line.len()
         };
-        flush(token_start.take(), end, &mut record);
+        flush(token_start.take(), end, &mut record)?;
     }
     if let Some((line, column)) = in_comment {
         return Err(bad(line, column, GameFileProblem::UnclosedComment));

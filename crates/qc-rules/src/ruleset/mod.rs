@@ -15,6 +15,7 @@
 //! options and switches from here.
 
 pub mod castling_loss;
+pub mod file_text;
 pub mod game_file;
 pub mod numbering;
 pub mod pair;
@@ -26,6 +27,7 @@ pub mod view;
 pub use crate::cantwell::{Cantwell, CantwellError, FIFTY_MOVE_BOARD_TAG, REPETITION_BOARD_TAG};
 pub use crate::niels::{Niels, NielsStart};
 pub use castling_loss::{right_lost, RightLost};
+pub use file_text::{visible, without_bom, FileOrder, OrderProblem};
 pub use game_file::{
     leading_tags, move_text, write_move_text, Comment, GameFile, GameResult, MoveTextToken,
     ResultContradicts, Tag, TagProblem, Wrap, WrittenMove,
