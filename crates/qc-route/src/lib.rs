@@ -4,7 +4,7 @@
 //! (a target's `edges`, checked as a [`qc_ir::CouplingMap`]). The input is a circuit whose gates
 //! act on at most two qubits (qc-export lowers a program to the device's gates first); the
 //! output is the same program on the device's physical qubits, two-qubit gates only on usable
-//! couplers (CZ), with the layout: where every program qubit starts and where each of its
+//! couplers (the device's entangler, [`Device::entangler`]: CZ, √iSWAP, ...), with the layout: where every program qubit starts and where each of its
 //! measurements happens, so that a device's counts read exactly as the original program's.
 //!
 //! The passes, one module each:
@@ -15,17 +15,19 @@
 //!    simulator, every branch kept).
 //! 3. [`plan`]: qubit lifetimes: a qubit in a known state holds no physical qubit and is
 //!    prepared again where it is next needed; measured and reset qubits free theirs; gates on
-//!    pairs merge into blocks priced in CZ gates.
+//!    pairs merge into blocks priced in the device's two-qubit gates ([`native`]: the fewest
+//!    from the Weyl-chamber coordinates, [`weyl`]).
 //! 4. [`layout`]: the board embedded on the device (homes for the squares' qubits).
 //! 5. [`router`]: placement at birth and SABRE-style routing with look-ahead, moves onto free
 //!    qubits, SWAPs merged into blocks, mirrored blocks, costs weighted by the calibration
 //!    ([`calibration`], [`device`]); steps that commute on a shared qubit may run in either
 //!    order ([`commute`]).
-//! 6. [`synth`]: re-synthesis of every run on a pair with the fewest CZ gates ([`kak`]).
+//! 6. [`synth`]: re-synthesis of every run on a pair with the fewest of the device's two-qubit
+//!    gates ([`native`], on the KAK form of [`kak`]).
 //! 7. [`verify`]: the routed program checked against the device and the layout.
 //!
 //! Several routing trials (seeded; deterministic for a given seed) are run, in parallel, and the
-//! one with the best estimated success probability is kept (priced by its runs' CZ counts, so
+//! one with the best estimated success probability is kept (priced by its runs' gate counts, so
 //! only the winner is synthesised). Where no step reads a bit (generic circuits, the
 //! deferred form of a game), each trial also gets SABRE's layout passes: the plan reversed
 //! ([`plan::Plan::reversed`]) is routed from where the trial left every qubit, and the plan
@@ -43,17 +45,21 @@ pub mod kak;
 pub mod known;
 pub mod layout;
 pub mod linalg;
+pub mod native;
 pub mod plan;
 pub mod program;
 pub mod router;
 pub mod synth;
 pub mod verify;
+pub mod weyl;
 
 pub use calibration::{Calibration, CalibrationError, EspOp};
 pub use device::{Device, Usable};
 pub use error::{RouteError, VerifyError};
+pub use native::Entangler;
 pub use router::QubitTrack;
 
+use native::CountCache;
 use program::{Program, Step, StepOp};
 use qc_ir::{Backend, Circuit, QubitRole};
 use rand::SeedableRng;
@@ -95,7 +101,7 @@ impl Default for Options {
 /// What [`compile`] did, for summaries.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
-    /// CZ gates in the routed program.
+    /// Two-qubit gates (the device's entangler) in the routed program.
     pub two_qubit_gates: usize,
     /// Physical qubits the program touches.
     pub qubits_used: usize,
@@ -114,8 +120,8 @@ pub struct Report {
 /// A routed program.
 #[derive(Clone, Debug)]
 pub struct Compiled {
-    /// The program on the device's physical qubits (`Qubit(k)` is physical qubit `k`): CZ and
-    /// single-qubit gates, measurements, resets; the original bits.
+    /// The program on the device's physical qubits (`Qubit(k)` is physical qubit `k`): the
+    /// device's two-qubit gate and single-qubit gates, measurements, resets; the original bits.
     pub circuit: Circuit,
     /// Per program qubit: where it starts and where each measurement happens.
     pub tracks: Vec<QubitTrack>,
@@ -125,8 +131,8 @@ pub struct Compiled {
 
 /// Places and routes `circuit` onto `device` under `calibration`. `analysis` is a fresh
 /// simulator for the known-value analysis ([`known`]). The result passes [`verify::verify`]
-/// with CZ and single-qubit gates as natives (the caller lowers single-qubit gates and, for
-/// another entangler, the CZ gates, and verifies again).
+/// with the device's entangler ([`Device::entangler`]) and single-qubit gates as natives (the
+/// caller lowers single-qubit gates to the device's and verifies again).
 pub fn compile<B: Backend>(
     circuit: &Circuit,
     device: &Device,
@@ -138,7 +144,7 @@ pub fn compile<B: Backend>(
     let elided = elide::exchanges(&Program::from_circuit(circuit)?);
     let program = elided.program;
     let mut oracle = known::Oracle::new(&program, analysis);
-    let plan = plan::Plan::new(&program, &mut oracle);
+    let plan = plan::Plan::new(&program, &mut oracle, device.entangler);
     let usable = Usable::new(device, calibration);
     let broken = device.num_qubits() - usable.count();
     let too_wide = |needed: usize| RouteError::TooWide {
@@ -209,11 +215,12 @@ pub fn compile<B: Backend>(
         .enumerate()
         .flat_map(|(set, s)| (0..s.trials).map(move |trial| (set, trial)))
         .collect();
-    // Each worker thread keeps one cache of CZ counts for all its trials (the counts are a
+    // Each worker thread keeps one cache of gate counts for all its trials (the counts are a
     // function of the block, so sharing changes nothing but the time).
+    let fresh_counts = || CountCache::new(device.entangler);
     let outcomes: Vec<Result<(f64, router::Routing), RouteError>> = jobs
         .par_iter()
-        .map_init(kak::CzCache::default, |cz, &(set, trial)| {
+        .map_init(fresh_counts, |counts, &(set, trial)| {
             let setting = &settings[set];
             let usable = setting.usable.as_ref().unwrap_or(&usable);
             context.run(
@@ -221,7 +228,7 @@ pub fn compile<B: Backend>(
                 usable,
                 set * trials + trial,
                 trial < 2,
-                cz,
+                counts,
             )
         })
         .collect();
@@ -242,10 +249,12 @@ pub fn compile<B: Backend>(
         }
     }
     let Some((_, mut routing)) = best else {
-        return Err(RouteError::Synthesis);
+        return Err(RouteError::Synthesis {
+            entangler: device.entangler,
+        });
     };
     elide::restore_measurements(&mut routing.tracks, &elided.measured);
-    let mut steps = synth::resynthesize(&routing.steps, device.num_qubits())?;
+    let mut steps = synth::resynthesize(&routing.steps, device.num_qubits(), device.entangler)?;
     if !device.mid_circuit {
         measurements_last(&mut steps);
     }
@@ -254,15 +263,13 @@ pub fn compile<B: Backend>(
         num_clbits: program.num_clbits,
         steps,
     };
-    let out = routed.to_circuit()?;
-    let cz_and_one = |i: &qc_ir::Instruction| match &i.op {
+    let out = routed.to_circuit(device.entangler)?;
+    let native_and_one = |i: &qc_ir::Instruction| match &i.op {
         qc_ir::Op::Gate {
             gate,
             controls,
             targets,
-        } => {
-            targets.len() + controls.len() == 1 || (*gate == qc_ir::Gate::Z && controls.len() == 1)
-        }
+        } => targets.len() + controls.len() == 1 || device.entangler.is_gate(*gate, controls.len()),
         _ => false,
     };
     verify::verify(
@@ -271,7 +278,7 @@ pub fn compile<B: Backend>(
         calibration,
         &routing.tracks,
         &verify::measurement_counts(circuit),
-        &cz_and_one,
+        &native_and_one,
     )?;
     let mut used = vec![false; device.num_qubits()];
     for s in &routed.steps {
@@ -330,7 +337,7 @@ impl Trials<'_> {
         usable: &Usable,
         index: usize,
         plain: bool,
-        cz: &mut kak::CzCache,
+        counts: &mut CountCache,
     ) -> Result<(f64, router::Routing), RouteError> {
         let mut rng =
             ChaCha8Rng::seed_from_u64(self.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index as u64);
@@ -340,7 +347,7 @@ impl Trials<'_> {
             // Half the trials each way: which mirrors better depends on the program.
             mirror_sees_front: index % 2 == 1,
         };
-        let mut route = |plan: &plan::Plan, starts: &[Option<usize>], cz: &mut kak::CzCache| {
+        let mut route = |plan: &plan::Plan, starts: &[Option<usize>], counts: &mut CountCache| {
             let places = router::Places { anchors, starts };
             router::route(
                 plan,
@@ -350,22 +357,22 @@ impl Trials<'_> {
                 places,
                 params,
                 &mut rng,
-                cz,
+                counts,
             )
         };
-        let mut routing = route(self.plan, &[], cz)?;
-        let mut cost = self.cost(&routing, cz);
+        let mut routing = route(self.plan, &[], counts)?;
+        let mut cost = self.cost(&routing, counts);
         let mut best = (cost, routing.clone());
         for _ in 0..LAYOUT_ROUNDS {
             let starts = self
                 .reversed
                 .as_ref()
-                .and_then(|back| route(back, &routing.last_pos, cz).ok())
+                .and_then(|back| route(back, &routing.last_pos, counts).ok())
                 .map(|back| back.last_pos);
             // A refinement only: a routing that fails here leaves the one before.
-            let again = starts.and_then(|starts| route(self.plan, &starts, cz).ok());
+            let again = starts.and_then(|starts| route(self.plan, &starts, counts).ok());
             let Some(again) = again else { break };
-            let again_cost = self.cost(&again, cz);
+            let again_cost = self.cost(&again, counts);
             let improved = again_cost < cost - 1e-9;
             if again_cost < best.0 - 1e-9 {
                 best = (again_cost, again.clone());
@@ -379,12 +386,12 @@ impl Trials<'_> {
         Ok(best)
     }
 
-    /// `-ln ESP` of a routing once re-synthesised (its runs' CZ gates and its measurements), in
-    /// median-coupler units.
-    fn cost(&self, routing: &router::Routing, cz: &mut kak::CzCache) -> f64 {
-        let gates: f64 = synth::cz_per_run(&routing.steps, self.device.num_qubits(), cz)
+    /// `-ln ESP` of a routing once re-synthesised (its runs' two-qubit gates and its
+    /// measurements), in median-coupler units.
+    fn cost(&self, routing: &router::Routing, counts: &mut CountCache) -> f64 {
+        let gates: f64 = synth::gates_per_run(&routing.steps, self.device.num_qubits(), counts)
             .iter()
-            .map(|&(hi, lo, cz)| f64::from(cz) * self.calibration.two_qubit_cost(hi, lo))
+            .map(|&(hi, lo, n)| f64::from(n) * self.calibration.two_qubit_cost(hi, lo))
             .sum();
         let readout: f64 = routing
             .steps
