@@ -146,6 +146,8 @@ pub fn resynthesize(
             }
         }
     }
+    // Reserved at twice the runs; trimmed, as it is kept while the circuit is built from it.
+    out.shrink_to_fit();
     Ok(out)
 }
 
