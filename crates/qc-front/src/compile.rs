@@ -210,7 +210,9 @@ fn compile_on_device(
         }
         .into());
     }
-    // Lowered with CNOTs (see `Target::with_cx_entangler`); routing writes the device's gates.
+    // Lowered with CNOTs (see `Target::with_cx_entangler`); routing merges each run on a
+    // coupler into one unitary and writes it in the device's own two-qubit gate (Sycamore's
+    // √iSWAP directly, not two per CZ).
     let mut logical =
         qc_export::export_for_target(circuit, outcomes, options, &target.with_cx_entangler())?;
     if let Some(f) = facts {
@@ -222,7 +224,8 @@ fn compile_on_device(
         target.name.clone(),
         coupling.clone(),
         target.mid_circuit_measurement(),
-    );
+    )
+    .with_entangler(route_entangler(target.two_qubit));
     let calibration = match device_options.properties {
         Some(text) => {
             let calibration =
@@ -349,6 +352,15 @@ fn compile_on_device(
         map: export.program.map,
         device: Some(device_summary),
     })
+}
+
+/// The device compiler's entangler for a target's `two_qubit`.
+fn route_entangler(two_qubit: qc_export::target::Entangler) -> qc_route::Entangler {
+    match two_qubit {
+        qc_export::target::Entangler::Cx => qc_route::Entangler::Cx,
+        qc_export::target::Entangler::Cz => qc_route::Entangler::Cz,
+        qc_export::target::Entangler::Siswap => qc_route::Entangler::SqrtISwap,
+    }
 }
 
 /// The OpenQASM name of an IR gate with its controls (as the gate table writes it).

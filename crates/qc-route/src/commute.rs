@@ -167,7 +167,11 @@ mod tests {
         c.push(measure(2));
         let program = Program::from_circuit(&c).expect("a program");
         let mut sim = qc_sim::SparseSim::new();
-        let plan = Plan::new(&program, &mut Oracle::new(&program, &mut sim));
+        let plan = Plan::new(
+            &program,
+            &mut Oracle::new(&program, &mut sim),
+            crate::Entangler::Cz,
+        );
         let preds = predecessors(&plan);
         let reader = plan.steps.iter().position(|s| s.cond.is_some());
         let last_write = plan

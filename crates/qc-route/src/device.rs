@@ -2,6 +2,7 @@
 //! part of it a calibration leaves usable, with the distances routing measures.
 
 use crate::calibration::Calibration;
+use crate::native::Entangler;
 use qc_ir::CouplingMap;
 use std::sync::OnceLock;
 
@@ -15,6 +16,9 @@ pub struct Device {
     /// Mid-circuit measurement and reset are available: a measured qubit may be reset and
     /// reused. Without them every measurement is a qubit's last operation.
     pub mid_circuit: bool,
+    /// Its two-qubit gate: what routing prices blocks in and re-synthesis writes (CZ unless
+    /// [`Device::with_entangler`] says otherwise).
+    pub entangler: Entangler,
 }
 
 impl Device {
@@ -24,7 +28,13 @@ impl Device {
             name: name.into(),
             coupling,
             mid_circuit,
+            entangler: Entangler::Cz,
         }
+    }
+
+    /// The same device with `entangler` as its two-qubit gate.
+    pub fn with_entangler(self, entangler: Entangler) -> Device {
+        Device { entangler, ..self }
     }
 
     /// The number of physical qubits.

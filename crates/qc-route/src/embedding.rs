@@ -140,7 +140,7 @@ fn place_the_rest(
 
 /// Moves a routed program onto the qubits of the same shape that the calibration prices lowest
 /// (Qiskit's VF2PostLayout): the physical qubits it uses and the couplers it runs blocks on,
-/// weighted by their CZ count per run (`runs`: `(hi, lo, CZ)`) and measurements, embedded
+/// weighted by their two-qubit gate count per run (`runs`: `(hi, lo, count)`) and measurements, embedded
 /// again; the routing is relabelled when the new placement is cheaper. True when it moved.
 pub fn relabel_cheaper(
     routing: &mut Routing,
@@ -182,7 +182,7 @@ pub fn relabel_cheaper(
         used.len(),
         runs.iter()
             .filter(|&&(hi, lo, _)| hi < m && lo < m)
-            .map(|&(hi, lo, cz)| (node[hi], node[lo], f64::from(cz))),
+            .map(|&(hi, lo, count)| (node[hi], node[lo], f64::from(count))),
     );
     pattern.node_weight = vec![0.0; used.len()];
     for s in &routing.steps {

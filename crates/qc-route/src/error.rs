@@ -1,5 +1,6 @@
 //! Why a circuit could not be placed and routed, or a routed program failed the verifier.
 
+use crate::native::Entangler;
 use thiserror::Error;
 
 /// Why routing failed.
@@ -45,8 +46,24 @@ pub enum RouteError {
     },
     /// A two-qubit block could not be re-synthesised (numerical failure of the KAK
     /// decomposition, which the checks caught).
-    #[error("a two-qubit gate could not be decomposed into CZ gates")]
-    Synthesis,
+    #[error("a two-qubit gate could not be decomposed into `{entangler}` gates")]
+    Synthesis {
+        /// The device's entangler.
+        entangler: Entangler,
+    },
+    /// The device's entangler has no gate in the circuit IR (ECR, RZZ, RXX), so the routed
+    /// program cannot be written as a circuit.
+    #[error("the device's two-qubit gate `{entangler}` has no gate in the circuit IR")]
+    NotInIr {
+        /// The device's entangler.
+        entangler: Entangler,
+    },
+    /// A single-qubit unitary matched no gate of the table (not unitary: a bug upstream).
+    #[error("the single-qubit unitary on physical qubit {qubit} is no gate")]
+    SingleQubit {
+        /// The physical qubit.
+        qubit: usize,
+    },
     /// Routing found no way on (qubits walled in by measured ones on a device that measures
     /// only at the end, or a bug).
     #[error("routing is stuck: no exchange brings the waiting gates together")]

@@ -17,7 +17,7 @@ use std::f64::consts::{FRAC_1_SQRT_2, FRAC_PI_2, FRAC_PI_4};
 
 /// A coordinate within this of 0 or of `pi/4` counts as exactly that (gates built from exact
 /// angles differ from them by rounding only, about 1e-15).
-const COORD_TOL: f64 = 1e-9;
+pub(crate) const COORD_TOL: f64 = 1e-9;
 
 /// How far (entry-wise, up to a global phase) a synthesis may be from the gate it replaces.
 pub const SYNTH_TOL: f64 = 1e-8;
@@ -216,16 +216,24 @@ impl Kak {
 
     /// The gate written with [`Kak::cz_count`] CZ gates and single-qubit gates, in time order.
     pub fn circuit(&self) -> Vec<Prim> {
+        self.circuit_with(self.cz_count()).unwrap_or_default()
+    }
+
+    /// The gate written with exactly `count` CZ gates, in time order; `None` when it cannot be:
+    /// fewer than [`Kak::cz_count`], two without a zero coordinate, or more than three. (A gate
+    /// that needs fewer may be written with more: the iSWAP synthesis of [`crate::native`] writes
+    /// a CZ-class gate with two CZ, each becoming an iSWAP.)
+    pub fn circuit_with(&self, count: u8) -> Option<Vec<Prim>> {
         let mut out = vec![
             Prim::One(true, self.before[0]),
             Prim::One(false, self.before[1]),
         ];
-        out.extend(core_circuit(self.coords, self.shape()));
+        out.extend(core_circuit(self.coords, self.shape(), count)?);
         out.extend([
             Prim::One(true, self.after[0]),
             Prim::One(false, self.after[1]),
         ]);
-        out
+        Some(out)
     }
 }
 
@@ -260,13 +268,15 @@ fn s_gate() -> Mat2 {
     Mat2::new([[(1.0, 0.0), (0.0, 0.0)], [(0.0, 0.0), (0.0, 1.0)]])
 }
 
-/// The core `N(coords)` (up to a global phase) with the fewest CZ gates.
-fn core_circuit(coords: [f64; 3], shape: ([bool; 3], bool)) -> Vec<Prim> {
+/// The core `N(coords)` (up to a global phase) with exactly `count` CZ gates, when that many
+/// can write it: none for the identity, one for the CZ class, two when a coordinate is 0, three
+/// for any.
+fn core_circuit(coords: [f64; 3], shape: ([bool; 3], bool), count: u8) -> Option<Vec<Prim>> {
     let [a, b, c] = coords;
     let zeros = shape.0.iter().filter(|z| **z).count();
-    match (zeros, shape.1) {
-        (3, _) => Vec::new(),
-        (2, true) => {
+    Some(match (count, zeros, shape.1) {
+        (0, 3, _) => Vec::new(),
+        (1, 2, true) => {
             // exp(+-i pi/4 ZZ) = CZ (S^dagger (x) S^dagger) or CZ (S (x) S), up to phase; the
             // other axes by a Clifford that takes Z there (H: X, S H: Y).
             let axis = shape.0.iter().position(|z| !*z).unwrap_or(2);
@@ -283,7 +293,7 @@ fn core_circuit(coords: [f64; 3], shape: ([bool; 3], bool)) -> Vec<Prim> {
                 _ => zz,
             }
         }
-        (z, _) if z >= 1 => {
+        (2, z, _) if z >= 1 => {
             // exp(i (x XX + y ZZ)) = CX (Rx(-2x) (x) Rz(-2y)) CX; the other pairs of axes by a
             // Clifford on both qubits (Rx(pi/2): Z to Y; S: X to Y).
             let two = |x: f64, y: f64| {
@@ -303,8 +313,9 @@ fn core_circuit(coords: [f64; 3], shape: ([bool; 3], bool)) -> Vec<Prim> {
                 conjugated(s_gate(), two(b, c))
             }
         }
-        _ => {
-            // Vatan and Williams: three CNOTs, two angles between them.
+        (3, _, _) => {
+            // Vatan and Williams: three CNOTs, two angles between them (an identity for any
+            // coordinates).
             let (t1, t2, t3) = (
                 FRAC_PI_2 - 2.0 * c,
                 2.0 * a - FRAC_PI_2,
@@ -319,7 +330,8 @@ fn core_circuit(coords: [f64; 3], shape: ([bool; 3], bool)) -> Vec<Prim> {
             out.push(Prim::One(true, rz(FRAC_PI_2)));
             out
         }
-    }
+        _ => return None,
+    })
 }
 
 /// The unitary of a synthesised circuit.
@@ -374,30 +386,19 @@ pub fn cz_count(u: &Mat4) -> u8 {
     3
 }
 
-/// [`cz_count`] remembered by the gate's exact entries: routing prices the same few blocks over
-/// and over (each candidate SWAP merged into the block before it, each candidate routing's
-/// runs), and one KAK analysis is an eigenproblem.
-#[derive(Clone, Debug, Default)]
-pub struct CzCache {
-    counts: std::collections::HashMap<[u64; 32], u8>,
-}
-
-impl CzCache {
-    /// The number of CZ gates `u` needs.
-    pub fn cz_count(&mut self, u: &Mat4) -> u8 {
-        let mut key = [0u64; 32];
-        for (k, c) in u.0.iter().flatten().enumerate() {
-            key[2 * k] = c.re.to_bits();
-            key[2 * k + 1] = c.im.to_bits();
-        }
-        *self.counts.entry(key).or_insert_with(|| cz_count(u))
-    }
-}
-
 /// `u` with the fewest CZ gates, checked against `u`; `None` when the decomposition fails.
 pub fn synthesize(u: &Mat4) -> Option<Vec<Prim>> {
     let k = kak(u)?;
-    let prims = k.circuit();
+    checked(k.circuit_with(k.cz_count())?, u)
+}
+
+/// `u` with exactly `count` CZ gates ([`Kak::circuit_with`]), checked against `u`.
+pub fn synthesize_with(u: &Mat4, count: u8) -> Option<Vec<Prim>> {
+    checked(kak(u)?.circuit_with(count)?, u)
+}
+
+/// `prims` when they multiply to `u` (up to a global phase, within [`SYNTH_TOL`]).
+fn checked(prims: Vec<Prim>, u: &Mat4) -> Option<Vec<Prim>> {
     circuit_unitary(&prims)
         .eq_up_to_phase(u, SYNTH_TOL)
         .then_some(prims)
@@ -529,6 +530,31 @@ mod tests {
             cp.0[3][3] = expi(angle);
             let by_kak = kak(&cp).map_or(3, |f| f.cz_count());
             assert_eq!(cz_count(&cp), by_kak, "pi / 2^{k}");
+        }
+    }
+
+    /// A gate may be written with more CZ than it needs (the iSWAP synthesis asks for it), never
+    /// fewer, and two only with a zero coordinate.
+    #[test]
+    fn a_gate_is_written_with_any_feasible_number_of_cz() {
+        let iswap = core([FRAC_PI_4, FRAC_PI_4, 0.0]);
+        for (g, feasible) in [
+            (Mat4::IDENTITY, [true, false, true, true]),
+            (Mat4::CZ, [false, true, true, true]),
+            (iswap, [false, false, true, true]),
+            (Mat4::SWAP, [false, false, false, true]),
+        ] {
+            for (count, ok) in (0u8..).zip(feasible) {
+                let prims = synthesize_with(&g, count);
+                assert_eq!(prims.is_some(), ok, "{count} CZ");
+                if let Some(p) = prims {
+                    assert_eq!(
+                        p.iter().filter(|x| **x == Prim::Cz).count(),
+                        usize::from(count)
+                    );
+                    assert!(circuit_unitary(&p).eq_up_to_phase(&g, 1e-9));
+                }
+            }
         }
     }
 

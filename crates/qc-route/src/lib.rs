@@ -4,7 +4,7 @@
 //! (a target's `edges`, checked as a [`qc_ir::CouplingMap`]). The input is a circuit whose gates
 //! act on at most two qubits (qc-export lowers a program to the device's gates first); the
 //! output is the same program on the device's physical qubits, two-qubit gates only on usable
-//! couplers (CZ), with the layout: where every program qubit starts and where each of its
+//! couplers (the device's entangler, [`Device::entangler`]: CZ, √iSWAP, ...), with the layout: where every program qubit starts and where each of its
 //! measurements happens, so that a device's counts read exactly as the original program's.
 //!
 //! The passes, one module each:
@@ -15,7 +15,8 @@
 //!    simulator, every branch kept).
 //! 3. [`plan`]: qubit lifetimes: a qubit in a known state holds no physical qubit and is
 //!    prepared again where it is next needed; measured and reset qubits free theirs; gates on
-//!    pairs merge into blocks priced in CZ gates.
+//!    pairs merge into blocks priced in the device's two-qubit gates ([`native`]: the fewest
+//!    from the Weyl-chamber coordinates, [`weyl`]).
 //! 4. [`layout`]: the board embedded on the device (homes for the squares' qubits);
 //!    [`vf2`] and [`embedding`]: a placement under which every block sits on a coupler (or
 //!    the longest beginning of the program does), calibration-weighted.
@@ -23,11 +24,12 @@
 //!    qubits, SWAPs merged into blocks, mirrored blocks, costs weighted by the calibration
 //!    ([`calibration`], [`device`]); steps that commute on a shared qubit may run in either
 //!    order ([`commute`]).
-//! 6. [`synth`]: re-synthesis of every run on a pair with the fewest CZ gates ([`kak`]).
+//! 6. [`synth`]: re-synthesis of every run on a pair with the fewest of the device's two-qubit
+//!    gates ([`native`], on the KAK form of [`kak`]).
 //! 7. [`verify`]: the routed program checked against the device and the layout.
 //!
 //! Several routing trials (seeded; deterministic for a given seed) are run, in parallel, and the
-//! one with the best estimated success probability is kept (priced by its runs' CZ counts, so
+//! one with the best estimated success probability is kept (priced by its runs' gate counts, so
 //! only the winner is synthesised). Where no step reads a bit (generic circuits, the
 //! deferred form of a game), each trial also gets SABRE's layout passes: the plan reversed
 //! ([`plan::Plan::reversed`]) is routed from where the trial left every qubit, and the plan
@@ -49,18 +51,22 @@ pub mod kak;
 pub mod known;
 pub mod layout;
 pub mod linalg;
+pub mod native;
 pub mod plan;
 pub mod program;
 pub mod router;
 pub mod synth;
 pub mod verify;
 pub mod vf2;
+pub mod weyl;
 
 pub use calibration::{Calibration, CalibrationError, EspOp};
 pub use device::{Device, Usable};
 pub use error::{RouteError, VerifyError};
+pub use native::Entangler;
 pub use router::QubitTrack;
 
+use native::CountCache;
 use program::{Program, Step, StepOp};
 use qc_ir::{Backend, Circuit, QubitRole};
 use rand::SeedableRng;
@@ -130,7 +136,7 @@ pub fn memory_estimate(instructions: usize, device_qubits: usize) -> u64 {
 /// What [`compile`] did, for summaries.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
-    /// CZ gates in the routed program.
+    /// Two-qubit gates (the device's entangler) in the routed program.
     pub two_qubit_gates: usize,
     /// Physical qubits the program touches.
     pub qubits_used: usize,
@@ -149,8 +155,8 @@ pub struct Report {
 /// A routed program.
 #[derive(Clone, Debug)]
 pub struct Compiled {
-    /// The program on the device's physical qubits (`Qubit(k)` is physical qubit `k`): CZ and
-    /// single-qubit gates, measurements, resets; the original bits.
+    /// The program on the device's physical qubits (`Qubit(k)` is physical qubit `k`): the
+    /// device's two-qubit gate and single-qubit gates, measurements, resets; the original bits.
     pub circuit: Circuit,
     /// Per program qubit: where it starts and where each measurement happens.
     pub tracks: Vec<QubitTrack>,
@@ -160,8 +166,8 @@ pub struct Compiled {
 
 /// Places and routes `circuit` onto `device` under `calibration`. `analysis` is a fresh
 /// simulator for the known-value analysis ([`known`]). The result passes [`verify::verify`]
-/// with CZ and single-qubit gates as natives (the caller lowers single-qubit gates and, for
-/// another entangler, the CZ gates, and verifies again).
+/// with the device's entangler ([`Device::entangler`]) and single-qubit gates as natives (the
+/// caller lowers single-qubit gates to the device's and verifies again).
 pub fn compile<B: Backend>(
     circuit: &Circuit,
     device: &Device,
@@ -181,7 +187,7 @@ pub fn compile<B: Backend>(
     let elided = elide::exchanges(&Program::from_circuit(circuit)?);
     let program = elided.program;
     let mut oracle = known::Oracle::new(&program, analysis);
-    let plan = plan::Plan::new(&program, &mut oracle);
+    let plan = plan::Plan::new(&program, &mut oracle, device.entangler);
     let usable = Usable::new(device, calibration);
     let broken = device.num_qubits() - usable.count();
     let too_wide = |needed: usize| RouteError::TooWide {
@@ -276,17 +282,18 @@ pub fn compile<B: Backend>(
         .enumerate()
         .flat_map(|(set, s)| (0..s.trials).map(move |trial| (set, trial)))
         .collect();
-    // Each worker thread keeps one cache of CZ counts for all its trials (the counts are a
+    // Each worker thread keeps one cache of gate counts for all its trials (the counts are a
     // function of the block, so sharing changes nothing but the time). The trials are reduced
     // as they finish, so only the best routing so far of each worker is kept, not one per
     // trial ([`Chosen`]).
+    let fresh_counts = || CountCache::new(device.entangler);
     let chosen = jobs
         .par_iter()
         .enumerate()
-        .map_init(kak::CzCache::default, |cz, (index, &(set, trial))| {
+        .map_init(fresh_counts, |counts, (index, &(set, trial))| {
             let setting = &settings[set];
             let usable = setting.usable.as_ref().unwrap_or(&usable);
-            let outcome = context.run(setting, usable, set * trials + trial, trial < 2, cz);
+            let outcome = context.run(setting, usable, set * trials + trial, trial < 2, counts);
             match outcome {
                 Ok((cost, routing)) => Chosen::Best(Some((cost, index, routing))),
                 // A line of the device is an extra chance, not a requirement: a program that
@@ -303,13 +310,15 @@ pub fn compile<B: Backend>(
         Chosen::Best(best) => best.map(|(cost, _, routing)| (cost, routing)),
     };
     let Some((_, mut routing)) = best else {
-        return Err(RouteError::Synthesis);
+        return Err(RouteError::Synthesis {
+            entangler: device.entangler,
+        });
     };
     // The same program on qubits of the same shape that the calibration prices lower.
-    let runs = synth::cz_per_run(
+    let runs = synth::gates_per_run(
         &routing.steps,
         device.num_qubits(),
-        &mut kak::CzCache::default(),
+        &mut CountCache::new(device.entangler),
     );
     embedding::relabel_cheaper(
         &mut routing,
@@ -326,7 +335,11 @@ pub fn compile<B: Backend>(
     drop(settings);
     drop(plan);
     drop(program);
-    let mut steps = synth::resynthesize(&std::mem::take(&mut routing.steps), device.num_qubits())?;
+    let mut steps = synth::resynthesize(
+        &std::mem::take(&mut routing.steps),
+        device.num_qubits(),
+        device.entangler,
+    )?;
     if !device.mid_circuit {
         measurements_last(&mut steps);
     }
@@ -335,15 +348,13 @@ pub fn compile<B: Backend>(
         num_clbits,
         steps,
     };
-    let out = routed.to_circuit()?;
-    let cz_and_one = |i: &qc_ir::Instruction| match &i.op {
+    let out = routed.to_circuit(device.entangler)?;
+    let native_and_one = |i: &qc_ir::Instruction| match &i.op {
         qc_ir::Op::Gate {
             gate,
             controls,
             targets,
-        } => {
-            targets.len() + controls.len() == 1 || (*gate == qc_ir::Gate::Z && controls.len() == 1)
-        }
+        } => targets.len() + controls.len() == 1 || device.entangler.is_gate(*gate, controls.len()),
         _ => false,
     };
     verify::verify(
@@ -352,7 +363,7 @@ pub fn compile<B: Backend>(
         calibration,
         &routing.tracks,
         &verify::measurement_counts(circuit),
-        &cz_and_one,
+        &native_and_one,
     )?;
     let mut used = vec![false; device.num_qubits()];
     for s in &routed.steps {
@@ -451,7 +462,7 @@ impl Trials<'_> {
         usable: &Usable,
         index: usize,
         plain: bool,
-        cz: &mut kak::CzCache,
+        counts: &mut CountCache,
     ) -> Result<(f64, router::Routing), RouteError> {
         let mut rng =
             ChaCha8Rng::seed_from_u64(self.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index as u64);
@@ -464,7 +475,7 @@ impl Trials<'_> {
         let anchors = &setting.anchors;
         // `pinned`: born on their starts (a placement found to fit), not pulled towards them.
         let mut route =
-            |plan: &plan::Plan, starts: &[Option<usize>], pinned: bool, cz: &mut kak::CzCache| {
+            |plan: &plan::Plan, starts: &[Option<usize>], pinned: bool, counts: &mut CountCache| {
                 let places = router::Places {
                     anchors,
                     starts,
@@ -478,11 +489,11 @@ impl Trials<'_> {
                     places,
                     params,
                     &mut rng,
-                    cz,
+                    counts,
                 )
             };
-        let routing = route(self.plan, &setting.starts, true, cz)?;
-        let mut cost = self.cost(&routing, cz);
+        let routing = route(self.plan, &setting.starts, true, counts)?;
+        let mut cost = self.cost(&routing, counts);
         // Where the last routing left each qubit (the next round starts from there), and the
         // best routing so far: a round's routing replaces it, or is dropped at once.
         let mut last_pos = routing.last_pos.clone();
@@ -491,12 +502,12 @@ impl Trials<'_> {
             let starts = self
                 .reversed
                 .as_ref()
-                .and_then(|back| route(back, &last_pos, false, cz).ok())
+                .and_then(|back| route(back, &last_pos, false, counts).ok())
                 .map(|back| back.last_pos);
             // A refinement only: a routing that fails here leaves the one before.
-            let again = starts.and_then(|starts| route(self.plan, &starts, false, cz).ok());
+            let again = starts.and_then(|starts| route(self.plan, &starts, false, counts).ok());
             let Some(again) = again else { break };
-            let again_cost = self.cost(&again, cz);
+            let again_cost = self.cost(&again, counts);
             let improved = again_cost < cost - 1e-9;
             last_pos.clone_from(&again.last_pos);
             cost = again_cost;
@@ -511,12 +522,12 @@ impl Trials<'_> {
         Ok(best)
     }
 
-    /// `-ln ESP` of a routing once re-synthesised (its runs' CZ gates and its measurements), in
-    /// median-coupler units.
-    fn cost(&self, routing: &router::Routing, cz: &mut kak::CzCache) -> f64 {
-        let gates: f64 = synth::cz_per_run(&routing.steps, self.device.num_qubits(), cz)
+    /// `-ln ESP` of a routing once re-synthesised (its runs' two-qubit gates and its
+    /// measurements), in median-coupler units.
+    fn cost(&self, routing: &router::Routing, counts: &mut CountCache) -> f64 {
+        let gates: f64 = synth::gates_per_run(&routing.steps, self.device.num_qubits(), counts)
             .iter()
-            .map(|&(hi, lo, cz)| f64::from(cz) * self.calibration.two_qubit_cost(hi, lo))
+            .map(|&(hi, lo, n)| f64::from(n) * self.calibration.two_qubit_cost(hi, lo))
             .sum();
         let readout: f64 = routing
             .steps

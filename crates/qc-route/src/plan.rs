@@ -12,12 +12,13 @@
 //! is reset for its next user), and so does a last measurement.
 //!
 //! After the cut, runs of gates on the same pair of virtual qubits are merged into one
-//! two-qubit block (its CZ count from the KAK form, [`crate::kak`]), so the router sees what
-//! each interaction costs, and what it costs to exchange the two qubits at the same time.
+//! two-qubit block (its count of the device's two-qubit gates from its Weyl-chamber coordinates,
+//! [`crate::native`]), so the router sees what each interaction costs, and what it costs to
+//! exchange the two qubits at the same time.
 
-use crate::kak;
 use crate::known::Oracle;
 use crate::linalg::{Mat2, Mat4, C};
+use crate::native::Entangler;
 use crate::program::{Cond, Program, StepOp};
 use qc_ir::Backend;
 
@@ -63,9 +64,10 @@ pub enum VOp {
         lo: usize,
         /// The block's unitary.
         m: Mat4,
-        /// CZ gates it needs.
+        /// The device's two-qubit gates it needs.
         cost: u8,
-        /// CZ gates it needs when the two qubits are also exchanged (`SWAP m`).
+        /// The device's two-qubit gates it needs when the two qubits are also exchanged (`SWAP
+        /// m`).
         mirror_cost: u8,
     },
     /// A measurement.
@@ -278,8 +280,12 @@ fn same_state(a: &Mat2, b: &Mat2) -> bool {
 
 impl Plan {
     /// Cuts `program` into virtual qubits, asking `oracle` (run along) which qubits are
-    /// unentangled after each step.
-    pub fn new<B: Backend>(program: &Program, oracle: &mut Oracle<'_, B>) -> Plan {
+    /// unentangled after each step; blocks are priced in `entangler`'s gates.
+    pub fn new<B: Backend>(
+        program: &Program,
+        oracle: &mut Oracle<'_, B>,
+        entangler: Entangler,
+    ) -> Plan {
         let n = program.num_qubits;
         // The last step on each qubit (a last measurement ends its life).
         let mut last_use = vec![None; n];
@@ -336,7 +342,7 @@ impl Plan {
             num_clbits: program.num_clbits,
             num_logical: n,
         };
-        plan.merge_blocks();
+        plan.merge_blocks(entangler);
         plan
     }
 
@@ -399,8 +405,8 @@ impl Plan {
     }
 
     /// Merges runs of gates on the same pair of virtual qubits (same condition) into one
-    /// two-qubit block, and prices every block.
-    fn merge_blocks(&mut self) {
+    /// two-qubit block, and prices every block in `entangler`'s gates.
+    fn merge_blocks(&mut self, entangler: Entangler) {
         let nv = self.num_virtuals();
         // The index in `out` of the open block of each virtual qubit.
         let mut open: Vec<Option<usize>> = vec![None; nv];
@@ -474,8 +480,8 @@ impl Plan {
                     ..
                 } = &mut s.op
                 {
-                    *cost = kak::cz_count(m);
-                    *mirror_cost = kak::cz_count(&Mat4::SWAP.mul(m));
+                    *cost = entangler.count(m);
+                    *mirror_cost = entangler.count(&Mat4::SWAP.mul(m));
                 }
                 s
             })

@@ -4,7 +4,8 @@
 
 use crate::error::RouteError;
 use crate::linalg::{Mat2, Mat4};
-use qc_ir::{Circuit, Clbit, Condition, Control, Gate, Instruction, Op, Qubit};
+use crate::native::{Entangler, Prim};
+use qc_ir::{Circuit, Clbit, Condition, Gate, Instruction, Op, Qubit};
 
 /// A classical condition: the step runs when bit `clbit` holds `value`.
 pub type Cond = Option<(usize, bool)>;
@@ -141,10 +142,21 @@ impl Program {
         })
     }
 
-    /// Writes the steps as an IR circuit on `num_qubits` plain qubits: CZ as `z` with one
-    /// control, any other two-qubit unitary as its KAK circuit (CZ and single-qubit gates),
-    /// single-qubit unitaries as the table gate they are (`u` at worst).
-    pub fn to_circuit(&self) -> Result<Circuit, RouteError> {
+    /// Writes the steps as an IR circuit on `num_qubits` plain qubits: `entangler`'s gate as
+    /// its IR gate (CZ as `z` with one control, √iSWAP as `siswap`), any other two-qubit unitary
+    /// synthesised in `entangler`'s gates ([`crate::native`]), single-qubit unitaries as the
+    /// table gate they are (`u` at worst).
+    pub fn to_circuit(&self, entangler: Entangler) -> Result<Circuit, RouteError> {
+        let unwritable = RouteError::NotInIr { entangler };
+        let native = entangler.instruction(1, 0).ok_or(unwritable.clone())?;
+        let native_matrix = {
+            let mut two = Circuit::with_plain_qubits(2, 0);
+            two.push(native);
+            two.unitary()
+                .ok()
+                .and_then(|m| Mat4::from_matrix(&m))
+                .ok_or(unwritable.clone())?
+        };
         let mut c = Circuit::with_plain_qubits(self.num_qubits as u32, self.num_clbits as u32);
         for step in &self.steps {
             let cond = step.cond.map(|(clbit, value)| Condition {
@@ -164,15 +176,20 @@ impl Program {
                     }
                 }
                 StepOp::Two { hi, lo, m } => {
-                    if m.eq_up_to_phase(&Mat4::CZ, 1e-12) {
-                        push(&mut c, cz(hi, lo));
+                    let gate = |hi: usize, lo: usize| {
+                        entangler.instruction(hi, lo).ok_or(unwritable.clone())
+                    };
+                    if m.eq_up_to_phase(&native_matrix, 1e-12) {
+                        push(&mut c, gate(hi, lo)?);
                         continue;
                     }
-                    let prims = crate::kak::synthesize(&m).ok_or(RouteError::Synthesis)?;
+                    let prims = entangler
+                        .synthesize(&m)
+                        .ok_or(RouteError::Synthesis { entangler })?;
                     for p in prims {
                         match p {
-                            crate::kak::Prim::Cz => push(&mut c, cz(hi, lo)),
-                            crate::kak::Prim::One(on_hi, m) => {
+                            Prim::Two(_) => push(&mut c, gate(hi, lo)?),
+                            Prim::One(on_hi, m) => {
                                 let q = if on_hi { hi } else { lo };
                                 if let Some(i) = single_qubit_instruction(q, &m)? {
                                     push(&mut c, i);
@@ -248,22 +265,13 @@ pub(crate) fn merge_single_qubit_runs(steps: Vec<Step>, num_qubits: usize) -> Ve
     out
 }
 
-/// CZ on `(a, b)`.
-pub fn cz(a: usize, b: usize) -> Instruction {
-    Instruction::gate(
-        Gate::Z,
-        &[Qubit(b as u32)],
-        &[Control::one(Qubit(a as u32))],
-    )
-}
-
 /// `m` on qubit `q` as one gate of the table (`None` for the identity up to phase).
 pub fn single_qubit_instruction(q: usize, m: &Mat2) -> Result<Option<Instruction>, RouteError> {
     if m.is_identity(1e-12) {
         return Ok(None);
     }
     let found = qc_ir::passes::recognise_unitary(&m.unitarized().to_matrix())
-        .ok_or(RouteError::Synthesis)?;
+        .ok_or(RouteError::SingleQubit { qubit: q })?;
     if found.gate == Gate::I {
         return Ok(None);
     }
@@ -273,6 +281,7 @@ pub fn single_qubit_instruction(q: usize, m: &Mat2) -> Result<Option<Instruction
 #[cfg(test)]
 mod tests {
     use super::*;
+    use qc_ir::Control;
 
     #[test]
     fn a_circuit_reads_and_writes_back_with_its_unitary() {
@@ -291,7 +300,7 @@ mod tests {
         ));
         let p = Program::from_circuit(&c).expect("reads");
         assert_eq!(p.steps.len(), 4);
-        let back = p.to_circuit().expect("writes");
+        let back = p.to_circuit(Entangler::Cz).expect("writes");
         let (u, v) = (c.unitary().expect("u"), back.unitary().expect("v"));
         assert!(u.approx_eq_up_to_phase(&v, 1e-9));
         let mut wide = Circuit::with_plain_qubits(3, 0);

@@ -15,8 +15,8 @@
 //!   its value (a free qubit already holding it, else one X, else a reset), by readout error when
 //!   it will be measured, and by coupler quality on the way: a short-lived ancilla lands next to
 //!   its users, and a qubit in a known state never travels by SWAP.
-//! - **Costs in CZ gates, weighted by the calibration.** Every choice is priced in two-qubit gates
-//!   of a median coupler: a SWAP is 3, moving a qubit onto a free one holding |0> is 2 (two
+//! - **Costs in the device's two-qubit gates (CZ, √iSWAP, ...: [`crate::native`]), weighted by
+//!   the calibration.** Every choice is priced in two-qubit gates of a median coupler: a SWAP is 3, moving a qubit onto a free one holding |0> is 2 (two
 //!   CNOTs), a SWAP right after a block on the same pair costs what the merged block costs more
 //!   than the block alone (a SWAP after an iSWAP even saves one), and each coupler counts its
 //!   error (`-ln(1 - e)` over the median's), so bad couplers are avoided and broken ones are gone.
@@ -37,8 +37,8 @@ use crate::calibration::Calibration;
 use crate::commute;
 use crate::device::{Device, Usable};
 use crate::error::RouteError;
-use crate::kak;
 use crate::linalg::{Mat2, Mat4};
+use crate::native::CountCache;
 use crate::plan::{Leaves, Plan, VOp};
 use crate::program::{Cond, Step, StepOp};
 use rand::Rng;
@@ -174,12 +174,13 @@ struct Router<'a> {
     uses: Vec<u32>,
     swaps: usize,
     mirrored: usize,
-    /// CZ counts of the blocks [`Router::swap_merge_extra`] prices.
-    cz: std::cell::RefCell<&'a mut kak::CzCache>,
+    /// Counts (in the device's two-qubit gates) of the blocks [`Router::swap_merge_extra`]
+    /// prices.
+    counts: std::cell::RefCell<&'a mut CountCache>,
 }
 
-/// Routes `plan` onto the usable part of a device, placing qubits as `places` prefers (`cz`
-/// remembers the CZ counts of blocks it prices, across routings).
+/// Routes `plan` onto the usable part of a device, placing qubits as `places` prefers (`counts`
+/// remembers the two-qubit gate counts of blocks it prices, across routings).
 #[allow(
     clippy::too_many_arguments,
     reason = "the device, its calibration and the trial's own state are separate borrows"
@@ -192,7 +193,7 @@ pub fn route(
     places: Places<'_>,
     params: Params,
     rng: &mut ChaCha8Rng,
-    cz: &mut kak::CzCache,
+    counts: &mut CountCache,
 ) -> Result<Routing, RouteError> {
     let n = device.num_qubits();
     let steps = &plan.steps;
@@ -293,7 +294,7 @@ pub fn route(
         uses: vec![0; n],
         swaps: 0,
         mirrored: 0,
-        cz: std::cell::RefCell::new(cz),
+        counts: std::cell::RefCell::new(counts),
     };
     r.anchor.resize(plan.num_logical, None);
     r.start.resize(plan.num_virtuals(), None);
@@ -735,10 +736,10 @@ impl Router<'_> {
         }
     }
 
-    /// The CZ gates a SWAP merged into the block `m` adds (negative: saves).
+    /// The two-qubit gates a SWAP merged into the block `m` adds (negative: saves).
     fn swap_merge_extra(&self, m: &Mat4) -> f64 {
-        let mut cz = self.cz.borrow_mut();
-        f64::from(cz.cz_count(&Mat4::SWAP.mul(m))) - f64::from(cz.cz_count(m))
+        let mut counts = self.counts.borrow_mut();
+        f64::from(counts.count(&Mat4::SWAP.mul(m))) - f64::from(counts.count(m))
     }
 
     /// Applies the exchange of the contents of `a` (live) and `b`.

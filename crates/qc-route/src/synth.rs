@@ -1,16 +1,17 @@
 //! Re-synthesis after routing: every maximal run of operations on one pair of physical qubits
 //! (two-qubit blocks, the SWAPs and moves routing added next to them, single-qubit gates in
-//! between; one condition) becomes one unitary, written with the fewest CZ gates its KAK form
-//! allows ([`crate::kak`]). This is where a SWAP merges into the block before it, and where the
-//! blocks of the program come out as CZ and single-qubit gates.
+//! between; one condition) becomes one unitary, written with the fewest gates of the device's
+//! entangler its Weyl-chamber coordinates allow ([`crate::native`]: CZ, √iSWAP, ...). This is
+//! where a SWAP merges into the block before it, and where the blocks of the program come out
+//! as native two-qubit gates and single-qubit gates.
 //!
 //! A run only holds operations on its two qubits, with nothing else on either of them in
 //! between, so it can be written where it starts: whatever lies between commutes with it, and a
 //! condition's measurement comes before the run's first operation.
 
 use crate::error::RouteError;
-use crate::kak::{self, Prim};
 use crate::linalg::Mat4;
+use crate::native::{CountCache, Entangler, Prim};
 use crate::program::{Cond, Step, StepOp};
 
 struct Block {
@@ -95,23 +96,29 @@ fn runs(steps: &[Step], num_qubits: usize) -> (Vec<Item>, Vec<Block>) {
     (items, blocks)
 }
 
-/// The two-qubit gates [`resynthesize`] would write for `steps`, as `(hi, lo, CZ count)` per run
-/// on a pair: one KAK analysis per run instead of a synthesis checked by multiplication, for
-/// pricing the many candidate routings of which one is written.
-pub fn cz_per_run(
+/// The two-qubit gates [`resynthesize`] would write for `steps`, as `(hi, lo, count)` per run
+/// on a pair, counted in `counts`' entangler: one Weyl-chamber analysis per run instead of a
+/// synthesis checked by multiplication, for pricing the many candidate routings of which one is
+/// written.
+pub fn gates_per_run(
     steps: &[Step],
     num_qubits: usize,
-    cache: &mut kak::CzCache,
+    counts: &mut CountCache,
 ) -> Vec<(usize, usize, u8)> {
     let (_, blocks) = runs(steps, num_qubits);
     blocks
         .iter()
-        .map(|b| (b.hi, b.lo, cache.cz_count(&b.m)))
+        .map(|b| (b.hi, b.lo, counts.count(&b.m)))
         .collect()
 }
 
-/// Re-synthesises `steps` (on `num_qubits` physical qubits): two-qubit steps come out as CZ.
-pub fn resynthesize(steps: &[Step], num_qubits: usize) -> Result<Vec<Step>, RouteError> {
+/// Re-synthesises `steps` (on `num_qubits` physical qubits): two-qubit steps come out as
+/// `entangler`'s gates.
+pub fn resynthesize(
+    steps: &[Step],
+    num_qubits: usize,
+    entangler: Entangler,
+) -> Result<Vec<Step>, RouteError> {
     let (items, blocks) = runs(steps, num_qubits);
     let mut out = Vec::with_capacity(items.len() * 2);
     for item in items {
@@ -119,14 +126,16 @@ pub fn resynthesize(steps: &[Step], num_qubits: usize) -> Result<Vec<Step>, Rout
             Item::Step(s) => out.push(steps[s]),
             Item::Block(b) => {
                 let block = &blocks[b];
-                match kak::synthesize(&block.m) {
+                match entangler.synthesize(&block.m) {
                     Some(prims) => write_prims(&prims, block.hi, block.lo, block.cond, &mut out),
                     // Fall back to the members one by one.
                     None => {
                         for s in &block.members {
                             match s.op {
                                 StepOp::Two { hi, lo, m } => {
-                                    let prims = kak::synthesize(&m).ok_or(RouteError::Synthesis)?;
+                                    let prims = entangler
+                                        .synthesize(&m)
+                                        .ok_or(RouteError::Synthesis { entangler })?;
                                     write_prims(&prims, hi, lo, s.cond, &mut out);
                                 }
                                 _ => out.push(*s),
@@ -145,10 +154,10 @@ pub fn resynthesize(steps: &[Step], num_qubits: usize) -> Result<Vec<Step>, Rout
 fn write_prims(prims: &[Prim], hi: usize, lo: usize, cond: Cond, out: &mut Vec<Step>) {
     for p in prims {
         let op = match *p {
-            Prim::Cz => StepOp::Two {
+            Prim::Two(g) => StepOp::Two {
                 hi,
                 lo,
-                m: Mat4::CZ,
+                m: g.matrix(),
             },
             Prim::One(on_hi, m) => {
                 if m.is_identity(1e-12) {

@@ -4,12 +4,13 @@
 //! outcome distribution, every qubit measured at the end in a random basis (so phases count),
 //! each bit read on the physical qubit the layout records. The distributions come from the
 //! reference simulator (the oracle), the router's own analysis from the fast sparse one.
-//! Every routed program passes the verifier (couplers, CZ and single-qubit gates, layout), and
-//! calibrated routing never touches a broken coupler.
+//! Every routed program passes the verifier (couplers, the device's two-qubit gate and
+//! single-qubit gates, layout), is written in the device's entangler (CZ, or √iSWAP as on
+//! Sycamore), and calibrated routing never touches a broken coupler.
 
 use qc_ir::exec::{exact_distribution, Distribution};
 use qc_ir::{Circuit, Clbit, Condition, Control, CouplingMap, Gate, Instruction, Op, Qubit};
-use qc_route::{compile, Calibration, Compiled, Device, Options, RouteError};
+use qc_route::{compile, Calibration, Compiled, Device, Entangler, Options, RouteError};
 use qc_sim::{ReferenceSparse, SparseSim};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -237,6 +238,91 @@ fn check_device(dev: &Device, cases: usize, max_qubits: usize, dynamic: bool, se
             .unwrap_or_else(|e| panic!("{what}: {e}"));
         assert_eq!(routed.circuit.num_clbits(), c.num_clbits(), "{what}");
         assert_same(&distribution(&c), &distribution(&routed.circuit), &what);
+        assert_in_native_gates(&routed.circuit, dev, &what);
+    }
+}
+
+/// Every gate of `c` on two qubits is `dev`'s entangler, and the report counts them.
+fn assert_in_native_gates(c: &Circuit, dev: &Device, what: &str) {
+    for (i, instr) in c.instructions().iter().enumerate() {
+        if let Op::Gate {
+            gate,
+            controls,
+            targets,
+        } = &instr.op
+        {
+            if controls.len() + targets.len() == 2 {
+                assert!(
+                    dev.entangler.is_gate(*gate, controls.len()),
+                    "{what}: instruction {i} is {gate:?} with {} controls, not {}",
+                    controls.len(),
+                    dev.entangler
+                );
+            }
+        }
+    }
+}
+
+/// A √iSWAP device (Sycamore's entangler): routed circuits come out in √iSWAP gates and keep
+/// their distribution, static and with mid-circuit measurements, conditions and resets.
+#[test]
+fn routed_random_circuits_keep_their_distribution_in_sqrt_iswap_gates() {
+    let sqrt_iswap = |d: Device| d.with_entangler(Entangler::SqrtISwap);
+    check_device(
+        &sqrt_iswap(device("grid3x3", 9, &grid(3, 3), true)),
+        50,
+        8,
+        false,
+        21,
+    );
+    check_device(
+        &sqrt_iswap(device("line5", 5, &line(5), true)),
+        40,
+        5,
+        true,
+        22,
+    );
+    check_device(
+        &sqrt_iswap(device("ring6", 6, &ring(6), false)),
+        30,
+        6,
+        false,
+        23,
+    );
+}
+
+/// √iSWAP routing counts in √iSWAP: gates the program applies on neighbours are written with
+/// the fewest √iSWAP their classes need (a CNOT, a CZ or a controlled rotation 2, an iSWAP 2, a
+/// √iSWAP 1),
+/// not with two per CZ of a CZ synthesis (4 for an iSWAP, 6 for a generic gate).
+#[test]
+fn sqrt_iswap_routing_writes_each_gate_with_its_fewest_sqrt_iswaps() {
+    let dev = device("line2", 2, &line(2), true).with_entangler(Entangler::SqrtISwap);
+    for (gate, controls, expect) in [
+        (Gate::X, 1, 2),
+        (Gate::Z, 1, 2),
+        (Gate::ISwap, 0, 2),
+        (Gate::SqrtISwap, 0, 1),
+        (Gate::Rz(0.4), 1, 2),
+    ] {
+        let mut c = Circuit::with_plain_qubits(2, 0);
+        c.push(Instruction::gate(Gate::H, &[q(0)], &[]));
+        c.push(Instruction::gate(Gate::Ry(0.3), &[q(1)], &[]));
+        let instr = if controls == 1 {
+            Instruction::gate(gate, &[q(1)], &[Control::one(q(0))])
+        } else {
+            Instruction::gate(gate, &[q(0), q(1)], &[])
+        };
+        c.push(instr);
+        turn_and_measure(&mut c, &mut ChaCha8Rng::seed_from_u64(1), 2);
+        let routed = route_uniform(&c, &dev).expect("routes");
+        assert_eq!(routed.report.two_qubit_gates, expect, "{gate:?}");
+        assert_same(
+            &distribution(&c),
+            &distribution(&routed.circuit),
+            &format!("{gate:?}"),
+        );
+        assert_in_native_gates(&routed.circuit, &dev, &format!("{gate:?}"));
     }
 }
 
