@@ -20,6 +20,7 @@ pub mod file_kind;
 pub mod program;
 pub mod rules;
 pub mod session;
+pub mod state;
 pub mod uqci;
 
 pub use backend::{check_precision, BackendKind, PrecisionNeedsDense};

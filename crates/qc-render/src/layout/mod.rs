@@ -256,20 +256,25 @@ pub fn layout_annotated(circuit: &Circuit, notes: &Annotations) -> Layout {
         }
         let lo = marks.iter().map(|(w, _)| *w).min().unwrap_or(0);
         let hi = marks.iter().map(|(w, _)| *w).max().unwrap_or(0);
-        let reads = instr.condition.map(|c| c.clbit);
+        let reads: Vec<Clbit> = instr.condition.iter().flat_map(|g| g.clbits()).collect();
         let writes = match instr.op {
             Op::Measure { clbit, .. } => Some(clbit),
             _ => None,
         };
         // `next_free` starts at the open section's first column, so the span's maximum does.
         let after_wires = next_free.latest(lo, hi);
-        let column = after_wires.max(bits.earliest(reads, writes));
+        let column = after_wires.max(bits.earliest(&reads, writes));
         next_free.set(lo, hi, column + 1);
-        bits.record(reads, writes, column);
+        bits.record(&reads, writes, column);
         columns = columns.max(column + 1);
-        let condition = instr
-            .condition
-            .map(|c| format!("{}={}", c.clbit, u8::from(c.value)));
+        let condition = instr.condition.as_ref().map(|g| {
+            let tests: Vec<String> = g
+                .conditions()
+                .iter()
+                .map(|c| format!("{}={}", c.clbit, u8::from(c.value)))
+                .collect();
+            tests.join("&")
+        });
         placed.push(Placed {
             instruction: index,
             column,
@@ -302,15 +307,19 @@ struct BitColumns {
 
 impl BitColumns {
     /// The first column an instruction reading `reads` and writing `writes` may take.
-    fn earliest(&self, reads: Option<Clbit>, writes: Option<Clbit>) -> usize {
-        let read = reads.and_then(|b| self.read_from.get(&b)).copied();
+    fn earliest(&self, reads: &[Clbit], writes: Option<Clbit>) -> usize {
+        let read = reads
+            .iter()
+            .filter_map(|b| self.read_from.get(b))
+            .max()
+            .copied();
         let write = writes.and_then(|b| self.write_from.get(&b)).copied();
         read.unwrap_or(0).max(write.unwrap_or(0))
     }
 
     /// Notes an instruction placed in `column`.
-    fn record(&mut self, reads: Option<Clbit>, writes: Option<Clbit>, column: usize) {
-        if let Some(b) = reads {
+    fn record(&mut self, reads: &[Clbit], writes: Option<Clbit>, column: usize) {
+        for &b in reads {
             let w = self.write_from.entry(b).or_insert(0);
             *w = (*w).max(column + 1);
         }
