@@ -34,6 +34,11 @@ echo "== user gates"
 # and valid forms the parser does not read as written (braceless if/else, `barrier;`, `OPENQASM 3;`).
 echo "== OpenQASM 3 forms"
 "$VENV/bin/python" -W ignore "$ROOT/tests/interop/qasm3_forms.py" "$ROOT/target/release/qchess" "$OUT/qasm3_forms"
+# Circuits as Qiskit users write them (teleportation with `if(c==3)`, `measure q -> c;`, register
+# comparisons, for loops, slices; run --state, counts without a board, route to ibm/google/braket)
+# against Aer, the Braket local simulator and Qiskit's Statevector.
+echo "== Qiskit-style programs (qiskit_programs.py)"
+"$VENV/bin/python" -W ignore "$ROOT/tests/interop/qiskit_programs.py" "$ROOT/target/release/qchess" "$OUT/qiskit_programs"
 # The device-program checker and ESP of the routing checks on hand-written programs (issue 25).
 echo "== device program checks (physical.py)"
 "$VENV/bin/python" -W ignore "$ROOT/tests/interop/physical_selftest.py"

@@ -9,6 +9,9 @@
 //! a gate's parameters, and any operation with a float operand. A gate parameter named like a
 //! constant (`gate g(pi) a { ry(pi) a; }`) is the parameter inside its gate.
 //!
+//! The variable of an enclosing `for` loop is an integer with the iteration's value (its type is
+//! `int` or `uint`), so `rz(i * pi / 4)` and `q[2 * i + 1]` are read here too ([`integer`]).
+//!
 //! Integer subexpressions are folded to their value here, so the [`AngleExpr`] handed on is
 //! float arithmetic only and is evaluated per call for a gate body's parameters. The expression
 //! tree's depth is bounded by [`crate::guard3`]'s limits, so this recursion is too.
@@ -18,6 +21,17 @@ use crate::error::{ImportError, ImportErrorKind as Kind};
 use oq3_semantics::asg::{self, Expr, Literal, TExpr};
 use oq3_semantics::symbols::SymbolIdResult;
 use qc_ir::angle::{AngleExpr, BinOp};
+
+/// What a name in an expression stands for.
+pub(crate) enum Symbol {
+    /// A name (a constant or a gate parameter).
+    Name(String),
+    /// The variable of an enclosing `for` loop, with its value in this iteration.
+    LoopValue(i128),
+}
+
+/// How the importer resolves a symbol of the checked syntax graph.
+pub(crate) type Resolve<'a> = &'a dyn Fn(&SymbolIdResult) -> Result<Symbol, ImportError>;
 
 /// The value of a subexpression, typed as OpenQASM 3 types it.
 enum Typed {
@@ -37,23 +51,27 @@ impl Typed {
     }
 }
 
-/// An angle expression; `params` names the enclosing gate's parameters (symbolic), `name` gives
-/// a symbol's name, `pos` is where the statement starts (for errors).
+/// An angle expression; `params` names the enclosing gate's parameters (symbolic), `name`
+/// resolves a symbol, `pos` is where the statement starts (for errors).
 pub(crate) fn angle(
     e: &TExpr,
     params: &[String],
-    name: &dyn Fn(&SymbolIdResult) -> Result<String, ImportError>,
+    name: Resolve,
     pos: Pos,
 ) -> Result<AngleExpr, ImportError> {
     Ok(typed(e, params, name, pos)?.float())
 }
 
-fn typed(
-    e: &TExpr,
-    params: &[String],
-    name: &dyn Fn(&SymbolIdResult) -> Result<String, ImportError>,
-    pos: Pos,
-) -> Result<Typed, ImportError> {
+/// The value of an integer expression (literals, loop variables, `+ - * /` of them), or `None`
+/// when the expression is not an integer (a float, a constant such as `pi`).
+pub(crate) fn integer(e: &TExpr, name: Resolve, pos: Pos) -> Result<Option<i128>, ImportError> {
+    Ok(match typed(e, &[], name, pos)? {
+        Typed::Int(v) => Some(v),
+        Typed::Float(_) => None,
+    })
+}
+
+fn typed(e: &TExpr, params: &[String], name: Resolve, pos: Pos) -> Result<Typed, ImportError> {
     Ok(match e.expression() {
         Expr::Literal(Literal::Float(f)) => {
             let text = f.value().replace('_', "");
@@ -68,7 +86,10 @@ fn typed(
             Typed::Int(if *i.sign() { v } else { -v })
         }
         Expr::Identifier(id) => {
-            let name = name(id)?;
+            let name = match name(id)? {
+                Symbol::LoopValue(v) => return Ok(Typed::Int(v)),
+                Symbol::Name(name) => name,
+            };
             // A parameter shadows the constant it is named after.
             if params.contains(&name) {
                 Typed::Float(AngleExpr::Var(name))
@@ -101,7 +122,7 @@ fn typed(
             let left = typed(b.left(), params, name, pos)?;
             let right = typed(b.right(), params, name, pos)?;
             match (left, right) {
-                (Typed::Int(a), Typed::Int(b)) => Typed::Int(integer(op, a, b, pos)?),
+                (Typed::Int(a), Typed::Int(b)) => Typed::Int(arithmetic(op, a, b, pos)?),
                 (a, b) => {
                     Typed::Float(AngleExpr::Bin(op, Box::new(a.float()), Box::new(b.float())))
                 }
@@ -114,7 +135,7 @@ fn typed(
 }
 
 /// `a op b` of two integers; division rounds toward minus infinity (as Qiskit's `//`).
-fn integer(op: BinOp, a: i128, b: i128, pos: Pos) -> Result<i128, ImportError> {
+fn arithmetic(op: BinOp, a: i128, b: i128, pos: Pos) -> Result<i128, ImportError> {
     let value = match op {
         BinOp::Add => a.checked_add(b),
         BinOp::Sub => a.checked_sub(b),
@@ -137,13 +158,13 @@ fn integer(op: BinOp, a: i128, b: i128, pos: Pos) -> Result<i128, ImportError> {
 
 #[cfg(test)]
 mod tests {
-    use super::integer;
+    use super::arithmetic;
     use crate::env::Pos;
     use qc_ir::angle::BinOp;
 
     #[test]
     fn integer_division_rounds_toward_minus_infinity() {
-        let div = |a, b| integer(BinOp::Div, a, b, Pos::default()).ok();
+        let div = |a, b| arithmetic(BinOp::Div, a, b, Pos::default()).ok();
         assert_eq!(div(1, 2), Some(0));
         assert_eq!(div(3, 2), Some(1));
         assert_eq!(div(-3, 2), Some(-2));

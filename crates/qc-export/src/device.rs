@@ -123,7 +123,7 @@ pub fn device_program(
     }
     let mut body: Vec<Stmt> = Vec::new();
     let mut physical_of_bit = std::collections::BTreeMap::new();
-    for instr in routed.instructions() {
+    for (index, instr) in routed.instructions().iter().enumerate() {
         match &instr.op {
             Op::Gate {
                 gate,
@@ -148,7 +148,7 @@ pub fn device_program(
                     .chain(targets.iter().map(|t| t.index()))
                     .collect();
                 let call = GateCall::new(name, params, qubits);
-                match instr.condition {
+                match crate::lower::one_bit(index, instr)? {
                     None => body.push(Stmt::Gate(call)),
                     Some(cond) => {
                         let clbit = cond.clbit.index();

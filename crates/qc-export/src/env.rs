@@ -11,7 +11,7 @@
 use crate::error::{ImportError, ImportErrorKind as Kind};
 use qc_ir::angle::AngleExpr;
 use qc_ir::gate_data::{qasm_gate, QasmForm};
-use qc_ir::{Circuit, Clbit, Condition, Control, Gate, Instruction, Op, Polarity, Qubit};
+use qc_ir::{Circuit, Clbit, Control, Gate, Guard, Instruction, Op, Polarity, Qubit};
 use std::collections::HashMap;
 
 /// Registers larger than this are refused (a typo must not allocate gigabytes).
@@ -172,6 +172,8 @@ pub struct Env {
     /// a program written out, and so are the bodies held in memory (a few lines calling a body of
     /// 4 096 gates with ever new angles would otherwise hold billions of gates).
     pub user_gate_instrs: usize,
+    /// Per flat bit: whether a measurement writes it (grown as bits are measured).
+    written: Vec<bool>,
 }
 
 /// The table's OpenQASM form of a gate an importer knows without a definition (stdgates,
@@ -407,7 +409,7 @@ impl Env {
         name: &str,
         params: &[f64],
         qubits: &[usize],
-        cond: Option<Condition>,
+        cond: Option<&Guard>,
         pos: Pos,
     ) -> Result<(), ImportError> {
         for (k, q) in qubits.iter().enumerate() {
@@ -433,10 +435,35 @@ impl Env {
             }));
         }
         for mut instr in body.instrs {
-            instr.condition = cond;
+            instr.condition = cond.cloned();
             self.instrs.push(instr);
         }
         Ok(())
+    }
+
+    /// Appends one instruction, within [`MAX_INSTRUCTIONS`].
+    fn push(&mut self, instr: Instruction, pos: Pos) -> Result<(), ImportError> {
+        if self.instructions_held() >= MAX_INSTRUCTIONS {
+            return Err(pos.error(Kind::TooManyInstructions {
+                max: MAX_INSTRUCTIONS,
+            }));
+        }
+        self.instrs.push(instr);
+        Ok(())
+    }
+
+    /// The name of flat bit `bit` as the program writes it (`c[2]`, or `c` for a 1-bit
+    /// register).
+    pub fn bit_name(&self, bit: usize) -> String {
+        match self
+            .cregs
+            .iter()
+            .find(|r| (r.start..r.start + r.size).contains(&bit))
+        {
+            Some(r) if r.size == 1 => r.name.clone(),
+            Some(r) => format!("{}[{}]", r.name, bit - r.start),
+            None => format!("bit {bit}"),
+        }
     }
 
     /// An operand: a whole register or one element, as flat indices.
@@ -476,7 +503,7 @@ impl Env {
         name: &str,
         params: &[f64],
         operands: &[Vec<usize>],
-        cond: Option<Condition>,
+        cond: Option<&Guard>,
         pos: Pos,
     ) -> Result<(), ImportError> {
         let width = operands.iter().map(Vec::len).max().unwrap_or(1);
@@ -493,12 +520,28 @@ impl Env {
         Ok(())
     }
 
-    /// Appends measurements of `qubits` into `clbits` (equal lengths), under `cond`.
-    pub fn measure(
+    /// Checks a call as [`Env::apply_broadcast`] would apply it, writing nothing (the body of
+    /// an `if` that never holds is checked all the same).
+    pub fn check_call(
         &mut self,
+        mods: &[Mod],
+        name: &str,
+        params: &[f64],
+        operands: &[Vec<usize>],
+        pos: Pos,
+    ) -> Result<(), ImportError> {
+        let (len, held) = (self.instrs.len(), self.user_gate_instrs);
+        let checked = self.apply_broadcast(mods, name, params, operands, None, pos);
+        self.instrs.truncate(len);
+        self.user_gate_instrs = held;
+        checked
+    }
+
+    /// Checks that `qubits` can be measured into `clbits`, writing nothing.
+    pub fn check_measure(
+        &self,
         qubits: &[usize],
         clbits: &[usize],
-        cond: Option<Condition>,
         pos: Pos,
     ) -> Result<(), ImportError> {
         if qubits.len() != clbits.len() {
@@ -507,29 +550,69 @@ impl Env {
                 bits: clbits.len(),
             }));
         }
+        Ok(())
+    }
+
+    /// Appends measurements of `qubits` into `clbits` (equal lengths), under `cond`. A bit is
+    /// written once: a circuit's bits are write-once, so a second measurement into a bit is
+    /// refused here, naming the bit, rather than by the verifier without a line.
+    pub fn measure(
+        &mut self,
+        qubits: &[usize],
+        clbits: &[usize],
+        cond: Option<&Guard>,
+        pos: Pos,
+    ) -> Result<(), ImportError> {
+        self.check_measure(qubits, clbits, pos)?;
         for (&q, &c) in qubits.iter().zip(clbits) {
-            self.instrs.push(Instruction {
-                op: Op::Measure {
-                    qubit: Qubit(q as u32),
-                    clbit: Clbit(c as u32),
+            if self.is_written(c) {
+                return Err(pos.error(Kind::BitMeasuredTwice {
+                    bit: self.bit_name(c),
+                }));
+            }
+            self.push(
+                Instruction {
+                    op: Op::Measure {
+                        qubit: Qubit(q as u32),
+                        clbit: Clbit(c as u32),
+                    },
+                    condition: cond.cloned(),
+                    origin: None,
                 },
-                condition: cond,
-                origin: None,
-            });
+                pos,
+            )?;
+            if self.written.len() <= c {
+                self.written.resize(c + 1, false);
+            }
+            self.written[c] = true;
         }
         Ok(())
     }
 
+    /// Whether a measurement so far writes flat bit `bit` (a bit no measurement writes reads 0).
+    pub fn is_written(&self, bit: usize) -> bool {
+        self.written.get(bit).copied().unwrap_or(false)
+    }
+
     /// Appends resets of `qubits`, under `cond`.
-    pub fn reset(&mut self, qubits: &[usize], cond: Option<Condition>) {
+    pub fn reset(
+        &mut self,
+        qubits: &[usize],
+        cond: Option<&Guard>,
+        pos: Pos,
+    ) -> Result<(), ImportError> {
         for &q in qubits {
-            self.instrs.push(Instruction {
-                op: Op::Reset {
-                    qubit: Qubit(q as u32),
+            self.push(
+                Instruction {
+                    op: Op::Reset {
+                        qubit: Qubit(q as u32),
+                    },
+                    condition: cond.cloned(),
+                    origin: None,
                 },
-                condition: cond,
-                origin: None,
-            });
+                pos,
+            )?;
         }
+        Ok(())
     }
 }

@@ -72,6 +72,13 @@ pub enum Unsupported {
     /// `if (c) reset` is not written in the dynamic form.
     #[error("a conditioned reset has no OpenQASM form here; use the deferred form")]
     ConditionedReset,
+    /// A condition on several bits (a register comparison such as `if (c == 3)`): the
+    /// portable dynamic form has only `if (c[k])`.
+    #[error("a condition on {bits} bits (a register comparison) has no OpenQASM form here, which tests one bit per `if`; use the deferred form (--form deferred)")]
+    ConditionOnSeveralBits {
+        /// How many bits the condition tests.
+        bits: usize,
+    },
 }
 
 /// What is wrong with a target file or with lowering a program to it ([`ExportError::Target`]).

@@ -108,7 +108,6 @@ pub fn scan(src: &str) -> Result<(), ImportError> {
 fn construct(kind: SyntaxKind) -> String {
     use SyntaxKind::*;
     match kind {
-        FOR_STMT => "`for` loop".into(),
         WHILE_STMT => "`while` loop".into(),
         SWITCH_CASE_STMT => "`switch`".into(),
         DEF => "`def` subroutine".into(),
@@ -126,7 +125,6 @@ fn construct(kind: SyntaxKind) -> String {
         TIMING_LITERAL => "duration or imaginary literal".into(),
         POW_MODIFIER => "the `pow @` modifier".into(),
         ARRAY_EXPR | ARRAY_LITERAL | ARRAY_TYPE => "array".into(),
-        RANGE_EXPR | SET_EXPRESSION => "range or set index (index one element)".into(),
         RETURN_EXPR | END_STMT | BREAK_STMT | CONTINUE_STMT => "control flow statement".into(),
         CAST_EXPRESSION => "type cast".into(),
         PRAGMA_STATEMENT | ANNOTATION_STATEMENT => "pragma or annotation".into(),
@@ -165,10 +163,58 @@ pub fn check_syntax(root: &SyntaxNode) -> Result<(), ImportError> {
                     return Err(pos().error(Kind::EmptyParameterList));
                 }
             }
-            // Blocks belong to gate definitions and `if`; the semantic pass panics on others.
+            // Blocks belong to gate definitions, `if` and `for`; the semantic pass panics on
+            // others.
             BLOCK_EXPR => {
-                if !matches!(node.parent().map(|p| p.kind()), Some(GATE | IF_STMT)) {
+                if !matches!(
+                    node.parent().map(|p| p.kind()),
+                    Some(GATE | IF_STMT | FOR_STMT)
+                ) {
                     return Err(pos().error(Kind::StrayBlock));
+                }
+            }
+            // The semantic pass unwraps a loop's type, variable, values and braced body.
+            FOR_STMT => {
+                let Some(f) = <oq3_syntax::ast::ForStmt as oq3_syntax::AstNode>::cast(node.clone())
+                else {
+                    continue;
+                };
+                if f.scalar_type().is_none() || f.loop_var().is_none() {
+                    return Err(pos().error(Kind::LoopSyntax {
+                        missing: "a loop variable (`for int i in ...`)",
+                    }));
+                }
+                if f.for_iterable().is_none() {
+                    return Err(pos().error(Kind::LoopSyntax {
+                        missing: "its values (`in [0:3]` or `in {0, 2}`)",
+                    }));
+                }
+                if f.body().is_none() {
+                    return Err(pos().error(Kind::LoopSyntax {
+                        missing: "a body in braces",
+                    }));
+                }
+            }
+            FOR_ITERABLE => {}
+            // A range is an index (`q[0:2]`) or a loop's values, with both ends (the semantic
+            // pass unwraps them); a set only a loop's values (`q[{0, 1}]` is refused by `scan`).
+            RANGE_EXPR => {
+                let ends = node.children().count();
+                let parent = node.parent().map(|p| p.kind());
+                let grandparent = node.parent().and_then(|p| p.parent()).map(|p| p.kind());
+                let placed = parent == Some(FOR_ITERABLE)
+                    || (parent == Some(EXPRESSION_LIST) && grandparent == Some(INDEX_OPERATOR));
+                if !placed || ends < 2 {
+                    return Err(pos().error(Kind::UnsupportedConstruct {
+                        construct: "range (a range is an index `q[a:b]` or a `for` loop's values, with both ends)".into(),
+                    }));
+                }
+            }
+            SET_EXPRESSION => {
+                if node.parent().map(|p| p.kind()) != Some(FOR_ITERABLE) {
+                    return Err(pos().error(Kind::UnsupportedConstruct {
+                        construct: "set (a set is a `for` loop's values)".into(),
+                    }));
                 }
             }
             ASSIGNMENT_STMT => {
@@ -333,6 +379,73 @@ fn check_literal(node: &SyntaxNode, pos: Pos) -> Result<(), ImportError> {
     }
 }
 
+/// The parser's message in the user's words: without the name of the parser function that
+/// wrote it (`expr_bp: expected expression`), token kinds written as the token
+/// (`expected SEMICOLON` is "expected `;`"), and the text found where it stopped.
+fn readable(message: &str, src: &str, offset: usize) -> String {
+    let message = match message.split_once(": ") {
+        Some((function, rest))
+            if function
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b == b'_') =>
+        {
+            rest
+        }
+        _ => message,
+    };
+    let message = match message.strip_prefix("expected ") {
+        Some(kind) if kind.bytes().all(|b| b.is_ascii_uppercase() || b == b'_') => {
+            format!("expected {}", token_words(kind))
+        }
+        Some("expression") => "expected an expression".to_string(),
+        _ => message.to_string(),
+    };
+    match found(src, offset) {
+        Some(text) => format!("{message} (found `{text}`)"),
+        None => format!("{message} (found the end of the program)"),
+    }
+}
+
+/// A token kind of the parser (`R_PAREN`) as the user writes it.
+fn token_words(kind: &str) -> String {
+    let text = match kind {
+        "SEMICOLON" => ";",
+        "COMMA" => ",",
+        "COLON" => ":",
+        "L_PAREN" => "(",
+        "R_PAREN" => ")",
+        "L_BRACK" => "[",
+        "R_BRACK" => "]",
+        "L_CURLY" => "{",
+        "R_CURLY" => "}",
+        "EQ" => "=",
+        "EQ2" => "==",
+        "AT" => "@",
+        "ARROW" | "THIN_ARROW" => "->",
+        "IDENT" => return "a name".into(),
+        "INT_NUMBER" => return "an integer".into(),
+        "FLOAT_NUMBER" => return "a number".into(),
+        other => return other.to_lowercase().replace('_', " "),
+    };
+    format!("`{text}`")
+}
+
+/// The token at `offset` of `src` (after any whitespace), at most 24 characters.
+fn found(src: &str, offset: usize) -> Option<String> {
+    let rest = src.get(offset..)?.trim_start();
+    let first = rest.chars().next()?;
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
+    let token: String = if word(first) {
+        rest.chars().take_while(|&c| word(c)).take(24).collect()
+    } else {
+        rest.chars()
+            .take_while(|c| !c.is_whitespace() && !word(*c))
+            .take(3)
+            .collect()
+    };
+    Some(token)
+}
+
 /// Steps 1 to 3; returns the syntax tree's root for positions.
 pub fn check(src: &str) -> Result<SyntaxNode, ImportError> {
     scan(src)?;
@@ -341,11 +454,10 @@ pub fn check(src: &str) -> Result<SyntaxNode, ImportError> {
     // those before `oq3_semantics` parses (and validates) again.
     let (green, errors) = oq3_syntax::parse_text(src);
     if let Some(e) = errors.first() {
-        return Err(
-            Pos::of_offset(e.range().start().into()).error(Kind::Syntax {
-                parser_message: e.to_string(),
-            }),
-        );
+        let offset = e.range().start().into();
+        return Err(Pos::of_offset(offset).error(Kind::Syntax {
+            parser_message: readable(&e.to_string(), src, offset),
+        }));
     }
     let root = SyntaxNode::new_root(green);
     check_syntax(&root)?;

@@ -4,16 +4,18 @@
 //! Supported: `OPENQASM 2.0;`, `include "qelib1.inc";` (every gate of Qiskit's `qelib1.inc`:
 //! those with an IR form map to it exactly, `u0 rxx rzz rccx rc3x c3sqrtx` come from their
 //! definitions in [`QELIB1_EXTRAS`]), `qreg`/`creg`, `gate` definitions, `measure`, `reset`,
-//! `barrier` (ignored) and `if (c == n)` on a one-bit register around one operation. Angles go
+//! `barrier` (ignored) and `if (c == n)` around one operation, where `c` is a register read as an
+//! unsigned integer with bit 0 the least significant, as Qiskit reads it (`crate::cases`). Angles go
 //! through the workspace's one angle parser ([`qc_ir::angle`]), which keeps decimal angles
 //! exact and limits nesting. Integers are checked (no size above `usize` is ever parsed
 //! unchecked), and every error names the line and column.
 
+use crate::cases::{Cases, Test, MAX_CONDITION_BITS};
 use crate::env::{BodyCall, Env, GateDef, Mod, Pos};
 use crate::error::{ImportError, ImportErrorKind as Kind};
 use crate::lex::{lex, Tok};
 use qc_ir::angle::AngleExpr;
-use qc_ir::{Circuit, Clbit, Condition};
+use qc_ir::Circuit;
 
 /// Definitions of the `qelib1.inc` gates that have no single IR gate, in OpenQASM 2. `rxx` and
 /// `rzz` are written phase-exactly (`exp(-i theta/2 XX)`, `exp(-i theta/2 ZZ)`); the
@@ -253,10 +255,10 @@ impl<'a> Reader<'a> {
             "opaque" => Err(pos.error(Kind::Opaque)),
             "if" => {
                 self.at += 1;
-                let cond = self.condition()?;
-                self.operation(Some(cond))
+                let cases = self.condition()?.cases();
+                self.operation(&cases)
             }
-            _ => self.operation(None),
+            _ => self.operation(&Cases::always()),
         }
     }
 
@@ -267,8 +269,8 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// `(creg == n)` on a one-bit register.
-    fn condition(&mut self) -> Result<Condition, ImportError> {
+    /// `(creg == n)`: the register as an unsigned integer, bit 0 the least significant.
+    fn condition(&mut self) -> Result<Test, ImportError> {
         let pos = self.pos();
         self.expect("(")?;
         let name = self.ident()?;
@@ -276,17 +278,16 @@ impl<'a> Reader<'a> {
         let value = self.integer()?;
         self.expect(")")?;
         let bits = self.env.lookup(false, &name, None, pos)?;
-        if bits.len() != 1 || value > 1 {
-            return Err(pos.error(Kind::RegisterCondition {
+        if bits.len() > MAX_CONDITION_BITS {
+            return Err(pos.error(Kind::ConditionTooWide {
                 register: name,
-                value,
                 width: bits.len(),
+                max: MAX_CONDITION_BITS,
             }));
         }
-        Ok(Condition {
-            clbit: Clbit(bits[0] as u32),
-            value: value == 1,
-        })
+        Ok(Test::equals(&bits, value as u128, |b| {
+            self.env.is_written(b)
+        }))
     }
 
     /// The flat indices of an operand; an error points at the operand.
@@ -295,8 +296,9 @@ impl<'a> Reader<'a> {
             .lookup(quantum, &operand.name, operand.index, operand.pos)
     }
 
-    /// A quantum operation: `measure`, `reset`, `barrier` or a gate call.
-    fn operation(&mut self, cond: Option<Condition>) -> Result<(), ImportError> {
+    /// A quantum operation: `measure`, `reset`, `barrier` or a gate call, read and checked,
+    /// then written once per case (an `if` that never holds writes nothing).
+    fn operation(&mut self, cases: &Cases) -> Result<(), ImportError> {
         let pos = self.pos();
         match self.peek() {
             "measure" => {
@@ -307,14 +309,20 @@ impl<'a> Reader<'a> {
                 self.expect(";")?;
                 let qubits = self.lookup(true, &q)?;
                 let bits = self.lookup(false, &c)?;
-                self.env.measure(&qubits, &bits, cond, pos)
+                self.env.check_measure(&qubits, &bits, pos)?;
+                for cond in cases.iter() {
+                    self.env.measure(&qubits, &bits, cond, pos)?;
+                }
+                Ok(())
             }
             "reset" => {
                 self.at += 1;
                 let q = self.operand()?;
                 self.expect(";")?;
                 let qubits = self.lookup(true, &q)?;
-                self.env.reset(&qubits, cond);
+                for cond in cases.iter() {
+                    self.env.reset(&qubits, cond, pos)?;
+                }
                 Ok(())
             }
             "barrier" => {
@@ -341,8 +349,15 @@ impl<'a> Reader<'a> {
                     .map(|q| self.lookup(true, &q))
                     .collect::<Result<Vec<_>, _>>()?;
                 self.expect(";")?;
-                self.env
-                    .apply_broadcast(&[], &name, &values, &operands, cond, pos)
+                if cases.is_empty() {
+                    // Never written, but checked as if it were.
+                    return self.env.check_call(&[], &name, &values, &operands, pos);
+                }
+                for cond in cases.iter() {
+                    self.env
+                        .apply_broadcast(&[], &name, &values, &operands, cond, pos)?;
+                }
+                Ok(())
             }
         }
     }

@@ -12,16 +12,18 @@
 //! braceless `if` bodies, `barrier;`, `OPENQASM 3;`) and then passes [`crate::guard3`], which
 //! keeps every panicking path of `oq3_semantics` out of reach.
 
+use crate::angle3::Symbol;
+use crate::cases::Cases;
 use crate::env::{BodyCall, Env, GateDef, Mod, Pos};
 use crate::error::{ImportError, ImportErrorKind as Kind, SemanticProblem};
-use oq3_semantics::asg::{self, Expr, GateModifier, Literal, Stmt, TExpr};
+use oq3_semantics::asg::{self, Expr, GateModifier, Stmt, TExpr};
 use oq3_semantics::semantic_error::{SemanticError, SemanticErrorKind};
-use oq3_semantics::symbols::{SymbolIdResult, SymbolTable};
+use oq3_semantics::symbols::{SymbolError, SymbolId, SymbolIdResult, SymbolTable};
 use oq3_semantics::types::{ArrayDims, Type};
 use oq3_syntax::ast::{self as synast, AstNode, HasName};
 use oq3_syntax::SyntaxNode;
 use qc_ir::angle::AngleExpr;
-use qc_ir::{Circuit, Clbit, Condition};
+use qc_ir::Circuit;
 use std::collections::{BTreeSet, HashSet};
 use std::sync::OnceLock;
 
@@ -181,22 +183,36 @@ fn read(src: &str) -> Result<Circuit, ImportError> {
         return Err(Pos::default().error(Kind::LateSyntax));
     }
     let context = parsed.take_context();
+    // Back to the user's text: offsets after the inserted include move back.
+    let user_offset = |o: usize| match inserted {
+        Some((at, len)) if o >= at + len => o - len,
+        Some((at, _)) if o >= at => at,
+        _ => o,
+    };
     // `oq3_semantics` counts a modified call's operands against the bare gate (`ctrl @ x a, b;`
-    // is reported as a wrong qubit count); `Env::expand` checks counts with the modifiers.
-    let real = |e: &&SemanticError| !matches!(e.kind(), SemanticErrorKind::NumGateQubitsError);
+    // is reported as a wrong qubit count); `Env::expand` checks counts with the modifiers. It
+    // types `measure q[2]` and `measure q[0:1]` as the whole register `q`, so a measurement into
+    // a bit or register of another size is reported as incompatible; the walk compares the
+    // sizes itself (`Env::check_measure`).
+    let measurements = measurement_offsets(&file);
+    let real = |e: &&SemanticError| match e.kind() {
+        SemanticErrorKind::NumGateQubitsError => false,
+        SemanticErrorKind::IncompatibleTypesError
+        | SemanticErrorKind::IncompatibleDimensionError => {
+            !measurements.contains(&user_offset(e.range().start().into()))
+        }
+        _ => true,
+    };
     if let Some(e) = context.errors().iter().find(real) {
         let error = semantic_error(text, e, prelude.stdgates);
-        // Back to the user's text: offsets after the inserted include move back.
-        let offset = error.offset().map(|o| match inserted {
-            Some((at, len)) if o >= at + len => o - len,
-            Some((at, _)) if o >= at => at,
-            _ => o,
-        });
+        let offset = error.offset().map(user_offset);
         return Err(error.moved_to(offset));
     }
     let mut walk = Walk {
         table: context.symbol_table(),
         env: Env::default(),
+        loops: Vec::new(),
+        iterations: 0,
     };
     let syntax: Vec<SyntaxNode> = file
         .statements()
@@ -206,13 +222,20 @@ fn read(src: &str) -> Result<Circuit, ImportError> {
     let stmts = context.program().stmts();
     // The prelude's declarations are skipped: the table resolves those names.
     let program = &stmts[prelude.statements.min(stmts.len())..];
-    walk.block(program, &syntax, None)?;
+    walk.block(program, &syntax, &Cases::always(), true)?;
     Ok(walk.env.finish())
 }
 
-struct Walk<'a> {
-    table: &'a SymbolTable,
-    env: Env,
+/// The walk over the checked syntax graph: the symbol table, what has been read so far, and the
+/// values of the variables of the `for` loops around the statement being read (`flow3.rs`).
+pub(crate) struct Walk<'a> {
+    pub(crate) table: &'a SymbolTable,
+    pub(crate) env: Env,
+    /// Loop variables in scope, innermost last, with this iteration's value.
+    pub(crate) loops: Vec<(SymbolId, i128)>,
+    /// Loop iterations unrolled so far, counted with the instructions against
+    /// [`crate::env::MAX_INSTRUCTIONS`].
+    pub(crate) iterations: usize,
 }
 
 /// A gate call's parts, from a top-level call or a call inside a gate body.
@@ -224,19 +247,29 @@ struct Call<'c> {
 }
 
 impl Walk<'_> {
-    fn pos(&self, node: Option<&SyntaxNode>) -> Pos {
+    pub(crate) fn pos(&self, node: Option<&SyntaxNode>) -> Pos {
         node.map_or_else(Pos::default, |n| {
             Pos::of_offset(n.text_range().start().into())
         })
     }
 
-    fn name(&self, id: &SymbolIdResult, pos: Pos) -> Result<&str, ImportError> {
+    pub(crate) fn name(&self, id: &SymbolIdResult, pos: Pos) -> Result<&str, ImportError> {
         match id {
             Ok(id) => Ok(self.table[id].name()),
             Err(e) => Err(pos.error(Kind::Unresolved {
-                detail: format!("{e:?}"),
+                detail: unresolved(e).into(),
             })),
         }
+    }
+
+    /// What a symbol in an expression stands for: a loop variable's value, or a name.
+    fn symbol(&self, id: &SymbolIdResult, pos: Pos) -> Result<Symbol, ImportError> {
+        if let Ok(id) = id {
+            if let Some((_, value)) = self.loops.iter().rev().find(|(v, _)| v == id) {
+                return Ok(Symbol::LoopValue(*value));
+            }
+        }
+        self.name(id, pos).map(|n| Symbol::Name(n.to_string()))
     }
 
     fn symbol_type(&self, id: &SymbolIdResult, pos: Pos) -> Result<&Type, ImportError> {
@@ -244,21 +277,24 @@ impl Walk<'_> {
         match id {
             Ok(id) => Ok(self.table[id].symbol_type()),
             Err(e) => Err(pos.error(Kind::Unresolved {
-                detail: format!("{e:?}"),
+                detail: unresolved(e).into(),
             })),
         }
     }
 
-    /// Statements of one block; `syntax` holds the matching syntax statements (for positions).
-    fn block(
+    /// Statements of one block, each written once per case of `cases`; `top`: at global scope
+    /// (declarations and definitions belong there). `syntax` holds the matching syntax
+    /// statements (for positions).
+    pub(crate) fn block(
         &mut self,
         stmts: &[Stmt],
         syntax: &[SyntaxNode],
-        cond: Option<Condition>,
+        cases: &Cases,
+        top: bool,
     ) -> Result<(), ImportError> {
         for (k, stmt) in stmts.iter().enumerate() {
             let node = syntax.get(k);
-            self.statement(stmt, node, cond)?;
+            self.statement(stmt, node, cases, top)?;
         }
         Ok(())
     }
@@ -269,9 +305,10 @@ impl Walk<'_> {
         &mut self,
         stmt: &Stmt,
         node: Option<&SyntaxNode>,
-        cond: Option<Condition>,
+        cases: &Cases,
+        top: bool,
     ) -> Result<(), ImportError> {
-        self.statement_at(stmt, node, cond).map_err(|e| {
+        self.statement_at(stmt, node, cases, top).map_err(|e| {
             let operand = match (&e.kind, node) {
                 // Not yet moved (a statement inside `if` has moved its own already).
                 (
@@ -295,10 +332,10 @@ impl Walk<'_> {
         &mut self,
         stmt: &Stmt,
         node: Option<&SyntaxNode>,
-        cond: Option<Condition>,
+        cases: &Cases,
+        top: bool,
     ) -> Result<(), ImportError> {
         let pos = self.pos(node);
-        let top = cond.is_none();
         match stmt {
             Stmt::DeclareQuantum(d) if top => {
                 let size = match self.symbol_type(d.name(), pos)? {
@@ -336,8 +373,16 @@ impl Walk<'_> {
                     .iter()
                     .map(|e| self.operand(true, e, pos))
                     .collect::<Result<Vec<_>, _>>()?;
-                self.env
-                    .apply_broadcast(&call.mods, &call.name, &params, &operands, cond, pos)
+                if cases.is_empty() {
+                    return self
+                        .env
+                        .check_call(&call.mods, &call.name, &params, &operands, pos);
+                }
+                for cond in cases.iter() {
+                    self.env
+                        .apply_broadcast(&call.mods, &call.name, &params, &operands, cond, pos)?;
+                }
+                Ok(())
             }
             // A global phase is unobservable (and `ctrl @ gphase` keeps no operands in the ASG).
             Stmt::GPhaseCall(g) => self
@@ -354,43 +399,30 @@ impl Walk<'_> {
                     asg::LValue::Identifier(id) => self.register(false, id, None, pos)?,
                     asg::LValue::IndexedIdentifier(ii) => self.indexed(false, ii, pos)?,
                 };
-                self.env.measure(&qubits, &bits, cond, pos)
-            }
-            Stmt::Reset(r) => {
-                let qubits = self.operand(true, r.gate_operand(), pos)?;
-                self.env.reset(&qubits, cond);
-                Ok(())
-            }
-            Stmt::Barrier(_) => Ok(()),
-            Stmt::If(i) if top => {
-                let cond = self.condition(i.condition(), pos)?;
-                let if_node = node.and_then(|n| synast::IfStmt::cast(n.clone()));
-                let then_syntax = if_node
-                    .as_ref()
-                    .and_then(|n| n.then_branch())
-                    .map(|b| block_statements(&b))
-                    .unwrap_or_default();
-                self.block(i.then_branch().statements(), &then_syntax, Some(cond))?;
-                if let Some(e) = i.else_branch() {
-                    let else_syntax = if_node
-                        .as_ref()
-                        .and_then(|n| n.else_branch())
-                        .map(|b| block_statements(&b))
-                        .unwrap_or_default();
-                    let negated = Condition {
-                        clbit: cond.clbit,
-                        value: !cond.value,
-                    };
-                    self.block(e.statements(), &else_syntax, Some(negated))?;
+                self.env.check_measure(&qubits, &bits, pos)?;
+                if cases.len() > 1 {
+                    return Err(pos.error(Kind::MeasureInCases { cases: cases.len() }));
+                }
+                for cond in cases.iter() {
+                    self.env.measure(&qubits, &bits, cond, pos)?;
                 }
                 Ok(())
             }
-            Stmt::If(_) => Err(pos.error(Kind::NestedIf)),
+            Stmt::Reset(r) => {
+                let qubits = self.operand(true, r.gate_operand(), pos)?;
+                for cond in cases.iter() {
+                    self.env.reset(&qubits, cond, pos)?;
+                }
+                Ok(())
+            }
+            Stmt::Barrier(_) => Ok(()),
+            Stmt::If(i) => self.if_statement(i, node, cases, pos),
+            Stmt::ForStmt(f) => self.for_loop(f, node, cases, pos),
             Stmt::DeclareQuantum(_) | Stmt::DeclareClassical(_) | Stmt::GateDefinition(_) => {
                 Err(pos.error(Kind::DeclarationInIf))
             }
             other => Err(pos.error(Kind::UnsupportedStatement {
-                statement: statement_kind(other),
+                statement: statement_kind(other).into(),
                 gate: None,
             })),
         }
@@ -413,8 +445,8 @@ impl Walk<'_> {
     fn modifier(&self, m: &GateModifier, pos: Pos) -> Result<Mod, ImportError> {
         let count = |e: &Option<TExpr>| -> Result<usize, ImportError> {
             let Some(e) = e else { return Ok(1) };
-            match self.integer(e) {
-                Some(n) if n >= 1 => Ok(n),
+            match self.integer(e, pos)? {
+                Some(n) if n >= 1 => usize::try_from(n).map_err(|_| pos.error(Kind::ControlCount)),
                 _ => Err(pos.error(Kind::ControlCount)),
             }
         };
@@ -426,89 +458,16 @@ impl Walk<'_> {
         }
     }
 
-    /// A non-negative integer literal (through casts).
-    fn integer(&self, e: &TExpr) -> Option<usize> {
-        match e.expression() {
-            Expr::Literal(Literal::Int(i)) if *i.sign() => usize::try_from(*i.value()).ok(),
-            Expr::Cast(c) => self.integer(c.operand()),
-            _ => None,
-        }
+    /// The value of an integer expression (literals and loop variables; `None`: not an
+    /// integer).
+    pub(crate) fn integer(&self, e: &TExpr, pos: Pos) -> Result<Option<i128>, ImportError> {
+        crate::angle3::integer(e, &|id| self.symbol(id, pos), pos)
     }
 
     /// An angle expression, typed as OpenQASM 3 types it (`angle3.rs`); `params` names
     /// the enclosing gate's parameters (symbolic).
     fn angle(&self, e: &TExpr, params: &[String], pos: Pos) -> Result<AngleExpr, ImportError> {
-        let name = |id: &SymbolIdResult| self.name(id, pos).map(str::to_string);
-        crate::angle3::angle(e, params, &name, pos)
-    }
-
-    /// The flat indices of a register or one element of it.
-    fn register(
-        &self,
-        quantum: bool,
-        id: &SymbolIdResult,
-        index: Option<usize>,
-        pos: Pos,
-    ) -> Result<Vec<usize>, ImportError> {
-        let name = self.name(id, pos)?;
-        self.env.lookup(quantum, name, index, pos)
-    }
-
-    fn indexed(
-        &self,
-        quantum: bool,
-        ii: &asg::IndexedIdentifier,
-        pos: Pos,
-    ) -> Result<Vec<usize>, ImportError> {
-        let index = match ii.indexes() {
-            [asg::IndexOperator::ExpressionList(list)] => match list.expressions.as_slice() {
-                [e] => self.integer(e),
-                _ => None,
-            },
-            _ => None,
-        }
-        .ok_or_else(|| pos.error(Kind::IndexNotInteger))?;
-        self.register(quantum, ii.identifier(), Some(index), pos)
-    }
-
-    /// A gate or measurement operand: a register, a single qubit or bit, or one element.
-    fn operand(&self, quantum: bool, e: &TExpr, pos: Pos) -> Result<Vec<usize>, ImportError> {
-        match e.expression() {
-            Expr::GateOperand(asg::GateOperand::Identifier(id)) | Expr::Identifier(id) => {
-                self.register(quantum, id, None, pos)
-            }
-            Expr::GateOperand(asg::GateOperand::IndexedIdentifier(ii))
-            | Expr::IndexedIdentifier(ii) => self.indexed(quantum, ii, pos),
-            _ => Err(pos.error(Kind::Operand)),
-        }
-    }
-
-    /// `c[k]`, `c[k] == v`, `c[k] != v` on one bit (v: true, false, 0, 1).
-    fn condition(&self, e: &TExpr, pos: Pos) -> Result<Condition, ImportError> {
-        let (bit_expr, value) = match e.expression() {
-            Expr::BinaryExpr(b) => {
-                let equal = match b.op() {
-                    asg::BinaryOp::CmpOp(asg::CmpOp::Eq) => true,
-                    asg::BinaryOp::CmpOp(asg::CmpOp::Neq) => false,
-                    _ => return Err(pos.error(Kind::ConditionOperator)),
-                };
-                let v = constant_bool(b.right()).ok_or_else(|| pos.error(Kind::ConditionValue))?;
-                (b.left(), v == equal)
-            }
-            _ => (e, true),
-        };
-        let mut bit_expr = bit_expr;
-        while let Expr::Cast(c) = bit_expr.expression() {
-            bit_expr = c.operand();
-        }
-        let bits = self.operand(false, bit_expr, pos)?;
-        if bits.len() != 1 {
-            return Err(pos.error(Kind::ConditionWidth { width: bits.len() }));
-        }
-        Ok(Condition {
-            clbit: Clbit(bits[0] as u32),
-            value,
-        })
+        crate::angle3::angle(e, params, &|id| self.symbol(id, pos), pos)
     }
 
     fn gate_definition(
@@ -548,7 +507,7 @@ impl Walk<'_> {
                 Stmt::Barrier(_) => continue,
                 other => {
                     return Err(cpos.error(Kind::UnsupportedStatement {
-                        statement: statement_kind(other),
+                        statement: statement_kind(other).into(),
                         gate: Some(name.clone()),
                     }))
                 }
@@ -636,32 +595,61 @@ fn operand_offset(node: &SyntaxNode, register: &str, index: usize) -> Option<usi
         .map(|ii| ii.syntax().text_range().start().into())
 }
 
+/// Where every `bits = measure qubits;` of the program starts.
+fn measurement_offsets(file: &synast::SourceFile) -> HashSet<usize> {
+    file.syntax()
+        .descendants()
+        .filter(|n| n.kind() == oq3_syntax::SyntaxKind::ASSIGNMENT_STMT)
+        .filter(|n| {
+            n.children().last().map(|c| c.kind())
+                == Some(oq3_syntax::SyntaxKind::MEASURE_EXPRESSION)
+        })
+        .map(|n| n.text_range().start().into())
+        .collect()
+}
+
 /// The statements of a block's syntax node, in order.
-fn block_statements(block: &synast::BlockExpr) -> Vec<SyntaxNode> {
+pub(crate) fn block_statements(block: &synast::BlockExpr) -> Vec<SyntaxNode> {
     block.statements().map(|s| s.syntax().clone()).collect()
 }
 
-/// `true`/`false`/`0`/`1` (through casts).
-fn constant_bool(e: &TExpr) -> Option<bool> {
-    match e.expression() {
-        Expr::Literal(Literal::Bool(b)) => Some(*b.value()),
-        Expr::Literal(Literal::Int(i)) if *i.sign() => match *i.value() {
-            0 => Some(false),
-            1 => Some(true),
-            _ => None,
-        },
-        Expr::Cast(c) => constant_bool(c.operand()),
-        _ => None,
+/// A statement the importer does not read, in words.
+fn statement_kind(stmt: &Stmt) -> &'static str {
+    match stmt {
+        Stmt::While(_) => "`while` loop",
+        Stmt::SwitchCaseStmt(_) => "`switch`",
+        Stmt::DefStmt(_) => "`def` subroutine",
+        Stmt::Delay(_) => "`delay`",
+        Stmt::Box => "`box`",
+        Stmt::Break | Stmt::Continue | Stmt::End => "`break`, `continue` or `end`",
+        Stmt::Cal | Stmt::DefCal => "calibration block",
+        Stmt::Extern => "`extern`",
+        Stmt::InputDeclaration(_) | Stmt::OutputDeclaration(_) => "`input`/`output` declaration",
+        Stmt::Pragma(_) | Stmt::AnnotatedStmt(_) => "pragma or annotation",
+        Stmt::ModifiedGPhaseCall(_) => "modified `gphase`",
+        Stmt::DeclareHardwareQubit(_) => "hardware qubit declaration",
+        Stmt::OldStyleDeclaration => "`qreg`/`creg` declaration",
+        Stmt::ExprStmt(_) => "expression statement",
+        Stmt::Block(_) => "block",
+        Stmt::Alias(_) => "`let` alias",
+        Stmt::Assignment(_) => "measurement or assignment",
+        Stmt::Reset(_) => "`reset`",
+        Stmt::If(_) => "`if`",
+        Stmt::ForStmt(_) => "`for` loop",
+        Stmt::DeclareQuantum(_) | Stmt::DeclareClassical(_) => "declaration",
+        Stmt::GateDefinition(_) => "gate definition",
+        Stmt::Include(_) => "`include`",
+        Stmt::GateCall(_) | Stmt::GPhaseCall(_) | Stmt::Barrier(_) => "gate call",
+        Stmt::NullStmt => "empty statement",
     }
 }
 
-fn statement_kind(stmt: &Stmt) -> String {
-    let debug = format!("{stmt:?}");
-    debug
-        .split(['(', ' ', '{'])
-        .next()
-        .unwrap_or("statement")
-        .to_string()
+/// Why a name did not resolve, in words.
+fn unresolved(e: &SymbolError) -> &'static str {
+    match e {
+        SymbolError::MissingBinding => "the name is not declared",
+        SymbolError::AlreadyBound => "the name is already declared",
+    }
 }
 
 /// A semantic error of `oq3_semantics` in words, at its position, quoting the construct.

@@ -208,12 +208,18 @@ pub enum ImportErrorKind {
         construct: String,
     },
     /// A statement kind the reader does not support, at top level or in a gate body.
-    #[error("unsupported statement `{statement}`{}", .gate.as_ref().map(|g| format!(" inside gate `{g}`")).unwrap_or_default())]
+    #[error("unsupported statement: {statement}{}", .gate.as_ref().map(|g| format!(" inside gate `{g}`")).unwrap_or_default())]
     UnsupportedStatement {
         /// The statement kind.
         statement: String,
         /// The gate whose body holds it, if any.
         gate: Option<String>,
+    },
+    /// A `for` loop without one of its parts.
+    #[error("a `for` loop needs {missing}")]
+    LoopSyntax {
+        /// What is missing, in words.
+        missing: &'static str,
     },
     /// A gate call inside an expression.
     #[error("a gate call inside an expression")]
@@ -272,14 +278,16 @@ pub enum ImportErrorKind {
         /// The literal.
         text: String,
     },
-    /// `if` inside `if`.
-    #[error("nested `if` is not supported")]
+    /// An `if` as the body of an `if` without braces.
+    #[error("an `if` as the body of an `if` needs braces (`if (a) {{ if (b) ... }}`)")]
     NestedIf,
-    /// `else if` (a condition on two bits, which the importer does not support).
-    #[error("`else if` is not supported (a condition tests one bit)")]
+    /// `else if`, which the importer does not read.
+    #[error("`else if` is not supported (write `else {{ if (...) {{ ... }} }}`)")]
     ElseIf,
-    /// A declaration inside an `if` body.
-    #[error("declaration inside `if`")]
+    /// A declaration inside an `if` or `for` body.
+    #[error(
+        "declaration inside `if` or `for` (declare registers and gates at the top of the program)"
+    )]
     DeclarationInIf,
     /// A control count that is not a positive integer literal.
     #[error("a control count must be a positive integer literal")]
@@ -305,35 +313,73 @@ pub enum ImportErrorKind {
     /// Integer arithmetic beyond 128 bits.
     #[error("integer arithmetic overflows 128 bits")]
     IntegerOverflow,
-    /// An index that is not one integer.
-    #[error("only one integer index is supported")]
+    /// An index that is not one integer expression or one range.
+    #[error("an index is one integer expression (`q[2 * i]`) or one range (`q[0:2]`)")]
     IndexNotInteger,
+    /// A negative index (OpenQASM's counting from the end is not supported).
+    #[error("index {index} of `{register}` is negative")]
+    NegativeIndex {
+        /// The register.
+        register: String,
+        /// The index's value (at least `i64::MIN`).
+        index: i64,
+    },
+    /// A range (a slice or a loop's) whose step is 0.
+    #[error("a range with step 0")]
+    RangeStepZero,
+    /// A `for` loop over something else than a range or a set of integers.
+    #[error("a `for` loop runs over a range `[a:b]` or a set `{{a, b}}` of integers")]
+    LoopIterable,
+    /// A value of a loop's range or set that is not an integer.
+    #[error("a `for` loop's values must be integers")]
+    LoopValueNotInteger,
+    /// Loops that run too many iterations (they are unrolled; an iteration counts as an
+    /// instruction).
+    #[error("the loops run more than {max} iterations and instructions in all (loops are unrolled, and every iteration counts as an instruction)")]
+    TooManyIterations {
+        /// The limit.
+        max: usize,
+    },
     /// An operand other than a register or one element.
     #[error("unsupported operand")]
     Operand,
     /// A condition operator other than `==`/`!=`.
     #[error("unsupported condition operator")]
     ConditionOperator,
-    /// A condition compared with something else than a bit value.
-    #[error("a condition compares with true, false, 0 or 1")]
+    /// A condition compared with something else than a constant (a bit with true, false, 0 or
+    /// 1; a register with a non-negative integer).
+    #[error("a condition compares a bit with true, false, 0 or 1, or a register with a non-negative integer constant")]
     ConditionValue,
-    /// An OpenQASM 3 condition on a register wider than one bit.
-    #[error("condition on a {width}-bit register (only single bits)")]
-    ConditionWidth {
-        /// The register's width.
-        width: usize,
-    },
-    /// An OpenQASM 2 `if (c == v)` on a register wider than one bit.
-    #[error(
-        "condition `{register} == {value}` on a {width}-bit register (only one-bit registers)"
-    )]
-    RegisterCondition {
-        /// The register.
+    /// A register comparison on more bits than a condition reads.
+    #[error("a comparison of `{register}` ({width} bits) reads more than {max} bits")]
+    ConditionTooWide {
+        /// The register (or slice) as written.
         register: String,
-        /// The value compared with.
-        value: usize,
-        /// The register's width.
+        /// Its width.
         width: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// Nested conditions that would write one statement too many times (each comparison's
+    /// negation is one case per bit, and nesting multiplies them).
+    #[error("the nested conditions here have more than {max} cases")]
+    TooManyCases {
+        /// The limit.
+        max: usize,
+    },
+    /// A measurement governed by a disjunction (the `else` or `!=` of a register comparison, or
+    /// `if (c)` on a register), which is written once per case: its bit would be written by
+    /// several measurements.
+    #[error("a measurement under a condition that is {cases} cases (the `else` or `!=` of a register comparison, or `if (c)` on a register): a bit is written by one measurement, so write the measurement outside the `if`")]
+    MeasureInCases {
+        /// How many cases.
+        cases: usize,
+    },
+    /// A second measurement into one bit: a circuit's bits are written once each.
+    #[error("bit `{bit}` is measured a second time; qchess's circuits write each bit once (measure into another bit)")]
+    BitMeasuredTwice {
+        /// The bit as the program names it.
+        bit: String,
     },
     /// An OpenQASM 2 operand in a gate body that is not one of the gate's qubit arguments.
     #[error("`{argument}` is not a qubit argument of gate `{gate}`")]

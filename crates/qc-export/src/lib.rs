@@ -12,6 +12,7 @@
 //! - [`header`]: the program's JSON header, with the map of what every bit measures.
 
 mod angle3;
+pub mod cases;
 pub mod circuit_format;
 mod contain;
 pub mod decompose;
@@ -19,6 +20,7 @@ pub mod device;
 pub mod env;
 pub mod error;
 pub mod export;
+mod flow3;
 pub mod gate_docs;
 pub mod guard3;
 pub mod header;
@@ -29,6 +31,7 @@ pub mod lex;
 pub mod library;
 pub mod lower;
 pub mod measure;
+mod operand3;
 mod peephole;
 pub mod program;
 pub mod qasm2;
@@ -174,10 +177,7 @@ pub fn keep_probability_forced<B: qc_ir::Backend>(
     for (index, instr) in circuit.instructions().iter().enumerate() {
         let mut forced = MeasureChoice::Forced(false);
         if let Op::Measure { qubit, clbit } = instr.op {
-            let runs = instr
-                .condition
-                .is_none_or(|c| record.get(c.clbit).unwrap_or(false) == c.value);
-            if runs {
+            if record.allows(instr.condition.as_ref()) {
                 let value = recorded(clbit.index()).unwrap_or(false);
                 let p1 = backend.probability_one(qubit);
                 let p = if value { p1 } else { 1.0 - p1 };

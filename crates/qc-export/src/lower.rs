@@ -17,6 +17,24 @@ use crate::Dialect;
 use qc_ir::gate_data::Controlled;
 use qc_ir::{Gate, Instruction, Op, Polarity};
 
+/// The condition of `instr` when it tests at most one bit: the portable dialect writes only
+/// `if (c[k])`, so a condition on several bits (an imported register comparison) has no
+/// dynamic form; the deferred form turns it into controls.
+pub(crate) fn one_bit(
+    index: usize,
+    instr: &Instruction,
+) -> Result<Option<qc_ir::Condition>, ExportError> {
+    match &instr.condition {
+        None => Ok(None),
+        Some(guard) => guard.single().map(Some).ok_or(ExportError::Unsupported {
+            index,
+            reason: Unsupported::ConditionOnSeveralBits {
+                bits: guard.conditions().len(),
+            },
+        }),
+    }
+}
+
 /// Turns instructions into statements; owns the scratch qubit and scratch bit allocation.
 pub struct Lowerer {
     /// Register index of each IR qubit (`None` when the qubit is not in the program).
@@ -82,7 +100,7 @@ impl Lowerer {
                     .map(|c| Ok((self.q(index, c.qubit)?, c.on == Polarity::One)))
                     .collect::<Result<_, ExportError>>()?;
                 let calls = self.gate(*gate, &t, &c);
-                match instr.condition {
+                match one_bit(index, instr)? {
                     None => out.extend(calls.into_iter().map(Stmt::Gate)),
                     Some(cond) if cond.value => push_if(out, cond.clbit.index(), calls),
                     Some(cond) => {
@@ -99,7 +117,7 @@ impl Lowerer {
             } => {
                 // Written as its body: gate by gate, each with the call's controls and condition
                 // (exact, and every target can run it).
-                for inner in gate.inlined(targets, controls, instr.condition) {
+                for inner in gate.inlined(targets, controls, instr.condition.as_ref()) {
                     self.instruction(index, &inner, out)?;
                 }
             }

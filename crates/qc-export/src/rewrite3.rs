@@ -5,8 +5,15 @@
 //!   (the parser expects a decimal).
 //! - `if (c[0]) x q[1];` and `else x q[1];`: a body that is one statement without braces gets
 //!   them (the parser expects a block); a braceless body that is itself an `if`, and `else if`,
-//!   are refused (conditions on two bits, which the importer does not support; the parser would
-//!   drop an `else if` without a word).
+//!   are refused (the parser would drop an `else if` without a word); a braced `if` inside an
+//!   `if` is read as it is.
+//! - `measure q -> c;` and `measure q[0] -> c[0];`, OpenQASM 3's legacy measurement (the parser
+//!   stops on the arrow), become `c = measure q;` and `c[0] = measure q[0];`.
+//! - `if (!c[0])` and `if (!c)`, as Qiskit writes a test of a bit for 0, become
+//!   `if (c[0] == 0)` and `if (c == 0)` (the semantic pass panics on `!`); `if (bool(c))`, as
+//!   Qiskit writes a test of a register for nonzero, becomes `if (c)`.
+//! - `for i in [0:3]` without the loop variable's type, as older programs write it, becomes
+//!   `for int i in [0:3]` (the parser needs the type).
 //! - `.25`: a float literal without digits before its point becomes `0.25` (the lexer reads
 //!   `.` and `25` as two tokens, and the parser refuses the `.`).
 //! - `0X1F`, `0B11` (and `0O17`): an integer's base prefix in capitals becomes `0x`, `0b`, `0o`
@@ -147,10 +154,127 @@ pub(crate) fn rewrite(src: &str) -> Result<Rewritten, ImportError> {
             None => i = body,
         }
     }
+    arrow_measurements(src, &toks, &closing, &mut edits);
+    negated_conditions(src, &toks, &closing, &mut edits);
+    untyped_loop_variables(src, &toks, &mut edits);
     hardware_qubits(src, &toks, &mut edits)?;
     leading_point_floats(src, &toks, &mut edits);
     capital_base_prefixes(src, &toks, &mut edits);
     Ok(apply(src, edits))
+}
+
+/// Edits that read `measure a -> b;` as `b = measure a;`: `b = ` is inserted before `measure`
+/// and the arrow and `b` are blanked (the `;` stays). A statement without its `;` is left to the
+/// parser.
+fn arrow_measurements(
+    src: &str,
+    toks: &[Tok],
+    closing: &[Option<usize>],
+    edits: &mut Vec<(usize, Edit)>,
+) {
+    let text = |t: &Tok| &src[t.start..t.end];
+    for (i, t) in toks.iter().enumerate() {
+        if t.kind != TokenKind::Ident || text(t) != "measure" {
+            continue;
+        }
+        let Some(end) = statement_end(toks, closing, i) else {
+            continue;
+        };
+        let arrow = (i + 1..end).find(|&j| {
+            toks[j].kind == TokenKind::Minus
+                && toks[j + 1].kind == TokenKind::Gt
+                && toks[j].end == toks[j + 1].start
+        });
+        let Some(arrow) = arrow else { continue };
+        let target = src[toks[arrow + 1].end..toks[end].start].trim();
+        if target.is_empty() {
+            continue;
+        }
+        edits.push((t.start, Edit::Insert(format!("{target} = "))));
+        edits.push((toks[arrow].start, Edit::Blank(toks[end].start)));
+    }
+}
+
+/// Edits that read `if (!x)` as `if (x == 0)` and `if (bool(x))` as `if (x)` when `x` is a name
+/// or one indexed name (the whole condition), as Qiskit writes a test for 0 and for nonzero.
+fn negated_conditions(
+    src: &str,
+    toks: &[Tok],
+    closing: &[Option<usize>],
+    edits: &mut Vec<(usize, Edit)>,
+) {
+    let text = |t: &Tok| &src[t.start..t.end];
+    for i in 0..toks.len() {
+        if toks[i].kind != TokenKind::Ident || text(&toks[i]) != "if" {
+            continue;
+        }
+        let (Some(open), Some(bang)) = (toks.get(i + 1), toks.get(i + 2)) else {
+            continue;
+        };
+        let Some(close) = closing[i + 1] else {
+            continue;
+        };
+        if open.kind != TokenKind::OpenParen {
+            continue;
+        }
+        // `bool(x)`: the cast and its parentheses go.
+        let cast = text(bang) == "bool"
+            && toks
+                .get(i + 3)
+                .is_some_and(|t| t.kind == TokenKind::OpenParen)
+            && closing[i + 3] == Some(close - 1);
+        if cast && is_operand(toks, closing, i + 4, close - 1) {
+            edits.push((bang.start, Edit::Blank(toks[i + 3].end)));
+            edits.push((toks[close - 1].start, Edit::Blank(toks[close - 1].end)));
+            continue;
+        }
+        if bang.kind != TokenKind::Bang {
+            continue;
+        }
+        if is_operand(toks, closing, i + 3, close) {
+            edits.push((bang.start, Edit::Blank(bang.end)));
+            edits.push((toks[close].start, Edit::Insert(" == 0".into())));
+        }
+    }
+}
+
+/// Whether tokens `from..to` are a name (`c`) or a name with one index (`c[0]`), and nothing
+/// else.
+fn is_operand(toks: &[Tok], closing: &[Option<usize>], from: usize, to: usize) -> bool {
+    let plain = from + 1 == to;
+    let indexed = toks
+        .get(from + 1)
+        .is_some_and(|t| t.kind == TokenKind::OpenBracket)
+        && closing[from + 1] == Some(to - 1);
+    toks.get(from).is_some_and(|t| t.kind == TokenKind::Ident) && (plain || indexed)
+}
+
+/// The name a loop variable written `_` gets (the parser does not take `_` as a name).
+const UNNAMED_LOOP_VARIABLE: &str = "__loop";
+
+/// Edits that read `for i in` as `for int i in`, and a loop variable `_` (Qiskit's, for a loop
+/// whose body does not read it) as a name.
+fn untyped_loop_variables(src: &str, toks: &[Tok], edits: &mut Vec<(usize, Edit)>) {
+    let word = |t: &Tok, w: &str| t.kind == TokenKind::Ident && &src[t.start..t.end] == w;
+    for (i, t) in toks.iter().enumerate() {
+        if !word(t, "for") {
+            continue;
+        }
+        // The variable is the token before `in` (after a type of a few tokens: `uint[8]`).
+        let Some(var) = (i + 1..toks.len().min(i + 8)).find(|&j| word(&toks[j], "in")) else {
+            continue;
+        };
+        let Some(var) = var.checked_sub(1).filter(|&v| v > i) else {
+            continue;
+        };
+        if var == i + 1 && toks[var].kind == TokenKind::Ident {
+            edits.push((toks[var].start, Edit::Insert("int ".into())));
+        }
+        if word(&toks[var], "_") {
+            edits.push((toks[var].start, Edit::Insert(UNNAMED_LOOP_VARIABLE.into())));
+            edits.push((toks[var].start, Edit::Blank(toks[var].end)));
+        }
+    }
 }
 
 /// Edits that write an integer's capital base prefix (`0X`, `0B`, `0O`) in lower case.

@@ -11,7 +11,7 @@ use crate::env::{Env, Mod, Pos, MAX_INSTRUCTIONS};
 use crate::error::{ImportError, ImportErrorKind};
 use qc_ir::passes::recognise;
 use qc_ir::user_gate::MAX_USER_GATE_QUBITS;
-use qc_ir::{Condition, Control, Instruction, Op, Qubit, UserGate};
+use qc_ir::{Control, Guard, Instruction, Op, Qubit, UserGate};
 use std::sync::Arc;
 
 /// A user gate with its parameter values (as bits, so equal values share one gate).
@@ -30,7 +30,7 @@ impl Env {
         name: &str,
         params: &[f64],
         qubits: &[usize],
-        cond: Option<Condition>,
+        cond: Option<&Guard>,
         pos: Pos,
     ) -> Result<Option<Instruction>, ImportError> {
         let Some(def) = self.gates.get(name) else {
@@ -102,7 +102,7 @@ impl Env {
             targets: targets.as_slice().into(),
             controls: controls.as_slice().into(),
         });
-        instr.condition = cond;
+        instr.condition = cond.cloned();
         Ok(Some(instr))
     }
 }

@@ -135,16 +135,21 @@ fn includes_of_other_files_are_refused_without_reading_them() {
 fn constructs_oq3_semantics_panics_on_are_errors() {
     // Each of these makes oq3_semantics 0.7 panic when handed to it directly.
     for body in [
-        "qubit q;\nbit c;\nc = measure q;\nif (!c) { x q; }",
+        // `if (!c)` is read (as `c == 0`); `!` anywhere else is what panics.
+        "qubit q;\nbit c;\nc = measure q;\nif (!c && c) { x q; }",
+        "qubit q;\nrz(!1) q;",
         "qubit q;\nrz(sin(0.5)) q;",
         "qubit q;\nrz(5 % 2) q;",
         "qubit q;\nrz(1 << 2) q;",
         "qubit q;\nrz(-true) q;",
-        "qubit q;\nbit c;\nmeasure q -> c;",
+        // `measure q -> c;` is read; the arrow without a target is not.
+        "qubit q;\nbit c;\nmeasure q -> ;",
         "let a = 1;",
         "int[8] x = 5;",
         "array[int[8], 2] a;",
-        "qubit[2] q;\nx q[0:1];",
+        // Slices with both ends are read; one end missing makes the semantic pass panic.
+        "qubit[2] q;\nx q[0:];",
+        "qubit[2] q;\nx q[:1];",
         "uint n = 2;\nqubit[n] q;",
         "cal { }",
         "defcal x $0 { }",
@@ -154,7 +159,9 @@ fn constructs_oq3_semantics_panics_on_are_errors() {
         "qubit q;\nbit c;\nc = measure q;\nif (c && c) { x q; }",
         "qreg q[2];",
         "def f() { }",
-        "for int i in [0:2] { }",
+        // Loops over ranges and sets are read; a loop without braces or its values is not.
+        "qubit q;\nfor int i in [0:2] x q;",
+        "qubit q;\nfor int i in [:2] { x q; }",
         "while (true) { }",
         "qubit q;\npow(2) @ x q;",
         "#pragma foo\nqubit q;",

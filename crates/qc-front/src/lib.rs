@@ -21,6 +21,7 @@ pub mod program;
 pub mod rules;
 pub mod san;
 pub mod session;
+pub mod state;
 pub mod uqci;
 
 pub use backend::{check_precision, BackendKind, PrecisionNeedsDense};

@@ -8,6 +8,7 @@
 
 use crate::circuit::{AncillaKind, Circuit, QubitRole};
 use crate::gate::Gate;
+use crate::guard::Guard;
 use crate::ids::{Clbit, Qubit, Site};
 use crate::instruction::{Condition, Control, Instruction, Op, Origin};
 use crate::verify::{verify, VerifyErrors};
@@ -265,7 +266,7 @@ impl CircuitBuilder {
     fn emit_raw(&mut self, op: Op) {
         self.circuit.push(Instruction {
             op,
-            condition: self.condition,
+            condition: self.condition.map(Guard::from),
             origin: self.origin.clone(),
         });
     }
@@ -322,10 +323,13 @@ mod tests {
         let last = c.instructions().last().unwrap();
         assert_eq!(
             last.condition,
-            Some(Condition {
-                clbit: m,
-                value: true
-            })
+            Some(
+                Condition {
+                    clbit: m,
+                    value: true
+                }
+                .into()
+            )
         );
         assert_eq!(last.origin, Some(Origin::new(1, "test")));
         match &last.op {

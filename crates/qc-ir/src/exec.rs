@@ -11,6 +11,7 @@
 
 use crate::backend::{Backend, BackendError, GateCall, MeasureChoice, IMPOSSIBLE_PROBABILITY};
 use crate::circuit::Circuit;
+use crate::guard::Guard;
 use crate::ids::{Clbit, Qubit};
 use crate::instruction::{Instruction, Op, Origin};
 use std::collections::BTreeMap;
@@ -73,6 +74,13 @@ impl ClassicalRecord {
         self.bits.truncate(len);
     }
 
+    /// Whether an instruction with the condition `guard` runs now: no condition, or every bit it
+    /// tests holds its value (an unwritten bit reads as 0; the verifier rejects reading before
+    /// writing).
+    pub fn allows(&self, guard: Option<&Guard>) -> bool {
+        guard.is_none_or(|g| g.holds(|b| self.get(b).unwrap_or(false)))
+    }
+
     /// All bits; unwritten ones are `None`.
     pub fn bits(&self) -> &[Option<bool>] {
         &self.bits
@@ -106,11 +114,8 @@ pub fn apply_instruction<B: Backend + ?Sized>(
     record: &mut ClassicalRecord,
     policy: &mut dyn OutcomePolicy,
 ) -> Result<Option<bool>, BackendError> {
-    if let Some(cond) = instr.condition {
-        // An unwritten bit reads as 0 (the verifier rejects reading before writing).
-        if record.get(cond.clbit).unwrap_or(false) != cond.value {
-            return Ok(None);
-        }
+    if !record.allows(instr.condition.as_ref()) {
+        return Ok(None);
     }
     match &instr.op {
         Op::Gate {
@@ -186,10 +191,7 @@ pub fn apply_gate_run<B: Backend + ?Sized>(
         else {
             break;
         };
-        let enabled = instr
-            .condition
-            .is_none_or(|cond| record.get(cond.clbit).unwrap_or(false) == cond.value);
-        if enabled {
+        if record.allows(instr.condition.as_ref()) {
             calls.push(GateCall {
                 gate: *gate,
                 targets,
@@ -339,8 +341,8 @@ fn deferrable_measurements(instructions: &[Instruction]) -> Vec<bool> {
                 && !read_later.contains(&clbit);
         }
         touched_later.extend(instr.op.qubits());
-        if let Some(c) = instr.condition {
-            read_later.insert(c.clbit);
+        if let Some(g) = &instr.condition {
+            read_later.extend(g.clbits());
         }
     }
     result
@@ -379,10 +381,8 @@ impl Explorer<'_> {
                 continue;
             }
             let instr = &self.instructions[index];
-            if let Some(cond) = instr.condition {
-                if record.get(cond.clbit).unwrap_or(false) != cond.value {
-                    continue;
-                }
+            if !record.allows(instr.condition.as_ref()) {
+                continue;
             }
             if self.limits.max_amplitude_updates.is_none() && matches!(instr.op, Op::Gate { .. }) {
                 // The whole run of gates at once, so the backend can fuse it. With a bound on

@@ -2,6 +2,7 @@
 //! conditions and provenance.
 
 use crate::gate::Gate;
+use crate::guard::Guard;
 use crate::ids::{Clbit, Qubit};
 use crate::matrix::Matrix;
 use crate::user_gate::UserGate;
@@ -220,7 +221,8 @@ impl Op {
     }
 }
 
-/// A classical condition: the instruction runs only if `clbit` holds `value`.
+/// One bit of a classical condition: `clbit` holds `value`. An instruction's [`Guard`] is one
+/// or more of them, all of which must hold.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Condition {
     /// The bit read (it must have been written by an earlier measurement).
@@ -254,9 +256,9 @@ pub struct Instruction {
     /// What it does.
     #[serde(flatten)]
     pub op: Op,
-    /// Classical condition, if any.
+    /// Classical condition, if any: one bit or several, all of which must hold.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub condition: Option<Condition>,
+    pub condition: Option<Guard>,
     /// Provenance, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<Origin>,
@@ -281,9 +283,9 @@ impl Instruction {
         })
     }
 
-    /// Sets the condition.
-    pub fn with_condition(mut self, condition: Condition) -> Instruction {
-        self.condition = Some(condition);
+    /// Sets the condition (one [`Condition`] or a [`Guard`] of several).
+    pub fn with_condition(mut self, condition: impl Into<Guard>) -> Instruction {
+        self.condition = Some(condition.into());
         self
     }
 

@@ -28,6 +28,7 @@ use crate::angle::{format_angle, parse_angle};
 use crate::circuit::{AncillaKind, Circuit, QubitRole};
 use crate::error::IrError;
 use crate::gate::GateKind;
+use crate::guard::Guard;
 use crate::ids::{Clbit, Qubit, Site};
 use crate::instruction::{Condition, Control, Instruction, Op, Origin, Polarity};
 use std::borrow::Cow;
@@ -61,8 +62,13 @@ pub fn print_instruction(instr: &Instruction, names: &[String]) -> String {
             .unwrap_or_else(|| q.to_string())
     };
     let mut line = String::new();
-    if let Some(cond) = instr.condition {
-        let _ = write!(line, "if {}=={}: ", cond.clbit, u8::from(cond.value));
+    if let Some(guard) = &instr.condition {
+        let tests: Vec<String> = guard
+            .conditions()
+            .iter()
+            .map(|c| format!("{}=={}", c.clbit, u8::from(c.value)))
+            .collect();
+        let _ = write!(line, "if {}: ", tests.join(" && "));
     }
     match &instr.op {
         Op::Gate {
@@ -388,19 +394,31 @@ impl TextParser {
         let mut condition = None;
         let save = cur.pos;
         if cur.word("an instruction")? == "if" {
-            let clbit = self.clbit(cur)?;
-            cur.expect("==", "in a condition `if c0==1:`")?;
-            let value = match cur.word("0 or 1")? {
-                "0" => false,
-                "1" => true,
-                other => {
-                    return Err(
-                        cur.error(format!("a condition compares with 0 or 1, not `{other}`"))
-                    )
+            // `if c0==1:` or several bits, all of which must hold: `if c0==1 && c1==0:`.
+            let mut tests = Vec::new();
+            loop {
+                let clbit = self.clbit(cur)?;
+                cur.expect("==", "in a condition `if c0==1:`")?;
+                let value = match cur.word("0 or 1")? {
+                    "0" => false,
+                    "1" => true,
+                    other => {
+                        return Err(
+                            cur.error(format!("a condition compares with 0 or 1, not `{other}`"))
+                        )
+                    }
+                };
+                tests.push(Condition { clbit, value });
+                if !cur.eat("&&") {
+                    break;
                 }
-            };
+            }
+            let at = cur.pos;
             cur.expect(":", "after the condition")?;
-            condition = Some(Condition { clbit, value });
+            condition = Some(Guard::all(tests).map_err(|e| {
+                cur.pos = at;
+                cur.error(format!("{e}"))
+            })?);
         } else {
             cur.pos = save;
         }

@@ -11,8 +11,9 @@
 //! [`USER_GATE_TOLERANCE`].
 
 use crate::circuit::Circuit;
+use crate::guard::Guard;
 use crate::ids::Qubit;
-use crate::instruction::{Condition, Control, Instruction, Op};
+use crate::instruction::{Control, Instruction, Op};
 use crate::matrix::Matrix;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -191,7 +192,7 @@ impl UserGate {
         &self,
         targets: &[Qubit],
         controls: &[Control],
-        condition: Option<Condition>,
+        condition: Option<&Guard>,
     ) -> Vec<Instruction> {
         self.body
             .iter()
@@ -211,7 +212,7 @@ impl UserGate {
                         .collect();
                     all.extend_from_slice(controls);
                     let mut instr = Instruction::gate(*gate, &t, &all);
-                    instr.condition = condition;
+                    instr.condition = condition.cloned();
                     Some(instr)
                 }
                 _ => None,
@@ -265,7 +266,7 @@ pub fn inline_instruction(instr: &Instruction) -> Option<Vec<Instruction>> {
     else {
         return None;
     };
-    let mut body = gate.inlined(targets, controls, instr.condition);
+    let mut body = gate.inlined(targets, controls, instr.condition.as_ref());
     for i in &mut body {
         i.origin.clone_from(&instr.origin);
     }

@@ -143,10 +143,10 @@ pub fn verify(circuit: &Circuit) -> Result<(), VerifyErrors> {
                 kind,
             })
         };
-        if let Some(cond) = instr.condition {
-            match written.get(cond.clbit.index()) {
-                None => report(VerifyErrorKind::ClbitOutOfRange(cond.clbit)),
-                Some(false) => report(VerifyErrorKind::ClbitReadBeforeWrite(cond.clbit)),
+        for clbit in instr.condition.iter().flat_map(|g| g.clbits()) {
+            match written.get(clbit.index()) {
+                None => report(VerifyErrorKind::ClbitOutOfRange(clbit)),
+                Some(false) => report(VerifyErrorKind::ClbitReadBeforeWrite(clbit)),
                 Some(true) => {}
             }
         }

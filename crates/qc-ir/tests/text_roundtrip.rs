@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use qc_ir::{
-    AncillaKind, Circuit, Clbit, Condition, Control, Gate, Instruction, Op, Origin, Qubit,
+    AncillaKind, Circuit, Clbit, Condition, Control, Gate, Guard, Instruction, Op, Origin, Qubit,
     QubitRole, Site,
 };
 
@@ -70,10 +70,17 @@ fn instruction(nq: u32, nc: u32) -> impl Strategy<Value = Instruction> {
         (0..nq).prop_map(|q| Op::Alloc { qubit: Qubit(q) }),
         (0..nq).prop_map(|q| Op::Free { qubit: Qubit(q) }),
     ];
-    let condition = prop::option::of((0..nc, any::<bool>()).prop_map(|(c, v)| Condition {
-        clbit: Clbit(c),
-        value: v,
-    }));
+    // One bit, or a conjunction of up to three (a contradictory draw is no condition).
+    let condition = prop::option::of(prop::collection::vec((0..nc, any::<bool>()), 1..=3))
+        .prop_map(|tests| {
+            tests.and_then(|tests| {
+                Guard::all(tests.into_iter().map(|(c, v)| Condition {
+                    clbit: Clbit(c),
+                    value: v,
+                }))
+                .ok()
+            })
+        });
     let origin = prop::option::of((0u32..500, "[a-z_]{1,12}").prop_map(|(m, r)| Origin {
         move_index: m,
         rule: r.into(),

@@ -335,10 +335,13 @@ fn random_circuit(rng: &mut ChaCha8Rng, n: u32, length: usize) -> (Circuit, Vec<
         };
         let mut instruction = Instruction::new(op);
         if rng.gen_bool(0.25) {
-            instruction.condition = Some(Condition {
-                clbit: Clbit(rng.gen_range(0..4)),
-                value: rng.gen(),
-            });
+            instruction.condition = Some(
+                Condition {
+                    clbit: Clbit(rng.gen_range(0..4)),
+                    value: rng.gen(),
+                }
+                .into(),
+            );
         }
         instructions.push(instruction);
     }

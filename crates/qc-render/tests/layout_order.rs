@@ -4,7 +4,7 @@
 //! pairs on every bundled circuit, program and game (both rulesets), and on random circuits
 //! with feed-forward.
 
-use qc_ir::{Circuit, Clbit, Condition, Control, Gate, Instruction, Op, Qubit};
+use qc_ir::{Circuit, Clbit, Condition, Control, Gate, Guard, Instruction, Op, Qubit};
 use qc_render::layout::{layout, layout_annotated, Annotations, Layout, Section};
 use qc_render::svg_circuit::{fold, SvgOptions};
 use qc_rules::{QuantumGame, Ruleset};
@@ -12,13 +12,16 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
 
-/// The bit an instruction writes and the bit it reads.
-fn bits(i: &Instruction) -> (Option<Clbit>, Option<Clbit>) {
+/// The bit an instruction writes and the bits it reads.
+fn bits(i: &Instruction) -> (Option<Clbit>, Vec<Clbit>) {
     let writes = match i.op {
         Op::Measure { clbit, .. } => Some(clbit),
         _ => None,
     };
-    (writes, i.condition.map(|c| c.clbit))
+    (
+        writes,
+        i.condition.iter().flat_map(|g| g.clbits()).collect(),
+    )
 }
 
 /// Whether `later` depends on `earlier` (which comes first in the circuit).
@@ -30,7 +33,8 @@ fn depends(earlier: &Instruction, later: &Instruction) -> bool {
         .any(|q| later.op.qubits().contains(q));
     let (w1, r1) = bits(earlier);
     let (w2, r2) = bits(later);
-    let through_bit = w1.is_some() && (w1 == r2 || w1 == w2) || r1.is_some() && r1 == w2;
+    let reads = |r: &[Clbit], w: Option<Clbit>| w.is_some_and(|w| r.contains(&w));
+    let through_bit = w1.is_some() && (reads(&r2, w1) || w1 == w2) || reads(&r1, w2);
     shared_qubit || through_bit
 }
 
@@ -177,7 +181,8 @@ fn every_bundled_game_is_drawn_in_dependency_order() {
 }
 
 /// A random circuit on `n` qubits with mid-circuit measurements and conditioned gates, resets
-/// and measurements into bits read before (the IR lets a bit be read, then measured into).
+/// and measurements into bits read before (the IR lets a bit be read, then measured into); a
+/// condition tests one to three bits.
 fn random_circuit(rng: &mut ChaCha8Rng, n: u32, length: usize) -> Circuit {
     let clbits = 4u32;
     let mut instructions = Vec::new();
@@ -195,10 +200,12 @@ fn random_circuit(rng: &mut ChaCha8Rng, n: u32, length: usize) -> Circuit {
         };
         let mut instruction = Instruction::new(op);
         if rng.gen_bool(0.4) {
-            instruction.condition = Some(Condition {
+            // One bit, or several (an imported register comparison).
+            let tests = (0..rng.gen_range(1..=3)).map(|_| Condition {
                 clbit: Clbit(rng.gen_range(0..clbits)),
                 value: rng.gen(),
             });
+            instruction.condition = Guard::all(tests.collect::<Vec<_>>()).ok();
         }
         instructions.push(instruction);
     }

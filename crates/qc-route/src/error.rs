@@ -22,6 +22,13 @@ pub enum RouteError {
         /// The instruction.
         index: usize,
     },
+    /// A condition on several bits (an imported register comparison): the caller writes the
+    /// program in the deferred form first, where it is quantum controls.
+    #[error("instruction {index} is conditioned on several bits, which routing does not take (write the deferred form first)")]
+    ConditionOnSeveralBits {
+        /// The instruction.
+        index: usize,
+    },
     /// More qubits are live at once than the device has usable ones.
     #[error("the program needs {needed} qubits at once (after reusing measured and freed ones) but device `{device}` has {usable} usable{}", if *.broken > 0 { format!(" ({} broken by the calibration)", .broken) } else { String::new() })]
     TooWide {

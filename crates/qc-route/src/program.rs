@@ -79,7 +79,15 @@ impl Program {
     pub fn from_circuit(circuit: &Circuit) -> Result<Program, RouteError> {
         let mut steps = Vec::with_capacity(circuit.instructions().len());
         for (index, instr) in circuit.instructions().iter().enumerate() {
-            let cond = instr.condition.map(|c| (c.clbit.index(), c.value));
+            let cond = match &instr.condition {
+                None => None,
+                Some(guard) => {
+                    let c = guard
+                        .single()
+                        .ok_or(RouteError::ConditionOnSeveralBits { index })?;
+                    Some((c.clbit.index(), c.value))
+                }
+            };
             let op = match &instr.op {
                 Op::Gate { .. } | Op::UserGate { .. } => {
                     let qubits = instr.op.qubits();

@@ -1,5 +1,6 @@
-//! `qchess counts`: a device's counts of an exported program back into a board. Reads the files
-//! and prints; the parsing, mitigation and estimate are `qc_front::counts`.
+//! `qchess counts`: a device's counts of an exported program back into a board, or, for a
+//! program without a board (no qchess header), a histogram and each bit's marginal. Reads the
+//! files and prints; the parsing, mitigation and estimate are `qc_front::counts`.
 
 use crate::output::write_stdout;
 use anyhow::Context;
@@ -12,7 +13,9 @@ use std::path::{Path, PathBuf};
 /// Arguments of `qchess counts`.
 #[derive(Args, Debug)]
 pub struct CountsArgs {
-    /// The program `qchess compile` wrote (its header holds the board map).
+    /// The program `qchess compile` wrote (its header holds the board map), or any circuit
+    /// without that header (OpenQASM 2 or 3, IR): then the counts are summed up as a histogram
+    /// with each bit's marginal, as there is no board.
     pub program: PathBuf,
     /// The counts: Qiskit get_counts() JSON, Braket measurement_counts JSON, `qchess run --shots N
     /// --json` output, or CSV bits,count.
@@ -44,6 +47,12 @@ pub fn run(args: &CountsArgs) -> anyhow::Result<()> {
     use qc_front::CountsStepError as Step;
     let program = read(&args.program)?;
     let counts = read(&args.counts)?;
+    if matches!(
+        qc_export::parse_header(&program),
+        Err(qc_export::MapError::NoHeader)
+    ) {
+        return histogram(args, &program, &counts);
+    }
     let calibration = args.calibration.as_deref().map(read).transpose()?;
     let request = CountsRequest {
         format: args.counts_format,
@@ -114,6 +123,68 @@ fn to_text(e: &BoardEstimate) -> String {
     if let (Some(tvd), None) = (e.tvd, e.no_board) {
         out.push_str(&format!(
             "Total variation distance to the exact board: {tvd:.4}\n"
+        ));
+    }
+    out
+}
+
+/// The counts of a program without a board: a histogram and the bits' marginals.
+fn histogram(args: &CountsArgs, program: &str, counts: &str) -> anyhow::Result<()> {
+    use qc_front::counts::HistogramError as E;
+    if args.calibration.is_some() || args.mitigate.readout {
+        anyhow::bail!(
+            "{}: readout mitigation needs a program with a board map (the header `qchess compile` writes); this one has none",
+            args.program.display()
+        );
+    }
+    let h =
+        qc_front::counts::histogram_from_counts(program, counts, args.counts_format, args.exact)
+            .map_err(|e| {
+                let file = match &e {
+                    E::Program(_) | E::Simulate(_) => &args.program,
+                    E::Counts(_) => &args.counts,
+                };
+                anyhow::Error::new(e).context(file.display().to_string())
+            })?;
+    if args.json {
+        return write_stdout(&(serde_json::to_string_pretty(&h)? + "\n"));
+    }
+    write_stdout(&histogram_text(&h))
+}
+
+/// The histogram as text: outcomes most frequent first, then one line per bit.
+fn histogram_text(h: &qc_front::counts::Histogram) -> String {
+    let exact = |p: Option<f64>| p.map(|p| format!("  (exact {p:.4})")).unwrap_or_default();
+    let mut out = format!(
+        "No board: the program has no qchess header, so the counts are shown as they are (no mitigation).\n\nShots: {}\nOutcomes (bit strings: rightmost = c0), most frequent first:\n",
+        h.shots
+    );
+    for o in &h.outcomes {
+        let label = if o.bits.is_empty() {
+            "(no bits)"
+        } else {
+            &o.bits
+        };
+        out.push_str(&format!(
+            "  {label}  {}  {:.4}{}\n",
+            o.count,
+            o.fraction,
+            exact(o.exact)
+        ));
+    }
+    out.push_str("Bits (probability of reading 1 ± standard error):\n");
+    for m in &h.marginals {
+        out.push_str(&format!(
+            "  c{}: {:.4} ± {:.4}{}\n",
+            m.bit,
+            m.probability,
+            m.stderr,
+            exact(m.exact)
+        ));
+    }
+    if let Some(tvd) = h.tvd {
+        out.push_str(&format!(
+            "Total variation distance to the exact distribution: {tvd:.4}\n"
         ));
     }
     out

@@ -1,12 +1,13 @@
-//! `qchess route`: any circuit (OpenQASM 2 or 3, IR text or JSON) placed and routed onto a
-//! device target, written as a device program: the same device compiler `compile --target`
-//! runs on games.
+//! `qchess route`: any circuit (OpenQASM 2 or 3, IR text or JSON) compiled for a target, as
+//! `compile --target` compiles a game: on a device target placed and routed onto its couplers
+//! and written as a device program (the device compiler), on a logical target (`generic`,
+//! `ibm`, `google`, `braket`) lowered to its native gates on the circuit's own qubits.
 
 use crate::choice_arg::choice;
 use crate::circuit_input::read_circuit;
 use crate::commands::compile::Summaries;
 use crate::output::{write_stderr, write_stdout};
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::Args;
 use qc_export::{Dialect, ExportOptions, Form, MeasureScope, Target, Width};
 use qc_front::{DeviceOptions, Format};
@@ -18,8 +19,10 @@ pub struct RouteArgs {
     /// The circuit: OpenQASM 2 or 3, IR text or IR JSON (told apart by content); `-` for
     /// standard input.
     pub circuit: PathBuf,
-    /// The device target: a bundled one (ibm_fez, sycamore) or NAME.toml with `edges` in
-    /// --backends-dir.
+    /// The target: a device (ibm_fez, sycamore, or NAME.toml with `edges` in --backends-dir),
+    /// placed and routed onto its couplers; or a logical target (generic, ibm, google, braket,
+    /// or NAME.toml without `edges`), lowered to its native gates on the circuit's own qubits,
+    /// as `compile --target` lowers a game.
     #[arg(long, value_name = "NAME")]
     pub target: String,
     /// A device calibration in IBM's BackendProperties JSON (props_fez.json's format): qubits
@@ -39,8 +42,8 @@ pub struct RouteArgs {
     /// Output format (ir and json: the routed circuit before the device's single-qubit basis).
     #[arg(long, value_parser = choice::<Format>(), default_value_t = Format::Qasm3)]
     pub format: Format,
-    /// Where the measurements stand (a device without feed-forward always gets the deferred
-    /// form).
+    /// Where the measurements stand (a target without feed-forward always gets the deferred
+    /// form; a condition on several bits, such as `if (c == 3)`, needs the deferred form).
     #[arg(long, value_name = "FORM", value_parser = choice::<Form>(), default_value_t = Form::Dynamic)]
     pub form: Form,
     /// Route the circuit exactly as written: skip the exact passes that otherwise run first.
@@ -60,12 +63,6 @@ pub struct RouteArgs {
 /// Runs the command.
 pub fn run(args: &RouteArgs) -> anyhow::Result<()> {
     let target = Target::find(&args.target, args.backends_dir.as_deref())?;
-    if !target.is_device() {
-        bail!(
-            "target `{}` is not a device target: route needs one with couplers (`edges`), such as ibm_fez or sycamore",
-            target.name
-        );
-    }
     let properties = args
         .properties
         .as_ref()
@@ -74,10 +71,17 @@ pub fn run(args: &RouteArgs) -> anyhow::Result<()> {
         })
         .transpose()?;
     let (name, circuit) = read_circuit(&args.circuit)?;
+    // A device program places qubits itself; a logical target keeps every qubit of the
+    // circuit where it is (`q[k]` stays `q[k]`).
+    let width = if target.is_device() {
+        Width::Compact
+    } else {
+        Width::Full
+    };
     let options = ExportOptions {
         form: args.form,
         dialect: Dialect::Portable,
-        width: Width::Compact,
+        width,
         measure: MeasureScope::None,
         optimize: !args.no_optimize,
     };
@@ -94,7 +98,7 @@ pub fn run(args: &RouteArgs) -> anyhow::Result<()> {
             other_device: args.allow_other_device,
         },
     )
-    .with_context(|| format!("{name}: cannot route"))?;
+    .with_context(|| format!("{name}: cannot compile for target `{}`", target.name))?;
     let summary = Summaries {
         program: &compiled.summary,
         device: compiled.device.as_ref(),

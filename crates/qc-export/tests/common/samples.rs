@@ -206,10 +206,13 @@ pub fn random_circuit(seed: u64, qubits: u32, length: usize) -> Circuit {
             .collect();
         let mut instr = Instruction::gate(gate, &targets, &controls);
         if !bits.is_empty() && next(3) == 0 {
-            instr.condition = Some(Condition {
-                clbit: bits[next(bits.len() as u64) as usize],
-                value: next(2) == 0,
-            });
+            instr.condition = Some(
+                Condition {
+                    clbit: bits[next(bits.len() as u64) as usize],
+                    value: next(2) == 0,
+                }
+                .into(),
+            );
         }
         c.push(instr);
     }

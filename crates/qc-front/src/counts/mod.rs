@@ -8,6 +8,7 @@
 mod calibration;
 mod estimate;
 mod from_program;
+mod histogram;
 mod json;
 mod parse;
 
@@ -17,6 +18,7 @@ pub use estimate::{
     NO_BOARD,
 };
 pub use from_program::{board_from_counts, CountsRequest, CountsStepError};
+pub use histogram::{histogram_from_counts, BitMarginal, Histogram, HistogramError, Outcome};
 pub use parse::{parse_counts, KeyProblem};
 
 use qc_ir::UnknownChoice;

@@ -27,16 +27,22 @@ pub fn defer_measurements(circuit: &Circuit) -> Circuit {
         Qubit((roles.len() - 1) as u32)
     };
     for (index, instr) in instrs.iter().enumerate() {
-        let cond_control: Option<Control> = instr.condition.and_then(|c| {
-            predicate.get(&c.clbit).map(|&m| Control {
-                qubit: m,
-                on: if c.value {
-                    Polarity::One
-                } else {
-                    Polarity::Zero
-                },
+        // One control per bit of the condition, on the ancilla that holds the bit's predicate.
+        let cond_control: Vec<Control> = instr
+            .condition
+            .iter()
+            .flat_map(|g| g.conditions())
+            .filter_map(|c| {
+                predicate.get(&c.clbit).map(|&m| Control {
+                    qubit: m,
+                    on: if c.value {
+                        Polarity::One
+                    } else {
+                        Polarity::Zero
+                    },
+                })
             })
-        });
+            .collect();
         let with = |op: Op| Instruction {
             op,
             condition: None,
@@ -45,7 +51,7 @@ pub fn defer_measurements(circuit: &Circuit) -> Circuit {
         match &instr.op {
             Op::Gate { controls, .. } | Op::UserGate { controls, .. } => {
                 let mut controls = controls.clone();
-                controls.extend(cond_control);
+                controls.extend(cond_control.iter().copied());
                 out.push(with(instr.op.with_controls(controls)));
             }
             Op::Measure { qubit, clbit } if terminal[index] => {
@@ -55,7 +61,7 @@ pub fn defer_measurements(circuit: &Circuit) -> Circuit {
                 let m = fresh(&mut roles, AncillaKind::Measure);
                 out.push(with(Op::Alloc { qubit: m }));
                 let mut controls: crate::instruction::Controls = smallvec_one(Control::one(*qubit));
-                controls.extend(cond_control);
+                controls.extend(cond_control.iter().copied());
                 out.push(with(Op::Gate {
                     gate: Gate::X,
                     targets: [m].as_slice().into(),
@@ -68,7 +74,7 @@ pub fn defer_measurements(circuit: &Circuit) -> Circuit {
                 let g = fresh(&mut roles, AncillaKind::Other);
                 out.push(with(Op::Alloc { qubit: g }));
                 let mut controls: crate::instruction::Controls = smallvec_one(Control::one(*qubit));
-                controls.extend(cond_control);
+                controls.extend(cond_control.iter().copied());
                 out.push(with(Op::Gate {
                     gate: Gate::X,
                     targets: [g].as_slice().into(),
@@ -111,8 +117,8 @@ pub fn terminal_measurements(instrs: &[Instruction]) -> Vec<bool> {
                 instr.condition.is_none() && !touched.contains(&qubit) && !read.contains(&clbit);
         }
         touched.extend(instr.op.qubits());
-        if let Some(c) = instr.condition {
-            read.insert(c.clbit);
+        if let Some(g) = &instr.condition {
+            read.extend(g.clbits());
         }
     }
     result

@@ -24,7 +24,7 @@
 //!   resolved at compile time.
 
 use crate::instruction::Controls;
-use crate::{Circuit, Clbit, Control, Gate, Instruction, Matrix, Op, Qubit, QubitRole};
+use crate::{Circuit, Clbit, Control, Gate, Guard, Instruction, Matrix, Op, Qubit, QubitRole};
 use std::collections::BTreeMap;
 
 /// An amplitude below this is zero when the pass reads a gate's matrix.
@@ -172,17 +172,21 @@ pub fn fold_classical_known(circuit: &Circuit) -> (Circuit, Vec<Option<bool>>) {
     let mut prelude: Vec<Instruction> = Vec::new();
     let mut out: Vec<Instruction> = Vec::new();
     for instr in circuit.instructions() {
-        let mut condition = instr.condition;
-        if let Some(c) = condition {
-            if let Some(&v) = known_bits.get(&c.clbit) {
-                if v != c.value {
-                    continue;
-                }
-                condition = None;
+        // The bits of the condition known at compile time go: the instruction never runs when
+        // one differs, and runs on the bits left otherwise.
+        let mut condition = None;
+        if let Some(g) = &instr.condition {
+            if g.conditions()
+                .iter()
+                .any(|c| known_bits.get(&c.clbit).is_some_and(|&v| v != c.value))
+            {
+                continue;
             }
+            let unknown = g.conditions().iter().copied();
+            condition = Guard::all(unknown.filter(|c| !known_bits.contains_key(&c.clbit))).ok();
         }
         let origin = instr.origin.clone();
-        let emit = |out: &mut Vec<Instruction>, op: Op, condition| {
+        let emit = |out: &mut Vec<Instruction>, op: Op, condition: Option<Guard>| {
             out.push(Instruction {
                 op,
                 condition,
@@ -235,7 +239,7 @@ pub fn fold_classical_known(circuit: &Circuit) -> (Circuit, Vec<Option<bool>>) {
                 }
                 emit(&mut out, instr.op.with_controls(kept), condition);
             }
-            Op::Measure { qubit, clbit } => match (value[qubit.index()], condition) {
+            Op::Measure { qubit, clbit } => match (value[qubit.index()], &condition) {
                 (Some(v), None) => {
                     known_bits.insert(*clbit, v);
                     let k = *consts[usize::from(v)].get_or_insert_with(|| {

@@ -259,10 +259,15 @@ pub fn layout_annotated(circuit: &Circuit, notes: &Annotations) -> Layout {
         let lo = marks.iter().map(|(w, _)| *w).min().unwrap_or(0);
         let hi = marks.iter().map(|(w, _)| *w).max().unwrap_or(0);
         let (reads, writes) = classical_bits(instr);
-        let column = placer.place((lo, hi), reads, writes);
-        let condition = instr
-            .condition
-            .map(|c| format!("{}={}", c.clbit, u8::from(c.value)));
+        let column = placer.place((lo, hi), &reads, writes);
+        let condition = instr.condition.as_ref().map(|g| {
+            let tests: Vec<String> = g
+                .conditions()
+                .iter()
+                .map(|c| format!("{}={}", c.clbit, u8::from(c.value)))
+                .collect();
+            tests.join("&")
+        });
         placed.push(Placed {
             instruction: index,
             column,
@@ -285,14 +290,15 @@ pub fn layout_annotated(circuit: &Circuit, notes: &Annotations) -> Layout {
     }
 }
 
-/// The classical bit an instruction reads (its condition's) and the one it writes (a
+/// The classical bits an instruction reads (its condition's) and the one it writes (a
 /// measurement's).
-pub(crate) fn classical_bits(instr: &Instruction) -> (Option<Clbit>, Option<Clbit>) {
+pub(crate) fn classical_bits(instr: &Instruction) -> (Vec<Clbit>, Option<Clbit>) {
     let writes = match instr.op {
         Op::Measure { clbit, .. } => Some(clbit),
         _ => None,
     };
-    (instr.condition.map(|c| c.clbit), writes)
+    let reads = instr.condition.iter().flat_map(|g| g.clbits()).collect();
+    (reads, writes)
 }
 
 /// The most cells (wires x columns) a drawing may have. A drawing that large is already far

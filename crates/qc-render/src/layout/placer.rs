@@ -32,12 +32,12 @@ impl Placer {
         }
     }
 
-    /// Places an instruction on slots `lo..=hi` that reads bit `reads` and writes bit `writes`;
+    /// Places an instruction on slots `lo..=hi` that reads bits `reads` and writes bit `writes`;
     /// returns its column.
     pub(crate) fn place(
         &mut self,
         (lo, hi): (usize, usize),
-        reads: Option<Clbit>,
+        reads: &[Clbit],
         writes: Option<Clbit>,
     ) -> usize {
         // `next_free` starts at the open section's first column, so the span's maximum does.
@@ -106,15 +106,19 @@ struct BitColumns {
 
 impl BitColumns {
     /// The first column an instruction reading `reads` and writing `writes` may take.
-    fn earliest(&self, reads: Option<Clbit>, writes: Option<Clbit>) -> usize {
-        let read = reads.and_then(|b| self.read_from.get(&b)).copied();
+    fn earliest(&self, reads: &[Clbit], writes: Option<Clbit>) -> usize {
+        let read = reads
+            .iter()
+            .filter_map(|b| self.read_from.get(b))
+            .max()
+            .copied();
         let write = writes.and_then(|b| self.write_from.get(&b)).copied();
         read.unwrap_or(0).max(write.unwrap_or(0))
     }
 
     /// Notes an instruction placed in `column`.
-    fn record(&mut self, reads: Option<Clbit>, writes: Option<Clbit>, column: usize) {
-        if let Some(b) = reads {
+    fn record(&mut self, reads: &[Clbit], writes: Option<Clbit>, column: usize) {
+        for &b in reads {
             let w = self.write_from.entry(b).or_insert(0);
             *w = (*w).max(column + 1);
         }

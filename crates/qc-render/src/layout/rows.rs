@@ -62,9 +62,9 @@ pub fn relayout_rows(
             let (reads, writes) = circuit
                 .instructions()
                 .get(p.instruction)
-                .map_or((None, None), classical_bits);
+                .map_or((Vec::new(), None), classical_bits);
             placed.push(Placed {
-                column: placer.place(slots, reads, writes),
+                column: placer.place(slots, &reads, writes),
                 ..(*p).clone()
             });
         }

@@ -169,8 +169,8 @@ fn walk(instructions: &[Instruction], mut values: BTreeMap<Qubit, bool>, read: &
         image: None,
     };
     for instr in instructions {
-        if let Some(cond) = instr.condition {
-            if bits.get(&cond.clbit).copied().unwrap_or(false) != cond.value {
+        if let Some(guard) = &instr.condition {
+            if !guard.holds(|b| bits.get(&b).copied().unwrap_or(false)) {
                 continue;
             }
         }

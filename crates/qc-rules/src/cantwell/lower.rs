@@ -169,7 +169,7 @@ impl Lowerer<'_> {
     }
 
     fn push(&mut self, mut instr: Instruction) {
-        instr.condition = self.condition;
+        instr.condition = self.condition.map(Into::into);
         instr.origin = Some(self.origin.clone());
         self.b.push(instr);
     }
