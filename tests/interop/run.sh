@@ -44,8 +44,8 @@ echo "== device program checks (physical.py)"
 echo "== device programs (routed.py)"
 "$VENV/bin/python" -W ignore "$ROOT/tests/interop/routed.py" "$OUT/routed" --ci
 # The routing benchmark's quick set (about 35 s): its checks (no broken coupler, the printed ESP),
-# and qchess's CZ totals against Qiskit O3's kept below bounds with a margin over today's 0.44,
-# 0.27 and 0.78, so that a routing regression turns CI red (docs/hardware.md).
+# and qchess's CZ totals against Qiskit O3's kept below bounds with a margin over today's 0.43,
+# 0.27 and 0.85 (generic: CZ traded for ESP since the subgraph layout), so that a routing regression turns CI red (docs/hardware.md).
 echo "== routing benchmark, quick (route_bench.py)"
 "$VENV/bin/python" -W ignore "$ROOT/tests/interop/route_bench.py" "$OUT/route_bench" --quick \
     --max-cz-ratio "all games=0.55" --max-cz-ratio "full games (full_game, tour)=0.35" \

@@ -6,6 +6,8 @@ import { spawn, execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -52,6 +54,23 @@ export function startServer(args = []) {
   });
 }
 
+/**
+ * A server and a browser for a test file: started before its tests, stopped after them (the
+ * server with SIGINT, which must exit 0). The fields are set once `before` has run.
+ */
+export function serverAndBrowser() {
+  const shared = { server: null, browser: null };
+  before(async () => {
+    shared.server = await startServer();
+    shared.browser = await launchBrowser();
+  });
+  after(async () => {
+    await shared.browser?.close();
+    if (shared.server) assert.equal(await shared.server.stop(), 0, 'qchess serve exits 0 on SIGINT');
+  });
+  return shared;
+}
+
 /** Debian's Chromium, headless, with the flags that keep it off the network. */
 export function launchBrowser() {
   return chromium.launch({
@@ -73,8 +92,8 @@ export function launchBrowser() {
  * A fresh page on the server's URL with its console errors and uncaught exceptions collected
  * in `errors` and the API's 4xx answers in `refused`; waits until the first game is shown.
  */
-export async function openPage(browser, url, { hash = '' } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, acceptDownloads: true });
+export async function openPage(browser, url, { hash = '', viewport = { width: 1280, height: 1000 } } = {}) {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
   const page = await context.newPage();
   const errors = [];
   // Chromium logs every 4xx answer as a console error ("Failed to load resource"); those of the
@@ -149,4 +168,53 @@ export function percent(p) {
   if (whole < 1) return '<1%';
   if (whole >= 100) return '>99%';
   return `${whole}%`;
+}
+
+/**
+ * Holds the answers to the page's first `times` engine requests in the browser until the test
+ * releases them: the server has played the engine's move, but the page is still waiting, so the
+ * engine "thinks" for as long as the test needs, however loaded the machine. Later engine
+ * requests pass untouched. `arrived()` resolves once an answer is held; `release()` lets the
+ * oldest held answer through to the page.
+ */
+export async function holdEngine(page, times = 1) {
+  const held = [];
+  const waiters = [];
+  let seen = 0;
+  await page.route(/\/api\/games\/[^/]+\/engine$/, async (route) => {
+    seen += 1;
+    if (seen > times) {
+      await route.continue();
+      return;
+    }
+    const response = await route.fetch();
+    await new Promise((release) => {
+      held.push(release);
+      while (waiters.length > 0) waiters.shift()();
+    });
+    await route.fulfill({ response });
+  });
+  return {
+    arrived: () => new Promise((resolve) => {
+      if (held.length > 0) resolve();
+      else waiters.push(resolve);
+    }),
+    release: () => {
+      const next = held.shift();
+      if (!next) throw new Error('no engine answer is held');
+      next();
+    },
+  };
+}
+
+/** The game `id` as the server has it (`GET /api/games/{id}`), asked from Node, not the page. */
+export async function serverGame(url, id) {
+  const response = await fetch(`${url}api/games/${id}`);
+  assert.equal(response.status, 200, `GET /api/games/${id}`);
+  return response.json();
+}
+
+/** The id of the game the page shows (its address's `#game=`). */
+export async function shownGame(page) {
+  return page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('game'));
 }

@@ -2,26 +2,15 @@
 // round trip (download the program, upload a device's counts), in Chromium, checked against
 // `qchess compile` and `qchess counts`.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, launchBrowser, openPage, screenshot, typeMove as type, QCHESS, ROOT } from './harness.js';
+import { serverAndBrowser, openPage, screenshot, typeMove as type, QCHESS, ROOT } from './harness.js';
 import { boardLabels, assertBoardShows } from './board.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  if (server) assert.equal(await server.stop(), 0, 'qchess serve exits 0 on SIGINT');
-});
+const shared = serverAndBrowser();
 
 function qchess(args) {
   return execFileSync(QCHESS, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
@@ -30,7 +19,7 @@ function qchess(args) {
 const sections = (page) => page.$$eval('#circuit-drawing text.section', (labels) => labels.map((l) => [l.textContent, l.classList.contains('current')]));
 
 test('the circuit grows with the game, the move just played highlighted; OpenQASM for any target', async () => {
-  const { page, context, errors, refused } = await openPage(browser, server.url);
+  const { page, context, errors, refused } = await openPage(shared.browser, shared.server.url);
   await type(page, 'b1^a3c3');
   assert.deepEqual(await sections(page), [['set-up', false], ['1. b1^a3c3', true]]);
   await type(page, 'g8f6');
@@ -59,7 +48,7 @@ test('the circuit grows with the game, the move just played highlighted; OpenQAS
 });
 
 test('hardware round trip: download the program, upload counts, see the board beside the exact one', async () => {
-  const { page, context, errors, refused } = await openPage(browser, server.url);
+  const { page, context, errors, refused } = await openPage(shared.browser, shared.server.url);
   await page.setInputFiles('#load', join(ROOT, 'circuits', 'interference.qcg'));
   await page.waitForFunction(() => document.querySelectorAll('#history li strong').length === 5);
   await page.getByRole('tab', { name: 'OpenQASM' }).click();
@@ -72,9 +61,20 @@ test('hardware round trip: download the program, upload counts, see the board be
   const program = readFileSync(await download.path(), 'utf8');
   assert.equal(program, readFileSync(join(ROOT, 'circuits', 'interference.qasm'), 'utf8'),
     'the program the page downloads is the bundled one qchess compile wrote');
+  // Detected, the file's bit order cannot be told (Qiskit's or Braket's): the page says what to
+  // do in its own words, naming no command-line flag.
+  await page.setInputFiles('#counts', join(ROOT, 'circuits', 'interference.counts.json'));
+  await page.waitForFunction(() => document.querySelector('#message').textContent.startsWith('Cannot read'));
+  const why = await page.locator('#message').textContent();
+  assert.match(why, /Qiskit order .* Braket order .*Choose Qiskit or Braket under “Counts format”/);
+  assert.doesNotMatch(why, /--|counts_format/);
   await page.getByLabel('Counts format').selectOption('qiskit');
   await page.setInputFiles('#counts', join(ROOT, 'circuits', 'interference.counts.json'));
   await page.waitForSelector('#counts-exact svg');
+  // The game has 5 moves: both boards say Black is to move, as the game does.
+  for (const board of ['#counts-measured', '#counts-exact']) {
+    assert.equal(await page.locator(`${board} svg text.status`).textContent(), 'Black to move');
+  }
   const cli = JSON.parse(qchess(['counts', 'circuits/interference.qasm', 'circuits/interference.counts.json',
     '--counts-format', 'qiskit', '--exact', '--json']));
   const measured = Object.fromEntries(Object.entries(cli.squares).map(([sq, s]) => [sq, s]));
@@ -92,6 +92,6 @@ test('hardware round trip: download the program, upload counts, see the board be
   await page.setInputFiles('#counts', join(ROOT, 'circuits', 'interference.counts.json'));
   await page.waitForFunction(() => document.querySelector('#message').textContent.includes('download the program again'));
   assert.deepEqual(errors, []);
-  assert.deepEqual(refused, ['POST /api/games/{id}/counts 409']);
+  assert.deepEqual(refused, ['POST /api/games/{id}/counts 422', 'POST /api/games/{id}/counts 409']);
   await context.close();
 });

@@ -1,27 +1,16 @@
 // Playing on the page in Chromium as a person does, by typing in the Move field and by clicking
 // on the board, checked against `qchess simulate --json`.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  startServer, launchBrowser, openPage, screenshot, simulate, settle, waitForMoves, typeMove as type, ROOT, SHOTS,
+  serverAndBrowser, openPage, screenshot, simulate, settle, waitForMoves, typeMove as type, ROOT, SHOTS,
 } from './harness.js';
 import { boardLabels, assertBoardShows } from './board.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  if (server) assert.equal(await server.stop(), 0, 'qchess serve exits 0 on SIGINT');
-});
+const shared = serverAndBrowser();
 
 const square = (page, name) => page.locator(`#board [data-square="${name}"]`);
 
@@ -30,7 +19,7 @@ async function historyTexts(page) {
 }
 
 test('typing b1^a3c3 in the Move field shows a3 and c3 at 50 %', async () => {
-  const { page, context, errors, refused } = await openPage(browser, server.url);
+  const { page, context, errors, refused } = await openPage(shared.browser, shared.server.url);
   await type(page, 'b1^a3c3');
   const labels = await boardLabels(page);
   assert.equal(labels.a3, 'a3: white knight, 50%');
@@ -55,7 +44,7 @@ test('typing b1^a3c3 in the Move field shows a3 and c3 at 50 %', async () => {
 });
 
 test('moves, a split and a merge by clicking', async () => {
-  const { page, context, errors, refused } = await openPage(browser, server.url);
+  const { page, context, errors, refused } = await openPage(shared.browser, shared.server.url);
   // A jump: click the piece, then the target (which is highlighted first).
   await square(page, 'g1').click();
   assert.equal(await square(page, 'f3').getAttribute('class'), 'square target');
@@ -90,7 +79,7 @@ test('moves, a split and a merge by clicking', async () => {
 });
 
 test('undo takes moves back, down to the start', async () => {
-  const { page, context, errors, refused } = await openPage(browser, server.url);
+  const { page, context, errors, refused } = await openPage(shared.browser, shared.server.url);
   const start = await boardLabels(page);
   assert.equal(await page.locator('#undo').isDisabled(), true);
   await type(page, 'b1^a3c3');
@@ -110,7 +99,7 @@ test('undo takes moves back, down to the start', async () => {
 });
 
 test('an illegal move gets a clear message and changes nothing', async () => {
-  const { page, context, errors, refused } = await openPage(browser, server.url);
+  const { page, context, errors, refused } = await openPage(shared.browser, shared.server.url);
   await type(page, 'b1^a3c3');
   const board = await page.locator('#board').innerHTML();
   const field = page.getByLabel('Move', { exact: true });
@@ -134,7 +123,7 @@ test('an illegal move gets a clear message and changes nothing', async () => {
 });
 
 test("a Niel's Chess game, typed and clicked", async () => {
-  const { page, context, errors, refused } = await openPage(browser, server.url);
+  const { page, context, errors, refused } = await openPage(shared.browser, shared.server.url);
   await page.getByLabel('Rules').selectOption('niels');
   await page.getByRole('button', { name: 'New game' }).click();
   await page.waitForFunction(() => document.querySelector('#message').textContent.includes("Niel's Chess"));
@@ -153,7 +142,7 @@ test("a Niel's Chess game, typed and clicked", async () => {
 });
 
 test('save downloads the game file; load replays one', async () => {
-  const { page, context, errors, refused } = await openPage(browser, server.url);
+  const { page, context, errors, refused } = await openPage(shared.browser, shared.server.url);
   await type(page, 'b1^a3c3');
   await type(page, 'g8f6');
   const [download] = await Promise.all([
@@ -181,7 +170,7 @@ test('save downloads the game file; load replays one', async () => {
 });
 
 test('the engine answers a typed move for the side it plays, and moves on request', async () => {
-  const { page, context, errors, refused } = await openPage(browser, server.url);
+  const { page, context, errors, refused } = await openPage(shared.browser, shared.server.url);
   await page.getByLabel('Engine plays').selectOption('black');
   await page.getByLabel('Time per move (ms)').fill('100');
   const field = page.getByLabel('Move', { exact: true });

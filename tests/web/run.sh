@@ -26,5 +26,5 @@ node --version
 cd "$ROOT/tests/web"
 npm ci --no-audit --no-fund --loglevel=error
 rm -rf "$ROOT/target/web-screenshots"
-node --test --test-concurrency=1 --test-reporter=spec play.test.js panels.test.js fuzz.test.js
+node --test --test-concurrency=1 --test-reporter=spec play.test.js races.test.js features.test.js panels.test.js fuzz.test.js
 echo "screenshots: $(ls "$ROOT/target/web-screenshots" | wc -l) in target/web-screenshots/"

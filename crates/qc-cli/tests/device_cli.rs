@@ -409,7 +409,8 @@ fn test_backends(tag: &str) -> PathBuf {
     dir
 }
 
-/// IBM BackendProperties JSON for `qubits` qubits and `couplers` (cz, with their errors).
+/// IBM BackendProperties JSON for `qubits` qubits and `couplers` (cz, with their errors), without
+/// a `backend_name` (one that names another device than the target is refused).
 fn properties(qubits: usize, couplers: &[(usize, usize, f64)]) -> String {
     let qubit =
         |_: usize| serde_json::json!([{"name": "readout_error", "value": 0.01, "unit": ""}]);
@@ -424,7 +425,6 @@ fn properties(qubits: usize, couplers: &[(usize, usize, f64)]) -> String {
         })
         .collect();
     serde_json::json!({
-        "backend_name": "test",
         "qubits": (0..qubits).map(qubit).collect::<Vec<_>>(),
         "gates": gates,
     })
@@ -485,26 +485,38 @@ fn a_program_wider_than_the_device_exits_2() {
     assert_mentions(&err, &["needs 4 qubits at once", "`line3` has 3 usable"]);
 }
 
+/// `qchess route circuit --target ring4` (of `backends`) with the calibration `props` (written
+/// into `dir`) and `extra` arguments.
+fn route_on_ring4(
+    dir: &Path,
+    backends: &Path,
+    circuit: &Path,
+    props: &str,
+    extra: &[&str],
+) -> Output {
+    let file = dir.join("props.json");
+    std::fs::write(&file, props).expect("write props");
+    let mut args = vec![
+        "route",
+        path_str(circuit),
+        "--target",
+        "ring4",
+        "--backends-dir",
+        path_str(backends),
+        "--properties",
+        path_str(&file),
+    ];
+    args.extend_from_slice(extra);
+    qchess(&args)
+}
+
 #[test]
 fn a_calibration_for_another_device_exits_2() {
     let dir = temp_dir("device-calibration");
     let backends = test_backends("calibration");
     let circuit = dir.join("all_pairs.qasm");
     std::fs::write(&circuit, ALL_PAIRS).expect("write");
-    let route = |props: &str| {
-        let file = dir.join("props.json");
-        std::fs::write(&file, props).expect("write props");
-        qchess(&[
-            "route",
-            path_str(&circuit),
-            "--target",
-            "ring4",
-            "--backends-dir",
-            path_str(&backends),
-            "--properties",
-            path_str(&file),
-        ])
-    };
+    let route = |props: &str| route_on_ring4(&dir, &backends, &circuit, props, &[]);
     // Another qubit count.
     let err = refused(&route(&properties(5, &[(0, 1, 0.01)])));
     assert_mentions(&err, &["has 5 qubits", "`ring4` has 4", "another device"]);
@@ -532,6 +544,79 @@ fn a_calibration_for_another_device_exits_2() {
         path_str(&file),
     ]));
     assert_mentions(&err, &["has 4 qubits", "`ibm_fez` has 156"]);
+}
+
+/// `properties` with `"backend_name": name`.
+fn named_properties(name: &str, qubits: usize, couplers: &[(usize, usize, f64)]) -> String {
+    let mut props: Value = serde_json::from_str(&properties(qubits, couplers)).expect("json");
+    props["backend_name"] = Value::from(name);
+    props.to_string()
+}
+
+/// IBM's Heron r2 devices share one coupling map, so a calibration of ibm_marrakesh fits
+/// ibm_fez's couplers exactly: only its `backend_name` tells, and it is refused (exit 2, both
+/// devices named) unless --allow-other-device says it is meant; a calibration named after the
+/// target, or without a name, is used.
+#[test]
+fn a_calibration_named_after_another_device_exits_2_unless_allowed() {
+    let dir = temp_dir("device-other-name");
+    let backends = test_backends("other-name");
+    let circuit = dir.join("all_pairs.qasm");
+    std::fs::write(&circuit, ALL_PAIRS).expect("write");
+    let ring = [(0, 1, 0.01), (1, 2, 0.01), (2, 3, 0.01), (0, 3, 0.01)];
+    let route =
+        |props: &str, extra: &[&str]| route_on_ring4(&dir, &backends, &circuit, props, extra);
+    let other = named_properties("ibm_marrakesh", 4, &ring);
+    let err = refused(&route(&other, &[]));
+    assert_mentions(
+        &err,
+        &[
+            "`ibm_marrakesh`",
+            "not of device `ring4`",
+            "--allow-other-device",
+        ],
+    );
+    let allowed = route(&other, &["--allow-other-device"]);
+    assert!(
+        allowed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&allowed.stderr)
+    );
+    for props in [named_properties("ring4", 4, &ring), properties(4, &ring)] {
+        let out = route(&props, &[]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // The bundled device, through compile: ibm_fez's own map under ibm_marrakesh's name.
+    let couplers: Vec<(usize, usize, f64)> = device_edges("ibm_fez")
+        .into_iter()
+        .map(|(a, b)| (a, b, 0.005))
+        .collect();
+    let file = dir.join("marrakesh.json");
+    std::fs::write(&file, named_properties("ibm_marrakesh", 156, &couplers)).expect("write");
+    let compile = |extra: &[&str]| {
+        let mut args = vec![
+            "compile",
+            "circuits/interference.qcg",
+            "--target",
+            "ibm_fez",
+            "--properties",
+            path_str(&file),
+        ];
+        args.extend_from_slice(extra);
+        qchess(&args)
+    };
+    let err = refused(&compile(&[]));
+    assert_mentions(&err, &["`ibm_marrakesh`", "not of device `ibm_fez`"]);
+    let out = compile(&["--allow-other-device"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]

@@ -76,6 +76,26 @@ fn what_cannot_start_exits_2_with_a_reason() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains("cannot be used with"), "{game:?}: {stderr}");
     }
+    // An origin is written as a browser sends it, and only the AI server takes one.
+    let out = common::qchess(&[
+        "serve",
+        "--ai",
+        "--port",
+        "0",
+        "--allow-origin",
+        "https://example.org/page",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("is not an origin"), "{stderr}");
+    let out = common::qchess(&[
+        "serve",
+        "--port",
+        "0",
+        "--allow-origin",
+        "https://example.org",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]

@@ -817,6 +817,24 @@ pub fn answer<B: Backend>(
     most: Duration,
     stop: StopFlag,
 ) -> Result<Answer, SdkError> {
+    answer_telling(request, backend, searcher, untimed, most, stop, |_| {})
+}
+
+/// [`answer`], handing `found` the differences between the two lists as soon as they are known,
+/// before the search starts: a server that answers on time with the move a search still
+/// running published (`crate::ontime`) can still say where the lists differ.
+///
+/// # Errors
+/// See [`answer`].
+pub fn answer_telling<B: Backend>(
+    request: &MoveRequest,
+    backend: B,
+    searcher: &mut Searcher,
+    untimed: Duration,
+    most: Duration,
+    stop: StopFlag,
+    found: impl FnOnce(&LegalDifferences),
+) -> Result<Answer, SdkError> {
     let mut game = rebuild(request, backend)?;
     let legal = &request.view.legal_moves;
     let here: Vec<QcanMove> = QuantumGame::legal_moves(&game)
@@ -824,6 +842,7 @@ pub fn answer<B: Backend>(
         .map(|m| m.mv)
         .collect();
     let differences = legal_differences(&here, legal);
+    found(&differences);
     let allowed = |mv: &QcanMove| choice_of(mv).is_some_and(|c| listed(&c, legal));
     let limits = move_limits(request, untimed, most);
     let found = searcher

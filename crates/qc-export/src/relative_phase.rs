@@ -7,8 +7,10 @@
 //! (`D` diagonal) needs 3 CNOTs on two pairs instead of 6 on three (`c3x`: 6 instead of 14),
 //! and `R ... R^-1 = CCX ... CCX` exactly when everything in between commutes with `D`: when
 //! every statement in between acts on the pair's qubits only as controls or diagonal gates
-//! (block-diagonal in their computational basis). This module finds such pairs; the lowering
-//! writes them ([`crate::target`]).
+//! (block-diagonal in their computational basis). `D` depends on the order of the controls, so
+//! both halves are written with the compute's operand order: a Toffoli is symmetric in its
+//! controls, so the uncompute is the same gate, and its `D^-1` then cancels the compute's `D`.
+//! This module finds such pairs; the lowering writes them ([`crate::target`]).
 
 use crate::program::{GateCall, Stmt};
 use qc_ir::gate_data::qasm_gate;
@@ -73,15 +75,25 @@ pub enum Role {
     Uncompute,
 }
 
+/// A Toffoli of a pair: its role and the operands its relative-phase form is written on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Paired {
+    /// Compute or uncompute.
+    pub role: Role,
+    /// Controls, then the target, in the compute's order for both halves (the uncompute's own
+    /// call may list its controls in another order: the same gate, but another `D`).
+    pub qubits: Vec<usize>,
+}
+
 /// The top-level Toffoli calls of `body` that pair up as compute and uncompute: each with the
 /// next statement that acts on one of its qubits other than as a control or diagonal gate,
 /// when that is the same Toffoli. Statements in `if` blocks are never paired (they only lie in
 /// between).
-pub fn toffoli_pairs(body: &[Stmt]) -> Vec<Option<Role>> {
-    let mut roles = vec![None; body.len()];
+pub fn toffoli_pairs(body: &[Stmt]) -> Vec<Option<Paired>> {
+    let mut pairs = vec![None; body.len()];
     for (i, stmt) in body.iter().enumerate() {
         let Stmt::Gate(first) = stmt else { continue };
-        if roles[i].is_some() || !TOFFOLIS.contains(&first.name.as_str()) {
+        if pairs[i].is_some() || !TOFFOLIS.contains(&first.name.as_str()) {
             continue;
         }
         let next = body[i + 1..]
@@ -92,11 +104,15 @@ pub fn toffoli_pairs(body: &[Stmt]) -> Vec<Option<Role>> {
         if let Some(j) = next {
             if let Stmt::Gate(second) = &body[j] {
                 if same_toffoli(first, second) {
-                    roles[i] = Some(Role::Compute);
-                    roles[j] = Some(Role::Uncompute);
+                    let half = |role| Paired {
+                        role,
+                        qubits: first.qubits.clone(),
+                    };
+                    pairs[i] = Some(half(Role::Compute));
+                    pairs[j] = Some(half(Role::Uncompute));
                 }
             }
         }
     }
-    roles
+    pairs
 }

@@ -387,13 +387,13 @@ pub fn lower_program(program: &Program, target: &Target) -> Result<Program, Expo
     out.body.clear();
     let mut pending: Vec<Option<Matrix>> = vec![None; program.num_qubits];
     let mut emit = Vec::new();
-    let roles = crate::relative_phase::toffoli_pairs(&program.body);
-    for (stmt, role) in program.body.iter().zip(roles) {
+    let pairs = crate::relative_phase::toffoli_pairs(&program.body);
+    for (stmt, paired) in program.body.iter().zip(pairs) {
         match stmt {
             Stmt::Gate(call) => {
-                let prims = match role {
-                    Some(role) if !target.is_native(&call.name) => {
-                        relative_toffoli(&call.qubits, role)
+                let prims = match paired {
+                    Some(paired) if !target.is_native(&call.name) => {
+                        relative_toffoli(&paired.qubits, paired.role)
                     }
                     _ => None,
                 };

@@ -48,6 +48,10 @@ pub struct DeviceOptions<'a> {
     pub properties: Option<&'a str>,
     /// Seed of the routing trials.
     pub seed: u64,
+    /// Use a calibration whose `backend_name` names another device than the target (refused
+    /// otherwise: IBM's Heron r2 devices share one coupling map, so nothing else tells them
+    /// apart).
+    pub other_device: bool,
 }
 
 /// The figures of a device program (printed by `qchess compile`).
@@ -193,6 +197,19 @@ fn compile_on_device(
     let Some(coupling) = target.coupling() else {
         return Err(CompileError::PropertiesWithoutDevice);
     };
+    // Refused before the lowering allocates anything for a program routing could not hold
+    // (routing checks again with the lowered program's size).
+    let memory_bytes =
+        u64::try_from(qc_sim::MemoryLimit::default().limit_bytes()).unwrap_or(u64::MAX);
+    let needed = qc_route::memory_estimate(circuit.instructions().len(), coupling.num_qubits());
+    if needed > memory_bytes {
+        return Err(RouteError::TooLarge {
+            instructions: circuit.instructions().len(),
+            needed_bytes: needed,
+            limit_bytes: memory_bytes,
+        }
+        .into());
+    }
     // Lowered with CNOTs (see `Target::with_cx_entangler`); routing writes the device's gates.
     let mut logical =
         qc_export::export_for_target(circuit, outcomes, options, &target.with_cx_entangler())?;
@@ -207,7 +224,14 @@ fn compile_on_device(
         target.mid_circuit_measurement(),
     );
     let calibration = match device_options.properties {
-        Some(text) => Calibration::from_backend_properties(text, &device, target.two_qubit.name())?,
+        Some(text) => {
+            let calibration =
+                Calibration::from_backend_properties(text, &device, target.two_qubit.name())?;
+            if !device_options.other_device {
+                calibration.check_device_name(&device)?;
+            }
+            calibration
+        }
         None => Calibration::uniform(&device),
     };
     let unrouted = qc_export::program_circuit(&logical.program)?;
@@ -217,6 +241,7 @@ fn compile_on_device(
         &calibration,
         &qc_route::Options {
             seed: device_options.seed,
+            memory_bytes,
             ..qc_route::Options::default()
         },
         &mut qc_sim::SparseSim::new(),

@@ -3,7 +3,8 @@
 //! Every parser (QCAN moves and move lists, FEN, game files, Niel's moves, positions and game
 //! files, IR text, OpenQASM 2 and 3, counts files and readout calibrations) and every end-to-end
 //! path (replaying a game of either ruleset, running a circuit on each backend, exporting to
-//! OpenQASM and importing it back, OpenQASM 3 angles against an evaluator of this crate's own, UQCI sessions)
+//! OpenQASM and importing it back, OpenQASM 3 angles against an evaluator of this crate's own, UQCI sessions,
+//! random circuits routed onto small devices against their unrouted distribution)
 //! is a [`Surface`]. The runner (`cargo run --profile fuzz -p qc-fuzz -- --seconds 120`) feeds each
 //! surface inputs mutated from seeds (the repository's example files, a corpus folder and a few
 //! built-in lines) under `catch_unwind`, and writes every input that panics, or that breaks a
@@ -12,6 +13,7 @@
 pub mod counts;
 pub mod mutate;
 pub mod qasm3_semantics;
+pub mod route;
 pub mod seeds;
 pub mod surfaces;
 pub mod uqci;

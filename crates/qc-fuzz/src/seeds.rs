@@ -47,6 +47,8 @@ const BUILT_IN: &[(Surface, &str)] = &[
     ),
     (Surface::Qasm3Semantics, "0"),
     (Surface::Qasm3Semantics, "ry(1/2*pi)"),
+    (Surface::Route, "0"),
+    (Surface::Route, "ccx q[1], q[2], q[0]; cx q[2], q[3]; ccx q[2], q[1], q[0];"),
 ];
 
 /// Files under `dir` (not recursive), sorted, as bytes.

@@ -59,11 +59,15 @@ pub enum Surface {
     Qasm3Semantics,
     /// A UQCI session (one command a line) through the session loop, both rulesets.
     Uqci,
+    /// A generated circuit (the input seeds the generator: Toffoli pairs with permuted
+    /// controls, 0-controls, control-only gates between them, mid-circuit measurements) routed
+    /// onto a small device against its unrouted distribution.
+    Route,
 }
 
 impl Surface {
     /// Every surface, in the order the runner visits them.
-    pub const ALL: [Surface; 17] = [
+    pub const ALL: [Surface; 18] = [
         Surface::Qcan,
         Surface::MoveList,
         Surface::Fen,
@@ -81,6 +85,7 @@ impl Surface {
         Surface::Calibration,
         Surface::Qasm3Semantics,
         Surface::Uqci,
+        Surface::Route,
     ];
 
     /// The surface's name: folder names under the corpus and in reports.
@@ -103,6 +108,7 @@ impl Surface {
             Surface::Calibration => "calibration",
             Surface::Qasm3Semantics => "qasm3_semantics",
             Surface::Uqci => "uqci",
+            Surface::Route => "route",
         }
     }
 
@@ -131,6 +137,7 @@ impl Surface {
             Surface::Calibration => crate::counts::calibration_file(input)?,
             Surface::Qasm3Semantics => crate::qasm3_semantics::run(input)?,
             Surface::Uqci => crate::uqci::run(input)?,
+            Surface::Route => crate::route::run(input)?,
         }
         Ok(())
     }

@@ -13,6 +13,14 @@ pub enum CouplingError {
     /// A device without qubits.
     #[error("a device needs at least one qubit")]
     NoQubits,
+    /// More qubits than a coupling map may have.
+    #[error("a device of {qubits} qubits is larger than the {max} a coupling map may have")]
+    TooManyQubits {
+        /// The qubit count asked for.
+        qubits: usize,
+        /// [`MAX_DEVICE_QUBITS`].
+        max: usize,
+    },
     /// A coupler names a qubit the device does not have.
     #[error(
         "coupler {index} ({a}-{b}) names qubit {qubit}, but the device has qubits 0..{qubits}"
@@ -59,6 +67,10 @@ pub enum CouplingError {
     },
 }
 
+/// The most physical qubits a coupling map may have (a target file's `qubits` above it is
+/// refused before anything is allocated for it; today's largest devices have about a thousand).
+pub const MAX_DEVICE_QUBITS: usize = 100_000;
+
 /// A checked coupling map: qubits `0..num_qubits`, undirected couplers, connected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CouplingMap {
@@ -90,6 +102,12 @@ impl CouplingMap {
     pub fn partial(num_qubits: usize, edges: &[[usize; 2]]) -> Result<CouplingMap, CouplingError> {
         if num_qubits == 0 {
             return Err(CouplingError::NoQubits);
+        }
+        if num_qubits > MAX_DEVICE_QUBITS {
+            return Err(CouplingError::TooManyQubits {
+                qubits: num_qubits,
+                max: MAX_DEVICE_QUBITS,
+            });
         }
         let mut seen = BTreeSet::new();
         let mut neighbours = vec![Vec::new(); num_qubits];
@@ -186,6 +204,19 @@ impl CouplingMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_device_larger_than_the_bound_is_refused() {
+        let too_many = MAX_DEVICE_QUBITS + 1;
+        assert_eq!(
+            CouplingMap::new(too_many, &[[0, 1]]),
+            Err(CouplingError::TooManyQubits {
+                qubits: too_many,
+                max: MAX_DEVICE_QUBITS
+            })
+        );
+        assert!(CouplingMap::partial(usize::MAX, &[]).is_err());
+    }
 
     #[test]
     fn a_line_is_connected_with_hop_distances() {

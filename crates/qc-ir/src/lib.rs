@@ -37,7 +37,7 @@ pub use backend::{
 pub use builder::{BuilderMark, CircuitBuilder};
 pub use choice::{Choice, UnknownChoice};
 pub use circuit::{AncillaKind, Circuit, QubitRole};
-pub use coupling::{CouplingError, CouplingMap};
+pub use coupling::{CouplingError, CouplingMap, MAX_DEVICE_QUBITS};
 pub use error::IrError;
 pub use exec::{ClassicalRecord, Distribution, ExecError, OutcomePolicy};
 pub use gate::{Gate, GateKind};

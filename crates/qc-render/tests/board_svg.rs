@@ -504,6 +504,7 @@ fn a_title_a_move_list_and_the_last_move_are_shown_when_asked() {
         highlight: vec![sq("b1"), sq("a3"), sq("c3")],
         caption: false,
         legend: false,
+        flipped: false,
     };
     let plain = draw(&view);
     let svg = draw_with(&view, &options);
@@ -601,10 +602,16 @@ fn repo() -> PathBuf {
 #[test]
 fn the_board_of_every_bundled_game_keeps_the_rules() {
     let games = qchess_tests::bundled::bundled_games().expect("the bundled games");
+    let flipped = BoardOptions {
+        flipped: true,
+        ..BoardOptions::default()
+    };
     for g in &games {
         for links in [false, true] {
             let view = g.game.board_view(links);
             check_board(&g.path, &view, &draw(&view));
+            // Seen from Black's side, the lines still stop at their rings and pass no piece.
+            check_board(&g.path, &view, &draw_with(&view, &flipped));
         }
     }
     let mut niels: Vec<PathBuf> = std::fs::read_dir(repo().join("circuits/niels"))
@@ -625,6 +632,70 @@ fn the_board_of_every_bundled_game_keeps_the_rules() {
             check_board(&path.display().to_string(), &view, &draw(&view));
         }
     }
+}
+
+/// The top left corner of the square element's rectangle.
+fn corner(doc: &Document, square: &str) -> (f64, f64) {
+    let rect = doc
+        .descendants()
+        .find(|n| n.attribute("data-square") == Some(square))
+        .and_then(|n| n.children().find(|c| c.has_tag_name("rect")))
+        .unwrap_or_else(|| panic!("no rectangle for {square}"));
+    (number(rect, "x"), number(rect, "y"))
+}
+
+#[test]
+fn a_flipped_board_is_seen_from_blacks_side() {
+    let mut view = BoardView::new(8, 8, Color::Black);
+    put(&mut view, "a1", 'R', 1.0);
+    put(&mut view, "h8", 'r', 0.5);
+    let options = BoardOptions {
+        flipped: true,
+        ..BoardOptions::default()
+    };
+    let (plain, flipped) = (draw(&view), draw_with(&view, &options));
+    let (plain, flipped) = (
+        Document::parse(&plain).expect("XML"),
+        Document::parse(&flipped).expect("XML"),
+    );
+    // White's side: a1 bottom left, h8 top right. Black's side: h8 bottom left, a1 top right,
+    // each square where its mirror image through the centre was.
+    let (a1, h8) = (corner(&plain, "a1"), corner(&plain, "h8"));
+    assert!(a1.0 < h8.0 && a1.1 > h8.1, "{a1:?} {h8:?}");
+    assert_eq!(corner(&flipped, "h8"), a1);
+    assert_eq!(corner(&flipped, "a1"), h8);
+    assert_eq!(corner(&flipped, "e2"), corner(&plain, "d7"));
+    // The coordinates follow: files h..a from the left, ranks 1..8 from the top.
+    let texts = |doc: &Document| -> Vec<String> {
+        with_class(doc, "coordinates")[0]
+            .children()
+            .filter_map(|n| n.text().map(str::to_string))
+            .filter(|t| !t.trim().is_empty())
+            .collect()
+    };
+    let letters = |doc: &Document| -> Vec<(f64, String)> {
+        let mut files: Vec<(f64, String)> = with_class(doc, "coordinates")[0]
+            .children()
+            .filter(|n| {
+                n.text()
+                    .is_some_and(|t| t.chars().all(|c| c.is_ascii_lowercase()))
+            })
+            .map(|n| (number(n, "x"), n.text().unwrap_or_default().to_string()))
+            .collect();
+        files.sort_by(|a, b| a.0.total_cmp(&b.0));
+        files
+    };
+    assert_eq!(texts(&plain).len(), 16);
+    let from_left: String = letters(&flipped).into_iter().map(|(_, l)| l).collect();
+    assert_eq!(from_left, "hgfedcba");
+    let from_left: String = letters(&plain).into_iter().map(|(_, l)| l).collect();
+    assert_eq!(from_left, "abcdefgh");
+    // The piece is drawn on its square.
+    let piece = piece_on(&flipped, "h8").expect("the rook");
+    assert!(piece
+        .descendants()
+        .any(|n| n.attribute("class") == Some("glyph")));
+    check_board("flipped", &view, &draw_with(&view, &options));
 }
 
 #[test]

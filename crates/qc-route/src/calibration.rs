@@ -19,6 +19,14 @@ pub const UNIFORM_SINGLE_QUBIT: f64 = 3e-4;
 /// See [`UNIFORM_TWO_QUBIT`].
 pub const UNIFORM_READOUT: f64 = 1.5e-2;
 
+/// The least error routing charges for a two-qubit gate, whatever the calibration says: a CZ
+/// takes as long as several single-qubit gates, and its two qubits (and every idle one) decohere
+/// meanwhile (84 ns against T1 and T2 of 50-300 us on a Heron r2 is 1e-3 to 4e-3 on the pair;
+/// ibm_fez's best calibrated CZ, 2.1e-3, is above it, so real calibrations route as before).
+/// A calibration with zero or tiny two-qubit errors would otherwise price a SWAP at nothing and
+/// a readout at thousands of CZ gates, and turn routing's distances off.
+pub const TWO_QUBIT_FLOOR: f64 = 2e-3;
+
 /// Why a calibration cannot be used for a device.
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
 #[non_exhaustive]
@@ -92,6 +100,15 @@ pub enum CalibrationError {
     MissingReadout {
         /// The qubit.
         qubit: usize,
+    },
+    /// The calibration names another device (`backend_name`) than the target: IBM's Heron r2
+    /// devices share one coupling map, so only the name tells them apart.
+    #[error("the calibration is of `{backend}`, not of device `{device}`: give the calibration of `{device}`, or --allow-other-device to use it anyway")]
+    OtherDevice {
+        /// The calibration's `backend_name`.
+        backend: String,
+        /// The device (the target's name).
+        device: String,
     },
     /// An error rate that is not a number in [0, 1].
     #[error("{what} of {place} is {value}, not an error rate in [0, 1]")]
@@ -290,21 +307,39 @@ impl Calibration {
                 device: name(),
             });
         }
-        let mut errors: Vec<f64> = two.values().copied().filter(|e| *e < BROKEN).collect();
-        errors.sort_by(f64::total_cmp);
-        let median_two = errors
-            .get(errors.len() / 2)
-            .copied()
-            .filter(|e| *e > 0.0)
-            .unwrap_or(UNIFORM_TWO_QUBIT);
-        Ok(Calibration {
+        let mut calibration = Calibration {
             backend: props.backend_name,
             readout,
             single,
             two,
             gates,
-            median_two,
-        })
+            median_two: UNIFORM_TWO_QUBIT,
+        };
+        // The unit of routing costs: the median coupler's routing error (never below the floor,
+        // so a calibration of near-perfect couplers does not blow readout costs up).
+        let mut errors: Vec<f64> = calibration
+            .two
+            .iter()
+            .filter(|(_, e)| **e < BROKEN)
+            .map(|(&(a, b), _)| calibration.routing_error(a, b))
+            .collect();
+        errors.sort_by(f64::total_cmp);
+        if let Some(&median) = errors.get(errors.len() / 2) {
+            calibration.median_two = median;
+        }
+        Ok(calibration)
+    }
+
+    /// Refuses a calibration whose `backend_name` is not `device`'s name (one without a name
+    /// passes: nothing says it is of another device).
+    pub fn check_device_name(&self, device: &Device) -> Result<(), CalibrationError> {
+        match &self.backend {
+            Some(backend) if *backend != device.name => Err(CalibrationError::OtherDevice {
+                backend: backend.clone(),
+                device: device.name.clone(),
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// True when the qubit's readout and single-qubit errors are below [`BROKEN`].
@@ -337,11 +372,22 @@ impl Calibration {
             .collect()
     }
 
-    /// The cost of one two-qubit gate on `(a, b)` in units of a median coupler's
-    /// (`-ln(1 - e) / -ln(1 - median)`): what routing adds up and minimises.
-    pub fn two_qubit_cost(&self, a: usize, b: usize) -> f64 {
+    /// The error routing charges for one two-qubit gate on `(a, b)`: the calibrated one, but at
+    /// least that of the single-qubit layer every CZ of a synthesis comes with (one gate on each
+    /// qubit) and at least [`TWO_QUBIT_FLOOR`], so that a very good (or zero) calibrated error
+    /// still costs the gate's time.
+    pub fn routing_error(&self, a: usize, b: usize) -> f64 {
         let e = self.two_qubit_error(a, b).unwrap_or(BROKEN);
-        fidelity_cost(e) / fidelity_cost(self.median_two)
+        let single = |q: usize| self.single.get(q).copied().unwrap_or(UNIFORM_SINGLE_QUBIT);
+        let layer = 1.0 - (1.0 - single(a)) * (1.0 - single(b));
+        e.max(layer).max(TWO_QUBIT_FLOOR)
+    }
+
+    /// The cost of one two-qubit gate on `(a, b)` in units of a median coupler's
+    /// (`-ln(1 - e) / -ln(1 - median)`, `e` the [`Calibration::routing_error`]): what routing
+    /// adds up and minimises.
+    pub fn two_qubit_cost(&self, a: usize, b: usize) -> f64 {
+        fidelity_cost(self.routing_error(a, b)) / fidelity_cost(self.median_two)
     }
 
     /// The cost of measuring qubit `q`, in the same unit as [`Calibration::two_qubit_cost`].
@@ -435,6 +481,37 @@ mod tests {
         assert!((esp - 0.99 * 0.999 * 0.98).abs() < 1e-12);
     }
 
+    /// A calibration whose couplers are perfect (error 0) or nearly (1e-6) still prices a CZ:
+    /// at the single-qubit layer it comes with (0.002 on each qubit here), or at the floor when
+    /// that is smaller; a coupler costs one unit, and a readout what its error is worth against
+    /// that (0.03 -> about 8 CZ), not thousands of CZ or infinity.
+    #[test]
+    fn tiny_or_zero_coupler_errors_keep_a_cost() {
+        for tiny in [0.0, 1e-6] {
+            let text = props(3, &[(0, 1, tiny), (1, 2, tiny)]).replace("0.001}", "0.002}");
+            let c = Calibration::from_backend_properties(&text, &line(), "cz").expect("props");
+            let layer = 1.0 - 0.998 * 0.998;
+            assert!((c.routing_error(0, 1) - layer).abs() < 1e-15, "{tiny}");
+            assert!((c.two_qubit_cost(0, 1) - 1.0).abs() < 1e-12, "{tiny}");
+            let want = fidelity_cost(0.03) / fidelity_cost(layer);
+            assert!((c.readout_cost(2) - want).abs() < 1e-9, "{tiny}");
+            assert!(c.readout_cost(2) < 20.0, "{tiny}: {}", c.readout_cost(2));
+            // Single-qubit errors whose layer is below the floor: the floor.
+            let c = Calibration::from_backend_properties(
+                &text.replace("0.002}", "0.0001}"),
+                &line(),
+                "cz",
+            )
+            .expect("props");
+            assert_eq!(c.routing_error(1, 2), TWO_QUBIT_FLOOR, "{tiny}");
+            assert!(c.readout_cost(2) < 40.0, "{tiny}: {}", c.readout_cost(2));
+        }
+        // A calibrated error above both is the price.
+        let text = props(3, &[(0, 1, 0.0), (1, 2, 0.01)]);
+        let c = Calibration::from_backend_properties(&text, &line(), "cz").expect("props");
+        assert_eq!(c.routing_error(1, 2), 0.01);
+    }
+
     #[test]
     fn a_calibration_for_another_device_is_refused() {
         let err = |text: String| Calibration::from_backend_properties(&text, &line(), "cz");
@@ -462,6 +539,18 @@ mod tests {
             err("{\"qubits\": 3}".into()),
             Err(CalibrationError::Json { line: 1, .. })
         ));
+        // The same map, another device's name (`fake` is not `line`).
+        let other = err(props(3, &[(0, 1, 0.01), (1, 2, 0.01)])).expect("same map");
+        let refused = other.check_device_name(&line());
+        assert_eq!(
+            refused,
+            Err(CalibrationError::OtherDevice {
+                backend: "fake".into(),
+                device: "line".into()
+            })
+        );
+        let named = Device::new("fake", line().coupling, true);
+        assert_eq!(other.check_device_name(&named), Ok(()));
         let message = err(props(4, &[])).map(|_| ()).unwrap_err().to_string();
         assert!(
             message.contains("(of `fake`) has 4 qubits, but device `line` has 3"),

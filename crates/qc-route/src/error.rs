@@ -33,6 +33,16 @@ pub enum RouteError {
         /// Qubits the calibration leaves out (broken, or cut off by broken couplers).
         broken: usize,
     },
+    /// Routing the program would take more memory than it may.
+    #[error("routing {instructions} instructions would take about {} MB, more than the {} MB it may use (split the program, or run where more memory is free)", .needed_bytes >> 20, .limit_bytes >> 20)]
+    TooLarge {
+        /// Instructions of the circuit routed.
+        instructions: usize,
+        /// The estimate ([`crate::memory_estimate`]).
+        needed_bytes: u64,
+        /// The limit ([`crate::Options::memory_bytes`]).
+        limit_bytes: u64,
+    },
     /// A two-qubit block could not be re-synthesised (numerical failure of the KAK
     /// decomposition, which the checks caught).
     #[error("a two-qubit gate could not be decomposed into CZ gates")]

@@ -16,10 +16,7 @@ use qc_ir::Site;
 pub fn board_homes(usable: &Usable) -> Vec<Option<usize>> {
     let n = usable.qubit.len();
     let qubits: Vec<usize> = (0..n).filter(|&q| usable.qubit[q]).collect();
-    let Some(&centre) = qubits.iter().min_by(|&&a, &&b| {
-        let total = |q: usize| -> f64 { qubits.iter().map(|&r| usable.distance[q][r]).sum() };
-        total(a).total_cmp(&total(b))
-    }) else {
+    let Some(centre) = centre(usable, &qubits) else {
         return vec![None; 64];
     };
     let mut order: Vec<Site> = Site::ALL.to_vec();
@@ -32,6 +29,18 @@ pub fn board_homes(usable: &Usable) -> Vec<Option<usize>> {
         let (db, ib) = from_centre(b);
         da.total_cmp(&db).then(ia.cmp(&ib))
     });
+    // The homes are looked for among the qubits nearest the centre (all of them on a device
+    // of up to HOME_CANDIDATES usable qubits), so a large device costs no more than that.
+    let candidates: Vec<usize> = if qubits.len() <= HOME_CANDIDATES {
+        qubits
+    } else {
+        let row = usable.distance_row(centre);
+        let mut near = qubits;
+        near.sort_by(|&a, &b| row[a].total_cmp(&row[b]).then(a.cmp(&b)));
+        near.truncate(HOME_CANDIDATES);
+        near.sort_unstable();
+        near
+    };
     let mut home: Vec<Option<usize>> = vec![None; 64];
     let mut taken = vec![false; n];
     for sq in order {
@@ -41,15 +50,15 @@ pub fn board_homes(usable: &Usable) -> Vec<Option<usize>> {
             .filter_map(|(df, dr)| Site::from_coords(sq.column() + df, sq.row() + dr))
             .filter_map(|t| home[t.index()])
             .collect();
-        let free = qubits.iter().copied().filter(|&q| !taken[q]);
+        let free = candidates.iter().copied().filter(|&q| !taken[q]);
         let score = |q: usize| -> f64 {
             if neighbours.is_empty() {
-                usable.distance[q][centre]
+                usable.distance(centre, q)
             } else {
                 neighbours
                     .iter()
                     .map(|&h| {
-                        let d = usable.distance[q][h];
+                        let d = usable.distance(h, q);
                         d * d
                     })
                     .sum()
@@ -59,7 +68,7 @@ pub fn board_homes(usable: &Usable) -> Vec<Option<usize>> {
             .min_by(|&a, &b| score(a).total_cmp(&score(b)))
             // A device smaller than the board: share homes.
             .or_else(|| {
-                qubits
+                candidates
                     .iter()
                     .copied()
                     .min_by(|&a, &b| score(a).total_cmp(&score(b)))
@@ -70,6 +79,42 @@ pub fn board_homes(usable: &Usable) -> Vec<Option<usize>> {
         }
     }
     home
+}
+
+/// Usable qubits among which [`board_homes`] looks for homes (the nearest to the centre).
+pub const HOME_CANDIDATES: usize = 1024;
+
+/// Up to this many usable qubits the centre is exact; above, it is measured against
+/// [`CENTRE_LANDMARKS`] qubits spread over the device.
+pub const CENTRE_EXACT: usize = 1024;
+
+/// Qubits the centre of a large device is measured against.
+pub const CENTRE_LANDMARKS: usize = 256;
+
+/// The usable qubit with the smallest total distance to the others (to the landmarks, on a
+/// device of more than [`CENTRE_EXACT`] usable qubits; each landmark's distances are computed
+/// once and dropped, so memory stays linear in the device).
+fn centre(usable: &Usable, qubits: &[usize]) -> Option<usize> {
+    let mut total = vec![0.0f64; usable.qubit.len()];
+    if qubits.len() <= CENTRE_EXACT {
+        for &q in qubits {
+            total[q] = qubits.iter().map(|&r| usable.distance(q, r)).sum();
+        }
+    } else {
+        for &landmark in qubits
+            .iter()
+            .step_by(qubits.len().div_ceil(CENTRE_LANDMARKS))
+        {
+            let row = usable.distances_from(landmark);
+            for &q in qubits {
+                total[q] += row[q];
+            }
+        }
+    }
+    qubits
+        .iter()
+        .copied()
+        .min_by(|&a, &b| total[a].total_cmp(&total[b]))
 }
 
 /// Steps [`long_path`] may take in all.

@@ -16,7 +16,9 @@
 //! 3. [`plan`]: qubit lifetimes: a qubit in a known state holds no physical qubit and is
 //!    prepared again where it is next needed; measured and reset qubits free theirs; gates on
 //!    pairs merge into blocks priced in CZ gates.
-//! 4. [`layout`]: the board embedded on the device (homes for the squares' qubits).
+//! 4. [`layout`]: the board embedded on the device (homes for the squares' qubits);
+//!    [`vf2`] and [`embedding`]: a placement under which every block sits on a coupler (or
+//!    the longest beginning of the program does), calibration-weighted.
 //! 5. [`router`]: placement at birth and SABRE-style routing with look-ahead, moves onto free
 //!    qubits, SWAPs merged into blocks, mirrored blocks, costs weighted by the calibration
 //!    ([`calibration`], [`device`]); steps that commute on a shared qubit may run in either
@@ -32,12 +34,16 @@
 //! routed again with each qubit born where the backward routing left it; both forward routings
 //! are candidates. A program without a board also gets a few trials on a long line of the
 //! device alone ([`layout::long_path`], [`device::Usable::along`]), where mirrored blocks find
-//! swap networks.
+//! swap networks. A program whose interactions embed in the device (or begin with a part that
+//! does) also gets trials born on the placement [`vf2`] found. The winner is then moved onto
+//! the qubits of the same shape the calibration prices lowest
+//! ([`embedding::relabel_cheaper`]).
 
 pub mod calibration;
 pub mod commute;
 pub mod device;
 pub mod elide;
+pub mod embedding;
 pub mod error;
 pub mod kak;
 pub mod known;
@@ -48,6 +54,7 @@ pub mod program;
 pub mod router;
 pub mod synth;
 pub mod verify;
+pub mod vf2;
 
 pub use calibration::{Calibration, CalibrationError, EspOp};
 pub use device::{Device, Usable};
@@ -74,6 +81,9 @@ pub const SMALL_PROGRAM: usize = 8;
 /// others (at least two: one each way of mirroring).
 const LINE_SHARE: usize = 4;
 
+/// Trials (one per way of mirroring, without jitter) from a placement [`vf2`] found.
+const EMBEDDED_TRIALS: usize = 2;
+
 /// Options of [`compile`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -81,6 +91,9 @@ pub struct Options {
     pub seed: u64,
     /// Routing trials; the best is kept (at least one is run).
     pub trials: usize,
+    /// The memory routing may take, in bytes: a program whose [`memory_estimate`] is above it
+    /// is refused ([`RouteError::TooLarge`]) before anything is allocated for it.
+    pub memory_bytes: u64,
 }
 
 impl Default for Options {
@@ -88,8 +101,30 @@ impl Default for Options {
         Options {
             seed: 0,
             trials: DEFAULT_TRIALS,
+            memory_bytes: u64::MAX,
         }
     }
+}
+
+/// Bytes a device compile takes per instruction of the circuit, at most: the lowered program,
+/// the steps, the plan, the known-value analysis, the best and the current routing of each
+/// worker, the synthesis, the routed circuit and the device program written from it, whose
+/// lowering is the peak (measured with `/usr/bin/time -v` on deep random programs of 50,000 and
+/// 250,000 gates on 4 qubits: 5.5 KB a gate of peak resident memory, the OpenQASM reader's share
+/// included; see docs/reliability.md).
+pub const BYTES_PER_INSTRUCTION: u64 = 6 << 10;
+
+/// Bytes per physical qubit of the device (its usable part, the distance rows routing keeps for
+/// the qubits a program occupies, the per-qubit tables of every worker).
+pub const BYTES_PER_DEVICE_QUBIT: u64 = 16 << 10;
+
+/// The memory routing `instructions` instructions onto a device of `device_qubits` qubits
+/// takes, at most (an estimate from measured figures: [`BYTES_PER_INSTRUCTION`],
+/// [`BYTES_PER_DEVICE_QUBIT`]).
+pub fn memory_estimate(instructions: usize, device_qubits: usize) -> u64 {
+    (instructions as u64)
+        .saturating_mul(BYTES_PER_INSTRUCTION)
+        .saturating_add((device_qubits as u64).saturating_mul(BYTES_PER_DEVICE_QUBIT))
 }
 
 /// What [`compile`] did, for summaries.
@@ -134,6 +169,14 @@ pub fn compile<B: Backend>(
     options: &Options,
     analysis: &mut B,
 ) -> Result<Compiled, RouteError> {
+    let needed = memory_estimate(circuit.instructions().len(), device.num_qubits());
+    if needed > options.memory_bytes {
+        return Err(RouteError::TooLarge {
+            instructions: circuit.instructions().len(),
+            needed_bytes: needed,
+            limit_bytes: options.memory_bytes,
+        });
+    }
     // Exchanges the program asks for are renamed, not routed ([`elide`]).
     let elided = elide::exchanges(&Program::from_circuit(circuit)?);
     let program = elided.program;
@@ -151,7 +194,16 @@ pub fn compile<B: Backend>(
     if peak > usable.count() {
         return Err(too_wide(peak));
     }
-    let homes = layout::board_homes(&usable);
+    // The board's embedding, for a program with squares only (its cost grows with the device).
+    let has_board = circuit
+        .qubit_roles()
+        .iter()
+        .any(|r| matches!(r, QubitRole::Site(_)));
+    let homes = if has_board {
+        layout::board_homes(&usable)
+    } else {
+        Vec::new()
+    };
     let anchors: Vec<Option<usize>> = circuit
         .qubit_roles()
         .iter()
@@ -166,6 +218,7 @@ pub fn compile<B: Backend>(
         anchors,
         usable: None,
         trials,
+        starts: Vec::new(),
     }];
     // A small program also gets trials placed by its interactions and the calibration alone
     // (no board homes), so it can settle on a compact region of good qubits anywhere on the
@@ -176,6 +229,7 @@ pub fn compile<B: Backend>(
             anchors: vec![None; circuit.num_qubits()],
             usable: None,
             trials,
+            starts: Vec::new(),
         });
     }
     // A program without a board also gets a few trials on a long line of the device alone,
@@ -191,6 +245,19 @@ pub fn compile<B: Backend>(
             anchors: vec![None; circuit.num_qubits()],
             usable: Some(usable.along(&line)),
             trials: (trials / LINE_SHARE).max(2),
+            starts: Vec::new(),
+        });
+    }
+    // And a placement under which every block (or the longest beginning of the program) sits
+    // on a coupler, if the subgraph search finds one ([`embedding`]): one more candidate, which
+    // the true cost weighs against the others (added last, so that the other trials keep their
+    // generators).
+    if let Some(found) = embedding::starts(&plan, &usable, calibration, vf2::Bounds::default()) {
+        settings.push(Setting {
+            anchors: vec![None; circuit.num_qubits()],
+            usable: None,
+            trials: EMBEDDED_TRIALS,
+            starts: found.starts,
         });
     }
     let context = Trials {
@@ -210,48 +277,62 @@ pub fn compile<B: Backend>(
         .flat_map(|(set, s)| (0..s.trials).map(move |trial| (set, trial)))
         .collect();
     // Each worker thread keeps one cache of CZ counts for all its trials (the counts are a
-    // function of the block, so sharing changes nothing but the time).
-    let outcomes: Vec<Result<(f64, router::Routing), RouteError>> = jobs
+    // function of the block, so sharing changes nothing but the time). The trials are reduced
+    // as they finish, so only the best routing so far of each worker is kept, not one per
+    // trial ([`Chosen`]).
+    let chosen = jobs
         .par_iter()
-        .map_init(kak::CzCache::default, |cz, &(set, trial)| {
+        .enumerate()
+        .map_init(kak::CzCache::default, |cz, (index, &(set, trial))| {
             let setting = &settings[set];
             let usable = setting.usable.as_ref().unwrap_or(&usable);
-            context.run(
-                &setting.anchors,
-                usable,
-                set * trials + trial,
-                trial < 2,
-                cz,
-            )
+            let outcome = context.run(setting, usable, set * trials + trial, trial < 2, cz);
+            match outcome {
+                Ok((cost, routing)) => Chosen::Best(Some((cost, index, routing))),
+                // A line of the device is an extra chance, not a requirement: a program that
+                // does not fit it (a device that measures only at the end spends every measured
+                // qubit) is routed on the whole device by the other trials.
+                Err(_) if setting.usable.is_some() => Chosen::Best(None),
+                Err(e) => Chosen::Failed(index, e),
+            }
         })
-        .collect();
-    let mut best: Option<(f64, router::Routing)> = None;
-    for (outcome, &(set, _)) in outcomes.into_iter().zip(&jobs) {
-        // A line of the device is an extra chance, not a requirement: a program that does not
-        // fit it (a device that measures only at the end spends every measured qubit) is
-        // routed on the whole device by the other trials.
-        if outcome.is_err() && settings[set].usable.is_some() {
-            continue;
-        }
-        let (cost, routing) = outcome.map_err(|e| match e {
-            RouteError::TooWide { needed, .. } => too_wide(needed),
-            other => other,
-        })?;
-        if best.as_ref().is_none_or(|(c, _)| cost < *c - 1e-9) {
-            best = Some((cost, routing));
-        }
-    }
+        .reduce(|| Chosen::Best(None), Chosen::then);
+    let best = match chosen {
+        Chosen::Failed(_, RouteError::TooWide { needed, .. }) => return Err(too_wide(needed)),
+        Chosen::Failed(_, other) => return Err(other),
+        Chosen::Best(best) => best.map(|(cost, _, routing)| (cost, routing)),
+    };
     let Some((_, mut routing)) = best else {
         return Err(RouteError::Synthesis);
     };
+    // The same program on qubits of the same shape that the calibration prices lower.
+    let runs = synth::cz_per_run(
+        &routing.steps,
+        device.num_qubits(),
+        &mut kak::CzCache::default(),
+    );
+    embedding::relabel_cheaper(
+        &mut routing,
+        &runs,
+        &usable,
+        calibration,
+        vf2::Bounds::default(),
+    );
     elide::restore_measurements(&mut routing.tracks, &elided.measured);
-    let mut steps = synth::resynthesize(&routing.steps, device.num_qubits())?;
+    // What routing needed is dropped before synthesis builds the program again (the peak of a
+    // deep program's memory is here: the routed steps, the synthesised ones and the circuit).
+    let (num_clbits, lives) = (program.num_clbits, plan.num_virtuals());
+    drop(context);
+    drop(settings);
+    drop(plan);
+    drop(program);
+    let mut steps = synth::resynthesize(&std::mem::take(&mut routing.steps), device.num_qubits())?;
     if !device.mid_circuit {
         measurements_last(&mut steps);
     }
     let routed = Program {
         num_qubits: device.num_qubits(),
-        num_clbits: program.num_clbits,
+        num_clbits,
         steps,
     };
     let out = routed.to_circuit()?;
@@ -288,7 +369,7 @@ pub fn compile<B: Backend>(
             .count(),
         qubits_used: used.iter().filter(|u| **u).count(),
         peak_live: peak,
-        lives: plan.num_virtuals(),
+        lives,
         exchanges: routing.swaps,
         mirrored: routing.mirrored,
         trials: options.trials.max(1),
@@ -300,6 +381,42 @@ pub fn compile<B: Backend>(
     })
 }
 
+/// The trials reduced so far: the cheapest routing with its cost and trial index, or the first
+/// trial (by index) that failed. The reduction reads the indices, so it gives what comparing the
+/// trials one by one in order gives, whatever order the workers finish in.
+enum Chosen {
+    /// The cheapest (the earliest within 1e-9 of it), if any trial succeeded.
+    Best(Option<(f64, usize, router::Routing)>),
+    /// The first failure (trial index and error): routing fails as a whole.
+    Failed(usize, RouteError),
+}
+
+impl Chosen {
+    /// Two reductions in one: the earlier failure, else the cheaper routing, the earlier one
+    /// when their costs are within 1e-9.
+    fn then(self, other: Chosen) -> Chosen {
+        match (self, other) {
+            (Chosen::Failed(i, e), Chosen::Failed(j, f)) => {
+                if j < i {
+                    Chosen::Failed(j, f)
+                } else {
+                    Chosen::Failed(i, e)
+                }
+            }
+            (failed @ Chosen::Failed(..), _) | (_, failed @ Chosen::Failed(..)) => failed,
+            (Chosen::Best(None), other) | (other, Chosen::Best(None)) => other,
+            (Chosen::Best(Some(a)), Chosen::Best(Some(b))) => {
+                let (early, late) = if a.1 < b.1 { (a, b) } else { (b, a) };
+                if late.0 < early.0 - 1e-9 {
+                    Chosen::Best(Some(late))
+                } else {
+                    Chosen::Best(Some(early))
+                }
+            }
+        }
+    }
+}
+
 /// How one group of trials places and where it routes.
 struct Setting {
     /// Per program qubit: its preferred physical qubit.
@@ -308,6 +425,9 @@ struct Setting {
     usable: Option<Usable>,
     /// Trials in the group.
     trials: usize,
+    /// Per virtual qubit: where it is born in the first routing of each trial, whenever that
+    /// qubit is free (a placement [`vf2`] found); empty: placed by the router.
+    starts: Vec<Option<usize>>,
 }
 
 /// What every routing trial shares.
@@ -321,12 +441,13 @@ struct Trials<'a> {
 }
 
 impl Trials<'_> {
-    /// One trial: a routing placed by `anchors`, then up to [`LAYOUT_ROUNDS`] backward and
-    /// forward rounds; the cheapest of its routings, with its estimated cost. Trial `index` has
-    /// its own generator; the `plain` one routes without jitter.
+    /// One trial: a routing placed by the setting's anchors (or on its starts), then up to
+    /// [`LAYOUT_ROUNDS`] backward and forward rounds; the cheapest of its routings, with its
+    /// estimated cost. Trial `index` has its own generator; the `plain` one routes without
+    /// jitter.
     fn run(
         &self,
-        anchors: &[Option<usize>],
+        setting: &Setting,
         usable: &Usable,
         index: usize,
         plain: bool,
@@ -340,37 +461,48 @@ impl Trials<'_> {
             // Half the trials each way: which mirrors better depends on the program.
             mirror_sees_front: index % 2 == 1,
         };
-        let mut route = |plan: &plan::Plan, starts: &[Option<usize>], cz: &mut kak::CzCache| {
-            let places = router::Places { anchors, starts };
-            router::route(
-                plan,
-                self.device,
-                usable,
-                self.calibration,
-                places,
-                params,
-                &mut rng,
-                cz,
-            )
-        };
-        let mut routing = route(self.plan, &[], cz)?;
+        let anchors = &setting.anchors;
+        // `pinned`: born on their starts (a placement found to fit), not pulled towards them.
+        let mut route =
+            |plan: &plan::Plan, starts: &[Option<usize>], pinned: bool, cz: &mut kak::CzCache| {
+                let places = router::Places {
+                    anchors,
+                    starts,
+                    pinned,
+                };
+                router::route(
+                    plan,
+                    self.device,
+                    usable,
+                    self.calibration,
+                    places,
+                    params,
+                    &mut rng,
+                    cz,
+                )
+            };
+        let routing = route(self.plan, &setting.starts, true, cz)?;
         let mut cost = self.cost(&routing, cz);
-        let mut best = (cost, routing.clone());
+        // Where the last routing left each qubit (the next round starts from there), and the
+        // best routing so far: a round's routing replaces it, or is dropped at once.
+        let mut last_pos = routing.last_pos.clone();
+        let mut best = (cost, routing);
         for _ in 0..LAYOUT_ROUNDS {
             let starts = self
                 .reversed
                 .as_ref()
-                .and_then(|back| route(back, &routing.last_pos, cz).ok())
+                .and_then(|back| route(back, &last_pos, false, cz).ok())
                 .map(|back| back.last_pos);
             // A refinement only: a routing that fails here leaves the one before.
-            let again = starts.and_then(|starts| route(self.plan, &starts, cz).ok());
+            let again = starts.and_then(|starts| route(self.plan, &starts, false, cz).ok());
             let Some(again) = again else { break };
             let again_cost = self.cost(&again, cz);
             let improved = again_cost < cost - 1e-9;
+            last_pos.clone_from(&again.last_pos);
+            cost = again_cost;
             if again_cost < best.0 - 1e-9 {
-                best = (again_cost, again.clone());
+                best = (again_cost, again);
             }
-            (routing, cost) = (again, again_cost);
             // A round that gains nothing has settled (most small programs after one).
             if !improved {
                 break;

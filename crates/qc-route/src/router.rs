@@ -103,6 +103,9 @@ pub struct Places<'a> {
     /// Per virtual qubit: the physical qubit it should be born on, if any (where a routing of
     /// the reversed plan left it: SABRE's layout passes); a strong pull. Empty: none.
     pub starts: &'a [Option<usize>],
+    /// A virtual qubit is born on its start whenever that qubit is free (a placement found to
+    /// need no exchange, [`crate::vf2`]), instead of being pulled towards it.
+    pub pinned: bool,
 }
 
 /// Pull of a virtual qubit's start place, per hop away from it, in CZ units (its partners pull
@@ -143,6 +146,7 @@ struct Router<'a> {
     pos: Vec<Option<usize>>,
     anchor: Vec<Option<usize>>,
     start: Vec<Option<usize>>,
+    pinned: bool,
     last_pos: Vec<Option<usize>>,
     info: Vec<VirtualInfo>,
     // The dependency graph.
@@ -260,6 +264,7 @@ pub fn route(
         pos: vec![None; plan.num_virtuals()],
         anchor: places.anchors.to_vec(),
         start: places.starts.to_vec(),
+        pinned: places.pinned,
         last_pos: vec![None; plan.num_virtuals()],
         info,
         preds_left,
@@ -281,7 +286,7 @@ pub fn route(
             .iter()
             .filter(|s| matches!(s.op, VOp::Two { .. }))
             .count(),
-        out: Vec::with_capacity(steps.len() * 2),
+        out: Vec::with_capacity(steps.len()),
         last_out: vec![None; n],
         measured_phys: vec![false; n],
         tracks: vec![QubitTrack::default(); plan.num_logical],
@@ -298,6 +303,9 @@ pub fn route(
             r.last_pos[v] = *at;
         }
     }
+    // The output was reserved for one step per plan step; SWAPs grow it, so it is trimmed (a
+    // routing may be kept as a trial's best while the others run).
+    r.out.shrink_to_fit();
     Ok(Routing {
         steps: r.out,
         tracks: r.tracks,
@@ -536,7 +544,7 @@ impl Router<'_> {
 
     /// The distance cost of bringing `a` and `b` together: 3 CZ per extra coupler on the way.
     fn distance_cost(&self, a: usize, b: usize) -> f64 {
-        3.0 * (self.usable.distance[a][b] - 1.0).max(0.0)
+        3.0 * (self.usable.distance(a, b) - 1.0).max(0.0)
     }
 
     /// The next blocks of the program beyond the front, in program order (at most
@@ -617,8 +625,14 @@ impl Router<'_> {
             })
             .collect();
         let anchor = self.anchor[logical];
-        let mut best: Option<(f64, usize)> = None;
-        for p in 0..self.phys.len() {
+        let pinned = self
+            .start
+            .get(v)
+            .copied()
+            .flatten()
+            .filter(|&s| self.pinned && self.may_hold(s));
+        let mut best: Option<(f64, usize)> = pinned.map(|s| (0.0, s));
+        for p in (0..self.phys.len()).take_while(|_| pinned.is_none()) {
             let Phys::Free(leaves) = self.phys[p] else {
                 continue;
             };
@@ -627,16 +641,16 @@ impl Router<'_> {
             }
             let mut score = prep_cost(leaves, &prep);
             for &(at, w) in &partner_places {
-                score += w * (self.usable.distance[p][at] + self.distance_cost(p, at));
+                score += w * (self.usable.distance(at, p) + self.distance_cost(at, p));
             }
             if info.measured {
                 score += self.calibration.readout_cost(p);
             }
             if let Some(a) = anchor {
-                score += 0.1 * self.usable.distance[p][a];
+                score += 0.1 * self.usable.distance(a, p);
             }
             if let Some(s) = self.start[v] {
-                score += START_WEIGHT * self.usable.distance[p][s];
+                score += START_WEIGHT * self.usable.distance(s, p);
             }
             score += self.params.jitter * self.rng.gen::<f64>();
             if best.is_none_or(|(b, _)| score < b) {
@@ -663,6 +677,16 @@ impl Router<'_> {
         track.start.get_or_insert(p);
         track.lives.push(p);
         Ok(())
+    }
+
+    /// Whether a newborn may be placed on `p`: it is free and, on a device that cannot reset
+    /// mid-circuit, holds no garbage.
+    fn may_hold(&self, p: usize) -> bool {
+        match self.phys.get(p) {
+            Some(Phys::Free(Leaves::Dirty)) => self.mid_circuit,
+            Some(Phys::Free(_)) => true,
+            _ => false,
+        }
     }
 
     /// Brings free physical qubit `p` to the state `prep|0>`.
@@ -839,7 +863,7 @@ impl Router<'_> {
             front
                 .iter()
                 .min_by_key(|(h, l, _)| match (self.pos[*h], self.pos[*l]) {
-                    (Some(a), Some(b)) => self.usable.hops[a][b],
+                    (Some(a), Some(b)) => self.usable.hops(b, a),
                     _ => u32::MAX,
                 })
         else {
@@ -854,7 +878,7 @@ impl Router<'_> {
             guard -= 1;
             let Some(&(next, _)) = self.usable.neighbours[a]
                 .iter()
-                .filter(|(n, _)| self.usable.hops[*n][b] < self.usable.hops[a][b])
+                .filter(|(n, _)| self.usable.hops(b, *n) < self.usable.hops(b, a))
                 .filter(|(n, _)| {
                     !matches!(self.phys[*n], Phys::Spent)
                         && (!matches!(self.phys[*n], Phys::Free(Leaves::Dirty)) || self.mid_circuit)

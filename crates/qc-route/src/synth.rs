@@ -137,6 +137,8 @@ pub fn resynthesize(steps: &[Step], num_qubits: usize) -> Result<Vec<Step>, Rout
             }
         }
     }
+    // Reserved at twice the runs; trimmed, as it is kept while the circuit is built from it.
+    out.shrink_to_fit();
     Ok(out)
 }
 

@@ -16,8 +16,11 @@
 //! game the engine can still play legally.
 //!
 //! The app calls the server from its own page, so the AI routes answer cross-origin requests
-//! (CORS, with Private Network Access); they change nothing on the server, and the game API of
-//! `qchess serve` is not served in this mode.
+//! from the official app's origins (CORS, with Private Network Access; more with
+//! [`AiConfig::origins`]). A request whose `Origin` is another page's is refused (403), and
+//! `POST /move` takes JSON bodies only (415), which a page may send only after a CORS
+//! preflight: a page the user happens to visit can neither make the server search nor open its
+//! WebSocket. The game API of `qchess serve` is not served in this mode.
 
 use crate::api::{engine_max_millis, local_host_only, method_not_allowed, not_found, AppState};
 use crate::error::ApiError;
@@ -26,19 +29,19 @@ use crate::limits::Limits;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{header, HeaderMap, HeaderValue};
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use qc_engine::sdk::{self, MoveChoice, MoveRequest};
+use qc_engine::sdk::{self, LegalDifferences, MoveChoice, MoveRequest};
 use qc_engine::{Answer, SearchConfig, Searcher, StopFlag};
 use qc_rules::QcanMove;
 use qc_sim::{MemoryLimit, SparseSim};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
-use tower_http::cors::{Any, CorsLayer};
+use tower_http::cors::{AllowOrigin, CorsLayer};
 
 /// Where the AI server reports what its caller should know but that does not stop an answer
 /// (the view's legal moves differ from qchess's): `qchess serve --ai` writes it to stderr.
@@ -51,18 +54,56 @@ pub const WARNING_HEADER: &str = "x-qchess-warning";
 /// The time per move when the view comes without a clock.
 pub const UNTIMED_MOVE_TIME: Duration = sdk::UNTIMED_MOVE_TIME;
 
-/// What the AI routes share: the server's bounded workers and limits, and where warnings go.
+/// The origins of the official app's pages, which may call the server from a browser.
+pub const OFFICIAL_ORIGINS: &[&str] = &[
+    "https://quantumchess.net",
+    "https://www.quantumchess.net",
+    "https://chess.quantumnative.io",
+];
+
+/// How an AI server is set up beside its [`Limits`]: where warnings go, and which pages may
+/// call it.
+#[derive(Clone)]
+pub struct AiConfig {
+    /// Where warnings go.
+    pub warn: Warn,
+    /// The origins (`https://host[:port]`) whose pages may call the server: CORS answers them,
+    /// and a request with another `Origin` is refused (403). A request without `Origin` (not
+    /// sent by a browser's page) is answered.
+    pub origins: Vec<String>,
+}
+
+impl AiConfig {
+    /// The official app's origins ([`OFFICIAL_ORIGINS`]), warnings to `warn`.
+    pub fn new(warn: Warn) -> AiConfig {
+        AiConfig {
+            warn,
+            origins: OFFICIAL_ORIGINS.iter().map(|o| o.to_string()).collect(),
+        }
+    }
+}
+
+/// What the AI routes share: the server's bounded workers and limits, where warnings go, and
+/// the origins allowed.
 pub struct AiState {
     app: AppState,
     warn: Warn,
+    origins: Vec<String>,
 }
 
 impl AiState {
-    /// An AI server's state with `limits`, reporting warnings to `warn`.
+    /// An AI server's state with `limits`, reporting warnings to `warn`, called by the official
+    /// app's pages.
     pub fn new(limits: Limits, warn: Warn) -> AiState {
+        AiState::with_config(limits, AiConfig::new(warn))
+    }
+
+    /// An AI server's state with `limits` and `config`.
+    pub fn with_config(limits: Limits, config: AiConfig) -> AiState {
         AiState {
-            app: AppState::new(limits, crate::NewGame::default()),
-            warn,
+            app: AppState::planned(limits, crate::NewGame::default(), false),
+            warn: config.warn,
+            origins: config.origins,
         }
     }
 
@@ -80,13 +121,19 @@ struct Chosen {
 }
 
 /// The router of `qchess serve --ai`: `POST /move`, the WebSocket at `/` and `/ws` (a plain
-/// `GET /` describes the server), behind the same Host check and body limit as the page's.
+/// `GET /` describes the server), behind the same Host check and body limit as the page's, and
+/// answering pages of the allowed origins only.
 pub fn ai_router(state: Arc<AiState>) -> Router {
     let body_limit = state.app.limits().body_bytes;
+    let origins: Vec<HeaderValue> = state
+        .origins
+        .iter()
+        .filter_map(|o| HeaderValue::from_str(o).ok())
+        .collect();
     let cors = CorsLayer::new()
-        .allow_origin(Any)
-        .allow_methods(Any)
-        .allow_headers(Any)
+        .allow_origin(AllowOrigin::list(origins))
+        .allow_methods([Method::GET, Method::POST])
+        .allow_headers([header::CONTENT_TYPE])
         .expose_headers([header::HeaderName::from_static(WARNING_HEADER)])
         .allow_private_network(true);
     Router::new()
@@ -97,8 +144,56 @@ pub fn ai_router(state: Arc<AiState>) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(body_limit))
         .layer(cors)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            allowed_origin_only,
+        ))
         .layer(axum::middleware::from_fn(local_host_only))
         .with_state(state)
+}
+
+/// Refuses a request a page of another origin sent (a browser always names the page's origin
+/// in `Origin` on a cross-origin request and on a WebSocket's handshake, to which CORS does not
+/// apply): a page the user visits cannot then make the server search.
+async fn allowed_origin_only(
+    State(state): State<Arc<AiState>>,
+    request: Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if let Some(origin) = request.headers().get(header::ORIGIN) {
+        let origin = String::from_utf8_lossy(origin.as_bytes()).into_owned();
+        if !state
+            .origins
+            .iter()
+            .any(|o| o.eq_ignore_ascii_case(&origin))
+        {
+            return ApiError::ForeignOrigin {
+                origin: origin.chars().take(100).collect(),
+                allowed: state.origins.join(", "),
+            }
+            .into_response();
+        }
+    }
+    next.run(request).await
+}
+
+/// Refuses a body not sent as JSON: a page may send a plain-text body to any address without
+/// asking first (no CORS preflight), a JSON one only after the preflight the origins allowed pass.
+fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(|mime| mime.trim().to_ascii_lowercase())
+        .is_some_and(|mime| mime == "application/json" || mime.ends_with("+json"));
+    if json {
+        Ok(())
+    } else {
+        Err(ApiError::Rejected {
+            status: StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            reason: "Expected request with `Content-Type: application/json`".into(),
+        })
+    }
 }
 
 /// Reads a `{view, clock}` body and checks its size before any work.
@@ -138,60 +233,102 @@ fn check_size(state: &AiState, request: &MoveRequest) -> Result<(), ApiError> {
 /// Rebuilds the game and searches it on a worker, within the clock's share of time. When the
 /// search is still inside a move at its deadline (a single move on a state of a million basis
 /// states outlasts a short share), the answer is the best move it has published so far
-/// (qc-engine's `ontime`, as `qchess uqci` answers), and the search is stopped.
+/// (qc-engine's `ontime`, as `qchess uqci` answers), and the search is stopped. The search is
+/// stopped too when the request goes away (its worker is free as soon as the search sees it).
 async fn choose(state: &AiState, request: MoveRequest) -> Result<Chosen, ApiError> {
-    let memory = MemoryLimit::bytes(state.app.limits().game_memory_bytes);
+    let memory = MemoryLimit::bytes(state.app.plan().game_limit_bytes);
     let most = state.most();
-    let answer_by = sdk::move_limits(&request, UNTIMED_MOVE_TIME, most)
-        .answer_by(std::time::Instant::now())
-        .map(tokio::time::Instant::from_std);
-    let (published, stop) = (Answer::new(), StopFlag::new());
-    let work = {
-        let (published, stop) = (published.clone(), stop.clone());
-        state.app.compute(move || {
-            let mut searcher = Searcher::new(SearchConfig {
-                table_bytes: ENGINE_TABLE_BYTES,
-                ..SearchConfig::default()
-            });
-            searcher.publish_to(Some(published.clone()));
-            let answer = sdk::answer(
-                &request,
-                SparseSim::with_limit(memory),
-                &mut searcher,
-                UNTIMED_MOVE_TIME,
-                most,
-                stop,
-            );
-            published.end(answer.as_ref().ok().map(|a| a.qcan.to_string()));
-            Ok(answer?)
-        })
+    let answer_by =
+        sdk::move_limits(&request, UNTIMED_MOVE_TIME, most).answer_by(std::time::Instant::now());
+    let (on_time, early) = tokio::sync::oneshot::channel();
+    let work = state
+        .app
+        .compute(move |stop| search_on_time(&request, memory, most, answer_by, stop, on_time));
+    let (choice, differences) = tokio::select! {
+        answer = work => {
+            let answer = answer?;
+            (answer.choice, answer.differences)
+        }
+        // A search still running at its deadline: the move it published (dropping `work`
+        // raises its flag, so the search ends).
+        Ok(taken) = early => taken,
     };
-    tokio::pin!(work);
-    if let Some(due) = answer_by {
-        tokio::select! {
-            answer = &mut work => return chosen(state, answer?),
-            () = tokio::time::sleep_until(due) => {}
-        }
-        // Late: the best move published so far, or the search's own once it ends.
-        let waiting = published.clone();
-        let take = tokio::task::spawn_blocking(move || {
-            waiting.wait(Some(std::time::Instant::now()), false, &StopFlag::new())
-        });
-        tokio::select! {
-            answer = &mut work => return chosen(state, answer?),
-            taken = take => {
-                stop.stop();
-                if let Some(choice) = taken.ok().flatten().and_then(|t| early_choice(&published, &t)) {
-                    return Ok(Chosen { choice, warning: None });
-                }
-            }
-        }
+    Ok(Chosen {
+        choice,
+        warning: warning_of(state, &differences),
+    })
+}
+
+/// Ends a published answer however the search ends (a panic too), so that whoever waits on it
+/// returns.
+struct EndOnDrop<'a>(&'a Answer);
+
+impl Drop for EndOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.end(None);
     }
-    chosen(state, work.await?)
+}
+
+/// What a search answered on time: the move it had published and the legal-move differences.
+type OnTime = (MoveChoice, LegalDifferences);
+
+/// The search of `request` on this worker thread, and beside it a thread that waits for
+/// `answer_by`: if the search is still running then, that thread sends the best move the
+/// search has published on `on_time` and raises `stop`. Both threads end before this returns,
+/// so the worker is held until the search has stopped.
+fn search_on_time(
+    request: &MoveRequest,
+    memory: MemoryLimit,
+    most: Duration,
+    answer_by: Option<std::time::Instant>,
+    stop: &StopFlag,
+    on_time: tokio::sync::oneshot::Sender<OnTime>,
+) -> Result<sdk::Answer, ApiError> {
+    let published = Answer::new();
+    // Known before the search starts, so before it publishes anything.
+    let differences = std::sync::Mutex::new(LegalDifferences::default());
+    std::thread::scope(|scope| {
+        let _ended = EndOnDrop(&published);
+        if let Some(due) = answer_by {
+            let (published, differences) = (&published, &differences);
+            scope.spawn(move || {
+                let taken = published.wait(Some(due), false, stop);
+                let choice = taken.and_then(|text| early_choice(published, &text));
+                if let Some(choice) = choice {
+                    stop.stop();
+                    let differences = differences
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .clone();
+                    let _ = on_time.send((choice, differences));
+                }
+            });
+        }
+        let mut searcher = Searcher::new(SearchConfig {
+            table_bytes: ENGINE_TABLE_BYTES,
+            ..SearchConfig::default()
+        });
+        searcher.publish_to(Some(published.clone()));
+        let answer = sdk::answer_telling(
+            request,
+            SparseSim::with_limit(memory),
+            &mut searcher,
+            UNTIMED_MOVE_TIME,
+            most,
+            stop.clone(),
+            |found| {
+                *differences
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = found.clone();
+            },
+        );
+        published.end(answer.as_ref().ok().map(|a| a.qcan.to_string()));
+        Ok(answer?)
+    })
 }
 
 /// The move a search still running published (`text`), in the SDK's shape; `None` once the
-/// search has ended (its own answer, with the differences between the lists, is then given).
+/// search has ended (its own answer is then given).
 fn early_choice(published: &Answer, text: &str) -> Option<MoveChoice> {
     if published.has_ended() {
         return None;
@@ -199,26 +336,24 @@ fn early_choice(published: &Answer, text: &str) -> Option<MoveChoice> {
     sdk::choice_of(&text.parse::<QcanMove>().ok()?)
 }
 
-/// The search's own answer, with a warning when the view's legal moves and qchess's differ.
-fn chosen(state: &AiState, answer: sdk::Answer) -> Result<Chosen, ApiError> {
-    let warning = (!answer.differences.is_empty()).then(|| {
+/// The warning when the view's legal moves and qchess's differ, reported to the server's
+/// `warn` too.
+fn warning_of(state: &AiState, differences: &LegalDifferences) -> Option<String> {
+    (!differences.is_empty()).then(|| {
         let text = format!(
-            "view.legalMoves and qchess's legal moves differ: {}; answered among the moves both list",
-            answer.differences
+            "view.legalMoves and qchess's legal moves differ: {differences}; answered among the moves both list"
         );
         (state.warn)(&text);
         text
-    });
-    Ok(Chosen {
-        choice: answer.choice,
-        warning,
     })
 }
 
 async fn choose_over_http(
     State(state): State<Arc<AiState>>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
+    require_json(&headers)?;
     let body = body.map_err(|r| ApiError::Rejected {
         status: r.status(),
         reason: r.body_text(),
@@ -248,11 +383,16 @@ fn info(state: &AiState) -> Value {
         "protocol": "Quantum Chess SDK custom AI: POST /move with {view, clock}; WebSocket at / with {type: \"chooseMove\", requestId, view, clock}",
         "untimed_move_ms": UNTIMED_MOVE_TIME.as_millis() as u64,
         "max_move_ms": engine_max_millis(limits),
+        "origins": state.origins,
         "limits": {
             "body_bytes": limits.body_bytes,
             "history_moves": limits.moves_per_game,
             "request_seconds": limits.request_time.as_secs(),
+            "workers": limits.workers,
+            "queue": limits.queue,
+            "search_memory_bytes": state.app.plan().game_limit_bytes,
         },
+        "load": state.app.load(),
     })
 }
 
@@ -275,9 +415,11 @@ async fn socket_or_info(
     }
 }
 
-/// Answers one connection's messages in order until it closes.
+/// Answers one connection's messages in order until it closes, or stays silent longer than
+/// [`Limits::socket_idle_time`].
 async fn talk(mut socket: WebSocket, state: Arc<AiState>) {
-    while let Some(Ok(message)) = socket.recv().await {
+    let idle = state.app.limits().socket_idle_time;
+    while let Ok(Some(Ok(message))) = tokio::time::timeout(idle, socket.recv()).await {
         let text = match message {
             Message::Text(text) => text.as_str().to_owned(),
             Message::Binary(bytes) => String::from_utf8_lossy(&bytes).into_owned(),

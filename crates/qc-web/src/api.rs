@@ -4,17 +4,20 @@
 //! [`Limits::request_time`].
 
 use crate::assets;
+use crate::budget::MemoryPlan;
 use crate::error::ApiError;
 use crate::game::{estimate_counts, NewGame, WebGame};
 use crate::limits::Limits;
 use crate::store::Store;
 use crate::view::GameState;
+use crate::work::{Load, Workers};
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
 use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use qc_engine::StopFlag;
 use qc_export::{Dialect, ExportOptions, Form, MeasureScope, Target, Width, BUNDLED_TARGETS};
 use qc_front::counts::{CountsFormat, Mitigation};
 use qc_front::{CountsRequest, Format, RulesKind};
@@ -23,24 +26,31 @@ use qc_render::board_svg;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::Semaphore;
 use tokio::time::{timeout_at, Instant};
 
-/// What every request shares: the games, the bounds, the workers, and the game the page starts
-/// with.
+/// What every request shares: the games, the bounds, the workers, the memory plan, and the
+/// game the page starts with.
 pub struct AppState {
     store: Store,
     limits: Limits,
-    workers: Arc<Semaphore>,
+    plan: MemoryPlan,
+    workers: Workers,
     initial: NewGame,
 }
 
 impl AppState {
     /// A server state with `limits`; the page's first game is `initial`.
     pub fn new(limits: Limits, initial: NewGame) -> AppState {
+        AppState::planned(limits, initial, true)
+    }
+
+    /// A server state with `limits` whose memory plan keeps games (`keeps_games`) or not.
+    pub(crate) fn planned(limits: Limits, initial: NewGame, keeps_games: bool) -> AppState {
+        let plan = MemoryPlan::new(&limits, keeps_games);
         AppState {
-            store: Store::new(limits.games),
-            workers: Arc::new(Semaphore::new(limits.workers.max(1))),
+            store: Store::new(plan.games),
+            workers: Workers::new(&limits),
+            plan,
             limits,
             initial,
         }
@@ -56,78 +66,60 @@ impl AppState {
         &self.limits
     }
 
+    /// How the memory budget is shared.
+    pub fn plan(&self) -> &MemoryPlan {
+        &self.plan
+    }
+
+    /// What the workers are doing.
+    pub fn load(&self) -> Load {
+        self.workers.load()
+    }
+
     fn busy(&self) -> ApiError {
         ApiError::Busy {
             seconds: self.limits.request_time.as_secs(),
         }
     }
 
-    /// Runs `work` on a worker thread, holding a worker permit, within the request time.
-    pub(crate) async fn compute<T, F>(&self, work: F) -> Result<T, ApiError>
-    where
-        F: FnOnce() -> Result<T, ApiError> + Send + 'static,
-        T: Send + 'static,
-    {
-        let deadline = Instant::now() + self.limits.request_time;
-        self.compute_until(deadline, work).await
+    fn deadline(&self) -> Instant {
+        Instant::now() + self.limits.request_time
     }
 
-    async fn compute_until<T, F>(&self, deadline: Instant, work: F) -> Result<T, ApiError>
+    /// Runs `work` on a worker thread within the request time (see [`Workers::run_until`]);
+    /// its flag is raised once the request stops waiting for it.
+    pub(crate) async fn compute<T, F>(&self, work: F) -> Result<T, ApiError>
     where
-        F: FnOnce() -> Result<T, ApiError> + Send + 'static,
+        F: FnOnce(&StopFlag) -> Result<T, ApiError> + Send + 'static,
         T: Send + 'static,
     {
-        let permit = timeout_at(deadline, self.workers.clone().acquire_owned())
-            .await
-            .map_err(|_| self.busy())?
-            .map_err(|_| self.busy())?;
-        let task = tokio::task::spawn_blocking(move || {
-            // Held until the work ends, also when the request stopped waiting for it.
-            let _permit = permit;
-            work()
-        });
-        match timeout_at(deadline, task).await {
-            Err(_) => Err(ApiError::TooSlow {
-                seconds: self.limits.request_time.as_secs(),
-            }),
-            Ok(Err(join)) => Err(ApiError::Internal(panic_text(join))),
-            Ok(Ok(result)) => result,
-        }
+        self.workers.run_until(self.deadline(), work).await
     }
 
     /// Runs `work` on the game `id` (after the requests on it before this one).
-    async fn on_game<T, F>(&self, id: &str, work: F) -> Result<T, ApiError>
+    pub(crate) async fn on_game<T, F>(&self, id: &str, work: F) -> Result<T, ApiError>
     where
-        F: FnOnce(&mut WebGame) -> Result<T, ApiError> + Send + 'static,
+        F: FnOnce(&mut WebGame, &StopFlag) -> Result<T, ApiError> + Send + 'static,
         T: Send + 'static,
     {
         let game = self
             .store
             .get(id)
             .ok_or_else(|| ApiError::NoSuchGame(id.to_string()))?;
-        let deadline = Instant::now() + self.limits.request_time;
+        let deadline = self.deadline();
         let mut guard = timeout_at(deadline, game.lock_owned())
             .await
             .map_err(|_| self.busy())?;
-        let result = self.compute_until(deadline, move || work(&mut guard)).await;
+        let result = self
+            .workers
+            .run_until(deadline, move |stop| work(&mut guard, stop))
+            .await;
         if let Err(ApiError::Internal(_)) = &result {
             // The game's state after a panic is unknown: close it.
             self.store.remove(id);
         }
         result
     }
-}
-
-fn panic_text(join: tokio::task::JoinError) -> String {
-    if !join.is_panic() {
-        return "the work was cancelled".into();
-    }
-    let payload = join.into_panic();
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic".into())
 }
 
 /// A JSON body whose rejection (bad JSON, wrong content type, too large) is an [`ApiError`]
@@ -145,6 +137,34 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for ApiJson<
     }
 }
 
+/// A JSON body that may be left out altogether (no body, no content type): then
+/// `T::default()`. `POST /undo` takes one, so that a request without a body still undoes.
+pub struct OptionalJson<T>(pub T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned + Default> FromRequest<S> for OptionalJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        if req.headers().contains_key(axum::http::header::CONTENT_TYPE) {
+            let ApiJson(value) = ApiJson::<T>::from_request(req, state).await?;
+            return Ok(OptionalJson(value));
+        }
+        let bytes = axum::body::Bytes::from_request(req, state)
+            .await
+            .map_err(|r| ApiError::Rejected {
+                status: r.status(),
+                reason: r.body_text(),
+            })?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(OptionalJson(T::default()));
+        }
+        Err(ApiError::Rejected {
+            status: StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            reason: "Expected request with `Content-Type: application/json`".into(),
+        })
+    }
+}
+
 fn json_rejection(r: JsonRejection) -> ApiError {
     ApiError::Rejected {
         status: r.status(),
@@ -152,7 +172,7 @@ fn json_rejection(r: JsonRejection) -> ApiError {
     }
 }
 
-fn query_rejection(r: QueryRejection) -> ApiError {
+pub(crate) fn query_rejection(r: QueryRejection) -> ApiError {
     ApiError::Rejected {
         status: r.status(),
         reason: r.body_text(),
@@ -178,6 +198,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/counts", post(counts))
         .route("/api/games/{id}/game", get(game_file))
         .route("/api/games/{id}/engine", post(engine))
+        .route("/api/games/{id}/resign", post(crate::ending::resign))
+        .route("/api/games/{id}/draw", post(crate::ending::draw))
+        .route("/api/games/{id}/position", get(crate::browse::position))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(body_limit))
@@ -283,29 +306,52 @@ async fn info(State(state): State<Arc<AppState>>) -> Json<serde_json::Value> {
         },
         "limits": {
             "body_bytes": limits.body_bytes,
-            "games": limits.games,
+            "games": state.plan.games,
             "moves_per_game": limits.moves_per_game,
+            "game_memory_bytes": state.plan.game_limit_bytes,
+            "memory_bytes": limits.memory_bytes,
+            "workers": limits.workers,
+            "queue": limits.queue,
             "request_seconds": limits.request_time.as_secs(),
         },
+        "load": state.workers.load(),
     }))
 }
+
+/// The header of a `201` that closed an idle game to make room: the closed game's id.
+pub const CLOSED_HEADER: &str = "x-qchess-closed";
 
 async fn new_game(
     State(state): State<Arc<AppState>>,
     ApiJson(spec): ApiJson<NewGame>,
-) -> Result<(StatusCode, Json<GameState>), ApiError> {
-    let (memory, moves) = (state.limits.game_memory_bytes, state.limits.moves_per_game);
-    let game = state
-        .compute(move || Ok(WebGame::new(&spec, memory, moves)?))
-        .await?;
-    let id = state.store.insert(game);
-    let view = state
-        .on_game(&id, {
+) -> Result<Response, ApiError> {
+    let (memory, moves) = (state.plan.game_limit_bytes, state.limits.moves_per_game);
+    let id = state.store.fresh_id();
+    // The game is made and shown in one piece of work, and kept only once its request has its
+    // answer: a creation that outlasts the request time is dropped when it ends, and neither
+    // takes a place among the games kept nor closes one.
+    let (game, view) = state
+        .compute({
             let id = id.clone();
-            move |g| Ok(GameState::of(&id, g))
+            move |_| {
+                let game = WebGame::new(&spec, memory, moves)?;
+                let view = GameState::of(&id, &game);
+                Ok((game, view))
+            }
         })
         .await?;
-    Ok((StatusCode::CREATED, Json(view)))
+    let closed = state
+        .store
+        .insert(&id, game)
+        .map_err(|_| ApiError::GamesInUse {
+            games: state.store.capacity(),
+            budget_mib: state.limits.memory_bytes >> 20,
+        })?;
+    let mut response = (StatusCode::CREATED, Json(view)).into_response();
+    if let Some(closed) = closed.and_then(|c| axum::http::HeaderValue::from_str(&c).ok()) {
+        response.headers_mut().insert(CLOSED_HEADER, closed);
+    }
+    Ok(response)
 }
 
 async fn show_game(
@@ -314,7 +360,7 @@ async fn show_game(
 ) -> Result<Json<GameState>, ApiError> {
     let key = id.clone();
     let view = state
-        .on_game(&key, move |g| Ok(GameState::of(&id, g)))
+        .on_game(&key, move |g, _| Ok(GameState::of(&id, g)))
         .await?;
     Ok(Json(view))
 }
@@ -330,12 +376,23 @@ async fn close_game(
     }
 }
 
-/// `{"move": "b1^a3c3"}`.
+/// `{"move": "b1^a3c3", "ply": 4}`: the move, and the ply the page saw (optional; a game at
+/// another ply refuses the move with 409).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PlayRequest {
     #[serde(rename = "move")]
     text: String,
+    #[serde(default)]
+    ply: Option<usize>,
+}
+
+/// `{"ply": 4}` (optional, and so is the body): the ply the page saw.
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UndoRequest {
+    #[serde(default)]
+    ply: Option<usize>,
 }
 
 /// A state with the move just played or taken back.
@@ -356,7 +413,8 @@ async fn play(
 ) -> Result<Json<AfterMove>, ApiError> {
     let key = id.clone();
     let after = state
-        .on_game(&key, move |g| {
+        .on_game(&key, move |g, _| {
+            g.check_ply(request.ply)?;
             let played = g.play(&request.text)?;
             Ok(AfterMove {
                 done: played.text,
@@ -371,10 +429,12 @@ async fn play(
 async fn undo(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    OptionalJson(request): OptionalJson<UndoRequest>,
 ) -> Result<Json<AfterMove>, ApiError> {
     let key = id.clone();
     let after = state
-        .on_game(&key, move |g| {
+        .on_game(&key, move |g, _| {
+            g.check_ply(request.ply)?;
             let undone = g.undo()?;
             Ok(AfterMove {
                 done: undone.text,
@@ -390,9 +450,12 @@ async fn legal_moves(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
+    let key = id.clone();
     let json = state
-        .on_game(&id, |g| {
+        .on_game(&key, move |g, _| {
             Ok(serde_json::json!({
+                "id": id,
+                "ply": g.ply(),
                 "side_to_move": crate::view::side_word(g.session().side_to_move()),
                 "moves": g.legal_moves(),
             }))
@@ -401,18 +464,40 @@ async fn legal_moves(
     Ok(Json(json))
 }
 
-fn svg(text: String) -> Response {
-    ([(axum::http::header::CONTENT_TYPE, "image/svg+xml")], text).into_response()
+/// An SVG answer, with the game and the ply it shows in headers (`x-qchess-game`,
+/// `x-qchess-ply`), as every JSON answer has them in its body.
+fn svg(text: String, id: &str, ply: usize) -> Response {
+    let headers = [
+        (
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("image/svg+xml"),
+        ),
+        (
+            axum::http::HeaderName::from_static("x-qchess-game"),
+            axum::http::HeaderValue::from_str(id)
+                .unwrap_or_else(|_| axum::http::HeaderValue::from_static("")),
+        ),
+        (
+            axum::http::HeaderName::from_static("x-qchess-ply"),
+            axum::http::HeaderValue::from(ply),
+        ),
+    ];
+    (headers, text).into_response()
 }
 
 async fn board(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let text = state
-        .on_game(&id, |g| Ok(board_svg::draw(&g.session().board_view(true))))
+    let (text, ply) = state
+        .on_game(&id, |g, _| {
+            let game = g.session();
+            let last = game.moves().pop();
+            let board = crate::view::board_picture(&game.board_view(true), last.as_ref(), false);
+            Ok((board, g.ply()))
+        })
         .await?;
-    Ok(svg(text))
+    Ok(svg(text, &id, ply))
 }
 
 /// `?move=N`: one move (0 = the set-up) instead of the whole game; `?all_wires=true`: also the
@@ -432,12 +517,12 @@ async fn circuit(
     query: Result<Query<CircuitQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(query) = query.map_err(query_rejection)?;
-    let text = state
-        .on_game(&id, move |g| {
-            Ok(g.circuit_svg(query.number, query.all_wires)?)
+    let (text, ply) = state
+        .on_game(&id, move |g, _| {
+            Ok((g.circuit_svg(query.number, query.all_wires)?, g.ply()))
         })
         .await?;
-    Ok(svg(text))
+    Ok(svg(text, &id, ply))
 }
 
 /// How to compile, as `qchess compile` takes it (every field optional, with its defaults).
@@ -505,6 +590,10 @@ impl CompileQuery {
 /// A compiled program and what it costs.
 #[derive(Serialize)]
 struct Program {
+    /// The game's id.
+    id: String,
+    /// The ply the game was at (the same as `moves`).
+    ply: usize,
     /// The program text.
     text: String,
     /// Qubits, bits, gate counts, two-qubit depth, measurements.
@@ -521,10 +610,13 @@ async fn compile(
 ) -> Result<Json<Program>, ApiError> {
     let Query(query) = query.map_err(query_rejection)?;
     let choice = query.read()?;
+    let key = id.clone();
     let program = state
-        .on_game(&id, move |g| {
+        .on_game(&key, move |g, _| {
             let compiled = g.compile(choice.format, &choice.options, choice.target.as_ref())?;
             Ok(Program {
+                id,
+                ply: g.ply(),
                 text: compiled.text,
                 summary: compiled.summary,
                 moves: g.move_count(),
@@ -556,6 +648,10 @@ struct CountsBody {
 /// The board a device's counts give, beside the exact one.
 #[derive(Serialize)]
 struct CountsAnswer {
+    /// The game's id.
+    id: String,
+    /// The ply the game is at (the program's).
+    ply: usize,
     estimate: qc_front::counts::BoardEstimate,
     /// The estimated board drawn; `None` when the counts give no board (the estimate's
     /// `no_board` says why: a Niel's Chess program measures only its dice rolls).
@@ -589,8 +685,9 @@ async fn counts(
             .parse()
             .map_err(|e: qc_ir::UnknownChoice| ApiError::BadRequest(e.to_string()))?,
     };
+    let key = id.clone();
     let answer = state
-        .on_game(&id, move |g| {
+        .on_game(&key, move |g, _| {
             let now = g.move_count();
             if now != body.moves {
                 return Err(ApiError::GameChanged {
@@ -609,12 +706,20 @@ async fn counts(
             // A program whose map names no square has no board to draw (an empty board
             // without kings was drawn for a Niel's Chess program once).
             let has_board = estimate.no_board.is_none();
+            // The counts are of the game's position now: its side to move and status, which
+            // the board map does not record.
+            let in_game = |mut view: qc_rules::BoardView| {
+                view.side_to_move = g.session().side_to_move();
+                view.status = g.session().status();
+                board_svg::draw(&view)
+            };
             Ok(CountsAnswer {
-                measured_svg: has_board
-                    .then(|| board_svg::draw(&qc_front::estimate_view(&estimate))),
+                id,
+                ply: now,
+                measured_svg: has_board.then(|| in_game(qc_front::estimate_view(&estimate))),
                 exact_svg: qc_front::exact_view(&estimate)
                     .filter(|_| has_board)
-                    .map(|v| board_svg::draw(&v)),
+                    .map(in_game),
                 estimate,
             })
         })
@@ -627,7 +732,7 @@ async fn game_file(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let (text, extension) = state
-        .on_game(&id, |g| {
+        .on_game(&id, |g, _| {
             let game = g.session();
             Ok((game.game_file(true), game.game_file_extension()))
         })
@@ -651,11 +756,14 @@ async fn game_file(
 /// The engine's time per move, in milliseconds, at least this.
 pub const ENGINE_MIN_MILLIS: u64 = 10;
 
-/// `{"movetime_ms": 1000}`: the engine's time for its move.
+/// `{"movetime_ms": 1000, "ply": 5}`: the engine's time for its move, and the ply the page saw
+/// (optional; a game at another ply refuses with 409).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct EngineRequest {
     movetime_ms: u64,
+    #[serde(default)]
+    ply: Option<usize>,
 }
 
 /// A state with the engine's move just played and what its search found.
@@ -701,8 +809,10 @@ async fn engine(
     let time = Duration::from_millis(request.movetime_ms);
     let key = id.clone();
     let after = state
-        .on_game(&key, move |g| {
-            let found = g.engine_move(time)?;
+        .on_game(&key, move |g, stop| {
+            g.check_ply(request.ply)?;
+            // Stopped as soon as the request stops waiting: the best move found so far is played.
+            let found = g.engine_move(time, stop.clone())?;
             Ok(AfterEngine {
                 done: found.played.text,
                 detail: found.played.detail,
@@ -733,40 +843,14 @@ mod tests {
         AppState::new(limits, NewGame::default())
     }
 
-    fn slow(millis: u64) -> impl FnOnce() -> Result<(), ApiError> + Send + 'static {
-        move || {
-            std::thread::sleep(Duration::from_millis(millis));
-            Ok(())
-        }
-    }
-
-    #[tokio::test]
-    async fn work_past_the_request_time_is_given_up_and_still_holds_its_worker() {
-        let state = state(1, Duration::from_millis(50));
-        let started = std::time::Instant::now();
-        let first = state.compute(slow(400)).await;
-        assert!(matches!(first, Err(ApiError::TooSlow { .. })), "{first:?}");
-        assert!(started.elapsed() < Duration::from_millis(300));
-        // The one worker still runs the first request's work: the next one waits its time
-        // for it, then gives up.
-        let second = state.compute(slow(0)).await;
-        assert!(matches!(second, Err(ApiError::Busy { .. })), "{second:?}");
-        assert_eq!(
-            second.unwrap_err().status(),
-            StatusCode::SERVICE_UNAVAILABLE
-        );
-        // Once it has finished, work goes through again.
-        tokio::time::sleep(Duration::from_millis(400)).await;
-        assert!(state.compute(slow(0)).await.is_ok());
-    }
-
     #[tokio::test]
     async fn a_panic_in_the_work_is_a_500_and_closes_the_game() {
         let state = state(1, Duration::from_secs(5));
         let game = WebGame::new(&NewGame::default(), 1 << 24, 10).unwrap();
-        let id = state.store.insert(game);
+        let id = state.store.fresh_id();
+        assert!(state.store.insert(&id, game).is_ok());
         let answer = state
-            .on_game(&id, |_| -> Result<(), ApiError> { panic!("a bug") })
+            .on_game(&id, |_, _| -> Result<(), ApiError> { panic!("a bug") })
             .await;
         match answer {
             Err(e @ ApiError::Internal(_)) => {
@@ -776,5 +860,71 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(state.store.get(&id).is_none());
+    }
+
+    /// Work that holds a worker until `release` is sent or dropped.
+    fn hold(state: &Arc<AppState>) -> (std::sync::mpsc::Sender<()>, tokio::task::JoinHandle<()>) {
+        let (release, wait) = std::sync::mpsc::channel::<()>();
+        let state = state.clone();
+        let held = tokio::spawn(async move {
+            let _ = state.compute(move |_| Ok(wait.recv())).await;
+        });
+        (release, held)
+    }
+
+    async fn until(state: &AppState, load: Load) {
+        while state.load() != load {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+    }
+
+    #[tokio::test]
+    async fn a_new_game_is_made_and_shown_in_one_piece_of_work_so_no_game_is_kept_unanswered() {
+        use tower::ServiceExt;
+        // One worker, taken in turn: the creation is queued first, then other work. A creation
+        // that needed the worker twice (once to make the game, once more to show it) was kept
+        // after the first and waited behind the other work for the second: 503, and a game
+        // kept that no one had the id of.
+        let state = Arc::new(state(1, Duration::from_secs(30)));
+        let (first, held) = hold(&state);
+        until(
+            &state,
+            Load {
+                running: 1,
+                waiting: 0,
+            },
+        )
+        .await;
+        let app = router(state.clone());
+        let create = tokio::spawn(async move {
+            let request = axum::http::Request::post("/api/games")
+                .header("content-type", "application/json")
+                .body(axum::body::Body::from("{}"))
+                .expect("a request");
+            app.oneshot(request).await.expect("an answer").status()
+        });
+        until(
+            &state,
+            Load {
+                running: 1,
+                waiting: 1,
+            },
+        )
+        .await;
+        let (second, held_too) = hold(&state);
+        until(
+            &state,
+            Load {
+                running: 1,
+                waiting: 2,
+            },
+        )
+        .await;
+        drop(first);
+        assert_eq!(create.await.expect("the creation"), StatusCode::CREATED);
+        assert_eq!(state.games(), 1);
+        drop(second);
+        held.await.expect("held");
+        held_too.await.expect("held too");
     }
 }

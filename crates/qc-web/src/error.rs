@@ -1,5 +1,6 @@
-//! The API's errors: each a status code and a reason in words, sent as
-//! `{"error": "reason"}`, so a page or a script can show what was wrong.
+//! The API's errors: each a status code, a reason in words and a kind, sent as
+//! `{"error": "reason", "kind": "stale_ply"}`, so a script can show what was wrong and a page
+//! can say it in its own words.
 
 use crate::game::GameError;
 use axum::http::StatusCode;
@@ -58,6 +59,30 @@ pub enum ApiError {
         /// How long the request waited.
         seconds: u64,
     },
+    /// Every worker is busy and every place in their queue taken: refused at once.
+    #[error("the server is busy: {workers} request(s) computing and {queue} waiting, the most it takes: try again")]
+    QueueFull {
+        /// Requests computing at once ([`crate::Limits::workers`]).
+        workers: usize,
+        /// Requests waiting at most ([`crate::Limits::queue`]).
+        queue: usize,
+    },
+    /// A new game would not fit beside the games kept, and every one of them is in use.
+    #[error("the server keeps at most {games} games in its memory budget of {budget_mib} MiB, and each is in use: try again once a request has finished, or close a game")]
+    GamesInUse {
+        /// The games kept at most.
+        games: usize,
+        /// The budget of the games and the work, in MiB.
+        budget_mib: u128,
+    },
+    /// A request sent by a page of another origin than those allowed (`qchess serve --ai`).
+    #[error("this server answers pages of {allowed} only (got Origin `{origin}`): start it with --allow-origin {origin} to allow that page")]
+    ForeignOrigin {
+        /// The request's `Origin`.
+        origin: String,
+        /// The origins allowed, in words.
+        allowed: String,
+    },
     /// The work took longer than a request may take.
     #[error("this took longer than {seconds} s and was given up waiting for; a move still running finishes on its game")]
     TooSlow {
@@ -100,21 +125,76 @@ impl ApiError {
             | ApiError::HistoryTooLong { .. }
             | ApiError::SetupTooLong { .. } => StatusCode::BAD_REQUEST,
             ApiError::NoSuchGame(_) | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::ForeignHost(_) => StatusCode::FORBIDDEN,
+            ApiError::ForeignHost(_) | ApiError::ForeignOrigin { .. } => StatusCode::FORBIDDEN,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Rejected { status, .. } => *status,
-            ApiError::Game(GameError::NoSuchMove(_)) => StatusCode::NOT_FOUND,
+            ApiError::Game(GameError::NoSuchMove(_) | GameError::NoSuchPly { .. }) => {
+                StatusCode::NOT_FOUND
+            }
+            ApiError::Game(GameError::StalePly { .. }) => StatusCode::CONFLICT,
             ApiError::Game(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::GameChanged { .. } => StatusCode::CONFLICT,
-            ApiError::Busy { .. } | ApiError::TooSlow { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Busy { .. }
+            | ApiError::TooSlow { .. }
+            | ApiError::QueueFull { .. }
+            | ApiError::GamesInUse { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }
 
+impl ApiError {
+    /// What kind of error it is, one word per kind (`stale_ply`, `game_over`, `illegal`,
+    /// `counts_order_ambiguous`, ...), for a page to choose its own words by.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ApiError::BadRequest(_) => "bad_request",
+            ApiError::NoSuchGame(_) => "no_such_game",
+            ApiError::ForeignHost(_) => "foreign_host",
+            ApiError::ForeignOrigin { .. } => "foreign_origin",
+            ApiError::NotFound(_) => "not_found",
+            ApiError::MethodNotAllowed { .. } => "method_not_allowed",
+            ApiError::Rejected { .. } => "bad_body",
+            ApiError::Game(game) => match game {
+                GameError::StalePly { .. } => "stale_ply",
+                GameError::Ended { .. } | GameError::EngineNoMove => "game_over",
+                GameError::Counts(step) => crate::game::counts_kind(step),
+                GameError::NoSuchMove(_) | GameError::NoSuchPly { .. } => "no_such_ply",
+                GameError::TooLong { .. } => "too_long",
+                GameError::Compile(_) | GameError::DrawingTooLarge(_) => "cannot_compile",
+                GameError::GameAndMoves
+                | GameError::Session(_)
+                | GameError::EmptyMove
+                | GameError::MoveTooLong { .. }
+                | GameError::Engine(_) => "refused",
+            },
+            ApiError::GameChanged { .. } => "game_changed",
+            ApiError::Busy { .. } | ApiError::QueueFull { .. } | ApiError::GamesInUse { .. } => {
+                "busy"
+            }
+            ApiError::TooSlow { .. } => "too_slow",
+            ApiError::Sdk(_) | ApiError::HistoryTooLong { .. } | ApiError::SetupTooLong { .. } => {
+                "bad_view"
+            }
+            ApiError::Internal(_) => "internal",
+        }
+    }
+}
+
+/// Seconds a client is told to wait before trying a 503 again (`Retry-After`).
+pub const RETRY_AFTER_SECONDS: u64 = 2;
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = Json(serde_json::json!({ "error": self.to_string() }));
-        (self.status(), body).into_response()
+        let status = self.status();
+        let body = Json(serde_json::json!({ "error": self.to_string(), "kind": self.kind() }));
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            let retry = [(
+                axum::http::header::RETRY_AFTER,
+                RETRY_AFTER_SECONDS.to_string(),
+            )];
+            return (status, retry, body).into_response();
+        }
+        (status, body).into_response()
     }
 }

@@ -2,12 +2,14 @@
 //! sparse simulator, with its seeded dice), the same as the command line's and the Python
 //! package's, with the server's own bounds on it (moves per game, the length of a move text).
 
+use crate::clock::Clock;
+use crate::ending::Ending;
 use qc_engine::StopFlag;
 use qc_export::{ExportOptions, Target};
-use qc_front::counts::BoardEstimate;
+use qc_front::counts::{BoardEstimate, CountsError};
 use qc_front::{
-    BackendKind, Compiled, CountsRequest, DeviceOptions, EngineReply, Format, GameInput, MoveView,
-    RulesKind, Session, SessionError, SessionSpec,
+    BackendKind, Compiled, CountsRequest, CountsStepError, DeviceOptions, EngineReply, Format,
+    GameInput, MoveView, RulesKind, Session, SessionError, SessionSpec,
 };
 use qc_render::game_drawing::NoSuchMove;
 use qc_render::layout::TooLarge;
@@ -93,9 +95,67 @@ pub enum GameError {
     /// The program could not be compiled.
     #[error("cannot compile the game: {0}")]
     Compile(#[source] BoxError),
-    /// The counts do not read or do not fit the program.
-    #[error("cannot read the counts: {0}")]
-    Counts(#[source] BoxError),
+    /// The counts do not read or do not fit the program (in the API's words: its fields, not
+    /// the command line's flags).
+    #[error("cannot read the counts: {}", counts_reason(.0))]
+    Counts(#[source] CountsStepError),
+    /// A move, an undo or an engine move for another ply than the game is at: the game changed
+    /// since the page (or script) last saw it (another tab, an earlier request).
+    #[error("the game is at ply {now}, not at ply {expected} as the request expected: it changed since (another page or an earlier request moved it); reload it")]
+    StalePly {
+        /// The ply the request expected (moves played).
+        expected: usize,
+        /// The ply the game is at.
+        now: usize,
+    },
+    /// A position past the game's last move.
+    #[error("no ply {ply}: the game has {plies} move(s) (ply 0 is its start)")]
+    NoSuchPly {
+        /// The ply asked for.
+        ply: usize,
+        /// The moves played.
+        plies: usize,
+    },
+    /// A move, an undo, an engine move or an ending in a game its players already ended.
+    #[error("the game is over ({result}): start a new game")]
+    Ended {
+        /// How it ended, in words.
+        result: String,
+    },
+}
+
+/// The counts reader's reason, with the API's fields where the command line's message names
+/// its own flags.
+fn counts_reason(error: &CountsStepError) -> String {
+    match error {
+        CountsStepError::Counts(CountsError::Ambiguous) => "cannot tell Qiskit order (c[0] rightmost) from Braket order (c[0] leftmost): send counts_format `qiskit` or `braket`".into(),
+        CountsStepError::Counts(CountsError::BraketFileAsQiskit) => "counts_format is `qiskit`, but the file has Braket's `measurement_counts`: send `braket`, or no counts_format to detect it".into(),
+        CountsStepError::MissingCalibration
+        | CountsStepError::Counts(CountsError::MissingCalibration) => {
+            "mitigate `readout` needs a calibration".into()
+        }
+        CountsStepError::Counts(CountsError::Probabilities) => "these are a simulator's probabilities, not counts of shots: run the program with shots".into(),
+        other => other.to_string(),
+    }
+}
+
+/// What kind of counts problem `error` is, for a page to say in its own words: the order cannot
+/// be told (`counts_order_ambiguous`), the format chosen is not the file's
+/// (`counts_format_mismatch`), probabilities instead of counts (`counts_probabilities`), not a
+/// counts file (`counts_not_counts`), a calibration needed (`counts_needs_calibration`),
+/// anything else (`counts_unreadable`).
+pub fn counts_kind(error: &CountsStepError) -> &'static str {
+    match error {
+        CountsStepError::Counts(CountsError::Ambiguous) => "counts_order_ambiguous",
+        CountsStepError::Counts(CountsError::BraketFileAsQiskit) => "counts_format_mismatch",
+        CountsStepError::Counts(CountsError::Probabilities) => "counts_probabilities",
+        CountsStepError::Counts(CountsError::NotAnObject | CountsError::NotCounts { .. }) => {
+            "counts_not_counts"
+        }
+        CountsStepError::MissingCalibration
+        | CountsStepError::Counts(CountsError::MissingCalibration) => "counts_needs_calibration",
+        _ => "counts_unreadable",
+    }
 }
 
 impl GameError {
@@ -124,10 +184,13 @@ pub struct WebMove {
     pub clicks: Vec<String>,
 }
 
-/// A game being played on a page: its session and the most moves it may reach.
+/// A game being played on a page: its session, the most moves it may reach, its clocks and how
+/// its players ended it.
 pub struct WebGame {
     session: Session,
     max_moves: usize,
+    clock: Clock,
+    ending: Option<Ending>,
 }
 
 impl WebGame {
@@ -170,7 +233,13 @@ impl WebGame {
         let limit = MemoryLimit::bytes(memory_bytes);
         let session =
             Session::open_with_limit(&session_spec, input, 0, limit).map_err(GameError::session)?;
-        Ok(WebGame { session, max_moves })
+        let clock = Clock::new(session.moves().len());
+        Ok(WebGame {
+            session,
+            max_moves,
+            clock,
+            ending: None,
+        })
     }
 
     /// The game, for what the page shows of it.
@@ -186,6 +255,89 @@ impl WebGame {
     /// The number of moves played.
     pub fn move_count(&self) -> usize {
         self.session.moves().len()
+    }
+
+    /// The ply the game is at: the number of moves played.
+    pub fn ply(&self) -> usize {
+        self.move_count()
+    }
+
+    /// Refuses a request that expected the game at another ply (`None`: it did not say).
+    ///
+    /// # Errors
+    /// [`GameError::StalePly`] when `expected` is not the game's ply.
+    pub fn check_ply(&self, expected: Option<usize>) -> Result<(), GameError> {
+        match expected {
+            Some(expected) if expected != self.ply() => Err(GameError::StalePly {
+                expected,
+                now: self.ply(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// How the players ended the game, if they did.
+    pub fn ending(&self) -> Option<Ending> {
+        self.ending
+    }
+
+    /// The clocks.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// Whether the game is over, by the rules or by its players.
+    pub fn is_over(&self) -> bool {
+        self.ending.is_some() || self.session.status().is_over()
+    }
+
+    /// The status as the API spells it: the players' ending (`black_wins` for White's
+    /// resignation, `draw_agreed`) or the rules' (`ongoing`, `white_wins`, ...).
+    pub fn status_name(&self) -> &'static str {
+        match self.ending {
+            Some(ending) => ending.status_name(),
+            None => self.session.status().name(),
+        }
+    }
+
+    /// `White to move`, or `Game over: ...` (the players' ending or the rules' result).
+    pub fn headline(&self) -> String {
+        match self.ending {
+            Some(ending) => format!("Game over: {}", ending.words()),
+            None => crate::view::headline(self.session.status(), self.session.side_to_move()),
+        }
+    }
+
+    /// Records that the players ended the game as `ending` (a resignation, an agreed draw).
+    ///
+    /// # Errors
+    /// The game is already over.
+    pub fn end(&mut self, ending: Ending) -> Result<(), GameError> {
+        if self.is_over() {
+            return Err(GameError::Ended {
+                result: self.result_words(),
+            });
+        }
+        self.ending = Some(ending);
+        Ok(())
+    }
+
+    /// Refuses what a game its players ended cannot do.
+    fn not_ended(&self) -> Result<(), GameError> {
+        match self.ending {
+            Some(ending) => Err(GameError::Ended {
+                result: ending.words(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// The result in words (`Black wins (White resigned)`), for a game that is over.
+    fn result_words(&self) -> String {
+        match self.ending {
+            Some(ending) => ending.words(),
+            None => self.session.status().to_string(),
+        }
     }
 
     /// Refuses a move past the game's move limit.
@@ -217,22 +369,34 @@ impl WebGame {
                 chars,
             });
         }
+        self.not_ended()?;
         self.room_for_a_move()?;
-        self.session.play(text).map_err(GameError::session)
+        let played = self.session.play(text).map_err(GameError::session)?;
+        self.clock.moved();
+        Ok(played)
     }
 
     /// Lets qc-engine's search (the engine of `qchess uqci`) choose a move for the side to move
-    /// within `time`, then plays it, its outcome drawn from the game's dice as for a typed move.
+    /// within `time` (or until `stop` is raised: the best move found so far), then plays it, its
+    /// outcome drawn from the game's dice as for a typed move.
     ///
     /// # Errors
     /// The game is over or at its move limit, or the search failed.
-    pub fn engine_move(&mut self, time: Duration) -> Result<EngineReply, GameError> {
+    pub fn engine_move(
+        &mut self,
+        time: Duration,
+        stop: StopFlag,
+    ) -> Result<EngineReply, GameError> {
+        self.not_ended()?;
         self.room_for_a_move()?;
         let limits = qc_engine::Limits::move_time(time);
-        self.session
-            .engine_move(&limits, ENGINE_TABLE_BYTES, StopFlag::new())
+        let reply = self
+            .session
+            .engine_move(&limits, ENGINE_TABLE_BYTES, stop)
             .map_err(|e| GameError::Engine(Box::new(e)))?
-            .ok_or(GameError::EngineNoMove)
+            .ok_or(GameError::EngineNoMove)?;
+        self.clock.moved();
+        Ok(reply)
     }
 
     /// Takes back the last move exactly and returns it.
@@ -240,11 +404,18 @@ impl WebGame {
     /// # Errors
     /// No move to take back, or the undo history no longer reaches it.
     pub fn undo(&mut self) -> Result<MoveView, GameError> {
-        self.session.undo().map_err(GameError::session)
+        self.not_ended()?;
+        let undone = self.session.undo().map_err(GameError::session)?;
+        self.clock.took_back();
+        Ok(undone)
     }
 
-    /// The legal moves of the side to move, with the squares a player clicks for each.
+    /// The legal moves of the side to move, with the squares a player clicks for each (none
+    /// once the players ended the game).
     pub fn legal_moves(&self) -> Vec<WebMove> {
+        if self.ending.is_some() {
+            return Vec::new();
+        }
         self.session
             .legal_moves()
             .into_iter()
@@ -304,6 +475,5 @@ pub fn estimate_counts(
         exact: true,
         ..request.clone()
     };
-    qc_front::board_from_counts(program, counts, &request)
-        .map_err(|e| GameError::Counts(Box::new(e)))
+    qc_front::board_from_counts(program, counts, &request).map_err(GameError::Counts)
 }

@@ -14,14 +14,19 @@
 pub mod ai;
 pub mod api;
 pub mod assets;
+pub mod browse;
+pub mod budget;
+pub mod clock;
+pub mod ending;
 pub mod error;
 pub mod game;
 pub mod limits;
 pub mod server;
 pub mod store;
 pub mod view;
+pub mod work;
 
-pub use ai::{ai_router, AiState, Warn};
+pub use ai::{ai_router, AiConfig, AiState, Warn, OFFICIAL_ORIGINS};
 pub use api::{router, AppState};
 pub use error::ApiError;
 pub use game::{GameError, NewGame, WebGame};

@@ -1,7 +1,8 @@
-//! The games the server keeps, by id: at most a fixed number; a new game beyond it closes the
-//! game used least recently (a request still running on it finishes first, its answer is the
-//! last). Each game sits behind an async mutex, so requests on one game run one after the other
-//! while other games go on.
+//! The games the server keeps, by id: at most a fixed number (what the memory budget holds,
+//! [`crate::budget::MemoryPlan`]); a new game beyond it closes the idle game used least
+//! recently, and is refused when every game kept is in use (a game in use still holds its
+//! memory until its request ends, so closing it would free nothing). Each game sits behind an
+//! async mutex, so requests on one game run one after the other while other games go on.
 
 use crate::game::WebGame;
 use std::collections::HashMap;
@@ -45,37 +46,56 @@ impl Store {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Keeps `game` under a new id and returns the id; closes the least recently used game
-    /// when the store is full.
-    pub fn insert(&self, game: WebGame) -> String {
+    /// An id no game kept has, for a game about to be made (its answer names it).
+    pub fn fresh_id(&self) -> String {
+        let inner = self.lock();
+        loop {
+            let id = format!("{:016x}", rand::random::<u64>());
+            if !inner.games.contains_key(&id) {
+                return id;
+            }
+        }
+    }
+
+    /// Keeps `game` under `id` (from [`Store::fresh_id`]); when the store is full, closes the
+    /// idle game used least recently and returns its id. `Err` gives the game back when the
+    /// store is full and every game in it is in use, or when `id` was taken meanwhile.
+    pub fn insert(&self, id: &str, game: WebGame) -> Result<Option<String>, WebGame> {
         let mut inner = self.lock();
-        while inner.games.len() >= self.capacity {
+        if inner.games.contains_key(id) {
+            return Err(game);
+        }
+        let mut closed = None;
+        if inner.games.len() >= self.capacity {
+            // Idle: no request holds the game (each holds a clone of its `Arc` while it runs
+            // or waits, and takes it under this lock).
             let oldest = inner
                 .games
                 .iter()
+                .filter(|(_, e)| Arc::strong_count(&e.game) == 1)
                 .min_by_key(|(_, e)| e.last_used)
                 .map(|(id, _)| id.clone());
-            match oldest {
-                Some(id) => inner.games.remove(&id),
-                None => break,
+            let Some(oldest) = oldest else {
+                return Err(game);
             };
+            inner.games.remove(&oldest);
+            closed = Some(oldest);
         }
-        let id = loop {
-            let id = format!("{:016x}", rand::random::<u64>());
-            if !inner.games.contains_key(&id) {
-                break id;
-            }
-        };
         inner.clock += 1;
         let last_used = inner.clock;
         inner.games.insert(
-            id.clone(),
+            id.to_string(),
             Entry {
                 game: Arc::new(GameLock::new(game)),
                 last_used,
             },
         );
-        id
+        Ok(closed)
+    }
+
+    /// The most games kept.
+    pub fn capacity(&self) -> usize {
+        self.capacity
     }
 
     /// The game with this id, marked as just used.
@@ -91,6 +111,11 @@ impl Store {
     /// Closes the game with this id; false when there was none.
     pub fn remove(&self, id: &str) -> bool {
         self.lock().games.remove(id).is_some()
+    }
+
+    /// The ids of the games kept.
+    pub fn ids(&self) -> Vec<String> {
+        self.lock().games.keys().cloned().collect()
     }
 
     /// The number of games kept.
@@ -113,20 +138,53 @@ mod tests {
         WebGame::new(&NewGame::default(), 1 << 24, 10).unwrap()
     }
 
+    fn keep(store: &Store) -> (String, Option<String>) {
+        let id = store.fresh_id();
+        let closed = store.insert(&id, game()).ok().expect("room");
+        (id, closed)
+    }
+
     #[test]
-    fn a_full_store_closes_the_game_used_least_recently() {
+    fn a_full_store_closes_the_idle_game_used_least_recently() {
         let store = Store::new(2);
-        let a = store.insert(game());
-        let b = store.insert(game());
+        let (a, _) = keep(&store);
+        let (b, _) = keep(&store);
         assert!(
             store.get(&a).is_some(),
             "a is now used more recently than b"
         );
-        let c = store.insert(game());
+        let (c, closed) = keep(&store);
+        assert_eq!(
+            closed.as_deref(),
+            Some(b.as_str()),
+            "b was used least recently"
+        );
         assert_eq!(store.len(), 2);
-        assert!(store.get(&b).is_none(), "b was used least recently");
+        assert!(store.get(&b).is_none());
         assert!(store.get(&a).is_some() && store.get(&c).is_some());
         assert!(store.remove(&a) && !store.remove(&a));
         assert_eq!(store.len(), 1);
+    }
+
+    #[test]
+    fn a_game_in_use_is_never_closed_and_a_full_store_of_them_refuses() {
+        let store = Store::new(2);
+        let (a, _) = keep(&store);
+        let (b, _) = keep(&store);
+        // a is in use (a request holds it), though used least recently.
+        let in_use = store.get(&a).expect("a");
+        assert!(store.get(&b).is_some());
+        let (_, closed) = keep(&store);
+        assert_eq!(closed.as_deref(), Some(b.as_str()), "the idle one goes");
+        let busy_too: Vec<SharedGame> = [a.clone()]
+            .iter()
+            .chain(store.ids().iter().filter(|id| **id != a))
+            .map(|id| store.get(id).expect("kept"))
+            .collect();
+        let id = store.fresh_id();
+        assert!(store.insert(&id, game()).is_err(), "every game is in use");
+        assert_eq!(store.len(), 2);
+        drop((in_use, busy_too));
+        assert!(store.insert(&id, game()).is_ok(), "idle again");
     }
 }

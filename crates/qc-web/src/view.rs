@@ -1,10 +1,13 @@
 //! What the API answers about a game: its state after every request (board, side to move,
-//! status in words, moves with what happened), as JSON.
+//! status in words, moves with what happened, clocks), as JSON. Every answer names its game and
+//! the ply it is at, so that a page can tell an answer to an earlier request from the newest.
 
+use crate::clock::ClockView;
+use crate::ending::EndingView;
 use crate::game::WebGame;
 use qc_front::MoveView;
-use qc_render::board_svg;
-use qc_rules::{Color, Status};
+use qc_render::board_svg::{self, BoardOptions};
+use qc_rules::{BoardView, Color, Square, Status};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -22,10 +25,14 @@ pub struct SquareState {
 /// A move played, as the move list shows it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlayedMove {
-    /// Its number (1 = the first move).
-    pub number: usize,
+    /// The game's ply after it (1 = the first move of this game): the `ply` of the state it led
+    /// to, and what `position?ply=` shows.
+    pub ply: usize,
+    /// The number of its move pair, as a game record writes it (`1. e2e4 e7e5`: both are move
+    /// 1; a game from a FEN continues its fullmove number).
+    pub number: u32,
     /// The side that played it (`white`, `black`).
-    pub side: &'static str,
+    pub mover: &'static str,
     /// The move with its outcomes written in (it replays exactly).
     pub text: String,
     /// Its kind.
@@ -34,19 +41,46 @@ pub struct PlayedMove {
     pub detail: String,
     /// The outcome in a few words, when something was drawn.
     pub outcome: Option<String>,
+    /// The squares it names (where pieces left from and went to), which the board highlights
+    /// after it.
+    pub squares: Vec<String>,
 }
 
 impl PlayedMove {
-    fn new(number: usize, side: Color, m: MoveView) -> PlayedMove {
+    fn new(ply: usize, m: MoveView) -> PlayedMove {
         PlayedMove {
-            number,
-            side: side_word(side),
+            ply,
+            number: m.number,
+            mover: side_word(m.mover),
+            squares: named_squares(&m).iter().map(ToString::to_string).collect(),
             text: m.text,
             kind: m.kind,
             detail: m.detail,
             outcome: m.outcome,
         }
     }
+}
+
+/// The squares `m` names, each once: its sources, then its targets.
+fn named_squares(m: &MoveView) -> Vec<Square> {
+    let mut squares: Vec<Square> = Vec::new();
+    for square in m.squares.sources.iter().chain(&m.squares.targets) {
+        if !squares.contains(square) {
+            squares.push(*square);
+        }
+    }
+    squares
+}
+
+/// The board of `view` drawn with the squares of `last` (the move that led to it) highlighted,
+/// seen from Black's side when `flipped`.
+pub fn board_picture(view: &BoardView, last: Option<&MoveView>, flipped: bool) -> String {
+    let options = BoardOptions {
+        highlight: last.map_or_else(Vec::new, named_squares),
+        flipped,
+        ..BoardOptions::default()
+    };
+    board_svg::draw_with(view, &options)
 }
 
 /// `white` or `black`.
@@ -71,6 +105,9 @@ pub struct LikelyBoard {
 pub struct GameState {
     /// The game's id (the `{id}` of `/api/games/{id}/...`).
     pub id: String,
+    /// The ply the game is at: the number of moves played. A move, an undo or an engine move
+    /// that sends `ply` is refused (409) unless the game is at it.
+    pub ply: usize,
     /// The ruleset.
     pub rules: &'static str,
     /// The rule options in force (`None` for Quantum Chess).
@@ -83,8 +120,12 @@ pub struct GameState {
     pub height: u8,
     /// The side to move (`white`, `black`).
     pub side_to_move: &'static str,
-    /// The status as the command line's JSON spells it (`ongoing`, `white_wins`, ...).
+    /// The status as the command line's JSON spells it (`ongoing`, `white_wins`, ...), or
+    /// the players' ending (`black_wins` after White resigned, `draw_agreed`).
     pub status: &'static str,
+    /// How the players ended the game (a resignation, an agreed draw); `None` when they did
+    /// not (the rules' result is in `status`).
+    pub ending: Option<EndingView>,
     /// What the page says above the board: `White to move`, `Game over: White wins (king
     /// captured)`.
     pub headline: String,
@@ -102,8 +143,10 @@ pub struct GameState {
     pub state_size: usize,
     /// Moves the game may still reach.
     pub moves_left: usize,
+    /// Each side's time ([`crate::clock`]).
+    pub clocks: ClockView,
     /// The board as qc-render draws it (SVG): rings and percentages, links between correlated
-    /// squares, a `data-square` hook on every square.
+    /// squares, the last move's squares highlighted, a `data-square` hook on every square.
     pub board_svg: String,
 }
 
@@ -139,40 +182,34 @@ impl GameState {
             .collect();
         let moves = game.moves();
         let played = moves.len();
-        // Sides alternate from the side to move at the end backwards.
-        let side_of = |number: usize| {
-            let last_mover = game.side_to_move().opponent();
-            if (played - number).is_multiple_of(2) {
-                last_mover
-            } else {
-                last_mover.opponent()
-            }
-        };
-        let status = game.status();
+        let running = (!web.is_over()).then(|| game.side_to_move());
         GameState {
             id: id.to_string(),
+            ply: played,
             rules: qc_ir::Choice::name(game.rules()),
             variant: game.options_name(),
             seed: game.seed(),
             width: view.width,
             height: view.height,
             side_to_move: side_word(game.side_to_move()),
-            status: status.name(),
-            headline: headline(status, game.side_to_move()),
+            status: web.status_name(),
+            ending: web.ending().map(|e| e.view()),
+            headline: web.headline(),
             endings_note: game.endings_note(),
             fen: game.fen(),
             most_likely_board: game
                 .most_likely_board()
                 .map(|(fen, probability)| LikelyBoard { fen, probability }),
             squares,
+            board_svg: board_picture(&view, moves.last(), false),
+            clocks: web.clock().view(moves.iter().map(|m| m.mover), running),
             moves: moves
                 .into_iter()
                 .enumerate()
-                .map(|(k, m)| PlayedMove::new(k + 1, side_of(k + 1), m))
+                .map(|(k, m)| PlayedMove::new(k + 1, m))
                 .collect(),
             state_size: game.state_size(),
             moves_left: web.max_moves().saturating_sub(played),
-            board_svg: board_svg::draw(&view),
         }
     }
 }

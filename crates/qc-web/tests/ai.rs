@@ -11,107 +11,14 @@ use axum::http::{Method, Request, StatusCode};
 use axum::Router;
 use futures_util::{SinkExt, StreamExt};
 use http_body_util::BodyExt;
-use qc_web::{ai_router, AiState, Limits, Server, Service, Warn};
+use qc_web::{ai_router, AiConfig, AiState, Limits, Server, Service, Warn};
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 use tokio_tungstenite::tungstenite::Message;
 use tower::ServiceExt;
 
-/// The start position's pieces, a1 = 0 ... h8 = 63, `.` for empty.
-fn start_pieces() -> Vec<char> {
-    let mut pieces = vec!['.'; 64];
-    for (i, c) in "RNBQKBNR".chars().enumerate() {
-        pieces[i] = c;
-        pieces[56 + i] = c.to_ascii_lowercase();
-        pieces[8 + i] = 'P';
-        pieces[48 + i] = 'p';
-    }
-    pieces
-}
-
-/// A square's number from its name (`e2` = 12).
-fn sq(name: &str) -> usize {
-    let b = name.as_bytes();
-    usize::from(b[0] - b'a') + 8 * usize::from(b[1] - b'1')
-}
-
-/// A board of classical moves played from the start (each piece certainly where it is).
-fn classical(moves: &[(&str, &str)]) -> (Vec<char>, Vec<f64>) {
-    let mut pieces = start_pieces();
-    for (from, to) in moves {
-        pieces[sq(to)] = pieces[sq(from)];
-        pieces[sq(from)] = '.';
-    }
-    let probabilities = pieces
-        .iter()
-        .map(|&p| if p == '.' { 0.0 } else { 1.0 })
-        .collect();
-    (pieces, probabilities)
-}
-
-/// A history record as the app writes it.
-fn record(text: &str, measured: Option<bool>) -> Value {
-    json!({
-        "moveString": text, "notation": text, "ply": 0,
-        "wasMeasurement": measured.is_some(),
-        "measurementPassed": measured,
-        "wasBlocked": measured == Some(false),
-    })
-}
-
-/// A `{view, clock}` body.
-fn body(
-    board: (Vec<char>, Vec<f64>),
-    side: &str,
-    history: Vec<Value>,
-    legal: Value,
-    clock: Value,
-) -> String {
-    let (pieces, probabilities) = board;
-    let pieces: Vec<String> = pieces.iter().map(char::to_string).collect();
-    json!({
-        "view": {
-            "gameData": {
-                "position": { "startingFen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                              "setupMoves": [], "history": [] },
-                "board": { "pieces": pieces, "probabilities": probabilities, "ply": history.len(),
-                           "fiftyCount": 0, "fiftyPieceCount": 32, "castleFlags": 15, "enPassantSquare": -1 }
-            },
-            "sideToMove": side,
-            "legalMoves": legal,
-            "moveHistory": history,
-            "quantumEnabled": true,
-            "rules": { "quantumEnabled": true, "allowSplitMerge": true, "allowMeasurementAnnotations": true,
-                       "allowCastling": true, "allowEnPassant": true, "allowPromotion": true,
-                       "objective": "checkmate" }
-        },
-        "clock": clock
-    })
-    .to_string()
-}
-
-/// White's 20 standard moves and two knight splits at the start, by hand.
-fn start_legal() -> Value {
-    let mut standard = Vec::new();
-    for file in 0..8 {
-        standard.push(json!({"from": 8 + file, "to": 16 + file, "type": 3, "piece": "P"}));
-        standard.push(json!({"from": 8 + file, "to": 24 + file, "type": 3, "piece": "P"}));
-    }
-    for (from, a, b) in [(1, 16, 18), (6, 21, 23)] {
-        standard.push(json!({"from": from, "to": a, "type": 2, "piece": "N"}));
-        standard.push(json!({"from": from, "to": b, "type": 2, "piece": "N"}));
-    }
-    json!({
-        "standard": standard,
-        "splits": [{"from": 1, "targetA": 16, "targetB": 18}, {"from": 6, "targetA": 21, "targetB": 23}],
-        "merges": [],
-        "count": 22
-    })
-}
-
-fn start_body(clock: Value) -> String {
-    body(classical(&[]), "white", vec![], start_legal(), clock)
-}
+mod common;
+use common::{body, classical, record, sq, start_body, start_legal};
 
 /// The history of a split knight capturing from one of its halves, measured: 1. g1^f3h3 e7-e5
 /// 2. f3xe5 (passed: the knight was on f3 and took; failed: it is on h3 and the pawn stays).
@@ -440,7 +347,10 @@ async fn the_app_page_may_call_it_cross_origin() {
             .get(name)
             .map(|v| v.to_str().unwrap().to_string())
     };
-    assert_eq!(header("access-control-allow-origin").as_deref(), Some("*"));
+    assert_eq!(
+        header("access-control-allow-origin").as_deref(),
+        Some("https://quantumchess.net")
+    );
     assert_eq!(
         header("access-control-allow-private-network").as_deref(),
         Some("true")
@@ -451,7 +361,7 @@ async fn the_app_page_may_call_it_cross_origin() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_websocket_form_answers_each_request_with_its_id() {
     let warn: Warn = Arc::new(|_: &str| {});
-    let server = Server::bind(0, Limits::default(), Service::Ai(warn))
+    let server = Server::bind(0, Limits::default(), Service::Ai(AiConfig::new(warn)))
         .await
         .unwrap();
     let address = server.address();
@@ -534,4 +444,80 @@ async fn the_websocket_form_answers_each_request_with_its_id() {
     socket.close(None).await.unwrap();
     stop.send(()).unwrap();
     running.await.unwrap().unwrap();
+}
+
+/// Sends `request` and gives the status and the response's `access-control-allow-origin`.
+async fn status_and_cors(app: &Router, request: Request<Body>) -> (StatusCode, Option<String>) {
+    let response = app.clone().oneshot(request).await.unwrap();
+    let allowed = response
+        .headers()
+        .get("access-control-allow-origin")
+        .map(|v| v.to_str().unwrap().to_string());
+    (response.status(), allowed)
+}
+
+#[tokio::test]
+async fn pages_of_other_origins_and_bodies_not_sent_as_json_are_refused() {
+    let (app, _) = app();
+    let move_from = |origin: Option<&str>, content_type: &str| {
+        let mut request = Request::builder()
+            .method(Method::POST)
+            .uri("/move")
+            .header("content-type", content_type);
+        if let Some(origin) = origin {
+            request = request.header("origin", origin);
+        }
+        request
+            .body(Body::from(start_body(json!({"remainingMs": 0}))))
+            .unwrap()
+    };
+    // The app's page, and a client that is no page (no Origin): answered.
+    for origin in [Some("https://quantumchess.net"), None] {
+        let (status, _) = status_and_cors(&app, move_from(origin, "application/json")).await;
+        assert_eq!(status, StatusCode::OK, "{origin:?}");
+    }
+    // Another page, also with a body a page may send without a preflight.
+    for content_type in ["application/json", "text/plain"] {
+        let (status, allowed) =
+            status_and_cors(&app, move_from(Some("https://evil.example"), content_type)).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{content_type}");
+        assert_eq!(allowed, None);
+    }
+    // A plain-text body from no page: refused too (a page's no-preflight request).
+    let (status, _) = status_and_cors(&app, move_from(None, "text/plain")).await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    // Another page's preflight is not allowed, and neither is its WebSocket (CORS does not
+    // cover WebSockets: the server checks their Origin itself).
+    let preflight = Request::builder()
+        .method(Method::OPTIONS)
+        .uri("/move")
+        .header("origin", "https://evil.example")
+        .header("access-control-request-method", "POST")
+        .body(Body::empty())
+        .unwrap();
+    let (_, allowed) = status_and_cors(&app, preflight).await;
+    assert_eq!(allowed, None);
+    let handshake = Request::builder()
+        .method(Method::GET)
+        .uri("/")
+        .header("origin", "https://evil.example")
+        .header("connection", "upgrade")
+        .header("upgrade", "websocket")
+        .header("sec-websocket-version", "13")
+        .header("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ==")
+        .body(Body::empty())
+        .unwrap();
+    let (status, _) = status_and_cors(&app, handshake).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    // An origin added to the list is answered.
+    let mut config = AiConfig::new(Arc::new(|_: &str| {}));
+    config.origins.push("http://localhost:5173".into());
+    let added = ai_router(Arc::new(AiState::with_config(Limits::default(), config)));
+    let (status, allowed) = status_and_cors(
+        &added,
+        move_from(Some("http://localhost:5173"), "application/json"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(allowed.as_deref(), Some("http://localhost:5173"));
 }

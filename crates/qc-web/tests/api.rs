@@ -52,6 +52,14 @@ async fn play(app: &Router, id: &str, text: &str) -> (StatusCode, Value) {
     .await
 }
 
+/// A state without its clocks (the running one counts on between two requests).
+fn stopped(mut answer: (StatusCode, Value)) -> (StatusCode, Value) {
+    if let Some(state) = answer.1.as_object_mut() {
+        state.remove("clocks");
+    }
+    answer
+}
+
 fn probability(state: &Value, square: &str) -> f64 {
     state["squares"][square]["probability"]
         .as_f64()
@@ -88,7 +96,7 @@ async fn a_split_puts_the_knight_half_on_each_target() {
     assert_eq!(probability(&after, "c3"), 0.5);
     assert_eq!(after["squares"]["a3"]["name"], "white knight");
     assert!(after["squares"].get("b1").is_none(), "{after}");
-    assert_eq!(after["moves"][0]["side"], "white");
+    assert_eq!(after["moves"][0]["mover"], "white");
     assert_eq!(after["state_size"], 2);
 }
 
@@ -97,11 +105,11 @@ async fn an_illegal_move_is_refused_with_its_reason_and_changes_nothing() {
     let app = app();
     let state = new_game(&app, json!({})).await;
     let id = state["id"].as_str().unwrap();
-    let before = send(&app, Method::GET, &format!("/api/games/{id}"), None).await;
+    let before = stopped(send(&app, Method::GET, &format!("/api/games/{id}"), None).await);
     let answer = play(&app, id, "b1b3").await;
     let why = reason(&answer, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(why.contains("b1"), "{why}");
-    let after = send(&app, Method::GET, &format!("/api/games/{id}"), None).await;
+    let after = stopped(send(&app, Method::GET, &format!("/api/games/{id}"), None).await);
     assert_eq!(before, after);
 }
 
@@ -214,6 +222,25 @@ async fn a_device_s_counts_come_back_as_a_board_beside_the_exact_one() {
     assert!((exact_a1 - 0.7286).abs() < 1e-4, "{exact_a1}");
     assert!(answer["measured_svg"].as_str().unwrap().starts_with("<svg"));
     assert!(answer["exact_svg"].as_str().unwrap().starts_with("<svg"));
+    // The game has 5 moves: Black is to move on both boards the counts give, as in the game.
+    for board in ["measured_svg", "exact_svg"] {
+        let svg = answer[board].as_str().unwrap();
+        assert!(svg.contains(">Black to move</text>"), "{board}");
+        assert!(!svg.contains("White to move"), "{board}");
+    }
+    assert_eq!(
+        (answer["id"].as_str(), answer["ply"].as_u64()),
+        (Some(id), Some(5))
+    );
+    // Without a counts format, Qiskit's and Braket's orders cannot be told apart here: the
+    // answer says so with the API's field and a kind a page can put in its own words; it names
+    // no command-line flag.
+    let detect = json!({"counts": counts, "moves": 5, "compile": {"target": "generic"}});
+    let answer = send(&app, Method::POST, &path, Some(&detect.to_string())).await;
+    let why = reason(&answer, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(answer.1["kind"], "counts_order_ambiguous", "{why}");
+    assert!(why.contains("counts_format"), "{why}");
+    assert!(!why.contains("--"), "{why}");
     // After one more move the program has changed: the counts are refused, not misread.
     play(&app, id, "h8g8").await;
     let why = reason(
@@ -747,4 +774,319 @@ async fn the_engine_has_no_move_in_a_finished_game() {
     assert!(reason(&answer, StatusCode::UNPROCESSABLE_ENTITY).contains("the game is over"));
     let (_, after) = send(&app, Method::GET, &format!("/api/games/{id}"), None).await;
     assert_eq!(after["moves"].as_array().unwrap().len(), 1);
+}
+
+async fn post(app: &Router, path: &str, body: Value) -> (StatusCode, Value) {
+    send(app, Method::POST, path, Some(&body.to_string())).await
+}
+
+/// Every answer about a game names it and its ply; a move, an undo or an engine move for
+/// another ply than the game's is refused with 409 and changes nothing (two tabs on one game, a
+/// stale page); one that says no ply is played as before.
+#[tokio::test]
+async fn requests_for_another_ply_are_refused_and_answers_name_their_game_and_ply() {
+    let app = app();
+    let state = new_game(&app, json!({})).await;
+    let id = state["id"].as_str().unwrap().to_string();
+    assert_eq!(state["ply"], 0);
+    let g = |rest: &str| format!("/api/games/{id}{rest}");
+    let (status, after) = post(&app, &g("/play"), json!({"move": "e2e4", "ply": 0})).await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    assert_eq!(
+        (after["id"].as_str(), after["ply"].as_u64()),
+        (Some(id.as_str()), Some(1))
+    );
+    let before = stopped(send(&app, Method::GET, &g(""), None).await);
+    for (path, body) in [
+        ("/play", json!({"move": "e7e5", "ply": 0})),
+        ("/undo", json!({"ply": 2})),
+        ("/engine", json!({"movetime_ms": 20, "ply": 0})),
+        ("/resign", json!({"side": "black", "ply": 0})),
+        ("/draw", json!({"ply": 5})),
+    ] {
+        let answer = post(&app, &g(path), body).await;
+        let why = reason(&answer, StatusCode::CONFLICT);
+        assert_eq!(answer.1["kind"], "stale_ply", "{path}: {why}");
+        assert!(why.contains("ply 1"), "{path}: {why}");
+    }
+    assert_eq!(stopped(send(&app, Method::GET, &g(""), None).await), before);
+    // The other answers name the game and its ply too (SVG ones in headers).
+    let (_, moves) = send(&app, Method::GET, &g("/moves"), None).await;
+    assert_eq!(
+        (moves["id"].as_str(), moves["ply"].as_u64()),
+        (Some(id.as_str()), Some(1))
+    );
+    let (_, program) = send(&app, Method::GET, &g("/compile"), None).await;
+    assert_eq!(
+        (program["id"].as_str(), program["ply"].as_u64()),
+        (Some(id.as_str()), Some(1))
+    );
+    for picture in ["/board.svg", "/circuit.svg"] {
+        let request = Request::builder()
+            .uri(g(picture))
+            .body(Body::empty())
+            .unwrap();
+        let response = app.clone().oneshot(request).await.unwrap();
+        assert_eq!(
+            response.headers()["x-qchess-game"],
+            id.as_str(),
+            "{picture}"
+        );
+        assert_eq!(response.headers()["x-qchess-ply"], "1", "{picture}");
+    }
+    // An undo at the right ply, and one with no body at all, as before.
+    let (status, back) = post(&app, &g("/undo"), json!({"ply": 1})).await;
+    assert_eq!((status, back["ply"].as_u64()), (StatusCode::OK, Some(0)));
+    play(&app, &id, "d2d4").await;
+    let (status, back) = send(&app, Method::POST, &g("/undo"), None).await;
+    assert_eq!(
+        (status, back["ply"].as_u64()),
+        (StatusCode::OK, Some(0)),
+        "{back}"
+    );
+}
+
+/// A move's entry says who played it, its ply, its move number as a game record writes it
+/// (continuing a FEN's fullmove number), its kind, outcome and squares.
+#[tokio::test]
+async fn move_entries_carry_mover_ply_number_kind_outcome_and_squares() {
+    let app = app();
+    let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 5";
+    let state = new_game(&app, json!({"fen": fen, "moves": "b8^a6c6 g1f3 a6c6^b8"})).await;
+    let moves = state["moves"].as_array().unwrap();
+    let summary: Vec<(u64, u64, &str, &str)> = moves
+        .iter()
+        .map(|m| {
+            (
+                m["ply"].as_u64().unwrap(),
+                m["number"].as_u64().unwrap(),
+                m["mover"].as_str().unwrap(),
+                m["kind"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (1, 5, "black", "split_jump"),
+            (2, 6, "white", "jump"),
+            (3, 6, "black", "merge_jump"),
+        ]
+    );
+    assert_eq!(moves[0]["squares"], json!(["b8", "a6", "c6"]));
+    assert_eq!(moves[2]["squares"], json!(["a6", "c6", "b8"]));
+    assert_eq!(state["side_to_move"], "white");
+    // The record the game file writes numbers them the same way.
+    let id = state["id"].as_str().unwrap();
+    let (_, file) = send(&app, Method::GET, &format!("/api/games/{id}/game"), None).await;
+    assert!(
+        file.as_str()
+            .unwrap()
+            .contains("5... b8^a6c6 6. g1f3 a6c6^b8"),
+        "{file}"
+    );
+    // A measured move (the capture from a split knight) has its outcome; the others none.
+    let state = new_game(&app, json!({"moves": "b1^a3c3 d7d5"})).await;
+    let id = state["id"].as_str().unwrap();
+    let (status, after) = play(&app, id, "c3xd5").await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    let moves = after["moves"].as_array().unwrap();
+    assert_eq!(moves[0]["outcome"], Value::Null);
+    let last = &moves[2];
+    assert_eq!(
+        (last["number"].as_u64(), last["mover"].as_str()),
+        (Some(2), Some("white"))
+    );
+    let outcome = last["outcome"].as_str().expect("an outcome");
+    assert!(last["text"].as_str().unwrap().ends_with(outcome), "{last}");
+    // The board highlights the last move's squares, and only those.
+    let board = after["board_svg"].as_str().unwrap();
+    assert_eq!(board.matches("class=\"highlight\"").count(), 2, "c3 and d5");
+}
+
+/// `position?ply=K` is the board after the game's first K moves: the same picture as a game set
+/// up with those moves alone; the game itself is unchanged. Past the last move: 404.
+#[tokio::test]
+async fn earlier_positions_are_shown_without_changing_the_game() {
+    let app = app();
+    let moves = ["b1^a3c3", "g8f6", "a3c3^b1", "e7e5"];
+    let state = new_game(&app, json!({"moves": moves.join(" ")})).await;
+    let id = state["id"].as_str().unwrap();
+    for k in 0..=moves.len() {
+        let path = format!("/api/games/{id}/position?ply={k}");
+        let (status, shown) = send(&app, Method::GET, &path, None).await;
+        assert_eq!(status, StatusCode::OK, "{shown}");
+        let alone = new_game(&app, json!({"moves": moves[..k].join(" ")})).await;
+        assert_eq!(shown["board_svg"], alone["board_svg"], "ply {k}");
+        assert_eq!(shown["headline"], alone["headline"], "ply {k}");
+        assert_eq!(
+            (shown["at"].as_u64(), shown["ply"].as_u64()),
+            (Some(k as u64), Some(4))
+        );
+    }
+    let (_, now) = send(&app, Method::GET, &format!("/api/games/{id}"), None).await;
+    assert_eq!(now["ply"], 4);
+    // Flipped, the same squares are drawn elsewhere.
+    let path = format!("/api/games/{id}/position?ply=2&flip=true");
+    let (_, flipped) = send(&app, Method::GET, &path, None).await;
+    let (_, plain) = send(
+        &app,
+        Method::GET,
+        &format!("/api/games/{id}/position?ply=2"),
+        None,
+    )
+    .await;
+    assert_ne!(flipped["board_svg"], plain["board_svg"]);
+    let answer = send(
+        &app,
+        Method::GET,
+        &format!("/api/games/{id}/position?ply=5"),
+        None,
+    )
+    .await;
+    let why = reason(&answer, StatusCode::NOT_FOUND);
+    assert!(
+        why.contains("no ply 5") && why.contains("4 move(s)"),
+        "{why}"
+    );
+}
+
+/// A resignation and an agreed draw are recorded on the game: its status and headline say so,
+/// and moves, engine moves, undo and a second ending are refused.
+#[tokio::test]
+async fn resign_and_draw_end_the_game() {
+    let app = app();
+    let state = new_game(&app, json!({"moves": "e2e4"})).await;
+    let id = state["id"].as_str().unwrap();
+    let g = |rest: &str| format!("/api/games/{id}{rest}");
+    let (status, ended) = post(&app, &g("/resign"), json!({"side": "black", "ply": 1})).await;
+    assert_eq!(status, StatusCode::OK, "{ended}");
+    assert_eq!(ended["status"], "white_wins");
+    assert_eq!(ended["headline"], "Game over: White wins (Black resigned)");
+    assert_eq!(
+        ended["ending"],
+        json!({"by": "resignation", "resigned": "black", "winner": "white"})
+    );
+    assert_eq!(ended["clocks"]["running"], Value::Null);
+    for (path, body) in [
+        ("/play", json!({"move": "e7e5"})),
+        ("/undo", json!({})),
+        ("/engine", json!({"movetime_ms": 20})),
+        ("/draw", json!({})),
+    ] {
+        let answer = post(&app, &g(path), body).await;
+        let why = reason(&answer, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(answer.1["kind"], "game_over", "{path}: {why}");
+        assert!(why.contains("Black resigned"), "{path}: {why}");
+    }
+    let (_, legal) = send(&app, Method::GET, &g("/moves"), None).await;
+    assert_eq!(legal["moves"], json!([]));
+    let state = new_game(&app, json!({})).await;
+    let id = state["id"].as_str().unwrap();
+    let (status, drawn) = post(&app, &format!("/api/games/{id}/draw"), json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{drawn}");
+    assert_eq!(
+        (drawn["status"].as_str(), drawn["headline"].as_str()),
+        (Some("draw_agreed"), Some("Game over: Draw (agreed)"))
+    );
+    let answer = post(
+        &app,
+        &format!("/api/games/{id}/resign"),
+        json!({"side": "purple"}),
+    )
+    .await;
+    reason(&answer, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+/// Each side's clock holds its own moves' time: the engine's clock at least its search's time.
+#[tokio::test]
+async fn the_clocks_count_each_sides_time() {
+    let app = app();
+    let state = new_game(&app, json!({"moves": "e2e4 e7e5"})).await;
+    // Moves replayed when the game was set up took no time here.
+    assert_eq!(state["clocks"]["running"], "white");
+    let id = state["id"].as_str().unwrap();
+    let (status, after) = engine(&app, id, 60).await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    let clocks = &after["clocks"];
+    assert_eq!(clocks["running"], "black");
+    let searched = after["search"]["time_ms"].as_u64().unwrap();
+    assert!(
+        clocks["white_ms"].as_u64().unwrap() >= searched,
+        "{clocks} {searched}"
+    );
+    // Taken back, the move's time goes with it (`qc_web::clock`'s tests count it) and White's
+    // clock runs again.
+    let (_, back) = send(&app, Method::POST, &format!("/api/games/{id}/undo"), None).await;
+    assert_eq!(back["clocks"]["running"], "white");
+}
+
+/// docs/web.md lists the bundled targets the page offers: exactly the code's list.
+#[test]
+fn the_docs_list_the_bundled_targets() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let doc = std::fs::read_to_string(root.join("docs/web.md")).unwrap();
+    let doc = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let marker = "for no target or a bundled one (";
+    let at = doc
+        .find(marker)
+        .expect("docs/web.md names the bundled targets")
+        + marker.len();
+    let listed: Vec<&str> = doc[at..]
+        .split(')')
+        .next()
+        .unwrap()
+        .split(',')
+        .map(str::trim)
+        .collect();
+    let code: Vec<&str> = qc_export::BUNDLED_TARGETS.iter().map(|(n, _)| *n).collect();
+    assert_eq!(listed, code);
+}
+
+#[tokio::test]
+async fn the_games_kept_fit_in_the_memory_budget_and_the_one_closed_is_named() {
+    // Room for the workers' work and four games at their shares (GAMES_BESIDE_WORK), not 16.
+    let limits = Limits {
+        memory_bytes: 600 << 20,
+        ..Limits::default()
+    };
+    let plan = qc_web::budget::MemoryPlan::new(&limits, true);
+    assert_eq!(plan.games, 4, "{plan:?}");
+    let app = app_with(limits.clone());
+    let (_, info) = send(&app, Method::GET, "/api/info", None).await;
+    assert_eq!(info["limits"]["games"], 4, "{info}");
+    assert_eq!(
+        info["limits"]["game_memory_bytes"].as_u64(),
+        u64::try_from(plan.game_limit_bytes).ok()
+    );
+    assert!(plan.game_limit_bytes < limits.game_memory_bytes);
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        ids.push(
+            new_game(&app, json!({})).await["id"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    // A fifth closes the idle game used least recently, and says which.
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri("/api/games")
+        .header("content-type", "application/json")
+        .body(Body::from("{}"))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let closed = response
+        .headers()
+        .get("x-qchess-closed")
+        .map(|v| v.to_str().unwrap().to_string());
+    assert_eq!(closed.as_deref(), Some(ids[0].as_str()));
+    let gone = send(&app, Method::GET, &format!("/api/games/{}", ids[0]), None).await;
+    assert!(reason(&gone, StatusCode::NOT_FOUND).contains("closed to make room"));
+    for id in &ids[1..] {
+        let (status, _) = send(&app, Method::GET, &format!("/api/games/{id}"), None).await;
+        assert_eq!(status, StatusCode::OK);
+    }
 }

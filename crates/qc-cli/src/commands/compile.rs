@@ -32,6 +32,11 @@ pub struct CompileArgs {
     /// Without it, errors are uniform.
     #[arg(long, value_name = "FILE")]
     pub properties: Option<PathBuf>,
+    /// Use a --properties file whose backend_name is another device's than the target's
+    /// (refused otherwise: IBM's Heron r2 devices share one coupling map, so only the name tells
+    /// their calibrations apart).
+    #[arg(long, requires = "properties")]
+    pub allow_other_device: bool,
     /// Print the summary on standard error as one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -124,6 +129,7 @@ pub fn run(args: &CompileArgs) -> anyhow::Result<()> {
     let device = DeviceOptions {
         properties: properties.as_deref(),
         seed: args.sim.seed,
+        other_device: args.allow_other_device,
     };
     let game = open(&args.game, &args.sim, true)?;
     let compiled = game

@@ -27,6 +27,11 @@ pub struct RouteArgs {
     /// maximise the estimated success probability. Without it, errors are uniform.
     #[arg(long, value_name = "FILE")]
     pub properties: Option<PathBuf>,
+    /// Use a --properties file whose backend_name is another device's than the target's
+    /// (refused otherwise: IBM's Heron r2 devices share one coupling map, so only the name tells
+    /// their calibrations apart).
+    #[arg(long, requires = "properties")]
+    pub allow_other_device: bool,
     /// Seed of the routing trials (the output is a function of the circuit, the options and
     /// the seed).
     #[arg(long, default_value_t = 0)]
@@ -86,6 +91,7 @@ pub fn run(args: &RouteArgs) -> anyhow::Result<()> {
         &DeviceOptions {
             properties: properties.as_deref(),
             seed: args.seed,
+            other_device: args.allow_other_device,
         },
     )
     .with_context(|| format!("{name}: cannot route"))?;

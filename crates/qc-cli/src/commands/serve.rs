@@ -9,7 +9,7 @@ use crate::output::{write_stderr, write_stdout};
 use clap::Args;
 use qc_front::BackendKind;
 use qc_sim::Precision;
-use qc_web::{Limits, NewGame, Service};
+use qc_web::{AiConfig, Limits, NewGame, Service};
 use std::sync::Arc;
 
 /// Arguments of `qchess serve`.
@@ -28,12 +28,17 @@ pub struct ServeArgs {
     /// plays the game the app sends, so it takes no game, rules or seed.
     #[arg(long, conflicts_with_all = ["game", "moves", "fen", "random_plies", "rules", "variant", "seed"])]
     pub ai: bool,
+    /// With --ai: also answer pages of this origin (`https://host[:port]`, repeatable), beside
+    /// the official app's (https://quantumchess.net, https://www.quantumchess.net,
+    /// https://chess.quantumnative.io). A request from any other page is refused.
+    #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "ai")]
+    pub allow_origin: Vec<String>,
 }
 
 /// Runs the command until Ctrl-C.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     if args.ai {
-        return run_ai(args.port);
+        return run_ai(args.port, &args.allow_origin);
     }
     // The page plays on the sparse simulator; only the seed is the user's.
     let sim = SimArgs {
@@ -64,11 +69,15 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
 }
 
 /// `qchess serve --ai`: the AI server until Ctrl-C; its warnings go to stderr.
-fn run_ai(port: u16) -> anyhow::Result<()> {
+fn run_ai(port: u16, origins: &[String]) -> anyhow::Result<()> {
     let warn = Arc::new(|text: &str| {
         let _ = write_stderr(&format!("qchess serve --ai: warning: {text}\n"));
     });
-    qc_web::serve_until_signal(port, Limits::default(), Service::Ai(warn), |url| {
+    let mut config = AiConfig::new(warn);
+    for origin in origins {
+        config.origins.push(read_origin(origin)?);
+    }
+    qc_web::serve_until_signal(port, Limits::default(), Service::Ai(config), |url| {
         // The address first, alone on its line, as for the page.
         let ws = url.replacen("http://", "ws://", 1);
         let _ = write_stdout(&format!(
@@ -76,4 +85,20 @@ fn run_ai(port: u16) -> anyhow::Result<()> {
         ));
     })?;
     Ok(())
+}
+
+/// An origin as a browser sends it: `scheme://host[:port]`, nothing after.
+fn read_origin(text: &str) -> anyhow::Result<String> {
+    let origin = text.trim().trim_end_matches('/');
+    let valid = origin.split_once("://").is_some_and(|(scheme, rest)| {
+        matches!(scheme, "http" | "https")
+            && !rest.is_empty()
+            && !rest.contains(['/', '?', '#', ' ', '*'])
+    });
+    if !valid {
+        anyhow::bail!(
+            "--allow-origin `{text}` is not an origin: write it as a browser sends it, https://host or http://host:port"
+        );
+    }
+    Ok(origin.to_ascii_lowercase())
 }

@@ -105,6 +105,11 @@ where
     pub fn dice(&mut self) -> &mut ChaCha8Rng {
         &mut self.dice
     }
+
+    /// The ply of the next move (counted from the game's beginning, as its record numbers it).
+    fn next_ply(&self) -> u32 {
+        ply_of(R::first_ply(&self.start), self.game.moves().len())
+    }
 }
 
 /// The number of moves `input` holds under ruleset `R` with rule `options`, read without
@@ -236,8 +241,9 @@ where
         source: RulesError::new(e),
     })?;
     let mut pick = pick_rng(seed);
+    let first = R::first_ply(&text.start);
     for _ in 0..random_plies {
-        if play_random(&mut game, &mut pick, &mut dice).is_none() {
+        if play_random(&mut game, first, &mut pick, &mut dice).is_none() {
             break;
         }
     }
@@ -249,17 +255,24 @@ where
 /// be played.
 fn play_random<G: QuantumGame>(
     game: &mut G,
+    first_ply: u32,
     pick: &mut impl Rng,
     dice: &mut impl Rng,
 ) -> Option<MoveView> {
     let mut moves = game.legal_moves();
+    let ply = ply_of(first_ply, game.moves().len());
     while !moves.is_empty() {
         let mv = moves.swap_remove(pick.gen_range(0..moves.len()));
         if let Ok(played) = game.play(&mv.mv, dice) {
-            return Some(MoveView::from(played));
+            return Some(MoveView::at(played, ply));
         }
     }
     None
+}
+
+/// The ply of the game's move `index` (0-based) when its first move is `first_ply`.
+fn ply_of(first_ply: u32, index: usize) -> u32 {
+    first_ply.saturating_add(u32::try_from(index).unwrap_or(u32::MAX))
 }
 
 impl<R, B> Game for Table<R, B>
@@ -306,14 +319,16 @@ where
     }
 
     fn play(&mut self, text: &str) -> Result<MoveView, SessionError> {
+        let ply = self.next_ply();
         self.game
             .play_text(text, &mut self.dice)
-            .map(MoveView::from)
+            .map(|played| MoveView::at(played, ply))
             .map_err(|e| SessionError::Rules(RulesError::new(e)))
     }
 
     fn play_random(&mut self) -> Option<MoveView> {
-        play_random(&mut self.game, &mut self.pick, &mut self.dice)
+        let first = R::first_ply(&self.start);
+        play_random(&mut self.game, first, &mut self.pick, &mut self.dice)
     }
 
     fn engine_move(
@@ -338,10 +353,11 @@ where
         let Some(best) = found.best else {
             return Ok(None);
         };
+        let ply = self.next_ply();
         let played = self
             .game
             .play(&best, &mut self.dice)
-            .map(MoveView::from)
+            .map(|played| MoveView::at(played, ply))
             .map_err(|e| SessionError::Rules(RulesError::new(e)))?;
         Ok(Some(EngineReply {
             played,
@@ -353,10 +369,12 @@ where
     }
 
     fn undo(&mut self) -> Result<MoveView, SessionError> {
-        self.game
+        let undone = self
+            .game
             .undo()
-            .map(|m| MoveView::from(&m))
-            .map_err(|e| SessionError::Rules(RulesError::new(e)))
+            .map_err(|e| SessionError::Rules(RulesError::new(e)))?;
+        // The move taken back was the one at the ply the game is at again.
+        Ok(MoveView::at(&undone, self.next_ply()))
     }
 
     fn claim(&mut self) -> Option<Result<String, SessionError>> {
@@ -390,7 +408,13 @@ where
     }
 
     fn moves(&self) -> Vec<MoveView> {
-        self.game.moves().iter().map(MoveView::from).collect()
+        let first = R::first_ply(&self.start);
+        self.game
+            .moves()
+            .iter()
+            .enumerate()
+            .map(|(index, played)| MoveView::at(played, ply_of(first, index)))
+            .collect()
     }
 
     fn status(&self) -> Status {

@@ -112,14 +112,20 @@ fn a_session_plays_as_the_game_built_by_hand() {
     // Moves played afterwards draw from dice that start again from the seed.
     let mut dice = crate::rng(5);
     let next = "d2^d4d3";
+    // The move's ply from the standard start (White's first move is ply 0); taken back, it is
+    // the same move at the same ply.
+    let ply = u32::try_from(QuantumGame::moves(&by_hand).len()).expect("a short game");
     assert_eq!(
         session.play(next).expect("plays"),
-        MoveView::from(QuantumGame::play_text(&mut by_hand, next, &mut dice).expect("plays"))
+        MoveView::at(
+            QuantumGame::play_text(&mut by_hand, next, &mut dice).expect("plays"),
+            ply
+        )
     );
     same_game(&session, &by_hand);
     assert_eq!(
         session.undo().expect("undo"),
-        MoveView::from(&QuantumGame::undo(&mut by_hand).expect("undo"))
+        MoveView::at(&QuantumGame::undo(&mut by_hand).expect("undo"), ply)
     );
     same_game(&session, &by_hand);
 }
@@ -281,7 +287,8 @@ fn the_engine_s_move_is_the_search_s_choice_played_with_the_session_s_dice() {
             .search(game, limits, StopFlag::new(), &mut |_| {})
             .expect("searches");
         let best = found.best.expect("a move");
-        MoveView::from(game.play(&best, &mut crate::rng(5)).expect("plays"))
+        let ply = u32::try_from(game.moves().len()).expect("a short game");
+        MoveView::at(game.play(&best, &mut crate::rng(5)).expect("plays"), ply)
     }
     // White's knight is on a3 or c3; black's king stepped next to c3: the capture c3d5 wins
     // half the time, and its outcome is drawn from the session's dice.
@@ -379,4 +386,66 @@ fn a_search_that_fails_leaves_the_game_as_it_was() {
     // The game goes on from there.
     session.play("e2e4").expect("plays");
     assert_eq!(session.moves().len(), 3);
+}
+
+#[test]
+fn every_move_names_its_mover_and_move_number_as_the_record_does() {
+    // Random games of both rulesets, from the standard start and from a FEN with Black to move
+    // at fullmove 5: each move's mover is the side to move just before it was played (asked of
+    // the game, not counted), and its number is the one the game record writes before it.
+    let starts = [
+        (RulesKind::Cantwell, None),
+        (
+            RulesKind::Cantwell,
+            Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 5"),
+        ),
+        (RulesKind::Niels, None),
+        (
+            RulesKind::Niels,
+            Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 5"),
+        ),
+    ];
+    for (rules, fen) in starts {
+        let input = GameInput::Position {
+            name: "--moves",
+            fen,
+            moves: None,
+        };
+        let mut session = Session::open(
+            &spec(rules, BackendKind::Sparse, Precision::Double),
+            input,
+            0,
+        )
+        .expect("opens");
+        let mut sides = Vec::new();
+        for _ in 0..9 {
+            let side = session.side_to_move();
+            let Some(played) = session.play_random() else {
+                break;
+            };
+            assert_eq!(played.mover, side, "{rules} {fen:?}: {}", played.text);
+            sides.push(side);
+        }
+        let moves = session.moves();
+        assert_eq!(
+            moves.iter().map(|m| m.mover).collect::<Vec<_>>(),
+            sides,
+            "{rules} {fen:?}"
+        );
+        // The record, with a number before White's moves and `N...` before a first Black move.
+        let mut written = Vec::new();
+        for (i, m) in moves.iter().enumerate() {
+            if m.mover == Color::White {
+                written.push(format!("{}.", m.number));
+            } else if i == 0 {
+                written.push(format!("{}...", m.number));
+            }
+            written.push(m.text.clone());
+        }
+        assert_eq!(written.join(" "), session.record(), "{rules} {fen:?}");
+        let first = if fen.is_some() { 5 } else { 1 };
+        assert_eq!(moves[0].number, first, "{rules} {fen:?}");
+        let undone = session.undo().expect("undo");
+        assert_eq!(&undone, moves.last().expect("moves"), "{rules} {fen:?}");
+    }
 }

@@ -1,7 +1,7 @@
 //! Moves as a session hands them out, whatever the ruleset: the words of a ruleset's own typed
 //! moves (`qc_rules::PlayedMove`, `qc_rules::LegalMove`), which every front end shows.
 
-use qc_rules::{GameMove, LegalMove, MoveSquares, PlayedMove, Square};
+use qc_rules::{Color, GameMove, LegalMove, MoveSquares, PlayedMove, Square};
 use serde_json::{Map, Value};
 use std::ops::Range;
 use std::time::Duration;
@@ -22,10 +22,20 @@ pub struct MoveView {
     pub instructions: Range<usize>,
     /// Ruleset-specific fields for the JSON outputs.
     pub extras: Map<String, Value>,
+    /// The side that played it.
+    pub mover: Color,
+    /// The number of its move pair, as a game record writes it (`1. e2e4 e7e5`: both are move
+    /// 1; a game from a FEN continues the FEN's fullmove number).
+    pub number: u32,
+    /// The squares it names (`qc_rules::GameMove::squares`): what a board highlights after it.
+    pub squares: MoveSquares,
 }
 
-impl<M: GameMove> From<&PlayedMove<M>> for MoveView {
-    fn from(played: &PlayedMove<M>) -> MoveView {
+impl MoveView {
+    /// The view of `played`, the move at `ply` counted from the game's beginning
+    /// ([`qc_rules::Ruleset::first_ply`] plus its index in the game): its mover and move number
+    /// follow from it.
+    pub fn at<M: GameMove>(played: &PlayedMove<M>, ply: u32) -> MoveView {
         MoveView {
             text: played.text(),
             kind: played.kind_name(),
@@ -33,6 +43,13 @@ impl<M: GameMove> From<&PlayedMove<M>> for MoveView {
             outcome: played.outcome_summary(),
             instructions: played.instructions.clone(),
             extras: played.extras(),
+            mover: if ply.is_multiple_of(2) {
+                Color::White
+            } else {
+                Color::Black
+            },
+            number: ply / 2 + 1,
+            squares: played.mv.squares(),
         }
     }
 }

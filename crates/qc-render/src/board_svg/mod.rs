@@ -12,7 +12,8 @@
 //! are solid green (occupied together) or dashed red (one or the other), thicker for a stronger
 //! correlation. Lines bend around the other pieces and stop at the rings of their own two.
 //! Options add a title, the move list beside the board and a highlight of the last move's
-//! squares; under the board come the side to move or the result, then a legend.
+//! squares, and turn the board to be seen from Black's side; under the board come the side to
+//! move or the result, then a legend.
 //!
 //! Decorations (coordinates, lines, pieces) are `aria-hidden` and let pointer events through to
 //! the squares, so that a click on a piece is a click on its square.
@@ -98,6 +99,9 @@ pub struct BoardOptions {
     pub caption: bool,
     /// The legend under the caption.
     pub legend: bool,
+    /// The board seen from Black's side: the last rank at the bottom, the files from right to
+    /// left (the coordinates follow).
+    pub flipped: bool,
 }
 
 impl Default for BoardOptions {
@@ -108,6 +112,7 @@ impl Default for BoardOptions {
             highlight: Vec::new(),
             caption: true,
             legend: true,
+            flipped: false,
         }
     }
 }
@@ -195,6 +200,8 @@ pub struct Frame {
     pub height: u8,
     /// Top of the board area (the margin above the last rank included).
     pub top: f64,
+    /// Seen from Black's side ([`BoardOptions::flipped`]).
+    pub flipped: bool,
 }
 
 impl Frame {
@@ -208,12 +215,23 @@ impl Frame {
 
     /// Centre of a square in the picture.
     pub fn centre(self, square: Square) -> Point {
+        let (column, row) = self.column_row(square.file(), square.rank());
         (
-            MARGIN + CELL * (f64::from(square.file()) + 0.5),
-            self.top
-                + MARGIN
-                + CELL * (f64::from(self.height) - 1.0 - f64::from(square.rank()) + 0.5),
+            MARGIN + CELL * (f64::from(column) + 0.5),
+            self.top + MARGIN + CELL * (f64::from(row) + 0.5),
         )
+    }
+
+    /// Where file `file` and rank `rank` are drawn: the column from the left and the row from
+    /// the top.
+    pub fn column_row(self, file: i32, rank: i32) -> (i32, i32) {
+        let last_file = i32::from(self.width) - 1;
+        let last_rank = i32::from(self.height) - 1;
+        if self.flipped {
+            (last_file - file, rank)
+        } else {
+            (file, last_rank - rank)
+        }
     }
 
     /// Centre of the piece (and of its ring) on a square.
@@ -370,6 +388,7 @@ pub fn draw_with(view: &BoardView, options: &BoardOptions) -> String {
         width: view.width,
         height: view.height,
         top: title_height,
+        flipped: options.flipped,
     };
     let (board_w, board_h) = frame.size();
     let legend = if options.legend {
@@ -460,25 +479,24 @@ fn coordinates(svg: &mut String, frame: Frame) {
     svg.push_str(
         "<g class=\"coordinates\" aria-hidden=\"true\" font-size=\"12\" text-anchor=\"middle\">\n",
     );
-    for i in 0..frame.width {
+    for file in 0..frame.width {
+        let (column, _) = frame.column_row(i32::from(file), 0);
         let _ = writeln!(
             svg,
             "<text x=\"{}\" y=\"{}\">{}</text>",
-            Num(MARGIN + CELL * (f64::from(i) + 0.5)),
+            Num(MARGIN + CELL * (f64::from(column) + 0.5)),
             Num(frame.top + board_h - 8.0),
-            char::from(b'a' + i)
+            char::from(b'a' + file)
         );
     }
-    for i in 0..frame.height {
+    for rank in 0..frame.height {
+        let (_, row) = frame.column_row(0, i32::from(rank));
         let _ = writeln!(
             svg,
             "<text x=\"{}\" y=\"{}\">{}</text>",
             Num(MARGIN / 2.0),
-            Num(frame.top
-                + MARGIN
-                + CELL * (f64::from(frame.height) - 1.0 - f64::from(i) + 0.5)
-                + 4.0),
-            i + 1
+            Num(frame.top + MARGIN + CELL * (f64::from(row) + 0.5) + 4.0),
+            rank + 1
         );
     }
     svg.push_str("</g>\n");
@@ -526,12 +544,14 @@ fn grid(view: &BoardView, frame: Frame) -> route::Grid {
     }
 }
 
-/// A square as (file, row from the top).
+/// A square as (column from the left, row from the top).
 fn cell(frame: Frame, square: Square) -> route::Cell {
-    // A square of the board has a file and a rank in 0..8.
-    let file = usize::try_from(square.file()).unwrap_or(0);
-    let rank = usize::try_from(square.rank()).unwrap_or(0);
-    (file, usize::from(frame.height).saturating_sub(rank + 1))
+    // A square of the board is drawn in one of its columns and rows.
+    let (column, row) = frame.column_row(square.file(), square.rank());
+    (
+        usize::try_from(column).unwrap_or(0),
+        usize::try_from(row).unwrap_or(0),
+    )
 }
 
 /// The line between the pieces on `a` and `b`, around every other piece on the board.

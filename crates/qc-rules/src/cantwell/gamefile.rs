@@ -16,7 +16,6 @@
 use crate::cantwell::board::Board;
 use crate::cantwell::notation_error::{GameErrorKind, NotationError};
 use crate::cantwell::qcan::QcanMove;
-use crate::chess::Color;
 use crate::ruleset::{GameFile, GameResult, Tag, WrittenMove};
 use std::fmt;
 use std::str::FromStr;
@@ -39,8 +38,7 @@ impl Default for GameRecord {
 /// starting from a FEN continues that count (fullmove 5, Black to move gives 9). Move number =
 /// `ply / 2 + 1`, Black moves iff `ply` is odd.
 pub fn first_ply(start: &Board) -> u32 {
-    let black = u32::from(start.side_to_move == Color::Black);
-    start.fullmove_number.saturating_sub(1).saturating_mul(2) + black
+    crate::chess::first_ply(start.side_to_move, start.fullmove_number)
 }
 
 impl GameRecord {

@@ -574,6 +574,10 @@ impl Ruleset for Cantwell {
         start.to_fen()
     }
 
+    fn first_ply(start: &Board) -> u32 {
+        super::gamefile::first_ply(start)
+    }
+
     fn switch_unsupported(_: Switch) -> Option<&'static str> {
         None
     }

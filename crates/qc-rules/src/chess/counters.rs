@@ -15,6 +15,15 @@ pub enum CounterError {
     TooLarge,
 }
 
+/// The ply of a game's first move from a position with `side_to_move` and FEN fullmove number
+/// `fullmove`: 0 is White's first move of a game, 1 Black's first, ...; a game starting from a
+/// FEN continues that count (fullmove 5, Black to move gives 9). The move pair a ply belongs to
+/// is `ply / 2 + 1` (the number a game record writes, `5... e7e5`); Black moves iff it is odd.
+pub fn first_ply(side_to_move: super::Color, fullmove: u32) -> u32 {
+    let black = u32::from(side_to_move == super::Color::Black);
+    fullmove.saturating_sub(1).saturating_mul(2) + black
+}
+
 /// Reads a FEN move counter: decimal digits, at most [`MAX_FEN_COUNTER`].
 ///
 /// # Errors

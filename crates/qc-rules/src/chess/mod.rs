@@ -11,6 +11,6 @@ pub mod piece;
 pub mod square;
 
 pub use castling::{CastlingError, CastlingRights};
-pub use counters::{parse_move_counter, CounterError, MAX_FEN_COUNTER};
+pub use counters::{first_ply, parse_move_counter, CounterError, MAX_FEN_COUNTER};
 pub use piece::{Color, Piece, PieceKind};
 pub use square::Square;

@@ -408,6 +408,10 @@ impl Ruleset for Niels {
         start.to_fen()
     }
 
+    fn first_ply(start: &NielsPosition) -> u32 {
+        crate::chess::first_ply(start.side_to_move, start.fullmove_number)
+    }
+
     fn switch_unsupported(switch: Switch) -> Option<&'static str> {
         Some(match switch {
             Switch::ForceTurn => {

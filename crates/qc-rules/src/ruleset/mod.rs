@@ -310,6 +310,11 @@ pub trait Ruleset {
     /// The start position in the ruleset's FEN.
     fn start_fen(start: &Self::Start) -> String;
 
+    /// The ply of the first move from `start`, counted from a game's beginning as its record
+    /// numbers moves ([`crate::chess::first_ply`]: 0 is White's first move; a FEN's side to
+    /// move and fullmove number continue the count).
+    fn first_ply(start: &Self::Start) -> u32;
+
     /// Why `switch` has no meaning in this ruleset (`None`: it applies and
     /// [`QuantumGame::set_switch`] sets it).
     fn switch_unsupported(switch: Switch) -> Option<&'static str>;
