@@ -51,6 +51,7 @@ pub mod layout;
 pub mod linalg;
 pub mod plan;
 pub mod program;
+pub mod properties;
 pub mod router;
 pub mod synth;
 pub mod verify;
@@ -59,6 +60,7 @@ pub mod vf2;
 pub use calibration::{Calibration, CalibrationError, EspOp};
 pub use device::{Device, Usable};
 pub use error::{RouteError, VerifyError};
+pub use properties::{DeviceProperties, GateProperties, QubitProperties};
 pub use router::QubitTrack;
 
 use program::{Program, Step, StepOp};
