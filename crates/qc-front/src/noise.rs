@@ -23,9 +23,10 @@ pub enum NoisyError {
     /// The program does not fit the calibration's device.
     #[error("the program against the calibration: {0}")]
     Program(#[from] NoiseError),
-    /// A trajectory failed, or the counts outgrew their memory.
+    /// A trajectory failed, or the counts outgrew their memory (boxed: it carries the failed
+    /// instruction's origin).
     #[error("{0}")]
-    Run(#[from] NoisyRunError),
+    Run(Box<NoisyRunError>),
 }
 
 /// The single-qubit gate whose calibration stands for every non-virtual single-qubit gate of a
@@ -105,7 +106,8 @@ pub fn noisy_run(
     let program = NoisyProgram::new(circuit, &model)?;
     let counts = crate::with_simulator!(backend, precision, |new_sim| {
         noisy_counts(&program, new_sim, MemoryLimit::default(), shots, seed)
-    })?;
+    })
+    .map_err(|e| NoisyError::Run(Box::new(e)))?;
     Ok(counts)
 }
 
