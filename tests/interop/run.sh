@@ -87,3 +87,7 @@ echo "snippets: OK"
 # trajectories; CI checks the same properties on 2000 shots and the first 16 plies (about 1.5 minutes).
 echo "== hardware round trip"
 "$VENV/bin/python" -W ignore "$ROOT/tests/interop/hardware.py" "$OUT/hardware" --noisy-shots 2000 --depth-max-plies 16
+# qchess's noisy simulator (`qchess run --noise`) against Aer with FakeFez's calibration: GHZ
+# programs on 4, 8 and 12 physical qubits, every outcome within 5 standard errors (docs/hardware.md).
+echo "== noisy simulation against Aer (noisy.py)"
+"$VENV/bin/python" -W ignore "$ROOT/tests/interop/noisy.py" "$ROOT/target/release/qchess" "$OUT/noisy"

@@ -5,8 +5,9 @@
 //! ([`backend`])), the facts a game adds to its program's board map, compiling a game to a
 //! program text, a circuit file read, drawn and simulated ([`program`]), a device's counts back
 //! into a board (the estimate and its mitigations), what a file given to the wrong reader is
-//! ([`file_kind`]), the random source behind a seed, what a chess player's algebraic notation
-//! means in a game's own ([`san`]), and the UQCI engine protocol's session and loop ([`uqci`]).
+//! ([`file_kind`]), noisy simulation from a device calibration ([`noise`]), the random source
+//! behind a seed, what a chess player's algebraic notation means in a game's own ([`san`]), and
+//! the UQCI engine protocol's session and loop ([`uqci`]).
 //!
 //! Depends on qc-ir, qc-rules, qc-sim, qc-export, qc-route, qc-render and qc-engine (a
 //! session's engine move); the front ends depend on it.
@@ -17,6 +18,7 @@ pub mod compile;
 pub mod counts;
 pub mod estimate_view;
 pub mod file_kind;
+pub mod noise;
 pub mod program;
 pub mod rules;
 pub mod san;

@@ -213,7 +213,7 @@ impl BranchWalk<'_> {
                             return Err(StateError::TooManyBranches { max: MAX_BRANCHES });
                         }
                         self.check_size(sim.state_size())?;
-                        let saved = sim.snapshot();
+                        let saved = sim.snapshot().map_err(|e| fail(index, e))?;
                         sim.measure(qubit, MeasureChoice::Forced(true))
                             .map_err(|e| fail(index, e))?;
                         let mut one = record.clone();
@@ -224,7 +224,7 @@ impl BranchWalk<'_> {
                         let ran = self.run(sim, index + 1, one, path, probability * p1);
                         self.waiting -= 1;
                         ran?;
-                        sim.restore(&saved);
+                        sim.restore_owned(saved);
                     }
                     let outcome = !can_be_0;
                     sim.measure(qubit, MeasureChoice::Forced(outcome))

@@ -110,6 +110,19 @@ pub enum CalibrationError {
         /// The device (the target's name).
         device: String,
     },
+    /// A time (T1, T2, a gate's or a readout's length) that is not a positive finite number in
+    /// a known unit.
+    #[error("{what} of {place} is {value} `{unit}`, not a time >= 0 in s, ms, us or ns")]
+    BadTime {
+        /// `T1`, `gate_length`, ...
+        what: String,
+        /// `qubit 3`, `cz 4-5`, ...
+        place: String,
+        /// The value as written.
+        value: String,
+        /// The unit as written.
+        unit: String,
+    },
     /// An error rate that is not a number in [0, 1].
     #[error("{what} of {place} is {value}, not an error rate in [0, 1]")]
     BadValue {
@@ -130,26 +143,38 @@ fn backend_suffix(backend: &Option<String>) -> String {
 }
 
 #[derive(Deserialize)]
-struct Properties {
+pub(crate) struct Properties {
     #[serde(default)]
-    backend_name: Option<String>,
-    qubits: Vec<Vec<Nduv>>,
+    pub(crate) backend_name: Option<String>,
+    pub(crate) qubits: Vec<Vec<Nduv>>,
     #[serde(default)]
-    gates: Vec<GateEntry>,
+    pub(crate) gates: Vec<GateEntry>,
+}
+
+/// One `{name, value, unit}` entry of BackendProperties.
+#[derive(Deserialize)]
+pub(crate) struct Nduv {
+    pub(crate) name: String,
+    pub(crate) value: serde_json::Value,
+    #[serde(default)]
+    pub(crate) unit: String,
 }
 
 #[derive(Deserialize)]
-struct Nduv {
-    name: String,
-    value: serde_json::Value,
+pub(crate) struct GateEntry {
+    pub(crate) gate: String,
+    pub(crate) qubits: Vec<usize>,
+    #[serde(default)]
+    pub(crate) parameters: Vec<Nduv>,
 }
 
-#[derive(Deserialize)]
-struct GateEntry {
-    gate: String,
-    qubits: Vec<usize>,
-    #[serde(default)]
-    parameters: Vec<Nduv>,
+/// Parses BackendProperties JSON, a syntax or shape error as [`CalibrationError::Json`].
+pub(crate) fn parse_properties(text: &str) -> Result<Properties, CalibrationError> {
+    serde_json::from_str(text).map_err(|e| CalibrationError::Json {
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })
 }
 
 /// Error rates of a device: per qubit (readout, single-qubit gates), per coupler (its
@@ -179,7 +204,7 @@ pub enum EspOp<'a> {
     Measure(usize),
 }
 
-fn rate(value: &serde_json::Value) -> Option<f64> {
+pub(crate) fn rate(value: &serde_json::Value) -> Option<f64> {
     value.as_f64()
 }
 
@@ -209,11 +234,7 @@ impl Calibration {
         device: &Device,
         entangler: &str,
     ) -> Result<Calibration, CalibrationError> {
-        let props: Properties = serde_json::from_str(text).map_err(|e| CalibrationError::Json {
-            line: e.line(),
-            column: e.column(),
-            message: e.to_string(),
-        })?;
+        let props = parse_properties(text)?;
         let n = device.num_qubits();
         let name = || device.name.clone();
         if props.qubits.len() != n {

@@ -54,6 +54,7 @@ pub mod linalg;
 pub mod native;
 pub mod plan;
 pub mod program;
+pub mod properties;
 pub mod router;
 pub mod synth;
 pub mod verify;
@@ -64,6 +65,7 @@ pub use calibration::{Calibration, CalibrationError, EspOp};
 pub use device::{Device, Usable};
 pub use error::{RouteError, VerifyError};
 pub use native::Entangler;
+pub use properties::{DeviceProperties, GateProperties, QubitProperties};
 pub use router::QubitTrack;
 
 use native::CountCache;

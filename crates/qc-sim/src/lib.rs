@@ -12,6 +12,8 @@
 //!   over the qubits that are in superposition. Simple and exact; the oracle the fast simulators
 //!   are tested against.
 //! * [`MemoryLimit`]: the byte budget the fast simulators check before they grow.
+//! * [`noise`]: noisy simulation by Monte-Carlo trajectories on any of them, from a device's
+//!   calibrated noise.
 //! * [`for_each_backend!`]: one test body run as one `#[test]` per simulator.
 
 pub mod dense;
@@ -21,6 +23,7 @@ pub mod fusion;
 pub mod kernels;
 pub mod marginal;
 pub mod memory;
+pub mod noise;
 pub mod par;
 pub mod precision;
 pub mod reference;

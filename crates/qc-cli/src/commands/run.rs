@@ -28,6 +28,13 @@ pub struct RunArgs {
     /// At most 100000000.
     #[arg(long, value_parser = clap::value_parser!(u64).range(0..=qc_ir::exec::MAX_SHOTS))]
     pub shots: Option<u64>,
+    /// Simulate with the noise of this device calibration (IBM BackendProperties JSON, e.g.
+    /// `props_fez.json`; see docs/hardware.md): each shot is one Monte-Carlo trajectory of the
+    /// program as written, on the physical qubits it names, with a depolarising error after each
+    /// gate, thermal relaxation over each gate and each idle window of its as-late-as-possible
+    /// schedule, and readout errors. Needs --shots.
+    #[arg(long, value_name = "CALIBRATION", requires = "shots")]
+    pub noise: Option<PathBuf>,
     /// Simulate the circuit as written: no optimisation passes, and user gates of OpenQASM
     /// programs applied gate by gate from their bodies instead of as one matrix each.
     #[arg(long)]
@@ -49,13 +56,33 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     if let Some(form) = args.state {
         let states = qc_front::state::final_states(
             &circuit,
-            args.sim.backend,
-            args.sim.precision,
+            args.sim.simulator.backend,
+            args.sim.simulator.precision,
             !args.no_optimize,
             form,
         )
         .with_context(|| format!("cannot list the state of {name}"))?;
         return stream_stdout(|out| write_states(out, &states, form, args.json));
+    }
+    if let (Some(calibration), Some(shots)) = (&args.noise, args.shots) {
+        let properties = std::fs::read_to_string(calibration)
+            .with_context(|| format!("cannot read {}", calibration.display()))?;
+        let counts = qc_front::noise::noisy_run(
+            &circuit,
+            &properties,
+            args.sim.simulator.backend,
+            args.sim.simulator.precision,
+            shots,
+            args.sim.seed,
+        )
+        .with_context(|| {
+            format!(
+                "cannot simulate {name} with the noise of {}",
+                calibration.display()
+            )
+        })?;
+        let rows = in_qiskit_order(&counts);
+        return stream_stdout(|out| write_outcomes(out, &rows, "counts", args.json));
     }
     // Rewrites that keep the distribution (inlined gate bodies recognised as their table gate,
     // X-wrapped 0-controls read back, inverse pairs, identities): fewer passes over the state.

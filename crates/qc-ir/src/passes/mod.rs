@@ -2,7 +2,8 @@
 //! ([`optimize()`]), recognising runs of gates as the table gate they amount to ([`blocks`]), and
 //! recognising one small unitary ([`recognise()`]), the deferred-measurement form
 //! ([`deferred`]), folding classically known qubits away ([`fold`]) and writing user gates as
-//! their bodies ([`inline`]).
+//! their bodies ([`inline`]); and one analysis, the as-late-as-possible time schedule
+//! ([`schedule`]).
 
 pub mod blocks;
 pub mod deferred;
@@ -10,6 +11,7 @@ pub mod fold;
 pub mod inline;
 pub mod optimize;
 pub mod recognise;
+pub mod schedule;
 pub mod single_qubit;
 
 pub use blocks::{recognise_blocks, recognise_gate_bodies, BlockReport};
@@ -20,6 +22,7 @@ pub use fold::{
 pub use inline::inline_user_gates;
 pub use optimize::{optimize, OptimizeReport};
 pub use recognise::{recognise, recognise_unitary, Recognised};
+pub use schedule::{schedule_alap, IdleWindow, Schedule};
 pub use single_qubit::{merge_single_qubit_runs, MergeReport};
 
 use crate::Circuit;

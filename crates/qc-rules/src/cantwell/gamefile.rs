@@ -18,8 +18,8 @@ use crate::cantwell::board::Board;
 use crate::cantwell::notation_error::{GameErrorKind, NotationError};
 use crate::cantwell::qcan::QcanMove;
 use crate::ruleset::{
-    move_text, without_bom, write_move_text, Comment, FileOrder, GameFile, GameResult, OrderProblem,
-    Tag, Wrap, WrittenMove,
+    move_text, without_bom, write_move_text, Comment, FileOrder, GameFile, GameResult,
+    OrderProblem, Tag, Wrap, WrittenMove,
 };
 use std::fmt;
 use std::str::FromStr;
