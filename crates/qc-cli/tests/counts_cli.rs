@@ -162,12 +162,14 @@ fn bad_counts_files_exit_2_and_name_the_problem() {
             assert!(err.contains(n), "{name}: `{n}` not in {err}");
         }
     }
-    // A program without a map.
+    // A program without a map is read as a histogram of its own bits: counts of another width
+    // are refused with both widths.
     let bare = dir.join("bare.qasm");
     std::fs::write(&bare, "OPENQASM 3.0;\nqubit[1] q;\n").expect("write");
     let out = qchess(&["counts", path_str(&bare), path_str(&dir.join("zero.csv"))]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("qchess-export"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("4 bit(s), but the program has 0"), "{err}");
     // Readout without a calibration.
     let good = dir.join("good.csv");
     std::fs::write(&good, "0001,3\n").expect("write");

@@ -20,9 +20,12 @@ use crate::game::EngineGame;
 use crate::limits::{Deadline, Limits, StopFlag};
 use crate::ontime::Answer;
 use crate::tt::{Bound, Entry, Table};
-use qc_rules::{LegalMove, MoveOutcome, PieceKind, Status};
+use qc_rules::{LegalMove, MoveOutcome, PieceKind, QuantumGame, Status};
 use rand::SeedableRng;
 use std::time::{Duration, Instant};
+
+/// A move the engine could not work out, with why: the answer when nothing else is listed.
+type MoveFailure<G> = (<G as QuantumGame>::Move, <G as QuantumGame>::Error);
 
 /// How the engine searches and evaluates.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -289,7 +292,7 @@ impl Searcher {
         game: &mut G,
         deadline: &Deadline,
         allowed: &dyn Fn(&G::Move) -> bool,
-    ) -> (Vec<RootMove<G::Move>>, Option<(G::Move, G::Error)>) {
+    ) -> (Vec<RootMove<G::Move>>, Option<MoveFailure<G>>) {
         let moves: Vec<LegalMove<G::Move>> = game
             .legal_moves()
             .into_iter()

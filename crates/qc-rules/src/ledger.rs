@@ -175,6 +175,9 @@ struct Saved<S, M> {
     state: M,
 }
 
+/// [`Saved`] for a ledger on backend `B` with classical state `S`.
+type SavedFor<B, S> = Saved<<B as Backend>::Snapshot, <S as ClassicalState>::Mark>;
+
 /// What a ruleset sees while it makes a move: the run to emit and run the move on, its
 /// classical state to update, and how things stood before the move.
 pub struct Turn<'a, B: Backend, S: ClassicalState> {
@@ -273,7 +276,7 @@ impl<B: Backend, M: GameMove, S: ClassicalState> Ledger<B, M, S> {
     fn turn<T, E: From<BackendError>>(
         &mut self,
         f: impl FnOnce(Turn<'_, B, S>) -> T,
-    ) -> Result<(T, Saved<B::Snapshot, S::Mark>), E> {
+    ) -> Result<(T, SavedFor<B, S>), E> {
         let saved = self.save()?;
         let out = f(Turn {
             run: &mut self.run,

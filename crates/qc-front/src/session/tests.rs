@@ -361,10 +361,12 @@ fn legal_moves_carry_the_squares_to_click() {
 #[test]
 fn a_search_that_fails_leaves_the_game_as_it_was() {
     // A simulator this small keeps little undo history: the search's trial moves soon cannot
-    // be taken back, and the search fails.
+    // be taken back, and the search fails. The limit counts the undo snapshots too, so the two
+    // moves need about 520 bytes; from 768 to 4096 bytes the replay fits and the depth-2 search
+    // does not (1536: the middle of that range).
     let cantwell = spec(RulesKind::Cantwell, BackendKind::Sparse, Precision::Double);
     let text = "b1^a3c3 g8^f6h6";
-    let mut session = Session::open_with_limit(&cantwell, moves(text), 0, MemoryLimit::bytes(192))
+    let mut session = Session::open_with_limit(&cantwell, moves(text), 0, MemoryLimit::bytes(1536))
         .expect("opens");
     let before = (session.record(), session.fen(), session.board_view(true));
     // No clock (see above): on a loaded machine the default time per move could end the search
