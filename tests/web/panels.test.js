@@ -23,7 +23,7 @@ test('the circuit grows with the game, the move just played highlighted; OpenQAS
   await type(page, 'b1^a3c3');
   assert.deepEqual(await sections(page), [['set-up', false], ['1. b1^a3c3', true]]);
   await type(page, 'g8f6');
-  assert.deepEqual(await sections(page), [['set-up', false], ['1. b1^a3c3', false], ['2. g8f6', true]]);
+  assert.deepEqual(await sections(page), [['set-up', false], ['1. b1^a3c3', false], ['1... g8f6', true]]);
   const drawn = await page.locator('#circuit-drawing svg').innerHTML();
   assert.match(drawn, />siswap</);
   await screenshot(page, 'circuit-drawing');

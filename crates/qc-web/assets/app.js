@@ -857,8 +857,11 @@ async function refreshCircuit() {
     box.innerHTML = newest.answer.svg;
     const labels = box.querySelectorAll('text.section');
     const last = state.moves.length;
+    // Sections are numbered in drawing order (the set-up, then one per move), so the move just
+    // played is the highest; its label is the record's (`1... g8f6`), not the ply.
+    const newestSection = Math.max(-1, ...Array.from(labels, (l) => Number(l.dataset.section)));
     for (const label of labels) {
-      const now = last > 0 && label.textContent.startsWith(`${last}. `);
+      const now = last > 0 && Number(label.dataset.section) === newestSection;
       label.classList.toggle('current', now);
       if (now) label.setAttribute('aria-current', 'step');
     }
