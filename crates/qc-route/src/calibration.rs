@@ -168,6 +168,14 @@ pub(crate) struct GateEntry {
     pub(crate) parameters: Vec<Nduv>,
 }
 
+impl GateEntry {
+    /// Where the entry is, for error messages: `cz 3-4`.
+    pub(crate) fn place(&self) -> String {
+        let qubits: Vec<String> = self.qubits.iter().map(usize::to_string).collect();
+        format!("{} {}", self.gate, qubits.join("-"))
+    }
+}
+
 /// Parses BackendProperties JSON, a syntax or shape error as [`CalibrationError::Json`].
 pub(crate) fn parse_properties(text: &str) -> Result<Properties, CalibrationError> {
     serde_json::from_str(text).map_err(|e| CalibrationError::Json {
@@ -285,15 +293,7 @@ impl Calibration {
             else {
                 continue;
             };
-            let place = format!(
-                "{} {}",
-                g.gate,
-                g.qubits
-                    .iter()
-                    .map(usize::to_string)
-                    .collect::<Vec<_>>()
-                    .join("-")
-            );
+            let place = g.place();
             let err = check("gate_error", place, err)?;
             gates.insert((g.gate.clone(), g.qubits.clone()), err);
             match g.qubits[..] {

@@ -121,15 +121,7 @@ impl DeviceProperties {
                     qubits: n,
                 });
             }
-            let place = format!(
-                "{} {}",
-                g.gate,
-                g.qubits
-                    .iter()
-                    .map(usize::to_string)
-                    .collect::<Vec<_>>()
-                    .join("-")
-            );
+            let place = g.place();
             let mut gate = GateProperties {
                 gate: g.gate.clone(),
                 qubits: g.qubits.clone(),
