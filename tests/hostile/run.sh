@@ -40,6 +40,11 @@ for n in (21, 22, 23, 24):  # n Hadamards, every qubit measured: 2^n outcomes (i
         + "".join(f"h q[{k}];\n" for k in range(n)) + "c = measure q;\n")
 put("game_huge_fen", '[FEN "7k/8/8/8/8/8/8/K7 w - - 4294967295 4294967295"]\n\n1. a1a2\n')
 put("niels_long_line", "1. " + "b2b3 " * 2_000_000 + "\n")
+# 1,000,000 gates on 4 qubits, 11.5 MB (issue 41, item 5: the OpenQASM readers once aborted
+# under 1-2 GiB before any size check, "memory allocation of 1610612736 bytes failed").
+gates = "".join(("h q[%d];\n" % (i % 4)) if i % 2 else ("cx q[%d], q[%d];\n" % (i % 4, (i + 1) % 4)) for i in range(1_000_000))
+put("deep_1m_qasm3", 'OPENQASM 3.0;\ninclude "stdgates.inc";\nqubit[4] q;\nbit[4] c;\n' + gates + "c = measure q;\n")
+put("deep_1m_qasm2", 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[4];\ncreg c[4];\n' + gates + "measure q -> c;\n")
 PY
 
 failures=0
@@ -110,6 +115,19 @@ for cap in 60 100 200; do
     elif [ "$cap" -eq 60 ] && { [ "$rc" -ne 2 ] || ! grep -q "over the limit" "$work/err"; }; then
         failures=$((failures + 1)); echo "FAIL knights_30 under 60 MB: exit code $rc, no refusal"; head -c 400 "$work/err"; echo
     fi
+done
+# A program whose reader would outgrow a 1 GiB cap is refused before it is read, naming the
+# memory it would take: exit 2, never a signal.
+for input in deep_1m_qasm3 deep_1m_qasm2; do
+    for cmd in "route --target ibm_fez" "run" "draw --circuit"; do
+        # shellcheck disable=SC2086
+        prlimit --as=$((1 << 30)) timeout "$LIMIT_SECONDS" "$QCHESS" $cmd "$work/$input" </dev/null >"$work/out" 2>"$work/err"
+        rc=$?
+        runs=$((runs + 1))
+        if [ "$rc" -ne 2 ] || ! grep -q "reading it would take" "$work/err"; then
+            failures=$((failures + 1)); echo "FAIL $cmd $input under 1 GiB: exit code $rc, no refusal"; head -c 400 "$work/err"; echo
+        fi
+    done
 done
 check "run --shots 2^64-1" run --shots 18446744073709551615 circuits/bell_feedforward.qc
 check "simulate --shots 2^64-1" simulate --shots 18446744073709551615 circuits/bell_psi_plus.qcg

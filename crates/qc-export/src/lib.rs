@@ -41,7 +41,8 @@ pub mod target;
 pub mod user_call;
 
 pub use circuit_format::{
-    detect_format, import_qasm, parse_circuit, parse_circuit_as, CircuitError, CircuitFormat,
+    detect_format, import_qasm, parse_circuit, parse_circuit_as, parse_circuit_within,
+    CircuitError, CircuitFormat,
 };
 pub use contain::inside_contained_call;
 pub use device::{device_program, program_circuit, DeviceFormat};

@@ -50,11 +50,24 @@ pub enum ProgramError {
 /// Parses and verifies the circuit file text `text`, named `name` in messages. A file that does
 /// not parse but is a game or counts file is refused as such, naming what reads it.
 ///
+/// A text whose reader would take more memory than this process may use
+/// ([`qc_export::CircuitFormat::reader_memory_estimate`] against [`MemoryLimit::default`]) is
+/// refused before it is read.
+///
 /// # Errors
-/// It does not parse (or is another kind of file), or is not a well-formed circuit.
+/// It does not parse (or is another kind of file), is too large to read within the memory
+/// limit, or is not a well-formed circuit.
 pub fn read_program(name: &str, text: &str) -> Result<Circuit, ProgramError> {
-    let circuit = qc_export::parse_circuit(text).map_err(|source| {
-        // Only a refused file is looked at: is it a game or counts file?
+    let limit = MemoryLimit::default().limit_bytes();
+    let circuit = qc_export::parse_circuit_within(text, limit).map_err(|source| {
+        // Only a refused file is looked at: is it a game or counts file? (Not one too large to
+        // read: looking would read it.)
+        if matches!(source, CircuitError::TooLargeToRead { .. }) {
+            return ProgramError::Parse {
+                name: name.to_string(),
+                source,
+            };
+        }
         match crate::file_kind::not_a_circuit(text) {
             Some(found) => ProgramError::WrongFileType {
                 name: name.to_string(),

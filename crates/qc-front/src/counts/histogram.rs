@@ -82,7 +82,9 @@ pub fn histogram_from_counts(
     format: Option<CountsFormat>,
     exact: bool,
 ) -> Result<Histogram, HistogramError> {
-    let circuit = qc_export::parse_circuit(program).map_err(HistogramError::Program)?;
+    let limit = qc_sim::MemoryLimit::default().limit_bytes();
+    let circuit =
+        qc_export::parse_circuit_within(program, limit).map_err(HistogramError::Program)?;
     let width = circuit.num_clbits();
     let counts = parse_counts(counts, format, width).map_err(HistogramError::Counts)?;
     let shots = counts.shots();
