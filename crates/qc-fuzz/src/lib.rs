@@ -17,6 +17,7 @@ pub mod route;
 pub mod seeds;
 pub mod surfaces;
 pub mod uqci;
+pub mod web;
 
 pub use surfaces::{run_guarded, Outcome, Surface};
 

@@ -63,11 +63,15 @@ pub enum Surface {
     /// controls, 0-controls, control-only gates between them, mid-circuit measurements) routed
     /// onto a small device against its unrouted distribution.
     Route,
+    /// A session of requests to `qchess serve`'s JSON API, in process.
+    WebApi,
+    /// One `{view, clock}` body posted to `qchess serve --ai` by many clients at once.
+    AiBurst,
 }
 
 impl Surface {
     /// Every surface, in the order the runner visits them.
-    pub const ALL: [Surface; 18] = [
+    pub const ALL: [Surface; 20] = [
         Surface::Qcan,
         Surface::MoveList,
         Surface::Fen,
@@ -86,6 +90,8 @@ impl Surface {
         Surface::Qasm3Semantics,
         Surface::Uqci,
         Surface::Route,
+        Surface::WebApi,
+        Surface::AiBurst,
     ];
 
     /// The surface's name: folder names under the corpus and in reports.
@@ -109,6 +115,8 @@ impl Surface {
             Surface::Qasm3Semantics => "qasm3_semantics",
             Surface::Uqci => "uqci",
             Surface::Route => "route",
+            Surface::WebApi => "web_api",
+            Surface::AiBurst => "ai_burst",
         }
     }
 
@@ -138,6 +146,8 @@ impl Surface {
             Surface::Qasm3Semantics => crate::qasm3_semantics::run(input)?,
             Surface::Uqci => crate::uqci::run(input)?,
             Surface::Route => crate::route::run(input)?,
+            Surface::WebApi => crate::web::web_api(input)?,
+            Surface::AiBurst => crate::web::ai_burst(input)?,
         }
         Ok(())
     }
