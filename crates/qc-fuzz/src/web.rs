@@ -252,7 +252,9 @@ mod tests {
         for (end, want) in [("/play", 200), ("/engine", 200), ("/resign", 200)] {
             assert_eq!(status(end), Some(want), "{end}: {sent:?}");
         }
-        assert!(sent.iter().any(|(what, s)| what.starts_with("DELETE") && s.as_u16() == 204));
+        assert!(sent
+            .iter()
+            .any(|(what, s)| what.starts_with("DELETE") && s.as_u16() == 204));
         assert_eq!(sent.last().map(|(_, s)| s.as_u16()), Some(404), "{sent:?}");
     }
 

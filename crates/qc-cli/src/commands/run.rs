@@ -161,9 +161,19 @@ fn write_outcomes<V: OutcomeValue>(
     Ok(())
 }
 
-/// An amplitude as the text listing shows it.
+/// An amplitude as the text listing shows it. A part that rounds to zero is shown `+0.000000`,
+/// whatever its sign (`-0.000000i` read as a sign where there is none).
 fn complex_text(a: Complex64) -> String {
-    format!("{:+.6}{:+.6}i", a.re, a.im)
+    format!("{:+.6}{:+.6}i", shown(a.re), shown(a.im))
+}
+
+/// `x`, or +0 when six decimals show it as zero.
+fn shown(x: f64) -> f64 {
+    if x.abs() < 5e-7 {
+        0.0
+    } else {
+        x
+    }
 }
 
 /// The bits a branch measured on the way, as `c0=1 c2=0`.
