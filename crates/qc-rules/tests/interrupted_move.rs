@@ -69,10 +69,12 @@ fn interrupted_after(error: &MoveError) -> Option<u64> {
 }
 
 /// Plays `NEXT` under `interrupt`.
-fn play_under(game: &mut Game<SparseSim>, interrupt: Interrupt) -> Result<(), MoveError> {
+fn play_under(game: &mut Game<SparseSim>, interrupt: Interrupt) -> Result<(), Box<MoveError>> {
     let mv: QcanMove = NEXT.parse().expect("a move");
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
-    while_interruptible(interrupt, || game.play(&mv, &mut rng).map(|_| ()))
+    while_interruptible(interrupt, || {
+        game.play(&mv, &mut rng).map(|_| ()).map_err(Box::new)
+    })
 }
 
 #[test]

@@ -326,7 +326,7 @@ impl<B: Backend> Game<B> {
     /// test of a candidate reads the state); `None` when it said stop.
     pub(crate) fn legal_while(
         &self,
-        go_on: &mut dyn FnMut(&[LegalMove<QcanMove>]) -> bool,
+        go_on: &mut crate::ruleset::GoOnListing<'_, QcanMove>,
     ) -> Option<Vec<LegalMove<QcanMove>>> {
         if self.position().status.is_over() {
             return Some(Vec::new());

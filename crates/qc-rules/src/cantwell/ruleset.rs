@@ -285,7 +285,7 @@ impl<B: Backend> QuantumGame for Game<B> {
 
     fn legal_moves_while(
         &self,
-        go_on: &mut dyn FnMut(&[LegalMove<QcanMove>]) -> bool,
+        go_on: &mut crate::ruleset::GoOnListing<'_, QcanMove>,
     ) -> Option<Vec<LegalMove<QcanMove>>> {
         self.legal_while(go_on)
     }

@@ -51,6 +51,10 @@ use std::str::FromStr;
 /// The error of reading a move of `M`'s notation.
 pub type ParseError<M> = <M as FromStr>::Err;
 
+/// What [`QuantumGame::legal_moves_while`] shows the moves found so far to: false stops the
+/// listing.
+pub type GoOnListing<'a, M> = dyn FnMut(&[LegalMove<M>]) -> bool + 'a;
+
 /// A game in progress on a backend, whatever its ruleset.
 pub trait QuantumGame {
     /// A move in the ruleset's notation.
@@ -112,7 +116,7 @@ pub trait QuantumGame {
     /// By default the whole list is made first, then shown to `go_on` once.
     fn legal_moves_while(
         &self,
-        go_on: &mut dyn FnMut(&[LegalMove<Self::Move>]) -> bool,
+        go_on: &mut GoOnListing<'_, Self::Move>,
     ) -> Option<Vec<LegalMove<Self::Move>>> {
         let moves = self.legal_moves();
         go_on(&moves).then_some(moves)
