@@ -36,14 +36,34 @@ pub(crate) use qc_ir::backend::mix64 as mix;
 /// refused) rather than from the rules: the game is then as it was, and the move would be
 /// legal with more memory, so the search must not take it for an unplayable move.
 pub fn out_of_memory(error: &(dyn std::error::Error + 'static)) -> bool {
+    matches!(
+        backend_cause(error),
+        Some(qc_ir::BackendError::CapacityExceeded { .. })
+    )
+}
+
+/// Whether `error` came from the simulator stopping a step at the search's stop flag or
+/// deadline ([`qc_ir::BackendError::Interrupted`], see [`qc_ir::interrupt`]): the game's ledger
+/// restored the state, so the game is as it was, and the search ends as at its deadline.
+pub fn interrupted(error: &(dyn std::error::Error + 'static)) -> bool {
+    matches!(
+        backend_cause(error),
+        Some(qc_ir::BackendError::Interrupted { .. })
+    )
+}
+
+/// The simulator's error in `error`'s chain of causes, if there is one.
+fn backend_cause<'a>(
+    error: &'a (dyn std::error::Error + 'static),
+) -> Option<&'a qc_ir::BackendError> {
     let mut cause = Some(error);
     while let Some(e) = cause {
-        if let Some(qc_ir::BackendError::CapacityExceeded { .. }) = e.downcast_ref() {
-            return true;
+        if let Some(backend) = e.downcast_ref::<qc_ir::BackendError>() {
+            return Some(backend);
         }
         cause = e.source();
     }
-    false
+    None
 }
 
 /// The hash of a FEN without its two move counters (fields 5 and 6): the same placement, side,

@@ -293,6 +293,13 @@ impl Deadline {
             || self.end.is_some_and(|end| Instant::now() >= end)
     }
 
+    /// What stops a simulation step inside a move (the stop flag and the hard end), so that
+    /// the move in progress at the deadline is given up rather than finished
+    /// ([`qc_ir::interrupt`]).
+    pub fn interrupt(&self) -> qc_ir::interrupt::Interrupt {
+        qc_ir::interrupt::Interrupt::new(self.stop.0.clone(), self.end)
+    }
+
     /// Whether a new iteration is worth starting: the last one took `last`, and the next
     /// usually takes several times as long; one that cannot finish would be thrown away.
     pub fn another_iteration(&self, last: Duration) -> bool {

@@ -1,11 +1,14 @@
 //! Answering on time whatever the search is doing: the search publishes its best root move as
 //! it goes into an [`Answer`], and another thread takes the move from there at the deadline.
 //!
-//! The search checks its deadline before every move it plays, but one move's play, evaluation
-//! and undo on a state of a million basis states takes longer than a short move time (the
-//! `movetime_fuzz` example measured 456 ms for a 20 ms `go movetime`, docs/engine.md). The
-//! thread that answers does not wait for that node: at the deadline it gives the best move the
-//! search has published, which is the move the search itself would answer were it stopped there.
+//! The search checks its deadline before every move it plays, and the simulator gives up a move
+//! in progress at the deadline ([`qc_ir::interrupt`]), but what only reads the state (a
+//! candidate move's legality, the evaluation) still runs to its end: on a state of a million
+//! basis states that can outlast a short move time (the `movetime_fuzz` example measured 456 ms
+//! for a 20 ms `go movetime` before the interrupt, docs/engine.md). The thread that answers does
+//! not wait for that: at the deadline it gives the best move the search has published (the first
+//! legal move is published as soon as it is found), which is the move the search itself would
+//! answer were it stopped there.
 
 use crate::limits::StopFlag;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};

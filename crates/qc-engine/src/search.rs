@@ -24,9 +24,6 @@ use qc_rules::{LegalMove, MoveOutcome, PieceKind, QuantumGame, Status};
 use rand::SeedableRng;
 use std::time::{Duration, Instant};
 
-/// A move the engine could not work out, with why: the answer when nothing else is listed.
-type MoveFailure<G> = (<G as QuantumGame>::Move, <G as QuantumGame>::Error);
-
 /// How the engine searches and evaluates.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct SearchConfig {
@@ -94,14 +91,28 @@ enum Abort<E> {
 }
 
 impl<E: std::error::Error + 'static> Abort<E> {
-    /// A failed play or `move_outcomes`: [`Abort::Memory`] when the simulator ran out of room.
+    /// A failed play or `move_outcomes`: [`Abort::Memory`] when the simulator ran out of room,
+    /// [`Abort::Time`] when it stopped a step at the deadline or the stop flag (the game's
+    /// ledger restored the state either way).
     fn failed(error: E) -> Abort<E> {
-        if crate::game::out_of_memory(&error) {
+        if crate::game::interrupted(&error) {
+            Abort::Time
+        } else if crate::game::out_of_memory(&error) {
             Abort::Memory(error)
         } else {
             Abort::Game(error)
         }
     }
+}
+
+/// The root's moves as [`Searcher::root_moves`] lists them.
+struct Root<G: QuantumGame> {
+    /// The moves with outcomes, in the engine's order.
+    moves: Vec<RootMove<G::Move>>,
+    /// The first legal move found (published at once), the answer when `moves` is empty.
+    first: Option<G::Move>,
+    /// Why listing stopped short for want of memory.
+    out_of_memory: Option<G::Error>,
 }
 
 /// A root move with its outcomes and its last score.
@@ -193,6 +204,23 @@ impl Searcher {
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> Result<Found<G::Move>, G::Error> {
         let deadline = Deadline::new(Instant::now(), limits, stop);
+        // The simulator gives up a move it is in when the deadline passes or the flag is raised
+        // (the game's ledger restores the state), so the search comes back within a few
+        // thousand basis states of its time rather than one whole move later.
+        qc_ir::interrupt::while_interruptible(deadline.interrupt(), || {
+            self.search_until(game, limits, &deadline, allowed, on_iteration)
+        })
+    }
+
+    /// [`Searcher::search_among`] under `deadline`.
+    fn search_until<G: EngineGame>(
+        &mut self,
+        game: &mut G,
+        limits: &Limits,
+        deadline: &Deadline,
+        allowed: &dyn Fn(&G::Move) -> bool,
+        on_iteration: &mut dyn FnMut(&Iteration),
+    ) -> Result<Found<G::Move>, G::Error> {
         self.nodes = 0;
         for k in &mut self.killers {
             *k = [None, None];
@@ -212,16 +240,17 @@ impl Searcher {
         if game.status().is_over() {
             return Ok(found);
         }
-        let (mut root, short) = self.root_moves(game, &deadline, allowed);
-        if let Some((first, e)) = short {
+        let listed = self.root_moves(game, deadline, allowed);
+        let mut root = listed.moves;
+        if let Some(e) = listed.out_of_memory {
             found.out_of_memory = Some(e.to_string());
-            if root.is_empty() {
-                // No move's outcomes could be worked out: the first legal move in the engine's
-                // order answers.
-                found.best = Some(first);
-                found.time = deadline.elapsed();
-                return Ok(found);
-            }
+        }
+        if root.is_empty() {
+            // No move's outcomes could be worked out (no room, or the time ran out while the
+            // moves were listed): the first legal move found answers.
+            found.best = listed.first;
+            found.time = deadline.elapsed();
+            return Ok(found);
         }
         if let Some(first) = root.first() {
             found.best = Some(first.mv.clone());
@@ -237,7 +266,7 @@ impl Searcher {
                 break;
             }
             let started = Instant::now();
-            match self.root_iteration(game, &mut root, depth, &deadline) {
+            match self.root_iteration(game, &mut root, depth, deadline) {
                 Ok(()) => {}
                 Err(Abort::Game(e)) => return Err(e),
                 Err(stopped @ (Abort::Time | Abort::Memory(_))) => {
@@ -283,57 +312,76 @@ impl Searcher {
         Ok(found)
     }
 
-    /// The root's legal moves that have outcomes, in the engine's order. Stops listing when the
-    /// deadline passes (at least one move is listed when there is one), or when the simulator
-    /// has no room to work out a move's outcomes: then, with nothing listed, the first legal
-    /// move in order comes back with the error, as the move to answer.
+    /// The root's legal moves that have outcomes, in the engine's order, and the first legal
+    /// move found, which is published as soon as it is found: on a state of half a million
+    /// basis states listing every legal move takes seconds, and a GUI's `bestmove` cannot wait
+    /// for that. Stops listing (the moves, or their outcomes once at least one move has them)
+    /// when the deadline passes, or when the simulator has no room to work out a move's
+    /// outcomes (with the error).
     fn root_moves<G: EngineGame>(
         &mut self,
         game: &mut G,
         deadline: &Deadline,
         allowed: &dyn Fn(&G::Move) -> bool,
-    ) -> (Vec<RootMove<G::Move>>, Option<MoveFailure<G>>) {
-        let moves: Vec<LegalMove<G::Move>> = game
-            .legal_moves()
-            .into_iter()
-            .filter(|m| allowed(&m.mv))
-            .collect();
+    ) -> Root<G> {
+        let mut first: Option<G::Move> = None;
+        let listed = game.legal_moves_while(&mut |found| {
+            if first.is_none() {
+                if let Some(m) = found.iter().find(|m| allowed(&m.mv)) {
+                    self.publish(&m.mv);
+                    first = Some(m.mv.clone());
+                }
+            }
+            !deadline.reached(self.nodes)
+        });
+        let mut root = Root {
+            moves: Vec::new(),
+            first,
+            out_of_memory: None,
+        };
+        let Some(listed) = listed else {
+            return root;
+        };
+        let moves: Vec<LegalMove<G::Move>> =
+            listed.into_iter().filter(|m| allowed(&m.mv)).collect();
         let order = self.order::<G>(game, &moves, None, 0);
         // Every listed move is legal, so the first in order is a move to answer with should time
         // run out while its outcomes are worked out: on a state of half a million basis states
         // one move's outcomes (each run on the state and taken back) took over 100 ms.
-        if let Some(&first) = order.first() {
-            self.publish(&moves[first].mv);
+        if let Some(&best) = order.first() {
+            self.publish(&moves[best].mv);
+            root.first = Some(moves[best].mv.clone());
         }
-        let mut root = Vec::with_capacity(moves.len());
         for &index in &order {
-            if !root.is_empty() && deadline.reached(self.nodes) {
+            if !root.moves.is_empty() && deadline.reached(self.nodes) {
                 break;
             }
             let mv = &moves[index].mv;
             // A listed move whose outcomes the game refuses cannot be played (Quantum Chess
             // lists a few that only change the state's global phase); one the simulator has no
-            // room for would be playable with more memory, and the next would not fare better.
+            // room for would be playable with more memory, and the next would not fare better;
+            // one the simulator stopped at the deadline ends the listing.
             let outcomes = match game.move_outcomes(mv) {
                 Ok(outcomes) if !outcomes.is_empty() => outcomes,
+                Err(e) if crate::game::interrupted(&e) => break,
                 Err(e) if crate::game::out_of_memory(&e) => {
-                    let first = moves[order[0]].mv.clone();
-                    return (root, Some((first, e)));
+                    root.out_of_memory = Some(e);
+                    break;
                 }
                 _ => continue,
             };
-            if root.is_empty() {
+            if root.moves.is_empty() {
                 // The first playable move (the first in order, unless it could not be played
                 // after all).
                 self.publish(mv);
             }
-            root.push(RootMove {
+            root.moves.push(RootMove {
                 mv: mv.clone(),
                 outcomes,
                 score: f64::NEG_INFINITY,
             });
         }
-        (root, None)
+        root
     }
 
     /// One iteration at the root: every move searched to `depth`, best first; the moves are
@@ -494,7 +542,11 @@ impl Searcher {
         if let Some(score) = stored.and_then(|e| e.cutoff(depth, alpha, beta)) {
             return Ok(score);
         }
-        let moves = game.legal_moves();
+        // Listing the moves reads the state once per candidate: stopped at the deadline too.
+        let nodes = self.nodes;
+        let Some(moves) = game.legal_moves_while(&mut |_| !deadline.reached(nodes)) else {
+            return Err(Abort::Time);
+        };
         let order = self.order::<G>(game, &moves, stored.and_then(|e| e.best), ply);
         let alpha_in = alpha;
         let mut best = f64::NEG_INFINITY;
@@ -503,6 +555,7 @@ impl Searcher {
             let mv = &moves[index].mv;
             let outcomes = match game.move_outcomes(mv) {
                 Ok(o) if !o.is_empty() => o,
+                Err(e) if crate::game::interrupted(&e) => return Err(Abort::Time),
                 Err(e) if crate::game::out_of_memory(&e) => return Err(Abort::Memory(e)),
                 _ => continue,
             };

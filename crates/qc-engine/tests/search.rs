@@ -187,3 +187,27 @@ fn the_published_best_move_is_the_move_the_search_answers() {
         assert_eq!(published, best, "{fen} {moves:?}");
     }
 }
+
+#[test]
+fn a_move_is_published_before_any_child_is_played() {
+    // The stop is raised before the search starts, so no child position is ever played (0
+    // nodes), nor every legal move listed: the first legal move found is published, and the
+    // thread that answers gives it at once. Before, the whole list was made and ordered first
+    // (seconds on a state of a million basis states), and the move published was the first in
+    // the engine's order (here the capture f6xe4), not the first legal one.
+    let mut g = game::<Cantwell>(qc_rules::START_FEN, &["b1^a3c3", "g8^f6h6", "e2e4"]);
+    let first_legal = g.legal_moves()[0].mv.to_string();
+    let answer = Answer::new();
+    let mut searcher = Searcher::default();
+    searcher.publish_to(Some(answer.clone()));
+    let stop = StopFlag::new();
+    stop.stop();
+    let limits = Limits::move_time(Duration::from_secs(60));
+    let found = searcher
+        .search(&mut g, &limits, stop.clone(), &mut |_| {})
+        .expect("search");
+    assert_eq!(found.nodes, 0, "no child was played");
+    let published = answer.wait(None, false, &stop);
+    assert_eq!(published.as_deref(), Some(first_legal.as_str()));
+    assert_eq!(found.best.map(|m| m.to_string()), published);
+}

@@ -154,6 +154,16 @@ pub enum BackendError {
     /// A snapshot from another backend or state was restored or compared.
     #[error("invalid snapshot: {0}")]
     InvalidSnapshot(&'static str),
+    /// The step was stopped by this thread's [`crate::interrupt::Interrupt`] (a search's stop
+    /// flag or deadline) before it finished. The state is then undefined: restore the snapshot
+    /// taken before the step (a game's ledger does so with every failed move).
+    #[error("{during} was interrupted (stop or deadline) after {visited} basis states were visited; the state must be restored")]
+    Interrupted {
+        /// The step that was stopped.
+        during: &'static str,
+        /// Basis states visited under the interrupt when it was seen.
+        visited: u64,
+    },
 }
 
 /// The check every [`Backend::free`] makes: an ancilla may end its life only in |0>, that is

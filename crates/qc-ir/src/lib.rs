@@ -24,6 +24,7 @@ pub mod gate_data;
 pub mod guard;
 pub mod ids;
 pub mod instruction;
+pub mod interrupt;
 pub mod matrix;
 pub mod passes;
 pub mod text;

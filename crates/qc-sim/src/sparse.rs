@@ -31,7 +31,9 @@ mod branch;
 mod general;
 mod monomial;
 mod radix;
+mod watch;
 use branch::kept;
+use watch::Watch;
 
 /// The OR and AND of a set of keys: a qubit whose bit is 0 in the OR or 1 in the AND is constant
 /// over them (and can leave the keys). Every pass that rewrites keys accumulates it on the way.
@@ -49,8 +51,12 @@ fn combine(a: KeyBits, b: KeyBits) -> KeyBits {
 /// `docs/performance.md`).
 pub const DEFAULT_PARALLEL_THRESHOLD: usize = 1 << 14;
 
-/// Entries per parallel work item for passes that build a new vector.
-const BUILD_CHUNK: usize = 1 << 13;
+/// Entries per parallel work item for passes that build a new vector (also how often a pass
+/// looks at the step's interrupt: [`qc_ir::interrupt::CHECK_EVERY`]).
+const BUILD_CHUNK: usize = qc_ir::interrupt::CHECK_EVERY;
+
+/// What an interrupted gate says it was doing.
+const GATE: &str = "a gate on the sparse state";
 
 /// How many branching gates took each path (see the `branch` module); for benchmarks and tests.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -79,6 +85,8 @@ pub struct SparseSim {
     saved: SavedBytes,
     parallel_threshold: usize,
     paths: BranchPaths,
+    /// The interrupt of the step under way (read from the thread when the step starts).
+    watch: Watch,
 }
 
 impl Clone for SparseSim {
@@ -93,6 +101,7 @@ impl Clone for SparseSim {
             saved: SavedBytes::default(),
             parallel_threshold: self.parallel_threshold,
             paths: self.paths,
+            watch: Watch::default(),
         }
     }
 }
@@ -161,6 +170,7 @@ impl SparseSim {
             saved: SavedBytes::default(),
             parallel_threshold: DEFAULT_PARALLEL_THRESHOLD,
             paths: BranchPaths::default(),
+            watch: Watch::default(),
         }
     }
 
@@ -541,6 +551,7 @@ impl Backend for SparseSim {
         targets: &[Qubit],
         controls: &[Control],
     ) -> Result<(), BackendError> {
+        self.watch = Watch::start(GATE)?;
         let Some(test) = control_test(&self.slots, controls) else {
             return Ok(());
         };
@@ -560,6 +571,7 @@ impl Backend for SparseSim {
         let bits = &bits[..targets.len().min(2)];
         if let Some((rows, factors)) = monomial {
             let (or, and) = self.apply_monomial(bits, rows, factors, test);
+            self.watch.check(GATE)?;
             self.demote_given(targets, or, and);
         } else {
             let (or, and) = self.apply_branching(bits, &constant[..bits.len()], &table, test)?;
@@ -577,6 +589,7 @@ impl Backend for SparseSim {
         controls: &[Control],
     ) -> Result<(), BackendError> {
         qc_ir::backend::check_matrix_size(matrix, targets.len())?;
+        self.watch = Watch::start(GATE)?;
         let Some(test) = control_test(&self.slots, controls) else {
             return Ok(());
         };
@@ -592,6 +605,7 @@ impl Backend for SparseSim {
     }
 
     fn measure(&mut self, qubit: Qubit, choice: MeasureChoice) -> Result<bool, BackendError> {
+        self.watch = Watch::start("a measurement")?;
         match self.slots.get(qubit) {
             Slot::Classical(v) => choice.resolve_classical(qubit, v),
             Slot::Quantum(bit) => {
@@ -682,6 +696,7 @@ impl Backend for SparseSim {
         // same), each looked up in one sorted copy of the current entries and summed in the
         // snapshot's order: one copy of one state, where sorting copies of both (and, across
         // tables, ordering the snapshot by its lists of qubits) took three.
+        Watch::start("comparing the state with a snapshot")?;
         let Some(map) = self.slots.key_map_from(&snapshot.slots) else {
             return Ok(0.0);
         };

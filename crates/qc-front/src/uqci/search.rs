@@ -8,18 +8,22 @@
 //! ([`QuantumGame::move_outcomes`]: each played with its outcome written in, weighted by its
 //! exact probability, then taken back). Depth 1 looks one ply ahead; depth 2 also lets the
 //! opponent answer each outcome with its best reply, as long as the positions it visits stay
-//! within the ruleset's budget (`qc_rules::Ruleset::SEARCH_BUDGET`). Both depths also stop at a
-//! deadline ([`BARE_GO_TIME`] after `go`): a count of positions alone let a one-ply search of a
-//! big superposition run for minutes, each position costing as much as its state is large.
+//! within the ruleset's budget (`qc_rules::Ruleset::SEARCH_BUDGET`). Both depths also stop when
+//! the basis states of the positions they played from add up to [`BARE_GO_WORK`]: a count of
+//! positions alone let a one-ply search of a big superposition run for minutes, each position
+//! costing as much as its state is large. A count of work, not a clock, so that the answer does
+//! not depend on the machine's speed or load (a 10-second clock made the same session answer
+//! differently on a busy machine).
 
 use qc_rules::{BoardView, Color, MoveOutcome, Piece, PieceKind, QuantumGame, Status};
 use rand::SeedableRng;
-use std::time::{Duration, Instant};
 
-/// How long a bare `go` or `go depth N` may search: twenty times what depth 2 takes in the
-/// slowest documented case (half a second), so that an ordinary search is never cut and answers the
-/// same on every machine, while a big superposition no longer holds `go` for minutes.
-pub const BARE_GO_TIME: Duration = Duration::from_secs(10);
+/// The most work a bare `go` or `go depth N` may do: the basis states of the positions it plays
+/// moves from, summed (one move costs about as much as its state is large). Depth 2 with a rook
+/// against a queen (131 moves, about 180 replies each, on states of a few basis states) spends
+/// about 60,000, the start position's depth 1 a few dozen; a big superposition (80 plies, 7,128
+/// basis states, 265 legal moves: 45 s for depth 1 uncut) stops after about 280 positions.
+pub const BARE_GO_WORK: u64 = 2_000_000;
 
 /// The score of a won game, in pawns.
 pub const WIN_SCORE: f64 = 1000.0;
@@ -72,8 +76,8 @@ pub fn evaluate<G: QuantumGame>(game: &G, side: Color) -> f64 {
 pub enum Stopped<E> {
     /// It would visit more positions than its budget.
     Budget,
-    /// Its deadline passed.
-    Time,
+    /// Its work budget ran out.
+    Work,
     /// Playing or taking back a trial move failed (the game may then have moved on).
     Failed(E),
 }
@@ -86,35 +90,39 @@ pub struct Found<M> {
     pub score: f64,
     /// The depth the score comes from.
     pub depth: u32,
-    /// How many of the legal moves were searched at [`Found::depth`], when the deadline cut
-    /// that depth short (`None`: all of them).
+    /// How many of the legal moves were searched at [`Found::depth`], when the work budget
+    /// cut that depth short (`None`: all of them).
     pub cut_after: Option<usize>,
+    /// Whether the work budget ([`BARE_GO_WORK`]) kept a deeper search from finishing.
+    pub out_of_work: bool,
 }
 
-/// What a search may still spend: positions, and time until a deadline.
+/// What a search may still spend: positions, and work (basis states of the positions moves are
+/// played from).
 struct Allowance {
     positions: usize,
-    deadline: Instant,
+    work: u64,
 }
 
 impl Allowance {
-    /// Spends one position.
-    fn visit<E>(&mut self) -> Result<(), Stopped<E>> {
+    /// Spends one position, played from a state of `states` basis states.
+    fn visit<E>(&mut self, states: usize) -> Result<(), Stopped<E>> {
         self.positions = self.positions.checked_sub(1).ok_or(Stopped::Budget)?;
+        self.work = self.work.saturating_sub(states as u64);
         Ok(())
     }
 
-    fn out_of_time(&self) -> bool {
-        Instant::now() >= self.deadline
+    fn out_of_work(&self) -> bool {
+        self.work == 0
     }
 }
 
 /// The best move for the side to move, searched at `depth` (1..=[`MAX_DEPTH`]) if it visits at
-/// most `budget` positions (moves played with one outcome; a count, so that a search gives the
-/// same answer on any machine) and ends before `deadline`, at depth 1 otherwise
-/// ([`Found::depth`] says which); `None` when there is no legal move. Ties go to the first move
-/// in `legal_moves` order. When the deadline passes during depth 1, the best of the moves
-/// searched so far answers (at least the first is searched; [`Found::cut_after`] says how many).
+/// most `budget` positions (moves played with one outcome) and `work` (see [`BARE_GO_WORK`]), at depth
+/// 1 otherwise ([`Found::depth`] says which); counts, so that a search gives the same answer on
+/// any machine under any load. `None` when there is no legal move. Ties go to the first move in
+/// `legal_moves` order. When the work runs out during depth 1, the best of the moves searched so
+/// far answers (at least the first is searched; [`Found::cut_after`] says how many).
 ///
 /// # Errors
 /// [`Stopped::Failed`]: playing or taking back a trial move failed (the game may then have moved
@@ -123,11 +131,11 @@ pub fn best_move<G: QuantumGame>(
     game: &mut G,
     depth: u32,
     budget: usize,
-    deadline: Instant,
+    work: u64,
 ) -> Result<Option<Found<G::Move>>, Stopped<G::Error>> {
     let mut allowance = Allowance {
         positions: DEPTH_ONE_BUDGET,
-        deadline,
+        work,
     };
     let Some(shallow) = search(game, 1, &mut allowance, true)? else {
         return Ok(None);
@@ -138,17 +146,25 @@ pub fn best_move<G: QuantumGame>(
     let visited = DEPTH_ONE_BUDGET - allowance.positions;
     if depth == 1
         || shallow.cut_after.is_some()
-        || allowance.out_of_time()
         || visited.saturating_mul(replies(game, &shallow.mv)?) > budget
     {
         return Ok(Some(shallow));
     }
-    let mut allowance = Allowance {
-        positions: budget,
-        deadline,
-    };
+    let out_of_work = allowance.out_of_work();
+    if out_of_work {
+        return Ok(Some(Found {
+            out_of_work,
+            ..shallow
+        }));
+    }
+    // Depth 2 has its own count of positions, and what is left of the work.
+    allowance.positions = budget;
     match search(game, depth, &mut allowance, false) {
-        Err(Stopped::Budget | Stopped::Time) => Ok(Some(shallow)),
+        Err(Stopped::Budget) => Ok(Some(shallow)),
+        Err(Stopped::Work) => Ok(Some(Found {
+            out_of_work: true,
+            ..shallow
+        })),
         deep => deep,
     }
 }
@@ -167,8 +183,8 @@ fn replies<G: QuantumGame>(game: &mut G, mv: &G::Move) -> Result<usize, Stopped<
 }
 
 /// [`best_move`] at exactly `depth`, spending one position of `allowance` per position
-/// visited. Past the deadline, `keep_partial` answers the best of the moves searched so far
-/// (after the first), else the search stops with [`Stopped::Time`].
+/// visited. Out of work, `keep_partial` answers the best of the moves searched so far (after
+/// the first), else the search stops with [`Stopped::Work`].
 fn search<G: QuantumGame>(
     game: &mut G,
     depth: u32,
@@ -177,14 +193,14 @@ fn search<G: QuantumGame>(
 ) -> Result<Option<Found<G::Move>>, Stopped<G::Error>> {
     let mut best: Option<Found<G::Move>> = None;
     for (searched, mv) in game.legal_moves().into_iter().enumerate() {
-        if allowance.out_of_time() {
+        if allowance.out_of_work() {
             match best.as_mut() {
                 Some(found) if keep_partial => {
                     found.cut_after = Some(searched);
                     break;
                 }
                 None if keep_partial => {}
-                _ => return Err(Stopped::Time),
+                _ => return Err(Stopped::Work),
             }
         }
         // A listed move whose outcomes the engine refuses cannot be played, so it is no
@@ -202,6 +218,7 @@ fn search<G: QuantumGame>(
                 score,
                 depth,
                 cut_after: None,
+                out_of_work: false,
             });
         }
     }
@@ -219,7 +236,7 @@ fn expected_score<G: QuantumGame>(
     let side = game.side_to_move();
     let mut total = 0.0;
     for outcome in outcomes {
-        allowance.visit()?;
+        allowance.visit(game.state_size())?;
         // The move's own outcome is written in; randomness beyond it (the measurement of every
         // square at the fifty-move limit) is sampled with a fixed seed, so that a search is
         // repeatable.
@@ -250,8 +267,8 @@ mod tests {
         Game::new(board, qc_sim::SparseSim::new()).expect("a game")
     }
 
-    fn found(game: &mut Game<qc_sim::SparseSim>, depth: u32, deadline: Instant) -> Found<String> {
-        let Ok(Some(found)) = best_move(game, depth, 250_000, deadline) else {
+    fn found(game: &mut Game<qc_sim::SparseSim>, depth: u32, work: u64) -> Found<String> {
+        let Ok(Some(found)) = best_move(game, depth, 250_000, work) else {
             panic!("no move found");
         };
         Found {
@@ -259,28 +276,47 @@ mod tests {
             score: found.score,
             depth: found.depth,
             cut_after: found.cut_after,
+            out_of_work: found.out_of_work,
         }
     }
 
     #[test]
-    fn a_search_with_time_searches_every_move() {
-        let later = Instant::now() + Duration::from_secs(3600);
-        let best = found(&mut rook_takes_queen(), 1, later);
+    fn a_search_with_work_to_spare_searches_every_move() {
+        let best = found(&mut rook_takes_queen(), 1, BARE_GO_WORK);
         assert_eq!(
-            (best.mv.as_str(), best.depth, best.cut_after),
-            ("b1b7", 1, None)
+            (
+                best.mv.as_str(),
+                best.depth,
+                best.cut_after,
+                best.out_of_work
+            ),
+            ("b1b7", 1, None, false)
         );
     }
 
     #[test]
-    fn past_the_deadline_depth_one_answers_the_first_move_searched() {
-        // A deadline already passed: the first legal move is searched, nothing after it.
+    fn out_of_work_depth_one_answers_the_first_move_searched() {
+        // No work at all: the first legal move is searched, nothing after it.
         let mut game = rook_takes_queen();
         let first = game.legal_moves()[0].mv.to_string();
-        let best = found(&mut game, 1, Instant::now());
+        let best = found(&mut game, 1, 0);
         assert_eq!(best.mv, first);
         assert_eq!(best.cut_after, Some(1));
-        let best = found(&mut game, 2, Instant::now());
+        let best = found(&mut game, 2, 0);
         assert_eq!((best.depth, best.cut_after), (1, Some(1)));
+        // Work for depth 1 (one position per outcome of each move, each position a state of a
+        // basis state or two) and a little more: depth 2 starts, runs out, and depth 1's move
+        // answers, said so. The count decides, not the machine: the same answer under any load.
+        let moves = game.legal_moves().len() as u64;
+        let best = found(&mut game, 2, 2 * moves + 10);
+        assert_eq!(
+            (
+                best.mv.as_str(),
+                best.depth,
+                best.cut_after,
+                best.out_of_work
+            ),
+            ("b1b7", 1, None, true)
+        );
     }
 }

@@ -5,7 +5,7 @@
 
 use super::dice::{PositionKey, Stream};
 use super::output::Output;
-use super::search::{best_move, Stopped, BARE_GO_TIME, MAX_DEPTH};
+use super::search::{best_move, Stopped, BARE_GO_WORK, MAX_DEPTH};
 use super::timed::{self, Job, Running};
 use qc_engine::{EngineGame, Go, SearchConfig, Searcher};
 use qc_ir::Backend;
@@ -14,7 +14,6 @@ use qc_rules::{
     DrawReason, Endings, GameMove, QuantumGame, Ruleset, SquarePair, Status, Switch, WinReason,
 };
 use qc_sim::MemoryLimit;
-use std::time::Instant;
 
 /// The game a session drives: the ruleset's game on the simulator `--backend` names.
 pub type Engine<R, B> = <R as Ruleset>::Game<B>;
@@ -349,24 +348,22 @@ where
             return self.go_timed(go);
         }
         let depth = go.depth.unwrap_or(1).min(MAX_DEPTH);
-        let deadline = Instant::now() + BARE_GO_TIME;
         let game = match self.game() {
             Ok(game) => game,
             Err(e) => return error(format!("go: {e}")),
         };
-        match best_move(game, depth, R::SEARCH_BUDGET, deadline) {
+        match best_move(game, depth, R::SEARCH_BUDGET, BARE_GO_WORK) {
             Ok(Some(found)) => {
                 let mut reply = Vec::new();
                 if let Some(searched) = found.cut_after {
                     reply.push(format!(
-                        "info string depth 1 ran out of its {} ms after {searched} move(s): \
-                         the best of those answers",
-                        BARE_GO_TIME.as_millis()
+                        "info string depth 1 ran out of its work ({BARE_GO_WORK} basis states) \
+                         after {searched} move(s): the best of those answers"
                     ));
-                } else if found.depth < depth && Instant::now() >= deadline {
+                } else if found.depth < depth && found.out_of_work {
                     reply.push(format!(
-                        "info string depth {depth} ran out of its {} ms: searched depth {}",
-                        BARE_GO_TIME.as_millis(),
+                        "info string depth {depth} ran out of its work ({BARE_GO_WORK} basis \
+                         states): searched depth {}",
                         found.depth
                     ));
                 } else if found.depth < depth {
@@ -396,7 +393,7 @@ where
                 match stopped {
                     Stopped::Failed(e) => error(format!("go: {e}")),
                     Stopped::Budget => error("go: too many moves and outcomes to search"),
-                    Stopped::Time => error("go: out of time before any move was searched"),
+                    Stopped::Work => error("go: out of work before any move was searched"),
                 }
             }
         }

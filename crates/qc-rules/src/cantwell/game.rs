@@ -319,23 +319,35 @@ impl<B: Backend> Game<B> {
     /// possible by the possibility equations and able to change the state in some branch
     /// (Definition 2, see [`crate::cantwell::definition2`]).
     pub(crate) fn legal(&self) -> Vec<LegalMove<QcanMove>> {
+        self.legal_while(&mut |_| true).unwrap_or_default()
+    }
+
+    /// The legal moves, `go_on` shown those found so far after each candidate (Definition 2's
+    /// test of a candidate reads the state); `None` when it said stop.
+    pub(crate) fn legal_while(
+        &self,
+        go_on: &mut crate::ruleset::GoOnListing<'_, QcanMove>,
+    ) -> Option<Vec<LegalMove<QcanMove>>> {
         if self.position().status.is_over() {
-            return Vec::new();
+            return Some(Vec::new());
         }
         let occ = self.occupancy();
-        possible_moves(self.board(), &occ)
-            .into_iter()
-            .filter(|(_, c)| {
-                definition2::classified_can_act(self.backend(), &occ, c).unwrap_or(false)
-            })
-            .map(|(mv, c)| LegalMove {
-                mv,
-                kind: MoveClass {
-                    move_type: c.move_type,
-                    variant: c.variant,
-                },
-            })
-            .collect()
+        let mut legal = Vec::new();
+        for (mv, c) in possible_moves(self.board(), &occ) {
+            if definition2::classified_can_act(self.backend(), &occ, &c).unwrap_or(false) {
+                legal.push(LegalMove {
+                    mv,
+                    kind: MoveClass {
+                        move_type: c.move_type,
+                        variant: c.variant,
+                    },
+                });
+            }
+            if !go_on(&legal) {
+                return None;
+            }
+        }
+        Some(legal)
     }
 
     /// Classifies `mv` for the side that plays it (with `forceturn`, the owner of its piece).

@@ -283,6 +283,13 @@ impl<B: Backend> QuantumGame for Game<B> {
         self.legal()
     }
 
+    fn legal_moves_while(
+        &self,
+        go_on: &mut crate::ruleset::GoOnListing<'_, QcanMove>,
+    ) -> Option<Vec<LegalMove<QcanMove>>> {
+        self.legal_while(go_on)
+    }
+
     fn status(&self) -> Status {
         self.status_now()
     }

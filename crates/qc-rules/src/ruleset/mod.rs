@@ -51,6 +51,10 @@ use std::str::FromStr;
 /// The error of reading a move of `M`'s notation.
 pub type ParseError<M> = <M as FromStr>::Err;
 
+/// What [`QuantumGame::legal_moves_while`] shows the moves found so far to: false stops the
+/// listing.
+pub type GoOnListing<'a, M> = dyn FnMut(&[LegalMove<M>]) -> bool + 'a;
+
 /// A game in progress on a backend, whatever its ruleset.
 pub trait QuantumGame {
     /// A move in the ruleset's notation.
@@ -102,6 +106,21 @@ pub trait QuantumGame {
 
     /// The legal moves of the side to move, with their kinds (none once the game is over).
     fn legal_moves(&self) -> Vec<LegalMove<Self::Move>>;
+
+    /// [`QuantumGame::legal_moves`], listed as they are found: `go_on` is called with the moves
+    /// found so far after each candidate move is examined (each costs a pass over the state), and
+    /// listing stops when it returns false; `None` then, the list being incomplete. A search
+    /// uses it to have a legal move at once (the first found) and to stop listing at its
+    /// deadline on a state of millions of basis states, where the whole list takes seconds.
+    ///
+    /// By default the whole list is made first, then shown to `go_on` once.
+    fn legal_moves_while(
+        &self,
+        go_on: &mut GoOnListing<'_, Self::Move>,
+    ) -> Option<Vec<LegalMove<Self::Move>>> {
+        let moves = self.legal_moves();
+        go_on(&moves).then_some(moves)
+    }
 
     /// Whether the game goes on.
     fn status(&self) -> Status;

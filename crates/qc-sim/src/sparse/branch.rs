@@ -6,7 +6,7 @@
 //! written group by group. Every path also returns the OR and AND of the new keys, so finding
 //! qubits that became constant costs no extra pass.
 
-use super::{combine, row_bits, Entry, KeyBits, SparseSim, BUILD_CHUNK, NO_KEYS};
+use super::{combine, row_bits, Entry, KeyBits, SparseSim, BUILD_CHUNK, GATE, NO_KEYS};
 use crate::memory::{try_reserve, MemoryLimit};
 use crate::table::SmallGate;
 use qc_ir::{BackendError, Complex64, AMPLITUDE_EPSILON};
@@ -212,6 +212,8 @@ impl SparseSim {
             self.paths.in_place += 1;
             return Ok(keys);
         }
+        // `mix_in_place` also gives up, with the state untouched, when the step is stopped.
+        self.watch.check(GATE)?;
         self.check_room(
             "sparse state while sorting for a branching gate",
             (2 * self.entries.len() as u128) * Self::bytes_per_entry() as u128,
@@ -227,22 +229,29 @@ impl SparseSim {
             parallel,
             self.limit,
         )?;
+        self.watch.check(GATE)?;
         if let Some(keys) = self.mix_in_place(&plan) {
             self.paths.sorted_in_place += 1;
             return Ok(keys);
         }
+        self.watch.check(GATE)?;
         self.paths.sorted_built += 1;
         self.mix_into_scratch(&plan)
     }
 
     /// Runs the gate in place if every run of adjacent entries sharing a rest is closed under
-    /// it (see [`GroupPlan::closed`]); `None`, with the state untouched, if one is not.
+    /// it (see [`GroupPlan::closed`]); `None`, with the state untouched, if one is not, or if
+    /// the step was stopped while that was looked at.
     fn mix_in_place(&mut self, plan: &GroupPlan) -> Option<KeyBits> {
         let parallel = self.parallel();
         let ranges = plan.work_ranges(&self.entries);
         let entries = &self.entries;
+        let watch = &self.watch;
         let all_closed = |&(lo, hi): &(usize, usize)| {
             let chunk = &entries[lo..hi];
+            if parallel && watch.stops(chunk.len()) {
+                return false;
+            }
             let mut i = 0;
             while i < chunk.len() {
                 let j = plan.run_end(chunk, i);
@@ -309,8 +318,12 @@ impl SparseSim {
         let n = self.entries.len();
         let ranges = plan.work_ranges(&self.entries);
         let entries = &self.entries;
+        let watch = &self.watch;
         let bound_of = |&(lo, hi): &(usize, usize)| -> usize {
             let chunk = &entries[lo..hi];
+            if parallel && watch.stops(chunk.len()) {
+                return 0;
+            }
             let (mut total, mut i) = (0, 0);
             while i < chunk.len() {
                 let j = plan.run_end(chunk, i);
@@ -324,6 +337,8 @@ impl SparseSim {
         } else {
             ranges.iter().map(bound_of).collect()
         };
+        // Nothing is written yet: a stop found while bounding costs nothing to undo.
+        self.watch.check(GATE)?;
         let needed: usize = caps.iter().sum();
         self.check_room(
             "sparse state after a branching gate",
@@ -392,8 +407,12 @@ impl SparseSim {
             n * (1 + weight) * Self::bytes_per_entry() as u128,
         )?;
         let parallel = self.parallel();
+        let watch = &self.watch;
         let count = |chunk: &[Entry]| {
             let mut n = 0usize;
+            if parallel && watch.stops(chunk.len()) {
+                return 0;
+            }
             for e in chunk {
                 plan.expand_one(e, |_| n += 1);
             }
@@ -404,6 +423,8 @@ impl SparseSim {
         } else {
             self.entries.chunks(BUILD_CHUNK).map(count).collect()
         };
+        // Nothing is written yet: a stop found while counting costs nothing to undo.
+        self.watch.check(GATE)?;
         let total: usize = counts.iter().sum();
         let mut out = take_scratch(&mut self.scratch, self.limit, total)?;
         let slices = split_by_lengths(&mut out.spare_capacity_mut()[..total], &counts);

@@ -158,9 +158,17 @@ impl SparseSim {
     /// combine with OR/AND, which are exact and order-free.
     fn monomial_pass<W: KeyWord>(&mut self, tables: &Tables<W>) -> KeyBits {
         if self.parallel() {
+            // In place: chunks after a stop are skipped, and the gate then fails
+            // (`Watch::check`), its half-applied state to be restored.
+            let watch = &self.watch;
             self.entries
                 .par_chunks_mut(BUILD_CHUNK)
-                .map(|chunk| tables.pass(chunk))
+                .map(|chunk| {
+                    if watch.stops(chunk.len()) {
+                        return NO_KEYS;
+                    }
+                    tables.pass(chunk)
+                })
                 .reduce(|| NO_KEYS, combine)
         } else {
             tables.pass(&mut self.entries)
