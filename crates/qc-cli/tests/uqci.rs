@@ -90,6 +90,10 @@ fn the_documented_sessions_run_as_written() {
     let (input, expected) =
         documented_session("### Example session: a GUI writes the outcomes back");
     assert_eq!(session(&input), expected);
+    let (input, expected) = documented_session(
+        "### Example session: searchmoves, mate scores and the engine's options",
+    );
+    assert_eq!(session(&input), expected);
 }
 
 #[test]
@@ -1046,4 +1050,197 @@ fn random_walk(walk: u64, plies: usize) -> usize {
     assert_eq!(board(&mut gui), drawn, "walk {walk}");
     gui.quit();
     outcomes.len()
+}
+
+/// The replies to `go ...` (sent with `position` first) up to and including its `bestmove`.
+fn searched(gui: &mut Gui, position: &str, go: &str) -> Vec<String> {
+    gui.send(&format!("{position}\n{go}"));
+    gui.until(|l| l.starts_with("bestmove "))
+}
+
+#[test]
+fn searchmoves_names_every_bad_move_and_searches_the_legal_rest() {
+    let mut gui = Gui::start(&["uqci"]);
+    // A word that is no move, a move the pawn cannot make, a move written twice and once with
+    // its outcome: each bad one named with why, the legal one searched alone (one root move is
+    // answered without searching, so no `info depth` line).
+    let replies = searched(
+        &mut gui,
+        "position startpos",
+        "go searchmoves zz e2e5 e2e4 e2e4 e2e4.m1",
+    );
+    assert_eq!(
+        replies,
+        [
+            "info string error go searchmoves: `zz` is not a move: bad QCAN move `zz`: expected \
+             a square a1..h8, found `zz` at column 1",
+            "info string error go searchmoves: `e2e5` is not legal in this position: P cannot \
+             move from e2 to e5 (not its movement pattern)",
+            "bestmove e2e4",
+        ]
+    );
+    // No legal move left in the list: said so, and every legal move is searched (one depth, in
+    // a generous time), never `bestmove 0000` while the game goes on.
+    let legal = gui.ask("moves");
+    let legal: Vec<&str> = legal[0].split_whitespace().skip(1).collect();
+    let replies = searched(
+        &mut gui,
+        "position startpos",
+        "go searchmoves a1a2 e7e5 depth 1 movetime 60000",
+    );
+    assert_eq!(
+        replies[..3],
+        [
+            "info string error go searchmoves: `a1a2` is not legal in this position: a2 is \
+             occupied with certainty by P, which this move cannot capture",
+            "info string error go searchmoves: `e7e5` is not legal in this position: p on e7 \
+             belongs to Black, but it is White's turn",
+            "info string error go searchmoves: none of the moves listed is legal here, so every \
+             legal move is searched",
+        ],
+        "{replies:?}"
+    );
+    assert!(
+        replies[3].starts_with("info depth 1 score cp "),
+        "{replies:?}"
+    );
+    let best = replies[4].strip_prefix("bestmove ").expect("bestmove");
+    assert!(legal.contains(&best), "{best} not in {legal:?}");
+    // Once the game is over there is nothing to search: the move is named, `bestmove 0000`.
+    let replies = searched(
+        &mut gui,
+        "position fen 7k/8/8/8/8/8/8/K6R w - - 0 1 moves h1h8",
+        "go searchmoves a8a7",
+    );
+    assert_eq!(replies.len(), 2, "{replies:?}");
+    assert!(
+        replies[0].starts_with(
+            "info string error go searchmoves: `a8a7` is not legal in this position: "
+        ),
+        "{replies:?}"
+    );
+    assert_eq!(replies[1], "bestmove 0000");
+    gui.quit();
+}
+
+#[test]
+fn a_certain_king_capture_scores_mate_and_a_likely_one_centipawns() {
+    let mut gui = Gui::start(&["uqci"]);
+    let certain = "position fen 7k/8/8/8/8/8/8/K6R w - - 0 1";
+    // The bare search and the engine's (one depth in a generous time) both see the rook take
+    // the king for certain: mate in 1.
+    assert_eq!(
+        searched(&mut gui, certain, "go"),
+        ["info depth 1 score mate 1 pv h1h8", "bestmove h1h8"]
+    );
+    let timed = searched(&mut gui, certain, "go depth 1 movetime 60000");
+    assert_eq!(timed.len(), 2, "{timed:?}");
+    assert!(
+        timed[0].starts_with("info depth 1 score mate 1 nodes ") && timed[0].ends_with(" pv h1h8"),
+        "{timed:?}"
+    );
+    // Black to move can only step where the rook on a8 takes the king for certain: mated in 1.
+    let mated = "position fen R6k/6pp/8/8/8/8/8/K7 b - - 0 1";
+    let bare = searched(&mut gui, mated, "go depth 2");
+    assert!(
+        bare[0].starts_with("info depth 2 score mate -1 pv "),
+        "{bare:?}"
+    );
+    let timed = searched(&mut gui, mated, "go depth 2 movetime 60000");
+    assert!(
+        timed[1].starts_with("info depth 2 score mate -1 nodes "),
+        "{timed:?}"
+    );
+    // The king split over g8 and g7: the rook takes it with probability 1/2 only. By hand, the
+    // capture is worth 1/2 x 1000 (won) + 1/2 x 10 (king and two rooks against the king) =
+    // 505 pawns, centipawns and no mate.
+    let likely = "position fen 7k/8/8/8/8/8/8/K5RR b - - 0 1 moves h8^g8g7";
+    assert_eq!(
+        searched(&mut gui, likely, "go"),
+        ["info depth 1 score cp 50500 pv g1g8", "bestmove g1g8"]
+    );
+    let timed = searched(&mut gui, likely, "go depth 1 movetime 60000");
+    assert!(timed[0].starts_with("info depth 1 score cp "), "{timed:?}");
+    gui.quit();
+}
+
+#[test]
+fn hash_threads_and_multipv_are_announced_and_checked() {
+    let lines = session("uci\nquit\n");
+    for option in [
+        "option name Hash type spin default 16 min 1 max 1024",
+        "option name Threads type spin default 1 min 1 max 1024",
+        "option name MultiPV type spin default 1 min 1 max 256",
+    ] {
+        assert!(lines.iter().any(|l| l == option), "{option}: {lines:?}");
+    }
+    let replies = session(
+        "setoption name Hash value 0\nsetoption name Hash value 2048\nsetoption name Hash value 64\n\
+         setoption name Threads value 0\nsetoption name Threads value 4\nsetoption name Threads value 1\n\
+         setoption name MultiPV value x\nsetoption name MultiPV value 257\nsetoption name MultiPV value 3\nquit\n",
+    );
+    assert_eq!(
+        replies,
+        [
+            "info string error setoption hash: value must be a whole number from 1 to 1024, got `0`",
+            "info string error setoption hash: value must be a whole number from 1 to 1024, got `2048`",
+            "info string error setoption threads: value must be a whole number from 1 to 1024, got `0`",
+            "info string Threads 4: accepted, the search runs on one thread",
+            "info string error setoption multipv: value must be a whole number from 1 to 256, got `x`",
+            "info string error setoption multipv: value must be a whole number from 1 to 256, got `257`",
+        ]
+    );
+}
+
+/// The `(multipv, score, first move)` of each `info depth 2` line of `replies`.
+fn ranked(replies: &[String]) -> Vec<(usize, i64, String)> {
+    replies
+        .iter()
+        .filter(|l| l.starts_with("info depth 2 multipv "))
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!((w[5], w[6]), ("score", "cp"), "{l}");
+            let pv = w.iter().position(|&x| x == "pv").expect("a pv");
+            (
+                w[4].parse().expect("a rank"),
+                w[7].parse().expect("a score"),
+                w[pv + 1].to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn multipv_ranks_the_best_root_moves_with_their_exact_scores() {
+    // The rook against the queen, two plies deep in a generous time: MultiPV 3 reports three
+    // different moves, best first, and they are the first three of the whole ranking (MultiPV
+    // above the number of moves scores every move exactly); MultiPV 1's one line is their first.
+    let position = "position fen q6k/1p6/8/8/8/8/8/1R5K w - - 0 1";
+    let go = "go depth 2 movetime 60000";
+    let mut gui = Gui::start(&["uqci"]);
+    gui.send("setoption name MultiPV value 3");
+    let three = ranked(&searched(&mut gui, position, go));
+    gui.send("setoption name MultiPV value 256");
+    let all = ranked(&searched(&mut gui, position, go));
+    gui.send("setoption name MultiPV value 1");
+    let one = searched(&mut gui, position, go);
+    gui.quit();
+    assert_eq!(three.iter().map(|r| r.0).collect::<Vec<_>>(), [1, 2, 3]);
+    assert!(all.len() > 3, "{all:?}");
+    assert!(
+        all.windows(2).all(|w| w[0].1 >= w[1].1),
+        "best first: {all:?}"
+    );
+    let scores = |r: &[(usize, i64, String)]| r.iter().map(|x| x.1).collect::<Vec<_>>();
+    assert_eq!(scores(&three), scores(&all[..3]), "{three:?} {all:?}");
+    let mut moves: Vec<&String> = three.iter().map(|r| &r.2).collect();
+    moves.sort();
+    moves.dedup();
+    assert_eq!(moves.len(), 3, "{three:?}");
+    let best = one
+        .iter()
+        .find(|l| l.starts_with("info depth 2 score cp "))
+        .expect("one depth-2 line");
+    let words: Vec<&str> = best.split_whitespace().collect();
+    assert_eq!(words[5].parse::<i64>().ok(), Some(three[0].1), "{best}");
 }

@@ -9,6 +9,8 @@
 //!   ordering, iterative deepening;
 //! - [`limits`]: the time control (`go movetime`, a clock, `depth`, `nodes`, `infinite`), a
 //!   deadline checked before every move the search plays, and a stop flag;
+//! - [`mate`]: mate distances, proved (a search score near a win may be a win in all but a
+//!   sliver of the outcomes);
 //! - [`ontime`]: the best move so far, published by a search on one thread and answered at the
 //!   deadline by another, however long the node the search is in;
 //! - [`eval`]: the evaluation from the board's probabilities (material, king safety under
@@ -25,6 +27,7 @@ pub mod elo;
 pub mod eval;
 pub mod game;
 pub mod limits;
+pub mod mate;
 pub mod ontime;
 pub mod players;
 pub mod sdk;
@@ -35,4 +38,4 @@ pub use game::EngineGame;
 pub use limits::{Go, GoError, Limits, StopFlag};
 pub use ontime::Answer;
 pub use players::{Player, PlayerSpec};
-pub use search::{Found, Iteration, SearchConfig, Searcher};
+pub use search::{Found, Iteration, RootLine, SearchConfig, Searcher};

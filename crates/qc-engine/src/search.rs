@@ -56,6 +56,23 @@ pub struct Iteration {
     /// The best line: the best move, then the best replies after each move's most likely
     /// outcome.
     pub pv: Vec<String>,
+    /// The best move's mate distance in moves when it was proved ([`crate::mate`]): positive
+    /// when it wins for certain, negative when the side to move is mated whatever it plays.
+    pub mate: Option<i32>,
+    /// With [`Searcher::set_multi_pv`] above 1: the best root moves, best first, each with its
+    /// exact score and line (the first is the best move, as above); empty otherwise.
+    pub lines: Vec<RootLine>,
+}
+
+/// One of the best root moves of an iteration (see [`Iteration::lines`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootLine {
+    /// Its score for the side to move, in pawns.
+    pub score: f64,
+    /// Its mate distance, as [`Iteration::mate`].
+    pub mate: Option<i32>,
+    /// The move, then the best replies after each move's most likely outcome.
+    pub pv: Vec<String>,
 }
 
 /// What a search found.
@@ -120,6 +137,8 @@ struct RootMove<M> {
     mv: M,
     outcomes: Vec<MoveOutcome<M>>,
     score: f64,
+    /// The move and the best line after it, when its last score is exact.
+    line: Vec<String>,
 }
 
 /// A searcher: its transposition table and ordering statistics survive from one search to the
@@ -136,6 +155,8 @@ pub struct Searcher {
     nodes: u64,
     /// Where the best root move so far is published (see [`Searcher::publish_to`]).
     answer: Option<Answer>,
+    /// How many root moves get an exact score (see [`Searcher::set_multi_pv`]).
+    multi_pv: usize,
 }
 
 /// Plies beyond which no ordering statistics are kept.
@@ -152,7 +173,15 @@ impl Searcher {
             pv: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
             answer: None,
+            multi_pv: 1,
         }
+    }
+
+    /// The most root moves later searches score exactly and report ([`Iteration::lines`]):
+    /// UCI's `MultiPV`. 1 (the default) searches for the best move only; more widens the root's
+    /// window to the `n`-th best score so far, which costs time.
+    pub fn set_multi_pv(&mut self, n: usize) {
+        self.multi_pv = n.max(1);
     }
 
     /// Publishes the best root move of every later search into `answer` as the search goes
@@ -167,6 +196,12 @@ impl Searcher {
         if let Some(answer) = &self.answer {
             answer.publish(mv.to_string());
         }
+    }
+
+    /// The number of slots of the transposition table (its size, [`SearchConfig::table_bytes`],
+    /// rounded down to a power of two slots).
+    pub fn table_slots(&self) -> usize {
+        self.table.len()
     }
 
     /// Forgets every stored search (a new game).
@@ -295,12 +330,30 @@ impl Searcher {
             if found.pv.first() != Some(&best_text) {
                 found.pv = vec![best_text];
             }
+            let shown = if self.multi_pv > 1 { self.multi_pv } else { 0 };
+            let mut lines = Vec::with_capacity(shown.min(root.len()));
+            for m in root.iter().take(shown) {
+                lines.push(RootLine {
+                    score: m.score,
+                    mate: self.mate(game, m, depth, &deadline)?,
+                    pv: m.line.clone(),
+                });
+            }
+            let mate = match lines.first() {
+                Some(line) => line.mate,
+                None => self.mate(game, &root[0], depth, &deadline)?,
+            };
+            if let Some(first) = lines.first_mut() {
+                first.pv = found.pv.clone();
+            }
             on_iteration(&Iteration {
                 depth,
                 score: found.score,
                 nodes: self.nodes,
                 time: deadline.elapsed(),
                 pv: found.pv.clone(),
+                mate,
+                lines,
             });
             // A forced result needs no deeper look.
             if found.score.abs() >= WIN - 1.0 {
@@ -310,6 +363,35 @@ impl Searcher {
         found.nodes = self.nodes;
         found.time = deadline.elapsed();
         Ok(found)
+    }
+
+    /// The mate distance of the root move `m` searched to `depth`, when its score is a win or a
+    /// loss but for a sliver, and [`crate::mate`] proves it before the deadline.
+    ///
+    /// # Errors
+    /// Playing or taking back a move of the proof failed.
+    fn mate<G: EngineGame>(
+        &self,
+        game: &mut G,
+        m: &RootMove<G::Move>,
+        depth: u32,
+        deadline: &Deadline,
+    ) -> Result<Option<i32>, G::Error> {
+        if m.score.abs() < crate::mate::MATE_SCORE {
+            return Ok(None);
+        }
+        // A win at ply `k` scores `WIN - 0.01 k`: the plies the score implies, for a proof
+        // deeper than this iteration when the table remembered a deeper search.
+        let implied = ((WIN - m.score.abs()) / 0.01).round() as u32;
+        let nodes = self.nodes;
+        let stop = || deadline.reached(nodes);
+        crate::mate::mate_distance(
+            game,
+            &m.outcomes,
+            m.score > 0.0,
+            depth.max(implied),
+            &mut crate::mate::ProofLimit::new(&stop),
+        )
     }
 
     /// The root's legal moves that have outcomes, in the engine's order, and the first legal
@@ -379,6 +461,7 @@ impl Searcher {
                 mv: mv.clone(),
                 outcomes,
                 score: f64::NEG_INFINITY,
+                line: Vec::new(),
             });
         }
         root
@@ -395,15 +478,32 @@ impl Searcher {
     ) -> Result<(), Abort<G::Error>> {
         for m in root.iter_mut() {
             m.score = f64::NEG_INFINITY;
+            m.line.clear();
         }
         let mut alpha = -WIN - 1.0;
         let mut best_pv = Vec::new();
+        // MultiPV: the scores of the moves scored exactly so far, best first; a move is searched
+        // above the `multi_pv`-th of them (with 1, that is `alpha`).
+        let mut exact: Vec<f64> = Vec::new();
         for i in 0..root.len() {
+            let window = match exact.get(self.multi_pv - 1) {
+                Some(&kth) if self.multi_pv > 1 => kth,
+                None if self.multi_pv > 1 => -WIN - 1.0,
+                _ => alpha,
+            };
             let outcomes = std::mem::take(&mut root[i].outcomes);
-            let result = self.move_value(game, &outcomes, depth, alpha, WIN + 1.0, 0, deadline);
+            let result = self.move_value(game, &outcomes, depth, window, WIN + 1.0, 0, deadline);
             root[i].outcomes = outcomes;
             let score = result?;
             root[i].score = score;
+            if self.multi_pv > 1 && (score > window || exact.len() < self.multi_pv) {
+                let at = exact.partition_point(|&s| s >= score);
+                exact.insert(at, score);
+                exact.truncate(self.multi_pv);
+                root[i].line = std::iter::once(root[i].mv.to_string())
+                    .chain(self.pv[1].iter().cloned())
+                    .collect();
+            }
             if score > alpha || i == 0 {
                 // Searched in full at this depth and better than those before it: the move to
                 // answer were time to end now (as `search_among` answers on `Abort::Time`).
@@ -416,7 +516,12 @@ impl Searcher {
                 root[..=i].rotate_right(1);
             }
         }
-        // The best is first; the others follow in their previous order.
+        // The best is first; the others follow in their previous order (MultiPV: by score, so
+        // that the first `multi_pv` are the exactly scored best; a stable sort keeps the best
+        // first among equals).
+        if self.multi_pv > 1 {
+            root.sort_by(|a, b| b.score.total_cmp(&a.score));
+        }
         self.pv[0] = best_pv;
         Ok(())
     }

@@ -1,6 +1,8 @@
 //! The session's standard output, shared by the command loop and a running search: whole lines
-//! only, flushed after each batch, so that replies never interleave within a line.
+//! only, flushed after each batch, so that replies never interleave within a line; and how a
+//! search's score and iterations are written on it.
 
+use qc_engine::Iteration;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
@@ -29,4 +31,43 @@ impl Output {
         }
         sink.flush()
     }
+}
+
+/// The score words of an `info` line: `mate N` for a proved mate (`N` moves, negative when the
+/// side to move is mated; qc-engine's `mate`), otherwise `cp S` (centipawns, 100 per pawn).
+pub fn score_words(pawns: f64, mate: Option<i32>) -> String {
+    match mate {
+        Some(moves) => format!("mate {moves}"),
+        None => format!("cp {}", (pawns * 100.0).round() as i64),
+    }
+}
+
+/// `info depth D [multipv K] score cp S nodes N nps X time T pv M1 M2 ...` for one iteration
+/// (time in milliseconds, `nps` positions per second): one line, or with `MultiPV` above 1 one
+/// line per root move ranked, best first.
+pub fn iteration_lines(it: &Iteration) -> Vec<String> {
+    let ms = it.time.as_millis();
+    let nps = (u128::from(it.nodes) * 1000) / ms.max(1);
+    let line = |multipv: Option<usize>, score: f64, mate: Option<i32>, pv: &[String]| {
+        let rank = multipv.map_or(String::new(), |k| format!(" multipv {k}"));
+        let mut line = format!(
+            "info depth {}{rank} score {} nodes {} nps {nps} time {ms}",
+            it.depth,
+            score_words(score, mate),
+            it.nodes
+        );
+        if !pv.is_empty() {
+            line.push_str(" pv ");
+            line.push_str(&pv.join(" "));
+        }
+        line
+    };
+    if it.lines.is_empty() {
+        return vec![line(None, it.score, it.mate, &it.pv)];
+    }
+    it.lines
+        .iter()
+        .enumerate()
+        .map(|(k, l)| line(Some(k + 1), l.score, l.mate, &l.pv))
+        .collect()
 }

@@ -4,7 +4,7 @@
 //! title, its switches, its draw counters, its search budget) each ruleset says itself.
 
 use super::dice::{PositionKey, Stream};
-use super::output::Output;
+use super::output::{score_words, Output};
 use super::search::{best_move, Stopped, BARE_GO_WORK, MAX_DEPTH};
 use super::timed::{self, Job, Running};
 use qc_engine::{EngineGame, Go, SearchConfig, Searcher};
@@ -33,7 +33,23 @@ struct Options {
     force_win: bool,
     force_measure: bool,
     seed: u64,
+    /// `Hash`: the transposition table's size in megabytes.
+    hash_mb: usize,
+    /// `MultiPV`: how many root moves a timed search ranks and reports.
+    multi_pv: usize,
 }
+
+/// `Hash`'s default (qc-engine's table size) and largest value, in megabytes: the table is
+/// allocated at the next `go`, and a larger one than the allocator gives is halved until it fits.
+const DEFAULT_HASH_MB: usize = qc_engine::tt::DEFAULT_BYTES >> 20;
+const MAX_HASH_MB: usize = 1024;
+
+/// The largest `Threads` accepted (the search runs on one thread whatever the value).
+const MAX_THREADS: usize = 1024;
+
+/// The largest `MultiPV`: more than any position has legal moves in practice, and a bound on the
+/// lines one iteration writes.
+const MAX_MULTI_PV: usize = 256;
 
 /// The position as the last `position` command gave it: a start, and the moves as written.
 struct Position<R: Ruleset> {
@@ -110,6 +126,8 @@ where
             force_win: false,
             force_measure: true,
             seed,
+            hash_mb: DEFAULT_HASH_MB,
+            multi_pv: 1,
         };
         let position = Position {
             start: R::start(None, variant.as_deref()).map_err(|e| e.to_string())?,
@@ -269,7 +287,31 @@ where
                 _ => Ok(on),
             }
         };
+        // A spin option's value: a whole number from `min` to `max`.
+        let spin = |min: usize, max: usize| match value.parse::<usize>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(n),
+            _ => Err(format!(
+                "setoption {name}: value must be a whole number from {min} to {max}, got `{}`",
+                truncate(value)
+            )),
+        };
+        let mut note = None;
         let result = match name.as_str() {
+            "hash" => spin(1, MAX_HASH_MB).map(|mb| {
+                if mb != self.options.hash_mb {
+                    // The next `go` allocates a table of the new size (and forgets the old).
+                    self.searcher = None;
+                }
+                self.options.hash_mb = mb;
+            }),
+            "threads" => spin(1, MAX_THREADS).map(|n| {
+                if n > 1 {
+                    note = Some(format!(
+                        "info string Threads {n}: accepted, the search runs on one thread"
+                    ));
+                }
+            }),
+            "multipv" => spin(1, MAX_MULTI_PV).map(|n| self.options.multi_pv = n),
             "forceturn" => force(Switch::ForceTurn).map(|v| self.options.force_turn = v),
             "forcewin" => force(Switch::ForceWin).map(|v| self.options.force_win = v),
             "forcemeasure" => flag().map(|v| self.options.force_measure = v),
@@ -292,7 +334,7 @@ where
         match result.and_then(|()| self.game()) {
             Ok(game) => {
                 set_switches(game, options);
-                lines(Vec::new())
+                lines(note.into_iter().collect())
             }
             Err(e) => error(e),
         }
@@ -345,6 +387,18 @@ where
             || go.infinite
             || !go.search_moves.is_empty();
         if timed {
+            let mut go = go;
+            if !go.search_moves.is_empty() {
+                let (kept, complaints) = match self.legal_search_moves(&go.search_moves) {
+                    Ok(checked) => checked,
+                    Err(e) => return error(format!("go: {e}")),
+                };
+                // Sent before the search starts, so they come before its `bestmove`.
+                if self.out.send(&complaints).is_err() {
+                    return lines(Vec::new());
+                }
+                go.search_moves = kept;
+            }
             return self.go_timed(go);
         }
         let depth = go.depth.unwrap_or(1).min(MAX_DEPTH);
@@ -374,10 +428,11 @@ where
                         found.depth
                     ));
                 }
+                let mate = self.bare_mate(&found.mv, found.score, found.depth);
                 reply.push(format!(
-                    "info depth {} score cp {} pv {}",
+                    "info depth {} score {} pv {}",
                     found.depth,
-                    (found.score * 100.0).round() as i64,
+                    score_words(found.score, mate),
                     found.mv
                 ));
                 reply.push(format!("bestmove {}", found.mv));
@@ -399,6 +454,100 @@ where
         }
     }
 
+    /// The legal moves among `written` (a `go searchmoves` list), as `moves` writes them and
+    /// without repeats, and an `info string error` line for each word that is not one: not a
+    /// move in the ruleset's notation, or not legal in this position (with the rules' reason).
+    /// When none is left while the game goes on, a last line says that every legal move is
+    /// searched (an empty list): a GUI reads `bestmove 0000` as the game's end.
+    ///
+    /// # Errors
+    /// The position's game could not be built again (a memory limit).
+    fn legal_search_moves(
+        &mut self,
+        written: &[String],
+    ) -> Result<(Vec<String>, Vec<String>), String> {
+        let game = self.game()?;
+        let legal: Vec<R::Move> = game.legal_moves().into_iter().map(|m| m.mv).collect();
+        let mut kept: Vec<String> = Vec::new();
+        let mut complaints = Vec::new();
+        for word in written {
+            let mv = match word.parse::<R::Move>() {
+                Ok(mv) => mv,
+                Err(e) => {
+                    complaints.push(format!(
+                        "info string error go searchmoves: `{}` is not a move: {e}",
+                        truncate(word)
+                    ));
+                    continue;
+                }
+            };
+            // An outcome written in (`.m1`) or a piece letter does not make it another move.
+            let bare = mv.without_outcomes();
+            match legal
+                .iter()
+                .find(|l| **l == mv || **l == bare || l.to_string() == bare.to_string())
+            {
+                Some(l) => {
+                    let text = l.to_string();
+                    if !kept.contains(&text) {
+                        kept.push(text);
+                    }
+                }
+                None => {
+                    let why = match game.move_outcomes(&bare) {
+                        Err(e) => e.to_string(),
+                        Ok(_) => "it is not among the moves `moves` lists".into(),
+                    };
+                    complaints.push(format!(
+                        "info string error go searchmoves: `{}` is not legal in this position: \
+                         {why}",
+                        truncate(word)
+                    ));
+                }
+            }
+        }
+        if kept.is_empty() && !legal.is_empty() {
+            complaints.push(
+                "info string error go searchmoves: none of the moves listed is legal here, \
+                 so every legal move is searched"
+                    .into(),
+            );
+        }
+        Ok((kept, complaints))
+    }
+
+    /// The mate distance of the bare search's `mv` scored `score` at `depth`: proved by
+    /// qc-engine's `mate` (a score near a win may be a win in all but a sliver of the outcomes)
+    /// within its own count of plays (`qc_engine::mate::ProofLimit`; a count, not a clock, as
+    /// for the rest of the bare search), else `None`. A proof that fails to take a move back leaves the game to
+    /// be built again from the position.
+    fn bare_mate(
+        &mut self,
+        mv: &R::Move,
+        score: f64,
+        depth: u32,
+    ) -> Option<i32> {
+        // The bare search scores a won game `WIN_SCORE`, qc-engine's `WIN`: the same band.
+        if score.abs() < qc_engine::mate::MATE_SCORE {
+            return None;
+        }
+        let game = self.game.as_mut()?;
+        let stop = || false;
+        let proved = game.move_outcomes(mv).and_then(|outcomes| {
+            qc_engine::mate::mate_distance(
+                game,
+                &outcomes,
+                score > 0.0,
+                depth,
+                &mut qc_engine::mate::ProofLimit::new(&stop),
+            )
+        });
+        proved.unwrap_or_else(|_| {
+            self.game = None;
+            None
+        })
+    }
+
     /// Starts qc-engine's search under `go`'s limits on its own thread; it replies itself.
     fn go_timed(&mut self, go: Go) -> Reply {
         let game = match self.take_game() {
@@ -412,10 +561,14 @@ where
             infinite: go.infinite,
             search_moves: go.search_moves,
         };
-        let searcher = self
-            .searcher
-            .take()
-            .unwrap_or_else(|| Searcher::new(SearchConfig::default()));
+        let table_bytes = self.options.hash_mb << 20;
+        let mut searcher = self.searcher.take().unwrap_or_else(|| {
+            Searcher::new(SearchConfig {
+                table_bytes,
+                ..SearchConfig::default()
+            })
+        });
+        searcher.set_multi_pv(self.options.multi_pv);
         self.running = Some(timed::start(job, searcher, self.out.clone()));
         lines(Vec::new())
     }
@@ -516,13 +669,14 @@ fn set_switches<G: QuantumGame>(game: &mut G, options: Options) {
     game.set_switch(Switch::ForceWin, options.force_win);
 }
 
-/// The options of `R`: the switches that apply, then `forcemeasure` and `seed`.
+/// The options of `R`: the switches that apply, then `forcemeasure`, `seed` and the engine's
+/// `Hash`, `Threads`, `MultiPV`.
 fn option_names<R: Ruleset>() -> Vec<&'static str> {
     Switch::ALL
         .into_iter()
         .filter(|f| R::switch_unsupported(*f).is_none())
         .map(Switch::name)
-        .chain(["forcemeasure", "seed"])
+        .chain(["forcemeasure", "seed", "Hash", "Threads", "MultiPV"])
         .collect()
 }
 
@@ -536,6 +690,15 @@ fn uci_lines<R: Ruleset>() -> Vec<String> {
         out.push(match name {
             "forcemeasure" => "option name forcemeasure type check default true".into(),
             "seed" => "option name seed type spin default 0 min 0 max 18446744073709551615".into(),
+            "Hash" => {
+                format!(
+                    "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+                )
+            }
+            "Threads" => format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
+            "MultiPV" => {
+                format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}")
+            }
             switch => format!("option name {switch} type check default false"),
         });
     }
@@ -634,4 +797,42 @@ fn number(x: f64) -> String {
 /// At most 40 characters of a word from the input, for error messages.
 fn truncate(word: &str) -> String {
     word.chars().take(40).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qc_rules::Cantwell;
+    use qc_sim::SparseSim;
+
+    /// The transposition table's slots after `setoption name Hash value MB` (when given) and a
+    /// timed search.
+    fn slots_after(hash: Option<&str>) -> usize {
+        let new_backend = |limit: MemoryLimit| SparseSim::with_limit(limit);
+        let out = Output::new(std::io::sink());
+        let mut session =
+            Session::<Cantwell, SparseSim>::new(0, None, new_backend, out).expect("a session");
+        if let Some(mb) = hash {
+            let Reply::Lines(reply) = session.handle(&format!("setoption name Hash value {mb}"))
+            else {
+                panic!("setoption ended the session");
+            };
+            assert!(reply.is_empty(), "{reply:?}");
+        }
+        session.handle("go depth 1 movetime 60000");
+        session.stop_search();
+        session.searcher.as_ref().map_or(0, Searcher::table_slots)
+    }
+
+    #[test]
+    fn hash_sizes_the_transposition_table() {
+        // Slots are a power of two that fits the megabytes: 1 MB holds half as many as 2 MB,
+        // and the default (16 MB) sixteen times 1 MB's.
+        let entry = std::mem::size_of::<Option<qc_engine::tt::Entry>>();
+        let slots = |mb: usize| ((mb << 20) / entry + 1).next_power_of_two() / 2;
+        assert_eq!(slots_after(Some("1")), slots(1));
+        assert_eq!(slots_after(Some("2")), slots(2));
+        assert_eq!(slots_after(None), slots(16));
+        assert_eq!(slots(16), 16 * slots(1));
+    }
 }

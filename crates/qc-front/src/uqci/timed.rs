@@ -115,7 +115,7 @@ fn run<G: EngineGame>(
         |mv: &G::Move| search_moves.is_empty() || search_moves.iter().any(|m| *m == mv.to_string());
     let mut report = |it: &Iteration| {
         answer.before_taken(|| {
-            let _ = out.send(&[info_line(it)]);
+            let _ = out.send(&super::output::iteration_lines(it));
         });
     };
     match searcher.search_among(game, limits, stop.clone(), &allowed, &mut report) {
@@ -136,22 +136,4 @@ fn run<G: EngineGame>(
             (None, false)
         }
     }
-}
-
-/// `info depth D score cp S nodes N nps X time T pv M1 M2 ...` for one iteration (time in
-/// milliseconds, `nps` positions per second).
-fn info_line(it: &Iteration) -> String {
-    let ms = it.time.as_millis();
-    let nps = (u128::from(it.nodes) * 1000) / ms.max(1);
-    let mut line = format!(
-        "info depth {} score cp {} nodes {} nps {nps} time {ms}",
-        it.depth,
-        (it.score * 100.0).round() as i64,
-        it.nodes
-    );
-    if !it.pv.is_empty() {
-        line.push_str(" pv ");
-        line.push_str(&it.pv.join(" "));
-    }
-    line
 }
