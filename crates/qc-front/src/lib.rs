@@ -33,7 +33,7 @@ pub use compile::{
     compile_circuit, compile_circuit_on, CompileError, Compiled, DeviceOptions, DeviceSummary,
     Format,
 };
-pub use counts::{board_from_counts, CountsRequest, CountsStepError};
+pub use counts::{board_from_counts, board_from_counts_of, CountsRequest, CountsStepError};
 pub use estimate_view::{estimate_view, exact_view};
 pub use file_kind::{FileKind, WrongFileType};
 pub use program::{read_program, ProgramError};

@@ -142,8 +142,9 @@ fn counts_reason(error: &CountsStepError) -> String {
 /// What kind of counts problem `error` is, for a page to say in its own words: the order cannot
 /// be told (`counts_order_ambiguous`), the format chosen is not the file's
 /// (`counts_format_mismatch`), probabilities instead of counts (`counts_probabilities`), not a
-/// counts file (`counts_not_counts`), a calibration needed (`counts_needs_calibration`),
-/// anything else (`counts_unreadable`).
+/// counts file (`counts_not_counts`), a calibration needed (`counts_needs_calibration`), an
+/// exact board too large for the game's memory (`counts_too_large`), anything else
+/// (`counts_unreadable`).
 pub fn counts_kind(error: &CountsStepError) -> &'static str {
     match error {
         CountsStepError::Counts(CountsError::Ambiguous) => "counts_order_ambiguous",
@@ -154,6 +155,7 @@ pub fn counts_kind(error: &CountsStepError) -> &'static str {
         }
         CountsStepError::MissingCalibration
         | CountsStepError::Counts(CountsError::MissingCalibration) => "counts_needs_calibration",
+        CountsStepError::Exact(CountsError::BoardTooLarge(_)) => "counts_too_large",
         _ => "counts_unreadable",
     }
 }
@@ -459,21 +461,27 @@ impl WebGame {
             .compile(format, options, target, &DeviceOptions::default())
             .map_err(|e| GameError::Compile(Box::new(e)))
     }
-}
 
-/// A device's `counts` of `program` (a text [`WebGame::compile`] wrote) back into a board, with
-/// the exact board beside it, as `qchess counts --exact` reads them.
-///
-/// # Errors
-/// The counts (or the calibration) do not read or do not fit the program.
-pub fn estimate_counts(
-    program: &str,
-    counts: &str,
-    request: &CountsRequest<'_>,
-) -> Result<BoardEstimate, GameError> {
-    let request = CountsRequest {
-        exact: true,
-        ..request.clone()
-    };
-    qc_front::board_from_counts(program, counts, &request).map_err(GameError::Counts)
+    /// A device's `counts` of `program` (a text [`WebGame::compile`] wrote at this game's
+    /// ply) back into a board, with the exact board beside it, as `qchess counts --exact` reads
+    /// them; the exact board is read off this game's state, as the program ends there: no
+    /// replay and no simulation of the program's gates, so it stays within the game's own
+    /// memory (the outcomes it holds are bounded by the game's simulator limit).
+    ///
+    /// # Errors
+    /// The counts (or the calibration) do not read or do not fit the program, or the exact
+    /// board would not fit beside the game's state.
+    pub fn estimate_counts(
+        &self,
+        program: &str,
+        counts: &str,
+        request: &CountsRequest<'_>,
+    ) -> Result<BoardEstimate, GameError> {
+        let request = CountsRequest {
+            exact: true,
+            ..request.clone()
+        };
+        qc_front::board_from_counts_of(&*self.session, program, counts, &request)
+            .map_err(GameError::Counts)
+    }
 }
