@@ -42,9 +42,11 @@ pub struct NewGame {
     /// A whole game file (`.qcg`, `.qng`), replayed move by move.
     #[serde(default)]
     pub game: Option<String>,
-    /// The seed of the dice for outcomes not written in (default 0, as on the command line).
+    /// The seed of the dice for outcomes not written in; without one a fresh seed is drawn
+    /// (`qc_front::fresh_seed`, as `qchess play` and `qchess serve` draw theirs), and the
+    /// game's state names the seed used.
     #[serde(default)]
-    pub seed: u64,
+    pub seed: Option<u64>,
 }
 
 /// Why a game could not be set up, or a move, an undo or a picture was refused.
@@ -222,7 +224,7 @@ impl WebGame {
             variant: spec.variant.clone().filter(|v| !v.trim().is_empty()),
             backend: BackendKind::Sparse,
             precision: Precision::Double,
-            seed: spec.seed,
+            seed: spec.seed.unwrap_or_else(qc_front::fresh_seed),
         };
         // Counted before any move is replayed: a long game is refused without the work.
         let moves = Session::moves_in(&session_spec, input).map_err(GameError::session)?;

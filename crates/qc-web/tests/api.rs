@@ -1147,3 +1147,21 @@ async fn counts_of_an_ibm_program_of_a_long_game_take_the_exact_board_from_the_g
         );
     }
 }
+
+/// A new game without a seed draws a fresh one (as `qchess play` and `serve` do) and its state
+/// says which; a new game with one uses it.
+#[tokio::test]
+async fn a_new_game_without_a_seed_draws_a_fresh_one_and_names_it() {
+    let app = app();
+    let split = json!({ "moves": "b1^a3c3 g8f6 a3b5" });
+    let first = new_game(&app, split.clone()).await;
+    let second = new_game(&app, split.clone()).await;
+    let (a, b) = (first["seed"].as_u64(), second["seed"].as_u64());
+    assert!(a.is_some() && b.is_some(), "{first} {second}");
+    // Two draws below 2^53 are equal with probability 2^-53.
+    assert_ne!(a, b, "two games without a seed share their dice");
+    let mut given = split.clone();
+    given["seed"] = json!(a);
+    let again = new_game(&app, given).await;
+    assert_eq!(again["seed"].as_u64(), a);
+}
