@@ -99,12 +99,7 @@ impl SimArgs {
     }
 }
 
-/// A fresh seed for a session given none (`play`, `serve`): each session's dice differ, as
-/// Python's `Game()` does; the session prints it, so that `--seed` replays it. Below 2^53, so
-/// that the page's seed field (a JavaScript number) and any JSON reader keep it exact.
-pub fn fresh_seed() -> u64 {
-    rand::random::<u64>() >> 11
-}
+pub use qc_front::fresh_seed;
 
 /// Opens the game `game` gives on the simulator `sim` names: read, replayed (outcomes not
 /// written in sampled with the seed), then its random plies. With nothing given: the standard

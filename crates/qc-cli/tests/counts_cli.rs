@@ -428,3 +428,53 @@ fn niels_programs_give_no_board_and_say_why() {
     ]));
     assert!(json.get("no_board").is_none(), "{json}");
 }
+
+/// A random 40-ply game compiled for IBM (native gates: rz, sx, x, cz): its exact board comes
+/// from the game its header names, replayed by the rules, under an address-space cap of 512 MB
+/// that the gate-level simulation of the same program does not fit in (it needs 1.6 GB, and
+/// stopped with "the state would need N bytes" before the header named the game); the board is
+/// the one the portable program of the same game gives.
+#[test]
+fn the_exact_board_of_an_ibm_program_of_a_long_game_fits_under_a_memory_cap() {
+    let dir = temp_dir("counts-ibm-exact");
+    let ibm = dir.join("ibm.qasm");
+    let portable = dir.join("portable.qasm");
+    for (target, out) in [(Some("ibm"), &ibm), (None, &portable)] {
+        let mut args = vec!["compile", "--random-plies", "40", "--seed", "1"];
+        args.extend(target.map(|t| ["--target", t]).into_iter().flatten());
+        args.extend(["-o", path_str(out)]);
+        ok_json_or_text(&qchess(&args));
+    }
+    let text = std::fs::read_to_string(&ibm).expect("program");
+    let width = qc_export::parse_header(&text).expect("header").map.clbits;
+    let counts = dir.join("counts.json");
+    std::fs::write(&counts, format!("{{\"{}\": 1}}", "0".repeat(width))).expect("counts");
+    let counts_args = |program: &std::path::Path| -> Vec<String> {
+        ["counts", path_str(program), path_str(&counts)]
+            .into_iter()
+            .chain(["--exact", "--mitigate", "none", "--json"])
+            .map(String::from)
+            .collect()
+    };
+    let capped = std::process::Command::new("prlimit")
+        .arg(format!("--as={}", 512u64 << 20))
+        .arg(env!("CARGO_BIN_EXE_qchess"))
+        .args(counts_args(&ibm))
+        .current_dir(common::root())
+        .output()
+        .expect("prlimit (util-linux) runs");
+    let capped = ok_json(&capped);
+    let args = counts_args(&portable);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let truth = ok_json(&qchess(&args));
+    let (exact, truth) = (&capped["exact"], &truth["exact"]);
+    let squares = truth.as_object().expect("exact squares");
+    assert_eq!(exact.as_object().map(|o| o.len()), Some(squares.len()));
+    for (sq, p) in squares {
+        let (p, q) = (p.as_f64().expect("p"), exact[sq].as_f64().expect("q"));
+        assert!(
+            (p - q).abs() < 1e-9,
+            "{sq}: {q} from the IBM program, {p} portable"
+        );
+    }
+}

@@ -8,7 +8,9 @@
 //! (`crate::peephole`); labels and the machine-readable header.
 
 use crate::error::ExportError;
-use crate::header::{BoardMap, FixedBit, MeasuredBit, ProgramHeader, RecordedBit, ZeroBit};
+use crate::header::{
+    BoardMap, FixedBit, HeaderGame, MeasuredBit, ProgramHeader, RecordedBit, ZeroBit,
+};
 use crate::lower::Lowerer;
 use crate::measure::{measure_board, AddedBit};
 use crate::program::{Program, Summary};
@@ -40,13 +42,28 @@ impl Export {
     /// of the text.
     pub fn set_map(&mut self, map: BoardMap) {
         self.program.map = map;
+        let map = self.program.map.clone();
+        self.edit_header(|header| header.map = map);
+    }
+
+    /// Names the game the program was compiled from in its header (`game`), so that its exact
+    /// board can be had by replaying the game instead of simulating the gates.
+    pub fn set_game(&mut self, game: HeaderGame) {
+        self.edit_header(|header| header.game = Some(game));
+    }
+
+    /// Rewrites the header line of the text with `edit` applied to it.
+    fn edit_header(&mut self, edit: impl FnOnce(&mut ProgramHeader)) {
         let marker = format!("// {}", crate::header::HEADER_PREFIX);
+        let mut edit = Some(edit);
         let mut text = String::with_capacity(self.text.len());
         for line in self.text.split_inclusive('\n') {
             match line.strip_prefix(&marker) {
                 Some(json) => match serde_json::from_str::<ProgramHeader>(json.trim_end()) {
                     Ok(mut header) => {
-                        header.map = self.program.map.clone();
+                        if let Some(edit) = edit.take() {
+                            edit(&mut header);
+                        }
                         text.push_str(&marker);
                         text.push_str(&serde_json::to_string(&header).unwrap_or_default());
                         text.push('\n');
@@ -316,6 +333,7 @@ pub fn header_lines(
         postselect: pattern,
         map: program.map.clone(),
         layout: program.layout.clone(),
+        game: None,
     };
     let json = serde_json::to_string(&header).unwrap_or_default();
     let mut lines = vec![

@@ -182,6 +182,29 @@ pub struct ProgramHeader {
     /// program qubit lives. Absent for logical programs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout: Option<Vec<LayoutEntry>>,
+    /// The game the program was compiled from, when a front end that knows it wrote the
+    /// program (`qchess compile`, the page, Python): replayed by the rules, it gives the
+    /// program's exact board without simulating its gates. Absent for other programs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<HeaderGame>,
+}
+
+/// The game a program was compiled from (the header's `game`): its ruleset, rule options,
+/// start position and every move with its outcomes written in, so that replaying it gives the
+/// state the program ends in (given the recorded outcomes) without simulating a gate.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeaderGame {
+    /// The ruleset, as `--rules` names it (`cantwell`, `niels`).
+    pub rules: String,
+    /// The rule options in force, as they are written (`full+hadamard`); absent for a ruleset
+    /// without options.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+    /// The start position in the ruleset's FEN.
+    pub fen: String,
+    /// The moves, separated by spaces, each with its outcomes written in (`b1^a3c3.m1`), as
+    /// `--moves` takes them.
+    pub moves: String,
 }
 
 /// Where one program qubit of a device program lives: the physical qubit it starts on, the

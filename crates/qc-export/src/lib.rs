@@ -51,7 +51,7 @@ pub use error::{
     UnknownChoice, Unsupported,
 };
 pub use export::{build_program, export_qasm3, keep_probability, transform, Export};
-pub use header::{parse_header, BoardMap, Holds, MapError, MeasuredBit, ProgramHeader};
+pub use header::{parse_header, BoardMap, HeaderGame, Holds, MapError, MeasuredBit, ProgramHeader};
 pub use import2::import_qasm2;
 pub use import3::import_qasm3;
 pub use measure::MeasureScope;

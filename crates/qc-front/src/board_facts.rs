@@ -3,7 +3,8 @@
 //! which the totals of conserved quantities follow). Gathered once over the ruleset interface
 //! ([`board_facts`]) and written into the map by [`annotate`].
 
-use qc_export::header::{BoardMap, Conserved, Holds, MeasuredBit};
+use qc_export::header::{BoardMap, Conserved, HeaderGame, Holds, MeasuredBit};
+use qc_export::Export;
 use qc_ir::{AncillaKind, Backend, Op, QubitRole};
 use qc_rules::Square;
 use qc_rules::{Color, QuantumGame};
@@ -20,6 +21,8 @@ pub struct BoardFacts {
     pub captured_white: BTreeMap<usize, bool>,
     /// P(1) of every square and captured ancilla at the end of the game.
     pub probability: BTreeMap<Holds, f64>,
+    /// The game itself (ruleset, start, moves with their outcomes), for the program's header.
+    pub game: Option<HeaderGame>,
 }
 
 /// How far a conserved quantity's expectation may lie from an integer (rounding of the
@@ -76,6 +79,17 @@ fn captured_is_white(moves: usize, side_to_move: Color, move_index: usize) -> Op
     let side_to_move_white = side_to_move == Color::White;
     let mover_white = side_to_move_white == mover_is_side_to_move;
     Some(!mover_white)
+}
+
+/// Writes `facts` into `export`: its map annotated ([`annotate`]) and the game named in its
+/// header when `facts` has it.
+pub fn annotate_export(export: &mut Export, facts: &BoardFacts) {
+    let mut map = export.map().clone();
+    annotate(&mut map, facts);
+    export.set_map(map);
+    if let Some(game) = &facts.game {
+        export.set_game(game.clone());
+    }
 }
 
 /// Fills in the pieces of `map` and its conserved quantities from `facts`: `pieces` (every measured bit),
@@ -203,6 +217,7 @@ mod tests {
                 (Holds::Site(site("f6")), 0.7),
             ]
             .into(),
+            game: None,
         };
         annotate(&mut map, &facts);
         let names: Vec<(&str, usize, &[usize])> = map

@@ -3,7 +3,7 @@
 //! target the program is placed and routed onto the device's couplers (`qc_route`), verified,
 //! and written on physical qubits with its layout.
 
-use crate::board_facts::{annotate, BoardFacts};
+use crate::board_facts::{annotate, annotate_export, BoardFacts};
 use qc_export::header::{LayoutEntry, MeasuredAt};
 use qc_export::{BoardMap, DeviceFormat, Export, ExportError, ExportOptions, Summary, Target};
 use qc_ir::Circuit;
@@ -140,9 +140,7 @@ pub fn compile_circuit_on(
     }
     let annotated = |mut e: Export| -> Export {
         if let Some(f) = facts {
-            let mut map = e.map().clone();
-            annotate(&mut map, f);
-            e.set_map(map);
+            annotate_export(&mut e, f);
         }
         e
     };
@@ -274,7 +272,7 @@ fn compile_on_device(
         Format::Qasm2 => DeviceFormat::Qasm2,
         _ => DeviceFormat::Qasm3,
     };
-    let export = qc_export::device_program(
+    let mut export = qc_export::device_program(
         &routed.circuit,
         &logical,
         layout,
@@ -282,6 +280,10 @@ fn compile_on_device(
         target,
         device_format,
     )?;
+    // The device program's header is written afresh: it names the game again.
+    if let Some(game) = facts.and_then(|f| f.game.clone()) {
+        export.set_game(game);
+    }
     // The program as written, checked again: couplers, the target's native gates, the layout.
     let written = qc_export::program_circuit(&export.program)?;
     let native =

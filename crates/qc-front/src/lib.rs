@@ -33,7 +33,7 @@ pub use compile::{
     compile_circuit, compile_circuit_on, CompileError, Compiled, DeviceOptions, DeviceSummary,
     Format,
 };
-pub use counts::{board_from_counts, CountsRequest, CountsStepError};
+pub use counts::{board_from_counts, board_from_counts_of, CountsRequest, CountsStepError};
 pub use estimate_view::{estimate_view, exact_view};
 pub use file_kind::{FileKind, WrongFileType};
 pub use program::{read_program, ProgramError};
@@ -52,6 +52,14 @@ pub use session::{
 };
 
 use rand::SeedableRng;
+
+/// A fresh seed for a session given none (`play`, `serve`, a new game of the web API without
+/// `seed`): each session's dice differ, as Python's `Game()` does; the session says which seed
+/// it drew, so that giving it replays the outcomes. Below 2^53, so that the page's seed field (a
+/// JavaScript number) and any JSON reader keep it exact.
+pub fn fresh_seed() -> u64 {
+    rand::random::<u64>() >> 11
+}
 
 /// The random source behind a seed, for the outcomes of moves written without them: the same
 /// seed gives the same game in the command line (`--seed`) and in Python (`Game(seed=...)`).

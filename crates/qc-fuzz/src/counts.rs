@@ -43,6 +43,7 @@ fn request(format: Option<CountsFormat>, calibration: &str) -> CountsRequest<'_>
         mitigation: "postselect,symmetry,readout".parse().unwrap_or_default(),
         calibration: Some(calibration),
         exact: false,
+        ..CountsRequest::default()
     }
 }
 

@@ -345,12 +345,15 @@ pub fn counts(
         mitigation,
         calibration,
         exact,
+        ..CountsRequest::default()
     };
     qc_front::board_from_counts(program, &text, &request)
         .map(|estimate| BoardEstimate { estimate })
         .map_err(|e| match e {
             CountsStepError::Import(_) => raise::<ProgramError>("program", &e),
-            CountsStepError::Simulate(_) => raise::<SimulationError>("program", &e),
+            CountsStepError::Simulate(_) | CountsStepError::Replay(_) => {
+                raise::<SimulationError>("program", &e)
+            }
             CountsStepError::Calibration(_) => raise::<CountsError>("calibration", &e),
             CountsStepError::Counts(_) => raise::<CountsError>("counts", &e),
             CountsStepError::MissingCalibration => raise::<OptionError>("mitigate", &e),

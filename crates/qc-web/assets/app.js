@@ -219,7 +219,9 @@ async function start() {
   const info = page.info;
   fillSelect($('rules'), info.rules, info.initial.rules);
   showVariantOptions();
-  $('seed').value = info.initial.seed;
+  // The seed field starts empty: a new game draws a fresh seed unless one is typed (the
+  // server's own seed replays only its first game).
+  $('seed').value = '';
   fillSelect($('format'), info.formats.filter((f) => f.name === 'qasm3' || f.name === 'qasm2'));
   fillSelect($('target'), [{ name: 'none', title: 'none (all gates)' },
     ...info.targets.map((name) => ({ name }))]);
@@ -249,7 +251,7 @@ function wire() {
     const spec = {
       rules: $('rules').value,
       variant: chosenVariant(),
-      seed: Number($('seed').value) || 0,
+      seed: chosenSeed(),
     };
     actOnNewGame(() => newGame(spec));
   });
@@ -301,6 +303,12 @@ function wire() {
 }
 
 // ---------------------------------------------------------------- games
+
+/** The seed typed in the seed field, or `undefined` (the server draws a fresh one). */
+function chosenSeed() {
+  const text = $('seed').value.trim();
+  return text === '' ? undefined : Number(text);
+}
 
 async function newGame(spec) {
   const body = {};
@@ -477,7 +485,7 @@ async function load(input) {
   const rules = file.name.toLowerCase().endsWith('.qng') ? 'niels' : $('rules').value;
   await actOnNewGame(async () => {
     try {
-      if (await newGame({ rules, game: text, seed: Number($('seed').value) || 0 })) {
+      if (await newGame({ rules, game: text, seed: chosenSeed() })) {
         say(`Loaded ${file.name}: ${page.state.moves.length} move(s).`);
       }
     } catch (error) {

@@ -6,7 +6,7 @@
 use crate::assets;
 use crate::budget::MemoryPlan;
 use crate::error::ApiError;
-use crate::game::{estimate_counts, NewGame, WebGame};
+use crate::game::{NewGame, WebGame};
 use crate::limits::Limits;
 use crate::store::Store;
 use crate::view::GameState;
@@ -701,8 +701,9 @@ async fn counts(
                 mitigation,
                 calibration: body.calibration.as_deref(),
                 exact: true,
+                ..CountsRequest::default()
             };
-            let estimate = estimate_counts(&program.text, &body.counts, &request)?;
+            let estimate = g.estimate_counts(&program.text, &body.counts, &request)?;
             // A program whose map names no square has no board to draw (an empty board
             // without kings was drawn for a Niel's Chess program once).
             let has_board = estimate.no_board.is_none();

@@ -42,9 +42,11 @@ pub struct NewGame {
     /// A whole game file (`.qcg`, `.qng`), replayed move by move.
     #[serde(default)]
     pub game: Option<String>,
-    /// The seed of the dice for outcomes not written in (default 0, as on the command line).
+    /// The seed of the dice for outcomes not written in; without one a fresh seed is drawn
+    /// (`qc_front::fresh_seed`, as `qchess play` and `qchess serve` draw theirs), and the
+    /// game's state names the seed used.
     #[serde(default)]
-    pub seed: u64,
+    pub seed: Option<u64>,
 }
 
 /// Why a game could not be set up, or a move, an undo or a picture was refused.
@@ -142,8 +144,9 @@ fn counts_reason(error: &CountsStepError) -> String {
 /// What kind of counts problem `error` is, for a page to say in its own words: the order cannot
 /// be told (`counts_order_ambiguous`), the format chosen is not the file's
 /// (`counts_format_mismatch`), probabilities instead of counts (`counts_probabilities`), not a
-/// counts file (`counts_not_counts`), a calibration needed (`counts_needs_calibration`),
-/// anything else (`counts_unreadable`).
+/// counts file (`counts_not_counts`), a calibration needed (`counts_needs_calibration`), an
+/// exact board too large for the game's memory (`counts_too_large`), anything else
+/// (`counts_unreadable`).
 pub fn counts_kind(error: &CountsStepError) -> &'static str {
     match error {
         CountsStepError::Counts(CountsError::Ambiguous) => "counts_order_ambiguous",
@@ -154,6 +157,7 @@ pub fn counts_kind(error: &CountsStepError) -> &'static str {
         }
         CountsStepError::MissingCalibration
         | CountsStepError::Counts(CountsError::MissingCalibration) => "counts_needs_calibration",
+        CountsStepError::Exact(CountsError::BoardTooLarge(_)) => "counts_too_large",
         _ => "counts_unreadable",
     }
 }
@@ -220,7 +224,7 @@ impl WebGame {
             variant: spec.variant.clone().filter(|v| !v.trim().is_empty()),
             backend: BackendKind::Sparse,
             precision: Precision::Double,
-            seed: spec.seed,
+            seed: spec.seed.unwrap_or_else(qc_front::fresh_seed),
         };
         // Counted before any move is replayed: a long game is refused without the work.
         let moves = Session::moves_in(&session_spec, input).map_err(GameError::session)?;
@@ -459,21 +463,27 @@ impl WebGame {
             .compile(format, options, target, &DeviceOptions::default())
             .map_err(|e| GameError::Compile(Box::new(e)))
     }
-}
 
-/// A device's `counts` of `program` (a text [`WebGame::compile`] wrote) back into a board, with
-/// the exact board beside it, as `qchess counts --exact` reads them.
-///
-/// # Errors
-/// The counts (or the calibration) do not read or do not fit the program.
-pub fn estimate_counts(
-    program: &str,
-    counts: &str,
-    request: &CountsRequest<'_>,
-) -> Result<BoardEstimate, GameError> {
-    let request = CountsRequest {
-        exact: true,
-        ..request.clone()
-    };
-    qc_front::board_from_counts(program, counts, &request).map_err(GameError::Counts)
+    /// A device's `counts` of `program` (a text [`WebGame::compile`] wrote at this game's
+    /// ply) back into a board, with the exact board beside it, as `qchess counts --exact` reads
+    /// them; the exact board is read off this game's state, as the program ends there: no
+    /// replay and no simulation of the program's gates, so it stays within the game's own
+    /// memory (the outcomes it holds are bounded by the game's simulator limit).
+    ///
+    /// # Errors
+    /// The counts (or the calibration) do not read or do not fit the program, or the exact
+    /// board would not fit beside the game's state.
+    pub fn estimate_counts(
+        &self,
+        program: &str,
+        counts: &str,
+        request: &CountsRequest<'_>,
+    ) -> Result<BoardEstimate, GameError> {
+        let request = CountsRequest {
+            exact: true,
+            ..request.clone()
+        };
+        qc_front::board_from_counts_of(&*self.session, program, counts, &request)
+            .map_err(GameError::Counts)
+    }
 }

@@ -1090,3 +1090,78 @@ async fn the_games_kept_fit_in_the_memory_budget_and_the_one_closed_is_named() {
         assert_eq!(status, StatusCode::OK);
     }
 }
+
+/// The page's Upload counts of a long game's program compiled for IBM: the exact board is read
+/// off the game the server holds, not simulated from the program's native gates (which needed
+/// GBs for this game: docs/reliability.md), so it fits in a small server budget, and it is the
+/// board the portable program of the same game gives.
+#[tokio::test]
+async fn counts_of_an_ibm_program_of_a_long_game_take_the_exact_board_from_the_game() {
+    let app = app_with(Limits {
+        memory_bytes: 256 << 20,
+        ..Limits::default()
+    });
+    // A random 40-ply game (`qchess compile --random-plies 40 --seed 1`), its moves as played.
+    let spec = qc_front::SessionSpec {
+        seed: 1,
+        ..qc_front::SessionSpec::default()
+    };
+    let game = qc_front::Session::open(&spec, qc_front::GameInput::START, 40).unwrap();
+    let moves: Vec<String> = game.moves().into_iter().map(|m| m.text).collect();
+    let state = new_game(&app, json!({ "moves": moves.join(" ") })).await;
+    let id = state["id"].as_str().unwrap();
+    let compile = |target: &'static str| {
+        let app = app.clone();
+        let path = format!("/api/games/{id}/compile?target={target}");
+        async move {
+            let (status, program) = send(&app, Method::GET, &path, None).await;
+            assert_eq!(status, StatusCode::OK, "{program}");
+            program["text"].as_str().unwrap().to_string()
+        }
+    };
+    let ibm = compile("ibm").await;
+    let width = qc_export::parse_header(&ibm).unwrap().map.clbits;
+    let body = json!({
+        "counts": format!("{{\"{}\": 1}}", "0".repeat(width)),
+        "counts_format": "qiskit",
+        "mitigate": "none",
+        "moves": 40,
+        "compile": {"target": "ibm"},
+    });
+    let path = format!("/api/games/{id}/counts");
+    let (status, answer) = send(&app, Method::POST, &path, Some(&body.to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    // The truth: the portable program simulated gate by gate.
+    let portable = compile("generic").await;
+    let header = qc_export::parse_header(&portable).unwrap();
+    let circuit = qc_export::import_qasm(&portable).unwrap();
+    let dist = qc_ir::exec::exact_distribution(&mut qc_sim::SparseSim::new(), &circuit).unwrap();
+    let truth = qc_front::counts::exact_board(&header.map, &dist).unwrap();
+    let exact = answer["estimate"]["exact"].as_object().unwrap();
+    assert_eq!(exact.len(), truth.squares.len());
+    for (sq, p) in &truth.squares {
+        let q = exact[&sq.to_string()].as_f64().unwrap();
+        assert!(
+            (p - q).abs() < 1e-9,
+            "{sq}: {q} from the IBM program, {p} portable"
+        );
+    }
+}
+
+/// A new game without a seed draws a fresh one (as `qchess play` and `serve` do) and its state
+/// says which; a new game with one uses it.
+#[tokio::test]
+async fn a_new_game_without_a_seed_draws_a_fresh_one_and_names_it() {
+    let app = app();
+    let split = json!({ "moves": "b1^a3c3 g8f6 a3b5" });
+    let first = new_game(&app, split.clone()).await;
+    let second = new_game(&app, split.clone()).await;
+    let (a, b) = (first["seed"].as_u64(), second["seed"].as_u64());
+    assert!(a.is_some() && b.is_some(), "{first} {second}");
+    // Two draws below 2^53 are equal with probability 2^-53.
+    assert_ne!(a, b, "two games without a seed share their dice");
+    let mut given = split.clone();
+    given["seed"] = json!(a);
+    let again = new_game(&app, given).await;
+    assert_eq!(again["seed"].as_u64(), a);
+}

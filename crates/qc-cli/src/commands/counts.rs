@@ -32,8 +32,9 @@ pub struct CountsArgs {
     /// How the counts file writes its bit strings (detected when unambiguous).
     #[arg(long, value_name = "FORMAT", value_parser = crate::choice_arg::choice::<CountsFormat>())]
     pub counts_format: Option<CountsFormat>,
-    /// Also simulate the program exactly and report the exact board and the total variation
-    /// distance to it.
+    /// Also report the exact board and the total variation distance to it: the game the
+    /// program's header names replayed by its rules (no gate is simulated), or, for a program
+    /// whose header names no game, the program simulated exactly within the memory limit.
     #[arg(long)]
     pub exact: bool,
 }
@@ -59,13 +60,16 @@ pub fn run(args: &CountsArgs) -> anyhow::Result<()> {
         mitigation: args.mitigate,
         calibration: calibration.as_deref(),
         exact: args.exact,
+        ..CountsRequest::default()
     };
     let estimate = qc_front::board_from_counts(&program, &counts, &request).map_err(|e| {
         // Name the file the error is about (none for a missing option).
         let file = match &e {
-            Step::Map(_) | Step::Import(_) | Step::Simulate(_) | Step::Exact(_) => {
-                Some(&args.program)
-            }
+            Step::Map(_)
+            | Step::Replay(_)
+            | Step::Import(_)
+            | Step::Simulate(_)
+            | Step::Exact(_) => Some(&args.program),
             Step::Counts(_) => Some(&args.counts),
             Step::Calibration(_) => args.calibration.as_ref(),
             Step::MissingCalibration => None,

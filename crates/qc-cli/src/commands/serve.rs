@@ -55,7 +55,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         rules: game.rules(),
         variant: game.options_name(),
         game: Some(game.game_file(true)),
-        seed,
+        seed: Some(seed),
         ..NewGame::default()
     };
     qc_web::serve_until_signal(

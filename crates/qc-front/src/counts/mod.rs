@@ -7,6 +7,7 @@
 
 mod calibration;
 mod estimate;
+mod from_game;
 mod from_program;
 mod histogram;
 mod json;
@@ -17,7 +18,8 @@ pub use estimate::{
     estimate_board, exact_board, total_variation, BoardEstimate, ExactBoard, SquareEstimate,
     NO_BOARD,
 };
-pub use from_program::{board_from_counts, CountsRequest, CountsStepError};
+pub use from_game::{exact_board_of_game, qubit_of, replay_header_game, ReplayError};
+pub use from_program::{board_from_counts, board_from_counts_of, CountsRequest, CountsStepError};
 pub use histogram::{histogram_from_counts, BitMarginal, Histogram, HistogramError, Outcome};
 pub use parse::{parse_counts, KeyProblem};
 
@@ -218,4 +220,14 @@ pub enum CountsError {
     /// The exact distribution gives the recorded outcomes probability 0.
     #[error("the exact distribution of the program never produces the recorded outcomes")]
     ImpossibleOutcomes,
+    /// The game the program's header names does not fit the header's map (the header was
+    /// edited, or joined to another program's).
+    #[error("the header's game does not fit its map: {what}")]
+    GameMismatch {
+        /// What does not fit.
+        what: String,
+    },
+    /// The exact board of the header's game would not fit in the memory limit beside its state.
+    #[error("cannot read the exact board off the header's game")]
+    BoardTooLarge(#[source] qc_ir::BackendError),
 }

@@ -409,6 +409,14 @@ pub trait Game: Send {
     fn wire_labels(&self) -> Vec<WireLabel>;
     /// The basis states with a nonzero amplitude: the qubits at 1, and the amplitude.
     fn basis_states(&self) -> Vec<(Vec<Qubit>, num_complex::Complex64)>;
+    /// The exact joint distribution of `qubits` of the game's state (bit k of a pattern is
+    /// `qubits[k]`; at most 128 of them), as the simulator's `marginal` gives it, refused when
+    /// as many outcomes as the state has basis states would not fit beside the state in the
+    /// simulator's memory limit ([`qc_ir::exec::outcome_bytes`] each).
+    ///
+    /// # Errors
+    /// [`qc_ir::BackendError::TooManyOutcomes`], or more than 128 qubits.
+    fn exact_marginal(&self, qubits: &[Qubit]) -> Result<Vec<(u128, f64)>, qc_ir::BackendError>;
     /// The game compiled to `format` as `qchess compile` compiles it, with the board facts in
     /// the program's map; on a device target placed and routed with `device`'s calibration and
     /// seed.

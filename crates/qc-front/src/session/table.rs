@@ -137,6 +137,18 @@ where
     fn next_ply(&self) -> u32 {
         ply_of(R::first_ply(&self.start), self.game.moves().len())
     }
+
+    /// The game as a compiled program's header names it: the ruleset, its options, the start
+    /// and every move with its outcomes written in (replayed, it is this game again).
+    pub fn header_game(&self) -> qc_export::HeaderGame {
+        let moves: Vec<String> = self.game.moves().iter().map(|m| m.text()).collect();
+        qc_export::HeaderGame {
+            rules: qc_ir::Choice::name(RulesKind::of::<R>()).to_string(),
+            variant: R::options_name(&self.start),
+            fen: R::start_fen(&self.start),
+            moves: moves.join(" "),
+        }
+    }
 }
 
 /// The number of moves `input` holds under ruleset `R` with rule `options`, read without
@@ -603,6 +615,26 @@ where
         self.game.backend().basis_states()
     }
 
+    fn exact_marginal(&self, qubits: &[Qubit]) -> Result<Vec<(u128, f64)>, qc_ir::BackendError> {
+        let backend = self.game.backend();
+        if qubits.len() > 128 {
+            return Err(qc_ir::BackendError::TooManyQubits {
+                needed: qubits.len(),
+                limit: 128,
+            });
+        }
+        // A marginal has at most one outcome per basis state.
+        if let Some(max) = qc_ir::exec::default_max_outcomes(backend, qubits.len()) {
+            if backend.state_size() > max {
+                return Err(qc_ir::BackendError::TooManyOutcomes {
+                    limit: max,
+                    bytes_each: qc_ir::exec::outcome_bytes(qubits.len()),
+                });
+            }
+        }
+        Ok(backend.marginal(qubits))
+    }
+
     fn compile(
         &self,
         format: Format,
@@ -610,7 +642,10 @@ where
         target: Option<&Target>,
         device: &DeviceOptions<'_>,
     ) -> Result<Compiled, CompileError> {
-        let facts = crate::board_facts(&self.game, self.game.backend());
+        let facts = crate::BoardFacts {
+            game: Some(self.header_game()),
+            ..crate::board_facts(&self.game, self.game.backend())
+        };
         compile_circuit_on(
             self.game.circuit(),
             &self.game.outcomes(),
