@@ -521,12 +521,7 @@ where
     /// within its own count of plays (`qc_engine::mate::ProofLimit`; a count, not a clock, as
     /// for the rest of the bare search), else `None`. A proof that fails to take a move back leaves the game to
     /// be built again from the position.
-    fn bare_mate(
-        &mut self,
-        mv: &R::Move,
-        score: f64,
-        depth: u32,
-    ) -> Option<i32> {
+    fn bare_mate(&mut self, mv: &R::Move, score: f64, depth: u32) -> Option<i32> {
         // The bare search scores a won game `WIN_SCORE`, qc-engine's `WIN`: the same band.
         if score.abs() < qc_engine::mate::MATE_SCORE {
             return None;
