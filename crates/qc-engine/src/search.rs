@@ -414,7 +414,10 @@ impl Searcher {
                     first = Some(m.mv.clone());
                 }
             }
-            !deadline.reached(self.nodes)
+            // Listing goes on past the deadline (or `stop`) until a move to answer is found:
+            // a search stopped before it had one answered none (`bestmove 0000`, which a GUI
+            // reads as the end of the game), although legal moves were there.
+            first.is_none() || !deadline.reached(self.nodes)
         });
         let mut root = Root {
             moves: Vec::new(),

@@ -211,3 +211,24 @@ fn a_move_is_published_before_any_child_is_played() {
     assert_eq!(published.as_deref(), Some(first_legal.as_str()));
     assert_eq!(found.best.map(|m| m.to_string()), published);
 }
+
+#[test]
+fn a_search_stopped_before_its_first_allowed_move_is_listed_still_answers_one() {
+    // A GUI's `searchmoves` names only the last legal move; the stop is raised before the search
+    // starts. The listing goes on until that move is found, so the answer is it, not none (which
+    // UQCI writes `bestmove 0000`, the end of the game to a GUI).
+    let mut g = game::<Cantwell>(qc_rules::START_FEN, &[]);
+    let last = g.legal_moves().last().expect("legal moves").mv.to_string();
+    let answer = Answer::new();
+    let mut searcher = Searcher::default();
+    searcher.publish_to(Some(answer.clone()));
+    let stop = StopFlag::new();
+    stop.stop();
+    let limits = Limits::move_time(Duration::from_secs(60));
+    let allowed = |m: &qc_rules::QcanMove| m.to_string() == last;
+    let found = searcher
+        .search_among(&mut g, &limits, stop.clone(), &allowed, &mut |_| {})
+        .expect("search");
+    assert_eq!(found.best.map(|m| m.to_string()), Some(last.clone()));
+    assert_eq!(answer.wait(None, false, &stop), Some(last));
+}
