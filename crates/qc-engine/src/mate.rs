@@ -120,6 +120,35 @@ fn after<G: QuantumGame, T>(
     result
 }
 
+/// Whether every outcome ends the game within `plies` for its mover (`for_mover`), or for the
+/// mover's opponent.
+fn move_decides<G: QuantumGame>(
+    game: &mut G,
+    outcomes: &[MoveOutcome<G::Move>],
+    plies: u32,
+    for_mover: bool,
+    limit: &mut ProofLimit,
+) -> Result<bool, GaveUp<G::Error>> {
+    for outcome in outcomes {
+        let decided = after(game, &outcome.mv, limit, |game, mover, limit| {
+            Ok(match game.status() {
+                Status::Win(winner, _) => (winner == mover) == for_mover,
+                Status::Draw(_) => false,
+                // The opponent moves next: the mover wins if every reply loses (two plies at
+                // least), and loses if the opponent has a winning reply (one at least).
+                Status::Ongoing if for_mover => {
+                    plies > 2 && position_loses(game, plies - 1, limit)?
+                }
+                Status::Ongoing => plies > 1 && position_wins(game, plies - 1, limit)?,
+            })
+        })?;
+        if !decided {
+            return Ok(false);
+        }
+    }
+    Ok(!outcomes.is_empty())
+}
+
 /// Whether every outcome ends the game for its mover within `plies`.
 fn move_wins<G: QuantumGame>(
     game: &mut G,
@@ -127,19 +156,7 @@ fn move_wins<G: QuantumGame>(
     plies: u32,
     limit: &mut ProofLimit,
 ) -> Result<bool, GaveUp<G::Error>> {
-    for outcome in outcomes {
-        let won = after(game, &outcome.mv, limit, |game, mover, limit| {
-            Ok(match game.status() {
-                Status::Win(winner, _) => winner == mover,
-                Status::Draw(_) => false,
-                Status::Ongoing => plies > 2 && position_loses(game, plies - 1, limit)?,
-            })
-        })?;
-        if !won {
-            return Ok(false);
-        }
-    }
-    Ok(!outcomes.is_empty())
+    move_decides(game, outcomes, plies, true, limit)
 }
 
 /// Whether every outcome ends the game for the opponent of its mover within `plies`.
@@ -149,19 +166,7 @@ fn move_loses<G: QuantumGame>(
     plies: u32,
     limit: &mut ProofLimit,
 ) -> Result<bool, GaveUp<G::Error>> {
-    for outcome in outcomes {
-        let lost = after(game, &outcome.mv, limit, |game, mover, limit| {
-            Ok(match game.status() {
-                Status::Win(winner, _) => winner != mover,
-                Status::Draw(_) => false,
-                Status::Ongoing => plies > 1 && position_wins(game, plies - 1, limit)?,
-            })
-        })?;
-        if !lost {
-            return Ok(false);
-        }
-    }
-    Ok(!outcomes.is_empty())
+    move_decides(game, outcomes, plies, false, limit)
 }
 
 /// The outcomes of every legal move of `game` that can be played (the search skips a listed

@@ -335,13 +335,13 @@ impl Searcher {
             for m in root.iter().take(shown) {
                 lines.push(RootLine {
                     score: m.score,
-                    mate: self.mate(game, m, depth, &deadline)?,
+                    mate: self.mate(game, m, depth, deadline)?,
                     pv: m.line.clone(),
                 });
             }
             let mate = match lines.first() {
                 Some(line) => line.mate,
-                None => self.mate(game, &root[0], depth, &deadline)?,
+                None => self.mate(game, &root[0], depth, deadline)?,
             };
             if let Some(first) = lines.first_mut() {
                 first.pv = found.pv.clone();

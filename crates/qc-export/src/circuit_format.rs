@@ -67,8 +67,8 @@ impl CircuitFormat {
     }
 
     /// The memory reading `source_bytes` bytes of text in this format takes, at most.
-    pub fn reader_memory_estimate(self, source_bytes: usize) -> u128 {
-        (source_bytes as u128).saturating_mul(u128::from(self.reader_bytes_per_source_byte()))
+    pub fn reader_memory_estimate(self, source_bytes: usize) -> u64 {
+        (source_bytes as u64).saturating_mul(self.reader_bytes_per_source_byte())
     }
 }
 
@@ -118,9 +118,9 @@ pub enum CircuitError {
         /// The text's length in bytes.
         source_bytes: usize,
         /// What its reader would take ([`CircuitFormat::reader_memory_estimate`]).
-        needed_bytes: u128,
-        /// The memory limit.
-        limit_bytes: u128,
+        needed_bytes: u64,
+        /// The memory limit (at most `u64::MAX`: the variant stays small).
+        limit_bytes: u64,
     },
 }
 
@@ -135,12 +135,12 @@ pub fn parse_circuit(text: &str) -> Result<Circuit, CircuitError> {
 pub fn parse_circuit_within(text: &str, limit_bytes: u128) -> Result<Circuit, CircuitError> {
     let format = detect_format(text);
     let needed_bytes = format.reader_memory_estimate(text.len());
-    if needed_bytes > limit_bytes {
+    if u128::from(needed_bytes) > limit_bytes {
         return Err(CircuitError::TooLargeToRead {
             format,
             source_bytes: text.len(),
             needed_bytes,
-            limit_bytes,
+            limit_bytes: u64::try_from(limit_bytes).unwrap_or(u64::MAX),
         });
     }
     parse_circuit_as(format, text)
@@ -184,8 +184,8 @@ mod tests {
     fn a_text_too_large_to_read_within_the_limit_is_refused_before_reading() {
         let text = "OPENQASM 3.0;\nqubit q;\nh q;\n";
         let needed = CircuitFormat::Qasm3.reader_memory_estimate(text.len());
-        assert_eq!(needed, text.len() as u128 * 256);
-        match parse_circuit_within(text, needed - 1) {
+        assert_eq!(needed, text.len() as u64 * 256);
+        match parse_circuit_within(text, u128::from(needed - 1)) {
             Err(CircuitError::TooLargeToRead {
                 format: CircuitFormat::Qasm3,
                 source_bytes,
@@ -198,11 +198,11 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        let circuit = parse_circuit_within(text, needed).expect("fits");
+        let circuit = parse_circuit_within(text, u128::from(needed)).expect("fits");
         assert_eq!(circuit.instructions().len(), 1);
         // IR text is lean: the same limit reads a longer IR program.
         let ir = "qubits a1\nh a1\n";
-        assert!(parse_circuit_within(ir, needed).is_ok());
+        assert!(parse_circuit_within(ir, u128::from(needed)).is_ok());
     }
 
     #[test]
