@@ -197,17 +197,8 @@ fn a_move_is_published_before_any_child_is_played() {
     // the engine's order (here the capture f6xe4), not the first legal one.
     let mut g = game::<Cantwell>(qc_rules::START_FEN, &["b1^a3c3", "g8^f6h6", "e2e4"]);
     let first_legal = g.legal_moves()[0].mv.to_string();
-    let answer = Answer::new();
-    let mut searcher = Searcher::default();
-    searcher.publish_to(Some(answer.clone()));
-    let stop = StopFlag::new();
-    stop.stop();
-    let limits = Limits::move_time(Duration::from_secs(60));
-    let found = searcher
-        .search(&mut g, &limits, stop.clone(), &mut |_| {})
-        .expect("search");
+    let (found, published) = stopped_search(&mut g, &|_| true);
     assert_eq!(found.nodes, 0, "no child was played");
-    let published = answer.wait(None, false, &stop);
     assert_eq!(published.as_deref(), Some(first_legal.as_str()));
     assert_eq!(found.best.map(|m| m.to_string()), published);
 }
@@ -219,16 +210,25 @@ fn a_search_stopped_before_its_first_allowed_move_is_listed_still_answers_one() 
     // UQCI writes `bestmove 0000`, the end of the game to a GUI).
     let mut g = game::<Cantwell>(qc_rules::START_FEN, &[]);
     let last = g.legal_moves().last().expect("legal moves").mv.to_string();
+    let (found, published) = stopped_search(&mut g, &|m| m.to_string() == last);
+    assert_eq!(found.best.map(|m| m.to_string()), Some(last.clone()));
+    assert_eq!(published, Some(last));
+}
+
+/// A search among the moves `allowed` accepts, publishing to an answer, with its stop raised
+/// before it starts: what it found, and the move the answering thread gives.
+fn stopped_search<G: EngineGame>(
+    g: &mut G,
+    allowed: &dyn Fn(&G::Move) -> bool,
+) -> (qc_engine::Found<G::Move>, Option<String>) {
     let answer = Answer::new();
     let mut searcher = Searcher::default();
     searcher.publish_to(Some(answer.clone()));
     let stop = StopFlag::new();
     stop.stop();
     let limits = Limits::move_time(Duration::from_secs(60));
-    let allowed = |m: &qc_rules::QcanMove| m.to_string() == last;
     let found = searcher
-        .search_among(&mut g, &limits, stop.clone(), &allowed, &mut |_| {})
+        .search_among(g, &limits, stop.clone(), allowed, &mut |_| {})
         .expect("search");
-    assert_eq!(found.best.map(|m| m.to_string()), Some(last.clone()));
-    assert_eq!(answer.wait(None, false, &stop), Some(last));
+    (found, answer.wait(None, false, &stop))
 }
