@@ -70,6 +70,12 @@ pub struct DeviceSummary {
     /// The estimated success probability: the product of `1 - error` over gates and
     /// measurements (from the calibration, or uniform errors).
     pub esp: f64,
+    /// The estimated success probability with time, when a calibration is given: also every
+    /// idle window's and every gate's T1/T2 relaxation on the as-late-as-possible schedule
+    /// with the calibration's durations, and resets' errors
+    /// (`qc_sim::noise::NoisyProgram::success_probability`, the noisy simulator's own model).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub esp_with_time: Option<f64>,
     /// Where the errors come from: `uniform` or the calibration's backend name.
     pub errors: String,
     /// Two-qubit gates of the program before placing and routing.
@@ -95,6 +101,9 @@ pub enum CompileError {
     /// Placing and routing failed (or the result failed the verifier).
     #[error(transparent)]
     Route(#[from] RouteError),
+    /// The device program does not fit the calibration's noise model.
+    #[error("--properties: the device program against its noise model: {0}")]
+    Noise(#[from] qc_sim::noise::NoiseError),
     /// `--properties` without a device target.
     #[error("--properties needs a device target (one with couplers: ibm_fez, sycamore, or a file with `edges`)")]
     PropertiesWithoutDevice,
@@ -297,6 +306,14 @@ fn compile_on_device(
         &native,
     )
     .map_err(RouteError::from)?;
+    let esp_with_time = match device_options.properties {
+        Some(text) => {
+            let props = qc_route::DeviceProperties::from_backend_properties(text)?;
+            let model = crate::noise::noise_model(&props, target.two_qubit.name());
+            Some(qc_sim::noise::NoisyProgram::new(&written, &model)?.success_probability())
+        }
+        None => None,
+    };
     let summary = export.program.summary();
     let esp = calibration.esp(export.program.body.iter().flat_map(|stmt| {
         let ops: Vec<EspOp> = match stmt {
@@ -332,6 +349,7 @@ fn compile_on_device(
         physical_qubits: used.len(),
         peak_live_qubits: routed.report.peak_live,
         esp,
+        esp_with_time,
         errors: match device_options.properties {
             Some(_) => calibration
                 .backend

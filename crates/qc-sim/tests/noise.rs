@@ -358,3 +358,33 @@ fn z_rotations_are_exact() {
     let counts = run(SparseSim::new, &c, &m, 10);
     assert_eq!(counts.get(&vec![false]), Some(&SHOTS));
 }
+
+/// The success probability with time, by hand: q0's X (error 0, 10 ns) relaxes over its own
+/// 10 ns, then q0 waits 30 ns on the as-late-as-possible schedule while q1 runs three X; the
+/// process fidelity of T1 = T2 = 100 ns relaxation over `t` is `(1 + 3 exp(-t / 100)) / 4`. q1's
+/// readout misreads 2 % of 0s and 4 % of 1s: a factor `1 - 0.03`. Doubling the wait lowers it.
+#[test]
+fn the_success_probability_counts_gates_waits_and_readout() {
+    let mut m = model(2);
+    m.qubits[0].t1 = 100.0;
+    m.qubits[0].t2 = 100.0;
+    m.qubits[0].gate_duration = 10.0;
+    m.qubits[1].gate_duration = 10.0;
+    m.qubits[1].p1_given_0 = 0.02;
+    m.qubits[1].p0_given_1 = 0.04;
+    let program_with = |m: &NoiseModel, xs: usize| {
+        let mut instrs = vec![gate(Gate::X, 0), cz(0, 1)];
+        instrs.extend((0..xs).map(|_| gate(Gate::X, 1)));
+        instrs.extend([cz(0, 1), measure(0, 0), measure(1, 1)]);
+        NoisyProgram::new(&circuit(2, 2, instrs), m).expect("program")
+    };
+    let fidelity = |t: f64| (1.0 + 3.0 * (-t / 100.0).exp()) / 4.0;
+    let by_hand = fidelity(10.0) * fidelity(30.0) * (1.0 - 0.03);
+    let esp = program_with(&m, 3).success_probability();
+    assert!((esp - by_hand).abs() < 1e-12, "{esp} against {by_hand}");
+    assert!(program_with(&m, 6).success_probability() < esp);
+    // Without time (no T1/T2) only the readout is left.
+    m.qubits[0].t1 = f64::INFINITY;
+    m.qubits[0].t2 = f64::INFINITY;
+    assert!((program_with(&m, 3).success_probability() - 0.97).abs() < 1e-12);
+}

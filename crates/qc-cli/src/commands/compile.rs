@@ -211,8 +211,12 @@ fn device_line(d: &DeviceSummary) -> String {
     } else {
         String::new()
     };
+    let with_time = d
+        .esp_with_time
+        .map(|p| format!(", with idle time: {p:.4}"))
+        .unwrap_or_default();
     format!(
-        "device {}: two-qubit gates: {} (unrouted {}), two-qubit depth: {}, physical qubits: {} (at most {} live at once), ESP: {:.4} ({} errors{broken})\n",
+        "device {}: two-qubit gates: {} (unrouted {}), two-qubit depth: {}, physical qubits: {} (at most {} live at once), ESP: {:.4}{with_time} ({} errors{broken})\n",
         d.device,
         d.two_qubit_gates,
         d.unrouted_two_qubit_gates,

@@ -197,4 +197,42 @@ impl NoisyProgram {
     pub fn num_clbits(&self) -> usize {
         self.num_clbits
     }
+
+    /// The estimated success probability with time: the probability that no error of the model
+    /// happens in a shot, the product over every noise event of its probability of doing nothing.
+    /// A gate's is `1 - P(Pauli error)` (its depolarising error with the relaxation during the
+    /// gate folded in); a measurement's `1 - (P(read 1 | 0) + P(read 0 | 1)) / 2`; a reset's
+    /// `1 - P(reset leaves 1)`; and every idle window's (a qubit waiting on the schedule) the
+    /// process fidelity of its T1/T2 relaxation over the window, which is `1 - P(error)` of the
+    /// relaxation twirled into Pauli errors. Gates of a conditioned block count as if the branch
+    /// were taken, as the gate-only estimate counts them. Without durations or finite T1/T2 this
+    /// is the gate-and-readout estimate of the same model.
+    ///
+    /// Gate factors include the relaxation over the gate's own duration, as the trajectories
+    /// apply it.
+    pub fn success_probability(&self) -> f64 {
+        let relaxed = |q: Qubit, t: f64| {
+            let (t1, t2) = self.relaxation[q.index()];
+            relaxation_process_fidelity(t1, t2, t)
+        };
+        let mut p = 1.0;
+        for (index, step) in self.steps.iter().enumerate() {
+            // The trajectories relax a gate's and a reset's qubits over its own duration too.
+            let t = self.schedule.duration(index);
+            p *= match step.kind {
+                Kind::Single(q) => (1.0 - step.pauli_error) * relaxed(q, t),
+                Kind::Two(a, b) => (1.0 - step.pauli_error) * relaxed(a, t) * relaxed(b, t),
+                Kind::Measure(q) => {
+                    let (p1_given_0, p0_given_1, _) = self.readout[q.index()];
+                    1.0 - (p1_given_0 + p0_given_1) / 2.0
+                }
+                Kind::Reset(q) => (1.0 - self.readout[q.index()].2) * relaxed(q, t),
+                Kind::Virtual | Kind::Bookkeeping => 1.0,
+            };
+        }
+        for window in self.schedule.idle_windows(&self.instructions) {
+            p *= relaxed(window.qubit, window.duration);
+        }
+        p.clamp(0.0, 1.0)
+    }
 }
