@@ -20,7 +20,7 @@ use crate::game::EngineGame;
 use crate::limits::{Deadline, Limits, StopFlag};
 use crate::ontime::Answer;
 use crate::tt::{Bound, Entry, Table};
-use qc_rules::{LegalMove, MoveOutcome, PieceKind, QuantumGame, Status};
+use qc_rules::{LegalMove, MoveOutcome, QuantumGame, Status};
 use rand::SeedableRng;
 use std::time::{Duration, Instant};
 
@@ -734,13 +734,8 @@ impl Searcher {
         let view = game.board_view(false);
         let us = game.side_to_move();
         let value = |c: char| {
-            qc_rules::Piece::from_fen_char(c).map_or(0.0, |p| match p.kind {
-                PieceKind::Pawn => 1.0,
-                PieceKind::Knight | PieceKind::Bishop => 3.0,
-                PieceKind::Rook => 5.0,
-                PieceKind::Queen => 9.0,
-                PieceKind::King => 100.0,
-            })
+            qc_rules::Piece::from_fen_char(c)
+                .map_or(0.0, |p| crate::eval::piece_value(p.kind, &Weights::FULL))
         };
         let killers = self.killers.get(ply);
         let mut keyed: Vec<(f64, usize)> = moves

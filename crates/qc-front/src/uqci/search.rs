@@ -2,8 +2,8 @@
 //! ruleset: it sees a game only through `QuantumGame`.
 //!
 //! The evaluation of a position, from the side to move's view, is its expected material: the sum
-//! over squares of P(a piece there) x its value (pawn 1, knight 3, bishop 3, rook 5, queen 9,
-//! king 100), counted positive for the side to move and negative for the other; an ended game
+//! over squares of P(a piece there) x its value (the engine's values: pawn 1, knight 3, bishop 3.25,
+//! rook 5, queen 9, king 200), counted positive for the side to move and negative for the other; an ended game
 //! scores +-[`WIN_SCORE`] or 0. A move is worth the expectation over its outcomes
 //! ([`QuantumGame::move_outcomes`]: each played with its outcome written in, weighted by its
 //! exact probability, then taken back). Depth 1 looks one ply ahead; depth 2 also lets the
@@ -38,15 +38,10 @@ pub const DEPTH_ONE_BUDGET: usize = 1_000_000;
 /// Scores closer than this are equal (the first move keeps the tie).
 const TIE: f64 = 1e-12;
 
-/// A piece's value in pawns.
+/// A piece's value in pawns: the engine's own (`qc_engine::eval::piece_value` with its full
+/// weights), so that the bare search and the timed one weigh material alike.
 fn value(kind: PieceKind) -> f64 {
-    match kind {
-        PieceKind::Pawn => 1.0,
-        PieceKind::Knight | PieceKind::Bishop => 3.0,
-        PieceKind::Rook => 5.0,
-        PieceKind::Queen => 9.0,
-        PieceKind::King => 100.0,
-    }
+    qc_engine::eval::piece_value(kind, &qc_engine::eval::Weights::FULL)
 }
 
 /// The expected material of `view` for `side`.
