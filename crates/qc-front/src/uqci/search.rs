@@ -2,9 +2,9 @@
 //! ruleset: it sees a game only through `QuantumGame`.
 //!
 //! The evaluation of a position, from the side to move's view, is its expected material: the sum
-//! over squares of P(a piece there) x its value (the engine's values: pawn 1, knight 3, bishop 3.25,
-//! rook 5, queen 9, king 200), counted positive for the side to move and negative for the other; an ended game
-//! scores +-[`WIN_SCORE`] or 0. A move is worth the expectation over its outcomes
+//! over squares of P(a piece there) x its value (the engine's values: pawn 1, knight 3,
+//! bishop 3.25, rook 5, queen 9, king 200), counted positive for the side to move and negative
+//! for the other; an ended game scores +-[`WIN_SCORE`] or 0. A move is worth the expectation over its outcomes
 //! ([`QuantumGame::move_outcomes`]: each played with its outcome written in, weighted by its
 //! exact probability, then taken back). Depth 1 looks one ply ahead; depth 2 also lets the
 //! opponent answer each outcome with its best reply, as long as the positions it visits stay
