@@ -209,6 +209,26 @@ def test_counts_reads_the_bundled_device_counts_like_the_cli():
         qchess.counts(program, counts, mitigate="magic")
 
 
+def test_moves_say_whether_they_are_quantum_and_how_their_outcome_is_written():
+    g = qchess.Game(seed=7)
+    split = g.play("b1^a3c3")
+    assert (split.quantum, split.outcome_notation) == (True, None)
+    pawn = g.play("b7b5")
+    assert (pawn.quantum, pawn.outcome_notation) == (False, None)
+    taken = g.play("a3xb5", outcome=0)
+    assert (taken.quantum, taken.outcome_notation, taken.text) == (False, ".m0", "a3xb5.m0")
+    with pytest.raises(TypeError, match="Quantum Chess writes 0 or 1"):
+        g.play("e7e6", outcome="e6")
+    # Niel's Chess: the rook's pair d4/e6 rolls once; the roll is written in brackets.
+    n = qchess.Game(rules="niels", fen="7k/8/8/5P2/8/8/8/K7 w - - 0 1 rd4e6")
+    with pytest.raises(TypeError, match="Niel's Chess writes a square or a list of squares"):
+        n.play("f5e6", outcome=1)
+    with pytest.raises(qchess.NotationError, match="`z9` is not a square"):
+        n.play("f5e6", outcome="z9")
+    rolled = n.play("f5e6", outcome=["e6"])
+    assert (rolled.quantum, rolled.outcome_notation, rolled.text) == (False, "[e6]", "f5e6[e6]")
+
+
 def test_counts_of_a_niels_program_say_there_is_no_board():
     # Niel's equal capture (circuits/niels/equal_capture.qng): the rook's pair d4/e6 rolls once.
     g = qchess.Game(rules="niels", fen="7k/8/8/5P2/8/8/8/K7 w - - 0 1 rd4e6")

@@ -146,6 +146,13 @@ pub trait Classify: std::error::Error {
     }
 }
 
+/// An outcome of the wrong shape for the ruleset does not fit its notation.
+impl Classify for qc_rules::OutcomeShapeError {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::Notation
+    }
+}
+
 impl Classify for CantwellError {
     fn kind(&self) -> ErrorKind {
         match self {

@@ -20,12 +20,12 @@ use pyo3::exceptions::{PyImportError, PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use qc_export::{ExportOptions, Target};
-use qc_front::{GameInput, RulesKind, Session, SessionSpec};
+use qc_front::{GameInput, RulesKind, Session, SessionError, SessionSpec};
 use qc_ir::Choice;
 use qc_render::game_drawing::NoSuchMove;
 use qc_render::{board_svg, board_text};
 use qc_rules::Square;
-use qc_rules::{Color, SquarePair};
+use qc_rules::{Color, GivenOutcome, OutcomeShapeError, SquarePair};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Mutex, PoisonError};
@@ -104,8 +104,9 @@ impl Game {
         .map_err(|e: NoSuchMove| PyIndexError::new_err(e.to_string()))?
     }
 
-    /// The move text with `outcome` written in, as the ruleset writes recorded outcomes:
-    /// `.m0`/`.m1` (Quantum Chess), `[e6]` or `[e6,d5]` (Niel's Chess).
+    /// The move text with `outcome` written in as the ruleset writes recorded outcomes
+    /// (`.m0`/`.m1` for Quantum Chess, `[e6]` or `[e6,d5]` for Niel's Chess): the session
+    /// writes it, so this code knows no ruleset's notation.
     fn with_outcome(
         &self,
         py: Python<'_>,
@@ -115,24 +116,50 @@ impl Game {
         let Some(outcome) = outcome.filter(|o| !o.is_none()) else {
             return Ok(mv.to_string());
         };
-        if self.with(py, |s| s.rules()) == RulesKind::Cantwell {
-            match outcome.extract::<u8>() {
-                Ok(bit @ (0 | 1)) => Ok(format!("{mv}.m{bit}")),
-                _ => Err(PyTypeError::new_err(format!(
-                    "outcome must be 0 or 1 for a Quantum Chess move (got {outcome})"
-                ))),
-            }
-        } else if let Ok(one) = outcome.extract::<String>() {
-            Ok(format!("{mv}[{one}]"))
-        } else {
-            let squares: Vec<String> = outcome.extract().map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "outcome must be a square or a list of squares for a Niel's Chess move (got {outcome})"
-                ))
-            })?;
-            Ok(format!("{mv}[{}]", squares.join(",")))
-        }
+        let given = given_outcome(outcome)?;
+        self.with(py, |s| s.with_outcome(mv, &given))
+            .map_err(|e| match shape_error(&e) {
+                Some(shape) => PyTypeError::new_err(format!("outcome {outcome}: {shape}")),
+                None => session_error(e),
+            })
     }
+}
+
+/// A Python outcome as the rules take it: 0 or 1 (a bit), a square's name, or a list of them.
+fn given_outcome(outcome: &Bound<'_, PyAny>) -> PyResult<GivenOutcome> {
+    let square = |name: &str| {
+        Square::parse(name).ok_or_else(|| {
+            NotationError::new_err(format!("outcome: `{name}` is not a square (a1 to h8)"))
+        })
+    };
+    if let Ok(bit) = outcome.extract::<u8>() {
+        return match bit {
+            0 | 1 => Ok(GivenOutcome::Bit(bit == 1)),
+            _ => Err(PyTypeError::new_err(format!(
+                "outcome must be 0 or 1, a square or a list of squares (got {outcome})"
+            ))),
+        };
+    }
+    if let Ok(name) = outcome.extract::<String>() {
+        return Ok(GivenOutcome::Squares(vec![square(&name)?]));
+    }
+    match outcome.extract::<Vec<String>>() {
+        Ok(names) => Ok(GivenOutcome::Squares(
+            names.iter().map(|n| square(n)).collect::<PyResult<_>>()?,
+        )),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "outcome must be 0 or 1, a square or a list of squares (got {outcome})"
+        ))),
+    }
+}
+
+/// The rules' refusal of an outcome of the wrong shape behind `error`, if that is what it is
+/// (a type error in Python: the caller passed the wrong kind of value).
+fn shape_error(error: &SessionError) -> Option<&OutcomeShapeError> {
+    error
+        .rules_error()?
+        .inner()
+        .downcast_ref::<OutcomeShapeError>()
 }
 
 #[pymethods]

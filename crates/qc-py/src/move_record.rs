@@ -24,6 +24,12 @@ pub struct Move {
     /// Its kind: ``jump``, ``slide``, ``split_jump``, ... (Quantum Chess); ``move``,
     /// ``capture``, ``superposition``, ... (Niel's Chess).
     pub kind: String,
+    /// Whether it is a quantum move: a split or a merge (Quantum Chess); a move other than a
+    /// classical step, capture or castling (Niel's Chess).
+    pub quantum: bool,
+    /// The outcomes written in ``text`` as the ruleset writes them (``.m1``, Niel's ``[e6]``),
+    /// ``None`` when nothing was drawn: ``text`` is the move as chosen, then this.
+    pub outcome_notation: Option<String>,
     /// What happened, in words (the command line's column).
     pub detail: String,
     /// The instructions it added, as ``(start, end)`` indices of the game circuit.
@@ -43,6 +49,8 @@ impl Move {
         Ok(Move {
             text: played.text,
             kind: played.kind.to_string(),
+            quantum: played.quantum,
+            outcome_notation: played.outcome_notation,
             detail: played.detail,
             instructions: (played.instructions.start, played.instructions.end),
             extras: extras.unbind(),

@@ -31,24 +31,6 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Whether a move of `kind` is a quantum move: a split or merge (Quantum Chess), or a move of
-/// Niel's Chess other than a classical move, capture or castling.
-fn is_quantum(kind: &str) -> bool {
-    matches!(
-        kind,
-        "split_jump"
-            | "split_slide"
-            | "merge_jump"
-            | "merge_slide"
-            | "superposition"
-            | "entanglement"
-            | "mark_inversion"
-            | "z_move"
-            | "hadamard"
-            | "tunnelling"
-    )
-}
-
 /// A game's statistics as it is played.
 struct Tally {
     moves: Vec<String>,
@@ -69,7 +51,7 @@ impl Tally {
 
     /// Counts `played`, just played on `session`.
     fn add(&mut self, session: &Session, played: MoveView) {
-        self.quantum_moves += usize::from(is_quantum(played.kind));
+        self.quantum_moves += usize::from(played.quantum);
         self.measurements += usize::from(played.outcome.is_some());
         self.largest_state = self.largest_state.max(session.state_size());
         self.moves.push(played.text);

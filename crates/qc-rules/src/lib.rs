@@ -36,7 +36,7 @@ pub use chess::{Castling, CastlingRights, Color, Piece, PieceKind, Square};
 pub use ledger::UndoControls;
 pub use ruleset::{
     BoardView, Cantwell, Claimed, Comment, DrawReason, Endings, GameFile, GameMove, GameResult,
-    LegalMove, MoveNumber, MoveOutcome, MoveRef, MoveRefError, MoveSquares, Niels, PlayedMove,
-    QuantumGame, Roll, Ruleset, SameSquare, SquarePair, Status, Switch, Tag, WinReason, WireLabel,
-    WrittenMove,
+    GivenOutcome, LegalMove, MoveNumber, MoveOutcome, MoveRef, MoveRefError, MoveSquares, Niels,
+    OutcomeShapeError, PlayedMove, QuantumGame, Roll, Ruleset, SameSquare, SquarePair, Status,
+    Switch, Tag, WinReason, WireLabel, WrittenMove,
 };

@@ -183,6 +183,9 @@ pub struct WebMove {
     pub text: String,
     /// Its kind (`jump`, `split_jump`, `superposition`, ...).
     pub kind: &'static str,
+    /// Whether it is a quantum move (a split or a merge; Niel's moves other than a classical
+    /// step, capture or castling).
+    pub quantum: bool,
     /// The squares named by the move, in the order a player clicks them (source, then targets;
     /// both sources of a merge, then its target).
     pub clicks: Vec<String>,
@@ -426,6 +429,7 @@ impl WebGame {
             .map(|m| WebMove {
                 text: m.text,
                 kind: m.kind,
+                quantum: m.quantum,
                 clicks: m.clicks.iter().map(ToString::to_string).collect(),
             })
             .collect()

@@ -37,6 +37,12 @@ pub struct PlayedMove {
     pub text: String,
     /// Its kind.
     pub kind: &'static str,
+    /// Whether it is a quantum move (a split or a merge; Niel's moves other than a classical
+    /// step, capture or castling).
+    pub quantum: bool,
+    /// The outcomes written in `text` (`.m1`, Niel's `[e6]`), `None` when nothing was drawn:
+    /// `text` is the move as chosen, then this.
+    pub outcome_notation: Option<String>,
     /// What happened, in words, with the probability of each outcome drawn.
     pub detail: String,
     /// The outcome in a few words, when something was drawn.
@@ -55,6 +61,8 @@ impl PlayedMove {
             squares: named_squares(&m).iter().map(ToString::to_string).collect(),
             text: m.text,
             kind: m.kind,
+            quantum: m.quantum,
+            outcome_notation: m.outcome_notation,
             detail: m.detail,
             outcome: m.outcome,
         }

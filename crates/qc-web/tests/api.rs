@@ -143,6 +143,11 @@ async fn legal_moves_come_with_the_squares_to_click() {
     let split = list.iter().find(|m| m["text"] == "b1^a3c3").unwrap();
     assert_eq!(split["clicks"], json!(["b1", "a3", "c3"]));
     assert_eq!(split["kind"], "split_jump");
+    let pawn = list.iter().find(|m| m["text"] == "e2e4").unwrap();
+    assert_eq!(
+        (split["quantum"].as_bool(), pawn["quantum"].as_bool()),
+        (Some(true), Some(false))
+    );
     assert!(list
         .iter()
         .all(|m| m["clicks"].as_array().unwrap().len() >= 2));
@@ -899,6 +904,17 @@ async fn move_entries_carry_mover_ply_number_kind_outcome_and_squares() {
     );
     let outcome = last["outcome"].as_str().expect("an outcome");
     assert!(last["text"].as_str().unwrap().ends_with(outcome), "{last}");
+    // The written outcome is given apart from the move, so the page parses no notation.
+    let notation = format!(".m{outcome}");
+    assert_eq!(last["outcome_notation"].as_str(), Some(notation.as_str()));
+    assert_eq!(last["text"], format!("c3xd5{notation}"));
+    assert_eq!(moves[0]["outcome_notation"], Value::Null);
+    let quantum: Vec<bool> = moves.iter().map(|m| m["quantum"] == true).collect();
+    assert_eq!(
+        quantum,
+        [true, false, false],
+        "a split, a pawn step, a capture"
+    );
     // The board highlights the last move's squares, and only those.
     let board = after["board_svg"].as_str().unwrap();
     assert_eq!(board.matches("class=\"highlight\"").count(), 2, "c3 and d5");

@@ -24,7 +24,7 @@ use qc_export::{ExportOptions, Target};
 use qc_ir::{Circuit, Qubit};
 use qc_render::game_drawing::NoSuchMove;
 use qc_render::layout::Annotations;
-use qc_rules::{BoardView, Color, MoveNumber, SquarePair, Status, WireLabel};
+use qc_rules::{BoardView, Color, GivenOutcome, MoveNumber, SquarePair, Status, WireLabel};
 use qc_sim::{MemoryLimit, Precision};
 use serde_json::{Map, Value};
 use std::ops::{Deref, DerefMut, Range};
@@ -322,6 +322,14 @@ pub trait Game: Send {
     /// # Errors
     /// The move does not read or the rules refuse it.
     fn play(&mut self, text: &str) -> Result<MoveView, SessionError>;
+    /// The move `text` with `outcome` written in as the ruleset writes it (`b1xc3.m1`,
+    /// `f5xe6[e6]`), replacing an outcome written before: what a front end plays to force an
+    /// outcome given apart from the move (Python's `play(move, outcome=)`).
+    ///
+    /// # Errors
+    /// The move does not read, or the outcome is not of the ruleset's shape
+    /// (`qc_rules::OutcomeShapeError`, a notation error).
+    fn with_outcome(&self, text: &str, outcome: &GivenOutcome) -> Result<String, SessionError>;
     /// Plays a legal move picked at random (with the seed's own stream of picks), `None` when
     /// there is none.
     fn play_random(&mut self) -> Option<MoveView>;

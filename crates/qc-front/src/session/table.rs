@@ -16,8 +16,8 @@ use qc_ir::{Backend, Circuit, Qubit};
 use qc_render::game_drawing::{game_drawing, NoSuchMove};
 use qc_render::layout::Annotations;
 use qc_rules::{
-    BoardView, Color, Comment, GameFile, GameMove, QuantumGame, Ruleset, SquarePair, Status, Tag,
-    WireLabel, WrittenMove,
+    BoardView, Color, Comment, GameFile, GameMove, GivenOutcome, QuantumGame, Ruleset, SquarePair,
+    Status, Tag, WireLabel, WrittenMove,
 };
 use qc_sim::{MemoryLimit, Precision};
 use rand::Rng;
@@ -438,6 +438,16 @@ where
             .parse()
             .map_err(|e| SessionError::Rules(RulesError::new(R::Error::from(e))))?;
         self.play_move(&mv)
+    }
+
+    fn with_outcome(&self, text: &str, outcome: &GivenOutcome) -> Result<String, SessionError> {
+        let mv: R::Move = text
+            .parse()
+            .map_err(|e| SessionError::Rules(RulesError::new(R::Error::from(e))))?;
+        let written = mv
+            .with_outcome(outcome)
+            .map_err(|e| SessionError::Rules(RulesError::new(e)))?;
+        Ok(written.to_string())
     }
 
     fn play_random(&mut self) -> Option<MoveView> {

@@ -534,3 +534,26 @@ fn moves_are_numbered_from_the_start_position() {
         assert_eq!(s.record(), "5... e8d8 6. g1f3", "{rules:?}");
     }
 }
+
+#[test]
+fn a_move_view_says_whether_it_is_quantum_and_how_its_outcome_is_written() {
+    let spec = spec(RulesKind::Cantwell, BackendKind::Sparse, Precision::Double);
+    let mut session = Session::open(&spec, moves("b1^a3c3 d7d5"), 0).expect("opens");
+    let played = session.moves();
+    assert_eq!((played[0].quantum, played[1].quantum), (true, false));
+    let forced = session
+        .with_outcome("c3xd5", &qc_rules::GivenOutcome::Bit(false))
+        .expect("a bit is a Quantum Chess outcome");
+    assert_eq!(forced, "c3xd5.m0");
+    let capture = session.play(&forced).expect("plays");
+    assert_eq!(capture.outcome_notation.as_deref(), Some(".m0"));
+    assert_eq!(capture.text, format!("c3xd5{}", ".m0"));
+    let squares = qc_rules::GivenOutcome::Squares(Vec::new());
+    let refused = session
+        .with_outcome("e7e5", &squares)
+        .expect_err("squares are not");
+    assert_eq!(
+        refused.rules_error().map(RulesError::kind),
+        Some(ErrorKind::Notation)
+    );
+}

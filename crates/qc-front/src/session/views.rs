@@ -14,6 +14,12 @@ pub struct MoveView {
     pub text: String,
     /// Its kind (`jump`, `split_slide`, ...; Niel's `move`, `superposition`, ...).
     pub kind: &'static str,
+    /// Whether it is a quantum move (`qc_rules::GameMove::is_quantum`: a split or a merge; Niel's
+    /// moves other than a classical step, capture or castling).
+    pub quantum: bool,
+    /// The outcomes written in its text, as the ruleset writes them (`.m1`, Niel's `[e6]`),
+    /// `None` when nothing was drawn: `text` is the move as chosen, then this.
+    pub outcome_notation: Option<String>,
     /// What happened, in words.
     pub detail: String,
     /// The outcomes in a few words for a summary (`1`, `e6`), `None` when nothing was sampled.
@@ -41,6 +47,8 @@ impl MoveView {
         MoveView {
             text: played.text(),
             kind: played.kind_name(),
+            quantum: played.is_quantum(),
+            outcome_notation: played.mv.outcome_notation(),
             detail: played.detail(),
             outcome: played.outcome_summary(),
             instructions: played.instructions.clone(),
@@ -60,6 +68,8 @@ pub struct LegalView {
     pub text: String,
     /// Its kind, as `moves` groups them.
     pub kind: &'static str,
+    /// Whether it is a quantum move (`qc_rules::GameMove::is_quantum`).
+    pub quantum: bool,
     /// The squares it names (`moves SQ` lists the moves with SQ among their sources).
     pub squares: MoveSquares,
     /// The squares a player clicks to make it, in order (`qc_rules::GameMove::clicks`).
@@ -71,6 +81,7 @@ impl<M: GameMove> From<&LegalMove<M>> for LegalView {
         LegalView {
             text: legal.mv.to_string(),
             kind: legal.kind_name(),
+            quantum: M::is_quantum(legal.kind),
             squares: legal.mv.squares(),
             clicks: legal.mv.clicks(),
         }

@@ -64,6 +64,11 @@ class Move:
     """The move with its outcomes written in, e.g. ``b1^a3c3`` or ``a3xb5.m1``."""
     kind: str
     """``jump``, ``slide``, ``split_jump``, ... (Quantum Chess); ``move``, ``capture``, ... (Niel's)."""
+    quantum: bool
+    """A split or a merge (Quantum Chess); a move other than a classical step, capture or
+    castling (Niel's Chess)."""
+    outcome_notation: Optional[str]
+    """The outcomes written in ``text`` (``.m1``, Niel's ``[e6]``); None when nothing was drawn."""
     detail: str
     """What happened, in words (the command line's column)."""
     instructions: Tuple[int, int]
@@ -154,7 +159,8 @@ class Game:
         """Plays a move in the ruleset's notation; ``outcome`` forces its measurement's outcome
         (0/1 for Quantum Chess, the rolled square(s) for Niel's Chess).
 
-        Raises NotationError (does not parse) or IllegalMove (refused; nothing changes)."""
+        Raises NotationError (does not parse), IllegalMove (refused; nothing changes) or
+        TypeError (an outcome of the other ruleset's shape, or not 0, 1 or squares)."""
     def undo(self) -> Move:
         """Takes back the last move exactly; raises IllegalMove when there is none."""
     @overload

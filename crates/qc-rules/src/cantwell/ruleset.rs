@@ -11,8 +11,9 @@ use crate::cantwell::notation_error::NotationError;
 use crate::cantwell::qcan::{parse_move_list, MoveShape, QcanMove};
 use crate::chess::{Color, Square};
 use crate::ruleset::{
-    BoardView, Claimed, Comment, Endings, GameMove, LegalMove, MoveOutcome, MoveSquares,
-    PlayedMove, QuantumGame, Ruleset, SquarePair, SquareView, Status, Switch, Tag, WrittenMove,
+    BoardView, Claimed, Comment, Endings, GameMove, GivenOutcome, LegalMove, MoveOutcome,
+    MoveSquares, OutcomeShapeError, PlayedMove, QuantumGame, Ruleset, SquarePair, SquareView,
+    Status, Switch, Tag, WrittenMove,
 };
 use qc_ir::{Backend, Circuit, Clbit, IMPOSSIBLE_PROBABILITY};
 use serde_json::{json, Map, Value};
@@ -115,6 +116,31 @@ impl GameMove for QcanMove {
 
     fn kind_name(kind: MoveClass) -> &'static str {
         kind.move_type.as_str()
+    }
+
+    fn is_quantum(kind: MoveClass) -> bool {
+        matches!(
+            kind.move_type,
+            MoveType::SplitJump | MoveType::SplitSlide | MoveType::MergeJump | MoveType::MergeSlide
+        )
+    }
+
+    fn outcome_notation(&self) -> Option<String> {
+        self.outcome.map(|one| format!(".m{}", u8::from(one)))
+    }
+
+    fn with_outcome(&self, outcome: &GivenOutcome) -> Result<QcanMove, OutcomeShapeError> {
+        match outcome {
+            GivenOutcome::Bit(one) => Ok(QcanMove {
+                outcome: Some(*one),
+                ..*self
+            }),
+            GivenOutcome::Squares(_) => Err(OutcomeShapeError {
+                rules: "Quantum Chess",
+                expected: "0 or 1",
+                given: outcome.shape(),
+            }),
+        }
     }
 
     fn without_outcomes(&self) -> QcanMove {

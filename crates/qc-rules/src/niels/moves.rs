@@ -258,16 +258,20 @@ impl From<NielsMove> for RolledMove {
     }
 }
 
+impl RolledMove {
+    /// The rolls as the notation writes them (`[e6]`, `[e6,d5]`), `None` when none is recorded.
+    pub fn rolls_written(&self) -> Option<String> {
+        let squares: Vec<String> = self.rolls.iter().map(ToString::to_string).collect();
+        (!squares.is_empty()).then(|| format!("[{}]", squares.join(",")))
+    }
+}
+
 /// The move, then its rolls in brackets (`f5xe6` with a roll prints as `f5e6[e6]`).
 impl fmt::Display for RolledMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.mv)?;
-        if let Some((first, rest)) = self.rolls.split_first() {
-            write!(f, "[{first}")?;
-            for square in rest {
-                write!(f, ",{square}")?;
-            }
-            f.write_str("]")?;
+        if let Some(rolls) = self.rolls_written() {
+            f.write_str(&rolls)?;
         }
         Ok(())
     }

@@ -7,9 +7,9 @@ use crate::niels::game::PlayedNiels;
 use crate::niels::moves::{NielsMove, NielsMoveKind, RolledMove};
 use crate::niels::{Cell, NielsError, NielsGame, NielsPosition, NielsRecord, NielsRules};
 use crate::ruleset::{
-    BoardView, Comment, Endings, GameMove, LegalMove, MarkView, MoveOutcome, MoveSquares, PairView,
-    PlayedMove, QuantumGame, Ruleset, SquarePair, SquareView, Status, Switch, Tag, WireLabel,
-    WrittenMove,
+    BoardView, Comment, Endings, GameMove, GivenOutcome, LegalMove, MarkView, MoveOutcome,
+    MoveSquares, OutcomeShapeError, PairView, PlayedMove, QuantumGame, Ruleset, SquarePair,
+    SquareView, Status, Switch, Tag, WireLabel, WrittenMove,
 };
 use qc_ir::{Backend, Circuit};
 use serde_json::{json, Map, Value};
@@ -25,6 +25,31 @@ impl GameMove for RolledMove {
 
     fn kind_name(kind: NielsMoveKind) -> &'static str {
         kind.as_str()
+    }
+
+    fn is_quantum(kind: NielsMoveKind) -> bool {
+        !matches!(
+            kind,
+            NielsMoveKind::Move | NielsMoveKind::Capture | NielsMoveKind::Castling
+        )
+    }
+
+    fn outcome_notation(&self) -> Option<String> {
+        self.rolls_written()
+    }
+
+    fn with_outcome(&self, outcome: &GivenOutcome) -> Result<RolledMove, OutcomeShapeError> {
+        match outcome {
+            GivenOutcome::Squares(squares) => Ok(RolledMove {
+                mv: self.mv,
+                rolls: squares.clone(),
+            }),
+            GivenOutcome::Bit(_) => Err(OutcomeShapeError {
+                rules: "Niel's Chess",
+                expected: "a square or a list of squares",
+                given: outcome.shape(),
+            }),
+        }
     }
 
     fn without_outcomes(&self) -> RolledMove {

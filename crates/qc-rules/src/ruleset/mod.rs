@@ -37,7 +37,10 @@ pub use numbering::{
     NumberedToken,
 };
 pub use pair::{SameSquare, SquarePair};
-pub use played::{GameMove, LegalMove, MoveOutcome, MoveSquares, PlayedMove, Roll};
+pub use played::{
+    GameMove, GivenOutcome, LegalMove, MoveOutcome, MoveSquares, OutcomeShapeError, PlayedMove,
+    Roll,
+};
 pub use status::{DrawReason, Status, WinReason};
 pub use switch::{Claimed, Endings, Switch};
 pub use view::{BoardView, MarkView, PairView, SquareView, WireLabel};

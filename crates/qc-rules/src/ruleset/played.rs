@@ -33,6 +33,11 @@ pub trait GameMove:
     /// `superposition`).
     fn kind_name(kind: Self::Kind) -> &'static str;
 
+    /// Whether a move of `kind` is a quantum move (Quantum Chess: a split or a merge; Niel's
+    /// Chess: every kind but a classical step, capture or castling), as a game's statistics
+    /// count them.
+    fn is_quantum(kind: Self::Kind) -> bool;
+
     /// The move with no outcome written in (what a player chooses; the outcomes are drawn when
     /// it is played).
     #[must_use]
@@ -62,6 +67,52 @@ pub trait GameMove:
 
     /// Ruleset-specific fields of a played move for the JSON outputs.
     fn extras(played: &PlayedMove<Self>) -> Map<String, Value>;
+
+    /// The outcomes written in the move, as its notation writes them (`.m1`; Niel's `[e6]`,
+    /// `[e6,d5]`), `None` when none is written: the move's text is its text without outcomes
+    /// followed by this.
+    fn outcome_notation(&self) -> Option<String>;
+
+    /// The move with `outcome` written in (replacing any written before), so that playing it
+    /// plays that outcome.
+    ///
+    /// # Errors
+    /// The outcome is not of the ruleset's shape (a bit for Quantum Chess, squares for
+    /// Niel's Chess).
+    fn with_outcome(&self, outcome: &GivenOutcome) -> Result<Self, OutcomeShapeError>;
+}
+
+/// An outcome a front end writes into a move (a Python call's `outcome=`): a measured bit
+/// (Quantum Chess: whether the move took place) or the squares rolls collapsed to (Niel's Chess:
+/// one per roll, in the order they are drawn).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GivenOutcome {
+    /// A measurement's outcome.
+    Bit(bool),
+    /// The squares rolls collapsed to.
+    Squares(Vec<Square>),
+}
+
+impl GivenOutcome {
+    /// What kind of outcome it is, in words for an error.
+    pub fn shape(&self) -> &'static str {
+        match self {
+            GivenOutcome::Bit(_) => "a bit",
+            GivenOutcome::Squares(_) => "squares",
+        }
+    }
+}
+
+/// An outcome of the wrong shape for the ruleset ([`GameMove::with_outcome`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{rules} writes {expected} as a move's outcome, not {given}")]
+pub struct OutcomeShapeError {
+    /// The ruleset.
+    pub rules: &'static str,
+    /// The shape it writes (`0 or 1`, `a square or a list of squares`).
+    pub expected: &'static str,
+    /// The shape given ([`GivenOutcome::shape`]).
+    pub given: &'static str,
 }
 
 /// The squares a move names: where the moving piece (or pieces) leave from and where they go.
@@ -144,6 +195,11 @@ impl<M: GameMove> PlayedMove<M> {
     /// The kind's name ([`GameMove::kind_name`]).
     pub fn kind_name(&self) -> &'static str {
         M::kind_name(self.kind)
+    }
+
+    /// Whether it is a quantum move ([`GameMove::is_quantum`]).
+    pub fn is_quantum(&self) -> bool {
+        M::is_quantum(self.kind)
     }
 
     /// What happened, in words ([`GameMove::detail`]).

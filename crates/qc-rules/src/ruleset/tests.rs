@@ -4,6 +4,8 @@
 
 use super::*;
 use crate::chess::Square;
+use crate::niels::RolledMove;
+use crate::QcanMove;
 use qc_sim::ReferenceSparse;
 use rand::SeedableRng;
 
@@ -188,6 +190,87 @@ fn legal_moves_carry_their_kinds() {
     assert_eq!(kind(&moves, "e1e4"), Some("capture"));
     assert_eq!(kind(&moves, "e1^e2e3"), Some("superposition"));
     assert_eq!(kind(&moves, "e1*e5"), Some("tunnelling"));
+}
+
+#[test]
+fn quantum_moves_are_the_splits_merges_and_niels_non_classical_kinds() {
+    fn quantum<M: GameMove>(moves: &[LegalMove<M>]) -> Vec<String> {
+        let mut kinds: Vec<String> = moves
+            .iter()
+            .filter(|m| M::is_quantum(m.kind))
+            .map(|m| m.kind_name().to_string())
+            .collect();
+        kinds.sort();
+        kinds.dedup();
+        kinds
+    }
+    // A knight split and a merge back onto its square.
+    let mut q = game::<Cantwell>(None, None);
+    q.play_text("b1^a3c3", &mut dice(0)).expect("split");
+    q.play_text("e7e5", &mut dice(0)).expect("pawn");
+    let moves = QuantumGame::legal_moves(&q);
+    assert_eq!(quantum(&moves), ["merge_jump", "split_jump"]);
+    assert!(moves
+        .iter()
+        .any(|m| m.kind_name() == "jump" && !QcanMove::is_quantum(m.kind)));
+    let n = game::<Niels>(Some("7k/8/8/8/4p3/8/8/K3R3 w - - 0 1"), Some("tunnelling"));
+    let moves = QuantumGame::legal_moves(&n);
+    assert_eq!(quantum(&moves), ["superposition", "tunnelling"]);
+}
+
+#[test]
+fn a_moves_text_is_its_bare_text_then_its_outcome_notation() {
+    fn split<M: GameMove>(text: &str) -> (String, Option<String>) {
+        let mv: M = text.parse().expect("a move");
+        let bare = mv.without_outcomes().to_string();
+        let notation = mv.outcome_notation();
+        assert_eq!(
+            mv.to_string(),
+            format!("{bare}{}", notation.clone().unwrap_or_default())
+        );
+        (bare, notation)
+    }
+    assert_eq!(
+        split::<QcanMove>("b1xc3.m1"),
+        ("b1xc3".into(), Some(".m1".into()))
+    );
+    assert_eq!(split::<QcanMove>("Nb1^a3c3.m0").1.as_deref(), Some(".m0"));
+    assert_eq!(split::<QcanMove>("e2e4"), ("e2e4".into(), None));
+    assert_eq!(split::<RolledMove>("f5xe6[e6]").1.as_deref(), Some("[e6]"));
+    assert_eq!(
+        split::<RolledMove>("c6^c6e5:op[e5,c6]").1.as_deref(),
+        Some("[e5,c6]")
+    );
+    assert_eq!(split::<RolledMove>("e2e4").1, None);
+}
+
+#[test]
+fn an_outcome_is_written_in_as_the_ruleset_writes_it() {
+    let e6 = Square::parse("e6").expect("a square");
+    let d5 = Square::parse("d5").expect("a square");
+    let qcan: QcanMove = "b1xc3.m0".parse().expect("a move");
+    let one = qcan.with_outcome(&GivenOutcome::Bit(true)).expect("a bit");
+    assert_eq!(one.to_string(), "b1xc3.m1");
+    let wrong = qcan.with_outcome(&GivenOutcome::Squares(vec![e6]));
+    assert_eq!(
+        wrong
+            .expect_err("squares are not a Quantum Chess outcome")
+            .to_string(),
+        "Quantum Chess writes 0 or 1 as a move's outcome, not squares"
+    );
+    let niels: RolledMove = "f5xe6".parse().expect("a move");
+    let rolled = niels
+        .with_outcome(&GivenOutcome::Squares(vec![e6, d5]))
+        .expect("squares");
+    assert_eq!(rolled.outcome_notation().as_deref(), Some("[e6,d5]"));
+    assert_eq!(rolled.without_outcomes(), niels);
+    let wrong = niels.with_outcome(&GivenOutcome::Bit(false));
+    assert_eq!(
+        wrong
+            .expect_err("a bit is not a Niel's Chess outcome")
+            .to_string(),
+        "Niel's Chess writes a square or a list of squares as a move's outcome, not a bit"
+    );
 }
 
 #[test]
