@@ -149,40 +149,133 @@ fn a_split_reads_out_as_worked_out_by_hand() {
     }
 }
 
-#[test]
-fn go_picks_the_move_with_the_best_expected_material() {
-    // White rook a1 can take the queen on a8 for certain: 5 + 100 - 100 = +5 pawns (500 cp);
-    // every other move leaves 5 + 100 - 9 - 100 = -4.
-    let lines = session("position fen q6k/8/8/8/8/8/8/R6K w - - 0 1\ngo\nquit\n");
-    assert_eq!(
-        lines,
-        ["info depth 1 score cp 500 pv a1a8", "bestmove a1a8"]
-    );
-    // A capture that succeeds with probability 1/2: the knight on a3 splits to b1 and c4; from b1
-    // it takes the rook on c3 only when it is there. Worth 1/2 * (3 + 100 - 100) + 1/2 * (3 + 100
-    // - 5 - 100) = 1/2 pawn; the other moves keep 3 - 5 = -2 at best.
-    let lines =
-        session("position fen 7k/8/8/8/8/N1r5/8/7K w - - 0 1 moves a3^b1c4 h8g8\ngo\nquit\n");
-    assert_eq!(lines, ["info depth 1 score cp 50 pv b1c3", "bestmove b1c3"]);
+/// What qc-engine's own search answers on the position `fen` (rule options `options`) after
+/// `moves` (none measured: their outcomes are not drawn), searched to `depth` within a bare
+/// `go`'s work from an empty table of the default `Hash` size, written as UQCI writes it: one
+/// `info depth` line per finished depth (no time: it is a count), then `bestmove`.
+fn engine_answer<R: qc_rules::Ruleset>(
+    fen: &str,
+    options: Option<&str>,
+    moves: &[&str],
+    depth: u32,
+) -> Vec<String> {
+    use qc_rules::QuantumGame;
+    use rand::SeedableRng;
+    let start = R::start(Some(fen), options).expect("a FEN");
+    let mut game = R::new_game(&start, qc_sim::SparseSim::new()).expect("a game");
+    for m in moves {
+        let mut dice = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+        game.play_text(m, &mut dice).expect("a move");
+    }
+    let limits = qc_engine::Limits {
+        depth: Some(depth),
+        work: Some(qc_front::uqci::BARE_GO_WORK),
+        ..qc_engine::Limits::default()
+    };
+    let mut lines = Vec::new();
+    let found = qc_engine::Searcher::new(qc_engine::SearchConfig::default())
+        .search(&mut game, &limits, qc_engine::StopFlag::new(), &mut |it| {
+            let score = match it.mate {
+                Some(n) => format!("mate {n}"),
+                None => format!("cp {}", (it.score * 100.0).round() as i64),
+            };
+            lines.push(format!(
+                "info depth {} score {score} nodes {} pv {}",
+                it.depth,
+                it.nodes,
+                it.pv.join(" ")
+            ));
+        })
+        .expect("the search");
+    let best = found
+        .best
+        .map_or_else(|| "0000".to_string(), |m| m.to_string());
+    lines.push(format!("bestmove {best}"));
+    lines
 }
 
+/// A bare `go` (depth 1) and `go depth 2` answer exactly what qc-engine's search answers on the
+/// same position within the same work (UQCI has no search of its own; qc-engine's tests check
+/// that search against a brute-force expectimax), in both rulesets, and the moves make sense by
+/// hand: a rook takes a queen given away; the knight half on b1 takes the rook on c3 when it is
+/// there; depth 2 does not take the pawn on b7, which the queen on a8 would take back.
 #[test]
-fn go_depth_two_sees_the_reply() {
-    // White: rook b1, king h1 (105); Black: queen a8, pawn b7, king h8 (110): -5 for White.
-    // Depth 1 takes the pawn on b7 (path b2..b6 clear): -4. Depth 2 sees the queen on a8 take the
-    // rook back (adjacent diagonal): 100 - 9 - 100 = -9; a quiet move that keeps the rook out of
-    // the queen's reach leaves -5 after Black's best reply (nothing to take): -500 cp.
-    let lines = session("position fen q6k/1p6/8/8/8/8/8/1R5K w - - 0 1\ngo\ngo depth 2\nquit\n");
-    assert_eq!(lines[1], "bestmove b1b7", "{lines:?}");
-    assert!(lines[2].starts_with("info depth 2 score cp "), "{lines:?}");
-    assert_ne!(lines[3], "bestmove b1b7", "{lines:?}");
-    let score: i64 = lines[2]
-        .split_whitespace()
-        .nth(5)
-        .expect("score")
-        .parse()
-        .expect("cp");
-    assert_eq!(score, -500, "{lines:?}");
+fn bare_go_is_the_engines_search_bounded_by_work() {
+    type Case<'a> = (&'a str, Option<&'a str>, &'a [&'a str], u32, &'a str);
+    let cantwell: [Case; 4] = [
+        ("q6k/8/8/8/8/8/8/R6K w - - 0 1", None, &[], 1, "a1a8"),
+        (
+            "7k/8/8/8/8/N1r5/8/7K w - - 0 1",
+            None,
+            &["a3^b1c4", "h8g8"],
+            1,
+            "b1c3",
+        ),
+        ("q6k/1p6/8/8/8/8/8/1R5K w - - 0 1", None, &[], 1, ""),
+        ("q6k/1p6/8/8/8/8/8/1R5K w - - 0 1", None, &[], 2, ""),
+    ];
+    let niels: [Case; 4] = [
+        ("q6k/8/8/8/8/8/8/R6K w - - 0 1", None, &[], 1, "a1a8"),
+        ("7k/8/8/8/8/8/8/K3R3 w - - 0 1 qe6e7", None, &[], 1, ""),
+        (
+            "7k/8/8/8/8/8/8/K3R3 w - - 0 1 qe6e7",
+            Some("deterministic"),
+            &[],
+            1,
+            "",
+        ),
+        ("q2k/1p2/4/1R1K w - - 0 1", None, &[], 2, ""),
+    ];
+    let script = |fen: &str, moves: &[&str], depth: u32| {
+        let moves = if moves.is_empty() {
+            String::new()
+        } else {
+            format!(" moves {}", moves.join(" "))
+        };
+        format!("position fen {fen}{moves}\ngo depth {depth}\nquit\n")
+    };
+    for (fen, options, moves, depth, best) in cantwell {
+        let lines = session(&script(fen, moves, depth));
+        assert_eq!(
+            lines,
+            engine_answer::<qc_rules::Cantwell>(fen, options, moves, depth)
+        );
+        if !best.is_empty() {
+            assert_eq!(
+                lines.last().map(String::as_str),
+                Some(format!("bestmove {best}").as_str())
+            );
+        }
+        if depth == 2 {
+            assert_ne!(
+                lines.last().map(String::as_str),
+                Some("bestmove b1b7"),
+                "{lines:?}"
+            );
+        }
+    }
+    for (fen, options, moves, depth, best) in niels {
+        let mut args = vec!["uqci", "--rules", "niels"];
+        if let Some(options) = options {
+            args.extend(["--variant", options]);
+        }
+        let lines = replies(&args, &script(fen, moves, depth));
+        assert_eq!(
+            lines,
+            engine_answer::<qc_rules::Niels>(fen, options, moves, depth)
+        );
+        if !best.is_empty() {
+            assert_eq!(
+                lines.last().map(String::as_str),
+                Some(format!("bestmove {best}").as_str())
+            );
+        }
+    }
+    // `go` is `go depth 1`; a second `go` answers the same (the table is emptied first).
+    let fen = "q6k/1p6/8/8/8/8/8/1R5K w - - 0 1";
+    let lines = session(&format!("position fen {fen}\ngo depth 2\ngo\ngo\nquit\n"));
+    let once = engine_answer::<qc_rules::Cantwell>(fen, None, &[], 1);
+    assert_eq!(lines[3..], [once.clone(), once].concat());
 }
 
 #[test]
@@ -532,56 +625,6 @@ fn niels_rolls_are_forced_or_sampled_as_the_options_say() {
     assert_eq!(
         lines[1],
         "fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -"
-    );
-}
-
-#[test]
-fn niels_go_takes_the_queen() {
-    // A certain capture: 5 + 100 - 100 = +5 pawns; every other move leaves 5 - 9 = -4.
-    let lines = niels("position fen q6k/8/8/8/8/8/8/R6K w - - 0 1\ngo\nquit\n");
-    assert_eq!(
-        lines,
-        ["info depth 1 score cp 500 pv a1a8", "bestmove a1a8"]
-    );
-    // The queen as a pair on e6/e7: the attempt e1e6 succeeds with 1/2: 1/2 x (+5) + 1/2 x (-4)
-    // = +0.5 pawn (the rook stands on e6 either way); the rest stays at -4.
-    let lines = niels("position fen 7k/8/8/8/8/8/8/K3R3 w - - 0 1 qe6e7\ngo\nquit\n");
-    assert_eq!(lines, ["info depth 1 score cp 50 pv e1e6", "bestmove e1e6"]);
-    // The Deterministic Game (App. E): the attempt applies a Hadamard move to the equal pair,
-    // which puts the queen on its red square e6 for certain (H|+> = |0>): +5 for sure.
-    let lines = replies(
-        &["uqci", "--rules", "niels", "--variant", "deterministic"],
-        "position fen 7k/8/8/8/8/8/8/K3R3 w - - 0 1 qe6e7\ngo\nquit\n",
-    );
-    assert_eq!(
-        lines,
-        ["info depth 1 score cp 500 pv e1e6", "bestmove e1e6"]
-    );
-    // 4x4: White rook b1, king d1 (105); Black queen a4, pawn b3, king d4 (110). Depth 1 takes
-    // the pawn (-4); depth 2 sees the queen take the rook back on b3 (-9), while a move that
-    // keeps the rook out of the queen's lines (a-file, 4th rank) leaves -5: -500 cp.
-    let lines = niels("position fen q2k/1p2/4/1R1K w - - 0 1\ngo\ngo depth 2\nquit\n");
-    assert_eq!(
-        lines[..2],
-        ["info depth 1 score cp -400 pv b1b3", "bestmove b1b3"]
-    );
-    let deep: Vec<&str> = lines[2].split_whitespace().collect();
-    assert_eq!(
-        deep[..5],
-        ["info", "depth", "2", "score", "cp"],
-        "{lines:?}"
-    );
-    assert_eq!(deep[5], "-500", "{lines:?}");
-    assert_ne!(lines[3], "bestmove b1b3", "{lines:?}");
-    // Niel's 8x8 start is too big for depth 2 (several seconds): depth 1 answers, and says so.
-    let lines = niels("go depth 2\nquit\n");
-    assert!(
-        lines[0].starts_with("info string depth 2 would visit more than "),
-        "{lines:?}"
-    );
-    assert!(
-        lines[1].starts_with("info depth 1 score cp 0 pv "),
-        "{lines:?}"
     );
 }
 
@@ -1127,11 +1170,13 @@ fn searchmoves_names_every_bad_move_and_searches_the_legal_rest() {
 fn a_certain_king_capture_scores_mate_and_a_likely_one_centipawns() {
     let mut gui = Gui::start(&["uqci"]);
     let certain = "position fen 7k/8/8/8/8/8/8/K6R w - - 0 1";
-    // The bare search and the engine's (one depth in a generous time) both see the rook take
-    // the king for certain: mate in 1.
-    assert_eq!(
-        searched(&mut gui, certain, "go"),
-        ["info depth 1 score mate 1 pv h1h8", "bestmove h1h8"]
+    // The bare search (bounded by work) and the timed one (one depth in a generous time) both
+    // see the rook take the king for certain: mate in 1.
+    let bare = searched(&mut gui, certain, "go");
+    assert_eq!(bare.len(), 2, "{bare:?}");
+    assert!(
+        bare[0].starts_with("info depth 1 score mate 1 nodes ") && bare[0].ends_with(" pv h1h8"),
+        "{bare:?}"
     );
     let timed = searched(&mut gui, certain, "go depth 1 movetime 60000");
     assert_eq!(timed.len(), 2, "{timed:?}");
@@ -1143,7 +1188,7 @@ fn a_certain_king_capture_scores_mate_and_a_likely_one_centipawns() {
     let mated = "position fen R6k/6pp/8/8/8/8/8/K7 b - - 0 1";
     let bare = searched(&mut gui, mated, "go depth 2");
     assert!(
-        bare[0].starts_with("info depth 2 score mate -1 pv "),
+        bare[1].starts_with("info depth 2 score mate -1 nodes "),
         "{bare:?}"
     );
     let timed = searched(&mut gui, mated, "go depth 2 movetime 60000");
@@ -1152,12 +1197,33 @@ fn a_certain_king_capture_scores_mate_and_a_likely_one_centipawns() {
         "{timed:?}"
     );
     // The king split over g8 and g7: the rook takes it with probability 1/2 only. By hand, the
-    // capture is worth 1/2 x 1000 (won) + 1/2 x 10 (king and two rooks against the king) =
-    // 505 pawns, centipawns and no mate.
+    // capture is worth 1/2 x (1000 - 0.01) (won at the first ply) + 1/2 x the evaluation where
+    // the king survived on g7 (for White: two rooks up, the king attacked): centipawns, no mate.
     let likely = "position fen 7k/8/8/8/8/8/8/K5RR b - - 0 1 moves h8^g8g7";
+    let survived = {
+        use qc_rules::{QuantumGame, Ruleset};
+        use rand::SeedableRng;
+        let start =
+            qc_rules::Cantwell::start(Some("7k/8/8/8/8/8/8/K5RR b - - 0 1"), None).expect("a FEN");
+        let mut game =
+            qc_rules::Cantwell::new_game(&start, qc_sim::SparseSim::new()).expect("a game");
+        let mut dice = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+        for m in ["h8^g8g7", "g1xg8.m0"] {
+            game.play_text(m, &mut dice).expect("a move");
+        }
+        -qc_engine::eval::evaluate(&game.board_view(false), &qc_engine::eval::Weights::FULL)
+    };
+    let by_hand = 0.5 * (qc_engine::eval::WIN - 0.01) + 0.5 * survived;
+    let bare = searched(&mut gui, likely, "go");
     assert_eq!(
-        searched(&mut gui, likely, "go"),
-        ["info depth 1 score cp 50500 pv g1g8", "bestmove g1g8"]
+        bare,
+        [
+            format!(
+                "info depth 1 score cp {} nodes 215 pv g1g8",
+                (by_hand * 100.0).round()
+            ),
+            "bestmove g1g8".to_string()
+        ]
     );
     let timed = searched(&mut gui, likely, "go depth 1 movetime 60000");
     assert!(timed[0].starts_with("info depth 1 score cp "), "{timed:?}");

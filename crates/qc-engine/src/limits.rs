@@ -2,9 +2,11 @@
 //! turned into a deadline that the search checks at every node, and a stop flag another thread
 //! may raise (`stop`, `quit`).
 //!
-//! The budget is always time: a search with no limit given gets [`DEFAULT_MOVE_TIME`], and a
-//! node or depth limit only ends a search earlier. Only `infinite` searches until stopped (or
-//! until [`MAX_DEPTH`] is complete).
+//! The budget is time: a search with no limit given gets [`DEFAULT_MOVE_TIME`], and a node or
+//! depth limit only ends a search earlier. Only `infinite` searches until stopped (or until
+//! [`MAX_DEPTH`] is complete), and only a work limit ([`Limits::work`]) given without any time
+//! replaces the clock: such a search is bounded by a count, so that it gives the same answer on
+//! any machine under any load (UQCI's `go` and `go depth N`).
 
 use qc_rules::Color;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -41,6 +43,11 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Search until stopped (`go infinite`).
     pub infinite: bool,
+    /// The most work: the basis states of the positions moves are played from, summed (one
+    /// move costs about as much as its state is large), as `qc_rules::QuantumGame::search_work`
+    /// counts them. Given without a time limit, it is the search's only bound besides the
+    /// depth: no clock runs.
+    pub work: Option<u64>,
 }
 
 impl Limits {
@@ -63,7 +70,7 @@ impl Limits {
     /// The time this move may take, `None` for an infinite search. A clock gives its share
     /// (the time left over the moves to go, plus most of the increment), never more than half
     /// of what is left; with no time limit at all (a depth or node limit alone, or nothing)
-    /// [`DEFAULT_MOVE_TIME`].
+    /// [`DEFAULT_MOVE_TIME`], unless a work limit bounds the search instead (`None`: no clock).
     pub fn budget(&self) -> Option<Duration> {
         if self.infinite {
             return None;
@@ -75,6 +82,9 @@ impl Limits {
             let moves = self.moves_to_go.unwrap_or(MOVES_LEFT_GUESS).max(1);
             let share = left / moves + self.increment.mul_f64(0.8);
             return Some(share.min(left / 2));
+        }
+        if self.work.is_some() {
+            return None;
         }
         Some(DEFAULT_MOVE_TIME)
     }
@@ -205,6 +215,7 @@ impl Go {
             moves_to_go: self.moves_to_go,
             nodes: self.nodes,
             infinite: self.infinite,
+            work: None,
         }
     }
 }
@@ -259,6 +270,7 @@ pub struct Deadline {
     /// The budget (for deciding whether another iteration is worth starting).
     budget: Option<Duration>,
     nodes: Option<u64>,
+    work: Option<u64>,
     stop: StopFlag,
 }
 
@@ -271,6 +283,7 @@ impl Deadline {
             end: budget.map(|b| start + b),
             budget,
             nodes: limits.nodes,
+            work: limits.work,
             stop,
         }
     }
@@ -286,10 +299,11 @@ impl Deadline {
     }
 
     /// True when the search must end now: past the deadline, over the node limit (`nodes`
-    /// visited so far), or stopped.
-    pub fn reached(&self, nodes: u64) -> bool {
+    /// visited so far), over the work limit (`work` spent so far, [`Limits::work`]), or stopped.
+    pub fn reached(&self, nodes: u64, work: u64) -> bool {
         self.stop.is_raised()
             || self.nodes.is_some_and(|n| nodes >= n)
+            || self.work.is_some_and(|w| work >= w)
             || self.end.is_some_and(|end| Instant::now() >= end)
     }
 
@@ -394,15 +408,40 @@ mod tests {
             ..Limits::move_time(Duration::from_secs(100))
         };
         let d = Deadline::new(Instant::now(), &limits, stop.clone());
-        assert!(!d.reached(9));
-        assert!(d.reached(10));
+        assert!(!d.reached(9, 0));
+        assert!(d.reached(10, 0));
         stop.stop();
-        assert!(d.reached(0));
+        assert!(d.reached(0, 0));
         let past = Deadline::new(
             Instant::now() - Duration::from_secs(1),
             &Limits::move_time(Duration::from_millis(10)),
             StopFlag::new(),
         );
-        assert!(past.reached(0));
+        assert!(past.reached(0, 0));
+    }
+
+    #[test]
+    fn a_work_limit_without_time_runs_no_clock() {
+        let limits = Limits {
+            work: Some(100),
+            ..Limits::depth(2)
+        };
+        assert_eq!(limits.budget(), None);
+        let d = Deadline::new(
+            Instant::now() - Duration::from_secs(3600),
+            &limits,
+            StopFlag::new(),
+        );
+        assert!(
+            !d.reached(1_000_000, 99),
+            "an hour later, the work is what ends it"
+        );
+        assert!(d.reached(0, 100));
+        // With a time limit, the time still counts.
+        let timed = Limits {
+            work: Some(100),
+            ..Limits::move_time(Duration::from_millis(300))
+        };
+        assert_eq!(timed.budget(), Some(Duration::from_millis(300)));
     }
 }

@@ -280,7 +280,7 @@ impl<G: EngineGame> Player<G> for SamplerPlayer {
         let mut best: Option<(f64, G::Move)> = None;
         let mut fixed = ChaCha8Rng::seed_from_u64(0);
         for m in game.legal_moves() {
-            if best.is_some() && deadline.reached(0) {
+            if best.is_some() && deadline.reached(0, 0) {
                 break;
             }
             let Ok(outcomes) = game.move_outcomes(&m.mv) else {

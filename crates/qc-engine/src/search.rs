@@ -87,6 +87,8 @@ pub struct Found<M> {
     pub depth: u32,
     /// Positions visited.
     pub nodes: u64,
+    /// Work spent ([`crate::Limits::work`]).
+    pub work: u64,
     /// Time spent.
     pub time: Duration,
     /// The best line (see [`Iteration::pv`]).
@@ -153,6 +155,9 @@ pub struct Searcher {
     /// The best line from each ply.
     pv: Vec<Vec<String>>,
     nodes: u64,
+    /// The work spent in this search ([`crate::Limits::work`]): the basis states of the
+    /// positions moves were played from, summed.
+    work: u64,
     /// Where the best root move so far is published (see [`Searcher::publish_to`]).
     answer: Option<Answer>,
     /// How many root moves get an exact score (see [`Searcher::set_multi_pv`]).
@@ -172,6 +177,7 @@ impl Searcher {
             history: vec![0; 64 * 64],
             pv: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
+            work: 0,
             answer: None,
             multi_pv: 1,
         }
@@ -257,6 +263,7 @@ impl Searcher {
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> Result<Found<G::Move>, G::Error> {
         self.nodes = 0;
+        self.work = 0;
         for k in &mut self.killers {
             *k = [None, None];
         }
@@ -268,6 +275,7 @@ impl Searcher {
             score: 0.0,
             depth: 0,
             nodes: 0,
+            work: 0,
             time: Duration::ZERO,
             pv: Vec::new(),
             out_of_memory: None,
@@ -361,6 +369,7 @@ impl Searcher {
             }
         }
         found.nodes = self.nodes;
+        found.work = self.work;
         found.time = deadline.elapsed();
         Ok(found)
     }
@@ -383,8 +392,8 @@ impl Searcher {
         // A win at ply `k` scores `WIN - 0.01 k`: the plies the score implies, for a proof
         // deeper than this iteration when the table remembered a deeper search.
         let implied = ((WIN - m.score.abs()) / 0.01).round() as u32;
-        let nodes = self.nodes;
-        let stop = || deadline.reached(nodes);
+        let (nodes, work) = (self.nodes, self.work);
+        let stop = || deadline.reached(nodes, work);
         crate::mate::mate_distance(
             game,
             &m.outcomes,
@@ -417,7 +426,7 @@ impl Searcher {
             // Listing goes on past the deadline (or `stop`) until a move to answer is found:
             // a search stopped before it had one answered none (`bestmove 0000`, which a GUI
             // reads as the end of the game), although legal moves were there.
-            first.is_none() || !deadline.reached(self.nodes)
+            first.is_none() || !deadline.reached(self.nodes, self.work)
         });
         let mut root = Root {
             moves: Vec::new(),
@@ -438,7 +447,7 @@ impl Searcher {
             root.first = Some(moves[best].mv.clone());
         }
         for &index in &order {
-            if !root.moves.is_empty() && deadline.reached(self.nodes) {
+            if !root.moves.is_empty() && deadline.reached(self.nodes, self.work) {
                 break;
             }
             let mv = &moves[index].mv;
@@ -601,10 +610,13 @@ impl Searcher {
         ply: usize,
         deadline: &Deadline,
     ) -> Result<f64, Abort<G::Error>> {
-        if deadline.reached(self.nodes) {
+        if deadline.reached(self.nodes, self.work) {
             return Err(Abort::Time);
         }
         self.nodes += 1;
+        // A move costs about as much as the state it is played on is large (and what the
+        // ruleset's legality checks add).
+        self.work = self.work.saturating_add(game.search_work());
         // The move's own outcome is written in; randomness beyond it (Quantum Chess: the
         // measurement of every square at the fifty-move limit) is drawn from a fixed seed, so
         // that a search is repeatable.
@@ -651,8 +663,8 @@ impl Searcher {
             return Ok(score);
         }
         // Listing the moves reads the state once per candidate: stopped at the deadline too.
-        let nodes = self.nodes;
-        let Some(moves) = game.legal_moves_while(&mut |_| !deadline.reached(nodes)) else {
+        let (nodes, work) = (self.nodes, self.work);
+        let Some(moves) = game.legal_moves_while(&mut |_| !deadline.reached(nodes, work)) else {
             return Err(Abort::Time);
         };
         let order = self.order::<G>(game, &moves, stored.and_then(|e| e.best), ply);

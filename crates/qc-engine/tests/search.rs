@@ -232,3 +232,34 @@ fn stopped_search<G: EngineGame>(
         .expect("search");
     (found, answer.wait(None, false, &stop))
 }
+
+/// A work limit alone (no time) ends the search by a count: the work spent reaches the limit by
+/// at most one move's state, and two searches give the same move, score and nodes whatever
+/// the machine's load.
+#[test]
+fn a_work_limit_without_a_clock_ends_the_search_by_a_count() {
+    let (fen, moves) = SPLIT;
+    let mut g = game::<Cantwell>(fen, moves);
+    let limits = Limits {
+        work: Some(3_000),
+        ..Limits::default()
+    };
+    let mut run = || {
+        Searcher::new(SearchConfig::default())
+            .search(&mut g, &limits, StopFlag::new(), &mut |_| {})
+            .expect("search")
+    };
+    let first = run();
+    let largest_state = 8;
+    assert!(
+        (3_000..3_000 + largest_state).contains(&first.work),
+        "work {}",
+        first.work
+    );
+    assert!(first.depth >= 2, "depth {}", first.depth);
+    let second = run();
+    assert_eq!(
+        (first.best, first.score, first.nodes, first.depth),
+        (second.best, second.score, second.nodes, second.depth)
+    );
+}

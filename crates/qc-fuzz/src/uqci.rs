@@ -3,7 +3,7 @@
 //! sparse simulator, with the replies kept in memory.
 //!
 //! Every session is bounded: at most [`MAX_COMMANDS`] lines are sent, and every `go` but the
-//! first [`MAX_ONE_PLY`] bare `go` or `go depth 1` (the one-ply search) gets a node limit
+//! first [`MAX_ONE_PLY`] bare `go` or `go depth 1` (a one-ply search) gets a node limit
 //! (`nodes 300`), so no search waits for a time or for `stop` longer than its nodes take; a `go
 //! infinite` still running at the end is stopped as `quit` stops it.
 //!
@@ -24,8 +24,8 @@ pub const MAX_COMMANDS: usize = 48;
 /// The node limit given to every `go` that could search longer than one ply.
 const GO_NODES: &str = "nodes 300";
 /// The most one-ply searches (`go`, `go depth 1`) a session runs as written; later ones get the
-/// node limit too. A one-ply search is bounded by the ruleset's position budget, not by nodes,
-/// and a few dozen of them on a wide position took 19 s under the fuzz profile.
+/// node limit too. A bare search is bounded by a count of work (`qc_front::uqci::BARE_GO_WORK`),
+/// not by nodes, and a few dozen of them on a wide position took 19 s under the fuzz profile.
 const MAX_ONE_PLY: usize = 2;
 /// The simulator's memory in a session (a small budget refuses huge positions quickly).
 const MEMORY_BYTES: u128 = 64 << 20;

@@ -5,12 +5,11 @@
 
 mod dice;
 mod output;
-mod search;
 mod session;
 mod timed;
 
 pub use output::Output;
-pub use session::{Engine, Reply, Session};
+pub use session::{Engine, Reply, Session, BARE_GO_WORK};
 
 use qc_engine::EngineGame;
 use qc_ir::Backend;

@@ -48,10 +48,21 @@ pub fn score_words(pawns: f64, mate: Option<i32>) -> String {
 pub fn iteration_lines(it: &Iteration) -> Vec<String> {
     let ms = it.time.as_millis();
     let nps = (u128::from(it.nodes) * 1000) / ms.max(1);
+    lines_of(it, &format!(" nps {nps} time {ms}"))
+}
+
+/// As [`iteration_lines`] without `nps` and `time`, for a search bounded by a count (bare
+/// `go`): what it writes is then the same on every machine.
+pub fn counted_iteration_lines(it: &Iteration) -> Vec<String> {
+    lines_of(it, "")
+}
+
+/// The lines of `it`, with `clock` (the time words, or nothing) after the node count.
+fn lines_of(it: &Iteration, clock: &str) -> Vec<String> {
     let line = |multipv: Option<usize>, score: f64, mate: Option<i32>, pv: &[String]| {
         let rank = multipv.map_or(String::new(), |k| format!(" multipv {k}"));
         let mut line = format!(
-            "info depth {}{rank} score {} nodes {} nps {nps} time {ms}",
+            "info depth {}{rank} score {} nodes {}{clock}",
             it.depth,
             score_words(score, mate),
             it.nodes

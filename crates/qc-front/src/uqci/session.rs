@@ -1,19 +1,46 @@
 //! One UQCI session, the same for every ruleset: the options, the game, and one handler per
 //! command (docs/uqci.md). The game is the ruleset's on the simulator `--backend` names, driven
 //! through the common interface (`Ruleset`, `QuantumGame`): what differs between rulesets (its
-//! title, its switches, its draw counters, its search budget) each ruleset says itself.
+//! title, its switches, its draw counters, what a position costs a search) each ruleset says
+//! itself.
 
 use super::dice::{PositionKey, Stream};
-use super::output::{score_words, Output};
-use super::search::{best_move, Stopped, BARE_GO_WORK, MAX_DEPTH};
+use super::output::{counted_iteration_lines, Output};
 use super::timed::{self, Job, Running};
-use qc_engine::{EngineGame, Go, SearchConfig, Searcher};
+use qc_engine::{EngineGame, Go, Limits, SearchConfig, Searcher, StopFlag};
 use qc_ir::Backend;
 use qc_rules::Square;
 use qc_rules::{
     DrawReason, Endings, GameMove, QuantumGame, Ruleset, SquarePair, Status, Switch, WinReason,
 };
 use qc_sim::MemoryLimit;
+
+/// The most work a bare `go` or `go depth N` may do (`qc_engine::Limits::work`): the basis
+/// states of the positions it plays moves from, summed. The start position's depth 4 spends a
+/// few hundred thousand; a big superposition (80 plies, 7,128 basis states, 265 legal moves)
+/// stops after about 280 positions instead of the 45 s depth 1 takes in full.
+pub const BARE_GO_WORK: u64 = 2_000_000;
+
+/// The line a bare `go` to `wanted` plies sends before its `bestmove` when its work ran out
+/// (`work` spent, [`BARE_GO_WORK`]) before that depth was done (`searched`: the deepest depth
+/// finished, 0 for none) while a move was found: which depth was cut, and what answers.
+fn out_of_work_line(wanted: u32, searched: u32, work: u64, found: bool) -> Option<String> {
+    let deepest = wanted.min(qc_engine::limits::MAX_DEPTH);
+    if work < BARE_GO_WORK || searched >= deepest || !found {
+        return None;
+    }
+    Some(match searched {
+        0 => format!(
+            "info string depth 1 ran out of its work ({BARE_GO_WORK} basis states) before \
+             every move was searched: the best of those searched answers"
+        ),
+        _ => format!(
+            "info string depth {} ran out of its work ({BARE_GO_WORK} basis states): searched \
+             depth {searched}",
+            searched + 1
+        ),
+    })
+}
 
 /// The game a session drives: the ruleset's game on the simulator `--backend` names.
 pub type Engine<R, B> = <R as Ruleset>::Game<B>;
@@ -401,57 +428,71 @@ where
             }
             return self.go_timed(go);
         }
-        let depth = go.depth.unwrap_or(1).min(MAX_DEPTH);
-        let game = match self.game() {
-            Ok(game) => game,
-            Err(e) => return error(format!("go: {e}")),
+        self.go_counted(go.depth.unwrap_or(1))
+    }
+
+    /// `go` and `go depth N` (no time control): qc-engine's search, the one timed `go` runs,
+    /// here on the session's thread to `depth` plies within [`BARE_GO_WORK`] and from a cleared
+    /// table. A count bounds it, not a clock, so the same position gets the same answer on any
+    /// machine under any load; its `info` lines therefore give no time.
+    fn go_counted(&mut self, depth: u32) -> Reply {
+        let mut searcher = self.take_searcher();
+        // What earlier searches stored would make the answer depend on the session's past.
+        searcher.clear();
+        let limits = Limits {
+            depth: Some(depth),
+            work: Some(BARE_GO_WORK),
+            ..Limits::default()
         };
-        match best_move(game, depth, R::SEARCH_BUDGET, BARE_GO_WORK) {
-            Ok(Some(found)) => {
-                let mut reply = Vec::new();
-                if let Some(searched) = found.cut_after {
-                    reply.push(format!(
-                        "info string depth 1 ran out of its work ({BARE_GO_WORK} basis states) \
-                         after {searched} move(s): the best of those answers"
-                    ));
-                } else if found.depth < depth && found.out_of_work {
-                    reply.push(format!(
-                        "info string depth {depth} ran out of its work ({BARE_GO_WORK} basis \
-                         states): searched depth {}",
-                        found.depth
-                    ));
-                } else if found.depth < depth {
-                    reply.push(format!(
-                        "info string depth {depth} would visit more than {} positions: \
-                         searched depth {}",
-                        R::SEARCH_BUDGET,
-                        found.depth
-                    ));
-                }
-                let mate = self.bare_mate(&found.mv, found.score, found.depth);
-                reply.push(format!(
-                    "info depth {} score {} pv {}",
-                    found.depth,
-                    score_words(found.score, mate),
-                    found.mv
-                ));
-                reply.push(format!("bestmove {}", found.mv));
-                lines(reply)
+        let mut reply = Vec::new();
+        let searched = match self.game() {
+            Ok(game) => searcher.search(game, &limits, StopFlag::new(), &mut |it| {
+                reply.extend(counted_iteration_lines(it));
+            }),
+            Err(e) => {
+                self.searcher = Some(searcher);
+                return error(format!("go: {e}"));
             }
-            Ok(None) => lines(vec!["bestmove 0000".into()]),
-            Err(stopped) => {
-                // A trial move could not be taken back: rebuild the position.
-                if let Ok(built) = build::<R, B>(&self.position, self.options, self.new_backend) {
-                    self.game = Some(built.game);
-                    self.key = built.key;
-                }
-                match stopped {
-                    Stopped::Failed(e) => error(format!("go: {e}")),
-                    Stopped::Budget => error("go: too many moves and outcomes to search"),
-                    Stopped::Work => error("go: out of work before any move was searched"),
-                }
+        };
+        self.searcher = Some(searcher);
+        let found = match searched {
+            Ok(found) => found,
+            Err(e) => {
+                // A trial move could not be taken back: build the position again.
+                self.game = None;
+                return error(format!("go: {e}"));
             }
+        };
+        reply.extend(out_of_work_line(
+            depth,
+            found.depth,
+            found.work,
+            found.best.is_some(),
+        ));
+        if let Some(why) = &found.out_of_memory {
+            reply.push(format!(
+                "info string the search stopped early, the simulator has no room: {why}"
+            ));
         }
+        let best = found
+            .best
+            .map_or_else(|| "0000".to_string(), |m| m.to_string());
+        reply.push(format!("bestmove {best}"));
+        lines(reply)
+    }
+
+    /// The session's searcher (a new one with the `Hash` table when it has none), ranking
+    /// `MultiPV` root moves.
+    fn take_searcher(&mut self) -> Searcher {
+        let table_bytes = self.options.hash_mb << 20;
+        let mut searcher = self.searcher.take().unwrap_or_else(|| {
+            Searcher::new(SearchConfig {
+                table_bytes,
+                ..SearchConfig::default()
+            })
+        });
+        searcher.set_multi_pv(self.options.multi_pv);
+        searcher
     }
 
     /// The legal moves among `written` (a `go searchmoves` list), as `moves` writes them and
@@ -516,33 +557,6 @@ where
         Ok((kept, complaints))
     }
 
-    /// The mate distance of the bare search's `mv` scored `score` at `depth`: proved by
-    /// qc-engine's `mate` (a score near a win may be a win in all but a sliver of the outcomes)
-    /// within its own count of plays (`qc_engine::mate::ProofLimit`; a count, not a clock, as
-    /// for the rest of the bare search), else `None`. A proof that fails to take a move back leaves the game to
-    /// be built again from the position.
-    fn bare_mate(&mut self, mv: &R::Move, score: f64, depth: u32) -> Option<i32> {
-        // The bare search scores a won game `WIN_SCORE`, qc-engine's `WIN`: the same band.
-        if score.abs() < qc_engine::mate::MATE_SCORE {
-            return None;
-        }
-        let game = self.game.as_mut()?;
-        let stop = || false;
-        let proved = game.move_outcomes(mv).and_then(|outcomes| {
-            qc_engine::mate::mate_distance(
-                game,
-                &outcomes,
-                score > 0.0,
-                depth,
-                &mut qc_engine::mate::ProofLimit::new(&stop),
-            )
-        });
-        proved.unwrap_or_else(|_| {
-            self.game = None;
-            None
-        })
-    }
-
     /// Starts qc-engine's search under `go`'s limits on its own thread; it replies itself.
     fn go_timed(&mut self, go: Go) -> Reply {
         let game = match self.take_game() {
@@ -556,14 +570,7 @@ where
             infinite: go.infinite,
             search_moves: go.search_moves,
         };
-        let table_bytes = self.options.hash_mb << 20;
-        let mut searcher = self.searcher.take().unwrap_or_else(|| {
-            Searcher::new(SearchConfig {
-                table_bytes,
-                ..SearchConfig::default()
-            })
-        });
-        searcher.set_multi_pv(self.options.multi_pv);
+        let searcher = self.take_searcher();
         self.running = Some(timed::start(job, searcher, self.out.clone()));
         lines(Vec::new())
     }
@@ -799,6 +806,39 @@ mod tests {
     use super::*;
     use qc_rules::Cantwell;
     use qc_sim::SparseSim;
+
+    #[test]
+    fn a_bare_go_says_when_its_work_ran_out_and_what_answers() {
+        let all = BARE_GO_WORK;
+        assert_eq!(
+            out_of_work_line(3, 3, all, true),
+            None,
+            "depth 3 was finished"
+        );
+        assert_eq!(
+            out_of_work_line(3, 2, all - 1, true),
+            None,
+            "the work did not run out"
+        );
+        assert_eq!(
+            out_of_work_line(3, 0, all, false),
+            None,
+            "no move: bestmove 0000 says it"
+        );
+        assert_eq!(
+            out_of_work_line(3, 2, all, true).as_deref(),
+            Some(
+                "info string depth 3 ran out of its work (2000000 basis states): searched depth 2"
+            )
+        );
+        let cut = out_of_work_line(1, 0, all, true).expect("depth 1 was cut");
+        assert!(
+            cut.starts_with("info string depth 1 ran out of its work"),
+            "{cut}"
+        );
+        // Deeper than the engine searches is the engine's deepest.
+        assert_eq!(out_of_work_line(100, 64, all, true), None);
+    }
 
     /// The transposition table's slots after `setoption name Hash value MB` (when given) and a
     /// timed search.

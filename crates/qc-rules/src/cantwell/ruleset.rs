@@ -518,7 +518,6 @@ impl Ruleset for Cantwell {
     const GAME_FILE_EXTENSION: &'static str = "qcg";
     const TITLE: &'static str = "Quantum Chess";
     const MENU_TITLE: &'static str = "Quantum Chess (Cantwell)";
-    const SEARCH_BUDGET: usize = 250_000;
     const NOTATION_EXAMPLES: &'static [(&'static str, &'static str)] = &[
         (
             "e2e4  E2E4",

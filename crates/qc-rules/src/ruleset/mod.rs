@@ -184,6 +184,14 @@ pub trait QuantumGame {
     /// The number of basis states of the quantum state.
     fn state_size(&self) -> usize;
 
+    /// What playing a move here costs a search, counted in basis states: the state's size (a
+    /// move costs about as much as its state is large), times what the ruleset's legality
+    /// checks add. A search bounded by this count (qc-engine's `Limits::work`) takes about as
+    /// long in every ruleset for the same count.
+    fn search_work(&self) -> u64 {
+        self.state_size().max(1) as u64
+    }
+
     /// The Bell-operator expectations `<O1>..<O8>` and the (same, opposite) correlation of two
     /// squares, where the ruleset gives squares qubits; `None` otherwise.
     fn bell(&self, pair: SquarePair) -> Option<([f64; 8], (f64, f64))>;
@@ -251,10 +259,6 @@ pub trait Ruleset {
     /// Why nothing can be claimed, where [`QuantumGame::claim`] has nothing to claim (UQCI's
     /// `claim` reply says it after `nothing to claim in TITLE: `).
     const NO_CLAIM: &'static str = "its draws end the game at once";
-    /// The most positions a fixed-depth search beyond depth 1 may visit (UQCI's `go depth 2`;
-    /// beyond it depth 1 answers), chosen so that such a search stays within a few seconds:
-    /// what a position costs to play differs widely between rulesets.
-    const SEARCH_BUDGET: usize;
     /// A start position with the rule options in force.
     type Start: Clone;
     /// A move in the ruleset's notation (with its outcomes written in, when they are).
