@@ -18,8 +18,8 @@
 //! square probabilities differ from `gameData.board.probabilities` by more than
 //! [`PROBABILITY_TOLERANCE`] (the app's board and qchess's would not be the same game).
 
-use crate::limits::{Limits, StopFlag};
-use crate::search::{Found, Searcher};
+use qc_engine::limits::{Limits, StopFlag};
+use qc_engine::search::{Found, Searcher};
 use qc_ir::Backend;
 use qc_rules::Square;
 use qc_rules::{Cantwell, Color, MoveShape, PieceKind, QcanMove, QuantumGame, Ruleset};
@@ -822,7 +822,7 @@ pub fn answer<B: Backend>(
 
 /// [`answer`], handing `found` the differences between the two lists as soon as they are known,
 /// before the search starts: a server that answers on time with the move a search still
-/// running published (`crate::ontime`) can still say where the lists differ.
+/// running published (`qc_engine::ontime`) can still say where the lists differ.
 ///
 /// # Errors
 /// See [`answer`].
