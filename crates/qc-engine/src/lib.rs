@@ -18,9 +18,10 @@
 //! - [`players`]: the engine and the baselines (random, greedy one-ply, classical-board
 //!   sampler) behind one interface;
 //! - [`arena`] and [`elo`]: matches from varied openings with both colours, score and Elo
-//!   difference with a confidence interval;
-//! - [`sdk`]: the official Quantum Chess app's custom-AI protocol (`{view, clock}` in, a move
-//!   choice out) as pure functions.
+//!   difference with a confidence interval.
+//!
+//! The official Quantum Chess app's custom-AI protocol, a front end of this search, is
+//! `qc_front::sdk`.
 
 pub mod arena;
 pub mod elo;
@@ -30,7 +31,6 @@ pub mod limits;
 pub mod mate;
 pub mod ontime;
 pub mod players;
-pub mod sdk;
 pub mod search;
 pub mod tt;
 

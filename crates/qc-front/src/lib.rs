@@ -6,11 +6,12 @@
 //! program text, a circuit file read, drawn and simulated ([`program`]), a device's counts back
 //! into a board (the estimate and its mitigations), what a file given to the wrong reader is
 //! ([`file_kind`]), noisy simulation from a device calibration ([`noise`]), the random source
-//! behind a seed, what a chess player's algebraic notation means in a game's own ([`san`]), and
-//! the UQCI engine protocol's session and loop ([`uqci`]).
+//! behind a seed, what a chess player's algebraic notation means in a game's own ([`san`]), the
+//! UQCI engine protocol's session and loop ([`uqci`]), and the official Quantum Chess app's AI
+//! protocol (`{view, clock}` in, a move choice out, as pure functions: [`sdk`]).
 //!
 //! Depends on qc-ir, qc-rules, qc-sim, qc-export, qc-route, qc-render and qc-engine (a
-//! session's engine move); the front ends depend on it.
+//! session's engine move, the AI protocol's search); the front ends depend on it.
 
 pub mod backend;
 pub mod board_facts;
@@ -22,6 +23,7 @@ pub mod noise;
 pub mod program;
 pub mod rules;
 pub mod san;
+pub mod sdk;
 pub mod session;
 pub mod state;
 pub mod uqci;

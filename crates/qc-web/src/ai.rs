@@ -8,7 +8,7 @@
 //!   and flat, as its README writes it); `opponentMove` and `gameOver` need no answer.
 //!
 //! The game is rebuilt exactly from `view.moveHistory` and searched by qc-engine within the
-//! clock's share of the time, never longer than half a request's time ([`qc_engine::sdk`] does
+//! clock's share of the time, never longer than half a request's time ([`qc_front::sdk`] does
 //! both); the work runs on the server's bounded workers. A view that cannot be answered is a 400
 //! (WebSocket: `{requestId, status, error}`) with the reason. The answer is chosen among the
 //! moves both the view and qchess list as legal; where the two lists differ (the app's rules
@@ -34,8 +34,8 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use qc_engine::sdk::{self, LegalDifferences, MoveChoice, MoveRequest};
 use qc_engine::{Answer, SearchConfig, Searcher, StopFlag};
+use qc_front::sdk::{self, LegalDifferences, MoveChoice, MoveRequest};
 use qc_rules::QcanMove;
 use qc_sim::{MemoryLimit, SparseSim};
 use serde_json::{json, Value};

@@ -92,7 +92,7 @@ pub enum ApiError {
     /// A view of the official app's AI protocol that cannot be answered: bad JSON, a missing
     /// field, a history that does not replay or does not give the board shown, a finished game.
     #[error(transparent)]
-    Sdk(#[from] qc_engine::sdk::SdkError),
+    Sdk(#[from] qc_front::sdk::SdkError),
     /// A view whose history is longer than the server replays.
     #[error("view.moveHistory has {moves} moves; this server replays at most {limit}")]
     HistoryTooLong {

@@ -6,8 +6,8 @@
 //! the SDK's move spelling `e2-e4`), and others built from a game played here (the board's
 //! probabilities and the legal moves read from it, the history in the SDK's spelling).
 
-use qc_engine::sdk::{self, MoveChoice, SdkError};
 use qc_engine::Searcher;
+use qc_front::sdk::{self, MoveChoice, SdkError};
 use qc_rules::{Cantwell, QuantumGame, Ruleset};
 use qc_sim::SparseSim;
 use rand::SeedableRng;
