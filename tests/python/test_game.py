@@ -189,6 +189,19 @@ def test_compile_and_run_agree_with_the_game():
         qchess.run("OPENQASM 3.0; qubit q; frobnicate q;")
 
 
+def test_compile_without_arguments_takes_the_command_lines_defaults():
+    # The defaults come from one declaration (qc_front::COMPILE_DEFAULTS) that qchess compile
+    # and the web API read too; the stub and docs/python.md name them.
+    g = qchess.Game(fen="7k/8/8/8/8/8/8/K7 w - - 0 1", seed=3)
+    for mv in ["a1^a2b1", "h8g8", "a2^a1b2"]:
+        g.play(mv)
+    explicit = g.compile(format="qasm3", form="dynamic", measure="board", dialect="portable",
+                         width="compact", optimize=True)
+    assert g.compile() == explicit
+    assert g.compile(format=None, form=None, measure=None, dialect=None, width=None,
+                     optimize=None) == explicit
+
+
 def test_counts_reads_the_bundled_device_counts_like_the_cli():
     program = (ROOT / "circuits/interference.qasm").read_text()
     counts = (ROOT / "circuits/interference.counts.json").read_text()

@@ -5,7 +5,10 @@
 
 use crate::board_facts::{annotate, annotate_export, BoardFacts};
 use qc_export::header::{LayoutEntry, MeasuredAt};
-use qc_export::{BoardMap, DeviceFormat, Export, ExportError, ExportOptions, Summary, Target};
+use qc_export::{
+    BoardMap, DeviceFormat, Dialect, Export, ExportError, ExportOptions, Form, MeasureScope,
+    Summary, Target, Width,
+};
 use qc_ir::Circuit;
 use qc_route::{Calibration, CalibrationError, Device, EspOp, RouteError};
 
@@ -28,6 +31,41 @@ qc_ir::choice!(Format, "format", [
     "ir" => Format::Ir, "The IR text format (docs/ir.md)",
     "json" => Format::Json, "The IR as JSON",
 ]);
+
+/// What compiling a game gives when the caller says nothing: the output format and the export
+/// options. See [`COMPILE_DEFAULTS`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CompileDefaults {
+    /// The output format.
+    pub format: Format,
+    /// The export options (form, dialect, width, what is measured, whether the exact passes
+    /// run).
+    pub options: ExportOptions,
+}
+
+/// The defaults of compiling a game, declared once for every front end: `qchess compile`'s
+/// option defaults (and those `qchess route` shares with it), the web API's `compile` query
+/// without a field, and Python's `Game.compile()` without an argument all read this, so that
+/// a game compiled with no options is the same program everywhere.
+///
+/// OpenQASM 3, dynamic form (mid-circuit measurement and `if`), the portable dialect (what
+/// every tested tool accepts), compact width (only the squares that take part), the board
+/// measured at the end, and the exact passes run before export.
+///
+/// This is not [`ExportOptions::default`], which measures nothing: that is the library's
+/// default, so that an exported circuit's distribution is the circuit's own. A front end
+/// compiles a game to run on a device and read its counts back as a board
+/// ([`crate::board_from_counts`]), so its program measures the board.
+pub const COMPILE_DEFAULTS: CompileDefaults = CompileDefaults {
+    format: Format::Qasm3,
+    options: ExportOptions {
+        form: Form::Dynamic,
+        dialect: Dialect::Portable,
+        width: Width::Compact,
+        measure: MeasureScope::Board,
+        optimize: true,
+    },
+};
 
 /// A compiled game: the text to write and the summary of the OpenQASM program it becomes.
 pub struct Compiled {
@@ -390,5 +428,24 @@ fn instruction_name(i: &qc_ir::Instruction) -> Option<String> {
             qc_export::lower::named_call(*gate, controls.len()).map(|(n, _)| n.to_string())
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_front_end_defaults_are_the_librarys_but_with_the_board_measured() {
+        // The one deliberate difference the doc comment of COMPILE_DEFAULTS explains.
+        assert_eq!(
+            COMPILE_DEFAULTS.options,
+            ExportOptions {
+                measure: MeasureScope::Board,
+                ..ExportOptions::default()
+            }
+        );
+        assert_eq!(ExportOptions::default().measure, MeasureScope::None);
+        assert_eq!(COMPILE_DEFAULTS.format, Format::Qasm3);
     }
 }

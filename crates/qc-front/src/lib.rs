@@ -32,8 +32,8 @@ pub use backend::{check_precision, BackendKind, PrecisionNeedsDense};
 pub use board_facts::{annotate, board_facts, BoardFacts};
 
 pub use compile::{
-    compile_circuit, compile_circuit_on, CompileError, Compiled, DeviceOptions, DeviceSummary,
-    Format,
+    compile_circuit, compile_circuit_on, CompileDefaults, CompileError, Compiled, DeviceOptions,
+    DeviceSummary, Format, COMPILE_DEFAULTS,
 };
 pub use counts::{board_from_counts, board_from_counts_of, CountsRequest, CountsStepError};
 pub use estimate_view::{estimate_view, exact_view};

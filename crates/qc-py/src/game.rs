@@ -20,7 +20,7 @@ use pyo3::exceptions::{PyImportError, PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use qc_export::{ExportOptions, Target};
-use qc_front::{GameInput, RulesKind, Session, SessionError, SessionSpec};
+use qc_front::{GameInput, RulesKind, Session, SessionError, SessionSpec, COMPILE_DEFAULTS};
 use qc_ir::Choice;
 use qc_render::game_drawing::NoSuchMove;
 use qc_render::{board_svg, board_text};
@@ -545,49 +545,60 @@ impl Game {
     /// The whole game as one circuit, in OpenQASM 3 or 2 (what ``qchess compile`` writes),
     /// carrying the recorded outcomes for post-selection and the board map in its header.
     ///
+    /// An argument left ``None`` takes ``qchess compile``'s default (the same for the web
+    /// API): ``format="qasm3"``, ``form="dynamic"``, ``measure="board"``,
+    /// ``dialect="portable"``, ``width="compact"``, ``optimize=True``.
+    ///
     /// Args:
-    ///     format: ``"qasm3"``, ``"qasm2"``, ``"ir"`` (qchess's circuit text) or ``"json"``.
-    ///     form: ``"dynamic"`` (mid-circuit measurement and ``if``) or ``"deferred"``.
+    ///     format: ``"qasm3"`` (default), ``"qasm2"``, ``"ir"`` (qchess's circuit text) or
+    ///         ``"json"``.
+    ///     form: ``"dynamic"`` (default: mid-circuit measurement and ``if``) or ``"deferred"``.
     ///     target: a hardware target (``"generic"``, ``"ibm"``, ``"google"``, ``"braket"``):
     ///         lowered to its native gates, refused when it has too few qubits.
-    ///     measure: what the program measures at the end: ``"board"``, ``"squares"``, ``"none"``.
-    ///     dialect: ``"portable"`` or ``"extended"`` (Qiskit: ``ctrl @`` modifiers, ``reset``).
-    ///     width: ``"compact"`` (squares that take part) or ``"full"`` (all 64).
+    ///     measure: what the program measures at the end: ``"board"`` (default),
+    ///         ``"squares"``, ``"none"``.
+    ///     dialect: ``"portable"`` (default) or ``"extended"`` (Qiskit: ``ctrl @`` modifiers,
+    ///         ``reset``).
+    ///     width: ``"compact"`` (default: squares that take part) or ``"full"`` (all 64).
     ///     backends_dir: a folder of target files ``NAME.toml`` that add to (or override) the
     ///         bundled targets.
-    ///     optimize: run the exact passes before export, as ``qchess compile`` does (runs of
-    ///         gates recognised as one gate, single-qubit runs merged, identities dropped,
-    ///         X-wrapped 0-controls read back, inverse pairs cancelled); ``False`` exports the
-    ///         circuit exactly as the moves were lowered (``qchess compile --no-optimize``).
+    ///     optimize: run the exact passes before export (default ``True``, as ``qchess
+    ///         compile`` does: runs of gates recognised as one gate, single-qubit runs merged,
+    ///         identities dropped, X-wrapped 0-controls read back, inverse pairs cancelled);
+    ///         ``False`` exports the circuit exactly as the moves were lowered (``qchess
+    ///         compile --no-optimize``).
     ///
     /// Raises:
     ///     OptionError: an unknown format, form, target, ... ExportError: the game cannot be
     ///     compiled as asked.
-    #[pyo3(signature = (format="qasm3", form="dynamic", target=None, measure="board", dialect="portable", width="compact", backends_dir=None, optimize=true))]
+    // Every default is None, read from qc_front::COMPILE_DEFAULTS (the one declaration the
+    // command line and the web API read too), not repeated here.
+    #[pyo3(signature = (format=None, form=None, target=None, measure=None, dialect=None, width=None, backends_dir=None, optimize=None))]
     #[allow(clippy::too_many_arguments, reason = "Python keyword arguments")]
     fn compile(
         &self,
         py: Python<'_>,
-        format: &str,
-        form: &str,
+        format: Option<&str>,
+        form: Option<&str>,
         target: Option<&str>,
-        measure: &str,
-        dialect: &str,
-        width: &str,
+        measure: Option<&str>,
+        dialect: Option<&str>,
+        width: Option<&str>,
         backends_dir: Option<std::path::PathBuf>,
-        optimize: bool,
+        optimize: Option<bool>,
     ) -> PyResult<String> {
+        let defaults = COMPILE_DEFAULTS.options;
         let options = ExportOptions {
-            form: option(form)?,
-            dialect: option(dialect)?,
-            width: option(width)?,
-            measure: option(measure)?,
-            optimize,
+            form: option_or(form, defaults.form)?,
+            dialect: option_or(dialect, defaults.dialect)?,
+            width: option_or(width, defaults.width)?,
+            measure: option_or(measure, defaults.measure)?,
+            optimize: optimize.unwrap_or(defaults.optimize),
         };
         let target = target
             .map(|name| load_target(name, backends_dir.as_deref()))
             .transpose()?;
-        let format = option(format)?;
+        let format = option_or(format, COMPILE_DEFAULTS.format)?;
         self.with(py, |s| {
             s.compile(
                 format,
@@ -612,8 +623,17 @@ impl Game {
     fn to_qiskit<'py>(&self, py: Python<'py>, form: &str) -> PyResult<Bound<'py, PyAny>> {
         let qasm3 = import(py, "qiskit.qasm3", "qiskit")?;
         import(py, "qiskit_qasm3_import", "qiskit-qasm3-import")?;
+        // Qiskit's importer reads OpenQASM 3; the board is measured whatever the default.
         let text = self.compile(
-            py, "qasm3", form, None, "board", "portable", "compact", None, true,
+            py,
+            Some("qasm3"),
+            Some(form),
+            None,
+            Some("board"),
+            None,
+            None,
+            None,
+            None,
         )?;
         qasm3.call_method1("loads", (text,))
     }
@@ -629,8 +649,17 @@ impl Game {
     #[pyo3(signature = (form="deferred"))]
     fn to_cirq<'py>(&self, py: Python<'py>, form: &str) -> PyResult<Bound<'py, PyAny>> {
         let importer = import(py, "cirq.contrib.qasm_import", "cirq-core")?;
+        // Cirq's importer reads OpenQASM 2; the board is measured whatever the default.
         let text = self.compile(
-            py, "qasm2", form, None, "board", "portable", "compact", None, true,
+            py,
+            Some("qasm2"),
+            Some(form),
+            None,
+            Some("board"),
+            None,
+            None,
+            None,
+            None,
         )?;
         importer.call_method1("circuit_from_qasm", (text,))
     }
@@ -643,6 +672,14 @@ where
 {
     text.parse()
         .map_err(|e: T::Err| OptionError::new_err(e.to_string()))
+}
+
+/// An option given (spelled as the command line spells it), else `default`.
+fn option_or<T: std::str::FromStr>(text: Option<&str>, default: T) -> PyResult<T>
+where
+    T::Err: std::fmt::Display,
+{
+    text.map_or(Ok(default), option)
 }
 
 /// The hardware target `name`.

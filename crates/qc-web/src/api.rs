@@ -20,7 +20,7 @@ use axum::{Json, Router};
 use qc_engine::StopFlag;
 use qc_export::{Dialect, ExportOptions, Form, MeasureScope, Target, Width, BUNDLED_TARGETS};
 use qc_front::counts::{CountsFormat, Mitigation};
-use qc_front::{CountsRequest, Format, RulesKind};
+use qc_front::{CompileDefaults, CountsRequest, Format, RulesKind, COMPILE_DEFAULTS};
 use qc_ir::Choice;
 use qc_render::board_svg;
 use serde::{Deserialize, Serialize};
@@ -525,7 +525,8 @@ async fn circuit(
     Ok(svg(text, &id, ply))
 }
 
-/// How to compile, as `qchess compile` takes it (every field optional, with its defaults).
+/// How to compile, as `qchess compile` takes it (every field optional, with its defaults:
+/// `qc_front::COMPILE_DEFAULTS`).
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CompileQuery {
@@ -554,12 +555,13 @@ fn choose<T: Choice>(word: Option<&str>, default: T) -> Result<T, ApiError> {
 
 impl CompileQuery {
     fn read(&self) -> Result<CompileChoice, ApiError> {
-        // `qchess compile`'s defaults: the board measured at the end (the library measures
-        // nothing by default), so that a device's counts come back as a board.
-        let defaults = ExportOptions {
-            measure: MeasureScope::Board,
-            ..ExportOptions::default()
-        };
+        // `qchess compile`'s defaults, from their one declaration: among them the board
+        // measured at the end (the library measures nothing by default), so that a device's
+        // counts come back as a board.
+        let CompileDefaults {
+            format: default_format,
+            options: defaults,
+        } = COMPILE_DEFAULTS;
         let target = match self.target.as_deref() {
             None | Some("") | Some("none") => None,
             Some(name) => match Target::bundled(name) {
@@ -574,7 +576,7 @@ impl CompileQuery {
             },
         };
         Ok(CompileChoice {
-            format: choose(self.format.as_deref(), Format::Qasm3)?,
+            format: choose(self.format.as_deref(), default_format)?,
             options: ExportOptions {
                 form: choose(self.form.as_deref(), defaults.form)?,
                 dialect: choose(self.dialect.as_deref(), defaults.dialect)?,
@@ -842,6 +844,32 @@ mod tests {
             ..Limits::default()
         };
         AppState::new(limits, NewGame::default())
+    }
+
+    /// A compile query without fields (or with empty ones, as the page's form sends them)
+    /// compiles as `qchess compile` and Python's `Game.compile()` do without options.
+    #[test]
+    fn an_empty_compile_query_takes_the_front_ends_defaults() {
+        let empty = String::new();
+        let blank = CompileQuery {
+            format: Some(empty.clone()),
+            target: Some(empty.clone()),
+            form: Some(empty.clone()),
+            dialect: Some(empty.clone()),
+            width: Some(empty.clone()),
+            measure: Some(empty),
+            optimize: None,
+        };
+        for query in [CompileQuery::default(), blank] {
+            match query.read() {
+                Ok(choice) => {
+                    assert_eq!(choice.format, COMPILE_DEFAULTS.format, "{query:?}");
+                    assert_eq!(choice.options, COMPILE_DEFAULTS.options, "{query:?}");
+                    assert!(choice.target.is_none(), "{query:?}");
+                }
+                Err(e) => panic!("{query:?}: {e}"),
+            }
+        }
     }
 
     #[tokio::test]

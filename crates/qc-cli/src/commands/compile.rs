@@ -7,17 +7,22 @@ use crate::output::{write_stderr, write_stdout};
 use anyhow::Context;
 use clap::Args;
 use qc_export::{Dialect, ExportOptions, Form, MeasureScope, Summary, Target, Width};
-use qc_front::{Compiled, DeviceOptions, DeviceSummary, Format, Game};
+use qc_front::{Compiled, DeviceOptions, DeviceSummary, Format, Game, COMPILE_DEFAULTS};
 use qc_ir::Circuit;
 use std::path::PathBuf;
 
-/// Arguments of `qchess compile`.
+// `--no-optimize` is a flag that turns the passes off, which only means something while the
+// default (qc_front's one declaration) has them on.
+const _: () = assert!(COMPILE_DEFAULTS.options.optimize);
+
+/// Arguments of `qchess compile` (the defaults are `qc_front::COMPILE_DEFAULTS`, which the web
+/// API and Python read too).
 #[derive(Args, Debug)]
 pub struct CompileArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// Output format.
-    #[arg(long, value_parser = choice::<Format>(), default_value_t = Format::Qasm3)]
+    #[arg(long, value_parser = choice::<Format>(), default_value_t = COMPILE_DEFAULTS.format)]
     pub format: Format,
     /// Hardware target: a bundled one (generic, ibm, google, braket; the devices ibm_fez,
     /// sycamore) or NAME.toml in --backends-dir. OpenQASM 3 is lowered to its native gates;
@@ -41,16 +46,16 @@ pub struct CompileArgs {
     #[arg(long)]
     pub json: bool,
     /// Where the measurements stand.
-    #[arg(long, value_name = "FORM", value_parser = choice::<Form>(), default_value_t = Form::Dynamic)]
+    #[arg(long, value_name = "FORM", value_parser = choice::<Form>(), default_value_t = COMPILE_DEFAULTS.options.form)]
     pub form: Form,
     /// Which OpenQASM features the program may use.
-    #[arg(long, value_name = "DIALECT", value_parser = choice::<Dialect>(), default_value_t = Dialect::Portable)]
+    #[arg(long, value_name = "DIALECT", value_parser = choice::<Dialect>(), default_value_t = COMPILE_DEFAULTS.options.dialect)]
     pub dialect: Dialect,
     /// Which squares get a qubit.
-    #[arg(long, value_name = "WIDTH", value_parser = choice::<Width>(), default_value_t = Width::Compact)]
+    #[arg(long, value_name = "WIDTH", value_parser = choice::<Width>(), default_value_t = COMPILE_DEFAULTS.options.width)]
     pub width: Width,
     /// What the program measures at the end.
-    #[arg(long, value_name = "WHAT", value_parser = choice::<MeasureScope>(), default_value_t = MeasureScope::Board)]
+    #[arg(long, value_name = "WHAT", value_parser = choice::<MeasureScope>(), default_value_t = COMPILE_DEFAULTS.options.measure)]
     pub measure: MeasureScope,
     /// Export the circuit exactly as the moves were lowered: skip the exact passes that
     /// otherwise run first (runs of gates recognised as one gate, single-qubit runs merged,
@@ -284,4 +289,43 @@ fn outcome_lines(game: &dyn Game) -> Vec<String> {
                 .map(|o| format!("move {} {}: {o}", i + 1, m.text))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Cli, Command};
+    use clap::Parser;
+    use qc_front::COMPILE_DEFAULTS;
+
+    fn parse(args: &[&str]) -> Command {
+        match Cli::try_parse_from(std::iter::once("qchess").chain(args.iter().copied())) {
+            Ok(cli) => cli.command,
+            Err(e) => panic!("qchess {}: {e}", args.join(" ")),
+        }
+    }
+
+    /// `qchess compile GAME` without options compiles as the web API and Python do without
+    /// them: all three read qc_front's one declaration.
+    #[test]
+    fn compile_without_options_takes_the_front_ends_defaults() {
+        let Command::Compile(args) = parse(&["compile", "game.qcg"]) else {
+            panic!("not the compile command");
+        };
+        assert_eq!(args.format, COMPILE_DEFAULTS.format);
+        assert_eq!(args.options(), COMPILE_DEFAULTS.options);
+        let Command::Compile(args) = parse(&["compile", "game.qcg", "--no-optimize"]) else {
+            panic!("not the compile command");
+        };
+        assert!(!args.options().optimize);
+    }
+
+    /// `qchess route` shares compile's format and form defaults.
+    #[test]
+    fn route_without_options_takes_compiles_format_and_form() {
+        let Command::Route(args) = parse(&["route", "circuit.qasm", "--target", "ibm"]) else {
+            panic!("not the route command");
+        };
+        assert_eq!(args.format, COMPILE_DEFAULTS.format);
+        assert_eq!(args.form, COMPILE_DEFAULTS.options.form);
+    }
 }

@@ -9,8 +9,8 @@ use crate::commands::compile::Summaries;
 use crate::output::{write_stderr, write_stdout};
 use anyhow::Context;
 use clap::Args;
-use qc_export::{Dialect, ExportOptions, Form, MeasureScope, Target, Width};
-use qc_front::{DeviceOptions, Format};
+use qc_export::{ExportOptions, Form, MeasureScope, Target, Width};
+use qc_front::{DeviceOptions, Format, COMPILE_DEFAULTS};
 use std::path::PathBuf;
 
 /// Arguments of `qchess route`.
@@ -40,11 +40,11 @@ pub struct RouteArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Output format (ir and json: the routed circuit before the device's single-qubit basis).
-    #[arg(long, value_parser = choice::<Format>(), default_value_t = Format::Qasm3)]
+    #[arg(long, value_parser = choice::<Format>(), default_value_t = COMPILE_DEFAULTS.format)]
     pub format: Format,
     /// Where the measurements stand (a target without feed-forward always gets the deferred
     /// form; a condition on several bits, such as `if (c == 3)`, needs the deferred form).
-    #[arg(long, value_name = "FORM", value_parser = choice::<Form>(), default_value_t = Form::Dynamic)]
+    #[arg(long, value_name = "FORM", value_parser = choice::<Form>(), default_value_t = COMPILE_DEFAULTS.options.form)]
     pub form: Form,
     /// Route the circuit exactly as written: skip the exact passes that otherwise run first.
     #[arg(long)]
@@ -71,8 +71,10 @@ pub fn run(args: &RouteArgs) -> anyhow::Result<()> {
         })
         .transpose()?;
     let (name, circuit) = read_circuit(&args.circuit)?;
-    // A device program places qubits itself; a logical target keeps every qubit of the
-    // circuit where it is (`q[k]` stays `q[k]`).
+    // `compile`'s defaults (qc_front::COMPILE_DEFAULTS) but for two deliberate differences:
+    // a device program places qubits itself, while a logical target keeps every qubit of the
+    // circuit where it is (`q[k]` stays `q[k]`); and the circuit's own measurements are its
+    // output (it has no board to measure).
     let width = if target.is_device() {
         Width::Compact
     } else {
@@ -80,10 +82,10 @@ pub fn run(args: &RouteArgs) -> anyhow::Result<()> {
     };
     let options = ExportOptions {
         form: args.form,
-        dialect: Dialect::Portable,
         width,
         measure: MeasureScope::None,
         optimize: !args.no_optimize,
+        ..COMPILE_DEFAULTS.options
     };
     let compiled = qc_front::compile_circuit_on(
         &circuit,

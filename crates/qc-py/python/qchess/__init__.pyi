@@ -214,18 +214,21 @@ class Game:
         column per qubit), and its amplitude; the squared magnitudes add up to 1."""
     def compile(
         self,
-        format: Literal["qasm3", "qasm2", "ir", "json"] = "qasm3",
-        form: Literal["dynamic", "deferred"] = "dynamic",
+        format: Optional[Literal["qasm3", "qasm2", "ir", "json"]] = None,
+        form: Optional[Literal["dynamic", "deferred"]] = None,
         target: Optional[str] = None,
-        measure: Literal["board", "squares", "none"] = "board",
-        dialect: Literal["portable", "extended"] = "portable",
-        width: Literal["compact", "full"] = "compact",
+        measure: Optional[Literal["board", "squares", "none"]] = None,
+        dialect: Optional[Literal["portable", "extended"]] = None,
+        width: Optional[Literal["compact", "full"]] = None,
         backends_dir: Optional[str] = None,
-        optimize: bool = True,
+        optimize: Optional[bool] = None,
     ) -> str:
         """The whole game as one program (what ``qchess compile`` writes), with the recorded
-        outcomes for post-selection and the board map in its header. ``optimize=False`` skips
-        the exact passes that run before export (``qchess compile --no-optimize``).
+        outcomes for post-selection and the board map in its header. An argument left ``None``
+        takes ``qchess compile``'s default: ``format="qasm3"``, ``form="dynamic"``,
+        ``measure="board"``, ``dialect="portable"``, ``width="compact"``, ``optimize=True``
+        (no target). ``optimize=False`` skips the exact passes that run before export
+        (``qchess compile --no-optimize``).
 
         Raises OptionError (unknown option) or ExportError (cannot compile as asked)."""
     def to_qiskit(self, form: Literal["dynamic", "deferred"] = "dynamic") -> object:
