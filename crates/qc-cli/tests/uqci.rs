@@ -234,18 +234,16 @@ fn bare_go_is_the_engines_search_bounded_by_work() {
         };
         format!("position fen {fen}{moves}\ngo depth {depth}\nquit\n")
     };
+    let answers_as_the_engine = |lines: &[String], engine: Vec<String>, best: &str| {
+        assert_eq!(lines, engine);
+        if !best.is_empty() {
+            assert_eq!(lines.last(), Some(&format!("bestmove {best}")));
+        }
+    };
     for (fen, options, moves, depth, best) in cantwell {
         let lines = session(&script(fen, moves, depth));
-        assert_eq!(
-            lines,
-            engine_answer::<qc_rules::Cantwell>(fen, options, moves, depth)
-        );
-        if !best.is_empty() {
-            assert_eq!(
-                lines.last().map(String::as_str),
-                Some(format!("bestmove {best}").as_str())
-            );
-        }
+        let engine = engine_answer::<qc_rules::Cantwell>(fen, options, moves, depth);
+        answers_as_the_engine(&lines, engine, best);
         if depth == 2 {
             assert_ne!(
                 lines.last().map(String::as_str),
@@ -260,16 +258,8 @@ fn bare_go_is_the_engines_search_bounded_by_work() {
             args.extend(["--variant", options]);
         }
         let lines = replies(&args, &script(fen, moves, depth));
-        assert_eq!(
-            lines,
-            engine_answer::<qc_rules::Niels>(fen, options, moves, depth)
-        );
-        if !best.is_empty() {
-            assert_eq!(
-                lines.last().map(String::as_str),
-                Some(format!("bestmove {best}").as_str())
-            );
-        }
+        let engine = engine_answer::<qc_rules::Niels>(fen, options, moves, depth);
+        answers_as_the_engine(&lines, engine, best);
     }
     // `go` is `go depth 1`; a second `go` answers the same (the table is emptied first).
     let fen = "q6k/1p6/8/8/8/8/8/1R5K w - - 0 1";

@@ -123,6 +123,22 @@ impl Game {
                 None => session_error(e),
             })
     }
+
+    /// The game in `format` and `form` with the board measured at the end whatever the
+    /// defaults, the rest as compiled by default: what another tool's importer reads.
+    fn board_program(&self, py: Python<'_>, format: &str, form: &str) -> PyResult<String> {
+        self.compile(
+            py,
+            Some(format),
+            Some(form),
+            None,
+            Some("board"),
+            None,
+            None,
+            None,
+            None,
+        )
+    }
 }
 
 /// A Python outcome as the rules take it: 0 or 1 (a bit), a square's name, or a list of them.
@@ -623,18 +639,8 @@ impl Game {
     fn to_qiskit<'py>(&self, py: Python<'py>, form: &str) -> PyResult<Bound<'py, PyAny>> {
         let qasm3 = import(py, "qiskit.qasm3", "qiskit")?;
         import(py, "qiskit_qasm3_import", "qiskit-qasm3-import")?;
-        // Qiskit's importer reads OpenQASM 3; the board is measured whatever the default.
-        let text = self.compile(
-            py,
-            Some("qasm3"),
-            Some(form),
-            None,
-            Some("board"),
-            None,
-            None,
-            None,
-            None,
-        )?;
+        // Qiskit's importer reads OpenQASM 3.
+        let text = self.board_program(py, "qasm3", form)?;
         qasm3.call_method1("loads", (text,))
     }
 
@@ -649,18 +655,8 @@ impl Game {
     #[pyo3(signature = (form="deferred"))]
     fn to_cirq<'py>(&self, py: Python<'py>, form: &str) -> PyResult<Bound<'py, PyAny>> {
         let importer = import(py, "cirq.contrib.qasm_import", "cirq-core")?;
-        // Cirq's importer reads OpenQASM 2; the board is measured whatever the default.
-        let text = self.compile(
-            py,
-            Some("qasm2"),
-            Some(form),
-            None,
-            Some("board"),
-            None,
-            None,
-            None,
-            None,
-        )?;
+        // Cirq's importer reads OpenQASM 2.
+        let text = self.board_program(py, "qasm2", form)?;
         importer.call_method1("circuit_from_qasm", (text,))
     }
 }
