@@ -267,3 +267,48 @@ def test_a_bad_program_names_the_file_and_where(tmp_path):
     p = qchess.Program("qcir 1\nqubits q0\nclbits 1\nh q0\nmeasure q0 -> c0\n", name="coin")
     assert p.name == "coin" and p.run() == pytest.approx({"0": 0.5, "1": 0.5})
     assert "coin" in repr(p)
+
+
+def tiny_calibration(path):
+    """A made-up two-qubit device calibration (IBM BackendProperties JSON): T1/T2, readout
+    errors both ways, `sx` and `cz` with their errors and lengths."""
+    qubit = [
+        {"name": "T1", "value": 50.0, "unit": "us"},
+        {"name": "T2", "value": 40.0, "unit": "us"},
+        {"name": "prob_meas1_prep0", "value": 0.02, "unit": ""},
+        {"name": "prob_meas0_prep1", "value": 0.05, "unit": ""},
+        {"name": "readout_length", "value": 1560.0, "unit": "ns"},
+    ]
+
+    def gate(name, qubits, error, length):
+        return {"gate": name, "qubits": qubits, "parameters": [
+            {"name": "gate_error", "value": error, "unit": ""},
+            {"name": "gate_length", "value": length, "unit": "ns"}]}
+
+    props = {"backend_name": "tiny", "backend_version": "1", "last_update_date": "2026-12-01T00:00:00Z",
+             "general": [], "qubits": [qubit, qubit],
+             "gates": [gate("sx", [0], 1e-3, 36.0), gate("sx", [1], 1e-3, 36.0),
+                       gate("cz", [0, 1], 2e-2, 68.0), gate("cz", [1, 0], 2e-2, 68.0)]}
+    path.write_text(json.dumps(props))
+    return path
+
+
+def test_a_noisy_run_gives_the_command_lines_counts(cli, tmp_path):
+    # H (as rz sx rz) on q[0], then CZ: without noise only 00 and 01; the calibration's gate,
+    # relaxation and readout errors put some shots on 10 and 11.
+    program = tmp_path / "bell.qasm"
+    program.write_text('OPENQASM 3.0;\ninclude "stdgates.inc";\nqubit[2] q;\nbit[2] c;\n'
+                       "rz(pi/2) q[0];\nsx q[0];\nrz(pi/2) q[0];\ncz q[0], q[1];\n"
+                       "c[0] = measure q[0];\nc[1] = measure q[1];\n")
+    props = tiny_calibration(tmp_path / "props.json")
+    p = qchess.Program.load(program)
+    noisy = p.run(shots=2000, seed=3, noise=props)
+    want = json.loads(cli("run", program, "--noise", props, "--shots", 2000, "--seed", 3, "--json"))
+    assert noisy == want["counts"]
+    assert sum(noisy.values()) == 2000 and noisy.get("10", 0) + noisy.get("11", 0) > 0
+    assert p.run(shots=2000, seed=3, noise=str(props)) == noisy, "the same seed, the same counts"
+    assert p.run(shots=2000, seed=4, noise=props) != noisy, "another seed, other counts"
+    with pytest.raises(qchess.OptionError, match="give shots=N"):
+        p.run(noise=props)
+    with pytest.raises(FileNotFoundError):
+        p.run(shots=10, noise=tmp_path / "missing.json")

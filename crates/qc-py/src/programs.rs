@@ -210,23 +210,28 @@ impl Program {
 
     /// Runs the program as ``qchess run`` does: the exact probability of every outcome, or
     /// ``shots`` samples of it drawn with ``seed`` (the same counts as ``qchess run --shots N
-    /// --seed S``). The GIL is released while it simulates.
+    /// --seed S``), or with ``noise`` ``shots`` noisy trajectories (``qchess run --noise FILE
+    /// --shots N --seed S``, the same counts). The GIL is released while it simulates.
     ///
     /// Args:
     ///     shots: sample this many shots (at most 100000000) instead of giving probabilities.
     ///     seed: the seed of the shots (default 0, as the command line's).
     ///     backend: the simulator: ``"sparse"`` (default), ``"dense"`` or ``"reference"``.
     ///     optimize: run the exact passes first, as ``qchess run`` does (``False``:
-    ///         ``--no-optimize``).
+    ///         ``--no-optimize``); a noisy run simulates the program as written.
+    ///     noise: the path of a device calibration (IBM BackendProperties JSON, e.g.
+    ///         ``props_fez.json``): each shot is one Monte-Carlo trajectory with that device's
+    ///         gate, relaxation and readout errors (docs/hardware.md). Needs ``shots``.
     ///
     /// Returns:
     ///     dict[str, float] or dict[str, int]: bit string (Qiskit's order: ``c[0]`` rightmost)
     ///     -> probability, or -> count with ``shots``.
     ///
     /// Raises:
-    ///     OptionError: an unknown backend, or more shots than 100000000. SimulationError: the
-    ///     program cannot be simulated.
-    #[pyo3(signature = (shots=None, seed=0, backend="sparse", optimize=true))]
+    ///     OptionError: an unknown backend, more shots than 100000000, or ``noise`` without
+    ///     ``shots``. OSError: the calibration cannot be read. SimulationError: the program
+    ///     cannot be simulated (with noise: nor the calibration read as one).
+    #[pyo3(signature = (shots=None, seed=0, backend="sparse", optimize=true, noise=None))]
     fn run<'py>(
         &self,
         py: Python<'py>,
@@ -234,6 +239,7 @@ impl Program {
         seed: u64,
         backend: &str,
         optimize: bool,
+        noise: Option<PathBuf>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let backend = option(backend)?;
         if shots.is_some_and(|n| n > MAX_SHOTS) {
@@ -241,6 +247,36 @@ impl Program {
                 "shots: at most {MAX_SHOTS} (got {})",
                 shots.unwrap_or_default()
             )));
+        }
+        if let Some(calibration) = noise {
+            let Some(shots) = shots else {
+                return Err(OptionError::new_err(
+                    "noise: a noisy run draws shots: give shots=N",
+                ));
+            };
+            let properties = std::fs::read_to_string(&calibration)
+                .map_err(|e| io_error(py, &calibration.display().to_string(), e))?;
+            let double = qc_sim::Precision::Double;
+            let counts = py
+                .detach(|| {
+                    qc_front::noise::noisy_run(
+                        &self.circuit,
+                        &properties,
+                        backend,
+                        double,
+                        shots,
+                        seed,
+                    )
+                })
+                .map_err(|e| {
+                    SimulationError::new_err(format!(
+                        "{}: cannot simulate with the noise of {}: {}",
+                        self.name,
+                        calibration.display(),
+                        crate::errors::message(&e)
+                    ))
+                })?;
+            return outcomes_dict(py, &counts);
         }
         let dist = simulate(py, &self.circuit, backend, optimize)?;
         match shots {

@@ -316,7 +316,11 @@ class Program:
         seed: int = 0,
         backend: Literal["sparse", "dense", "reference"] = "sparse",
         optimize: bool = True,
-    ) -> Dict[str, int]: ...
+        noise: Union[str, "os.PathLike[str]", None] = None,
+    ) -> Dict[str, int]:
+        """``shots`` samples (``qchess run --shots``); with ``noise`` (a device calibration's
+        path, IBM BackendProperties JSON) each shot a noisy Monte-Carlo trajectory, the same
+        counts as ``qchess run --noise FILE --shots N --seed S``."""
 
 def num_threads() -> int:
     """The threads qchess's simulators use in this process: ``QCHESS_NUM_THREADS``, else
