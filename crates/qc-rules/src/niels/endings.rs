@@ -92,14 +92,16 @@ impl NielsPosition {
     fn legal_en_passant(&self) -> Option<Square> {
         let ep = self.en_passant?;
         let me = self.side_to_move;
-        self.legal_moves()
+        // Only the pawn steps onto the square need their legality played out.
+        self.pseudo_moves()
             .iter()
-            .any(|m| match *m {
+            .filter(|m| match **m {
                 NielsMove::Step { from, to, .. } => {
                     to == ep && self.piece_at(from) == Some(Piece::new(me, PieceKind::Pawn))
                 }
                 _ => false,
             })
+            .any(|m| self.pseudo_move_is_legal(m))
             .then_some(ep)
     }
 

@@ -435,16 +435,29 @@ impl NielsPosition {
 
     /// Every legal move of the side to move.
     pub fn legal_moves(&self) -> Vec<NielsMove> {
-        let me = self.side_to_move;
         self.pseudo_moves()
             .into_iter()
-            .filter(|mv| {
-                !self.could_capture_king(mv)
-                    && self
-                        .outcomes(mv)
-                        .is_ok_and(|os| os.iter().all(|o| !o.position.in_check(me)))
-            })
+            .filter(|mv| self.pseudo_move_is_legal(mv))
             .collect()
+    }
+
+    /// Whether the side to move has a legal move: [`NielsPosition::legal_moves`] stopped at the
+    /// first one found. The game's status asks this of every position a search visits, and
+    /// each candidate's legality plays out all its roll outcomes.
+    pub fn has_legal_move(&self) -> bool {
+        self.pseudo_moves()
+            .into_iter()
+            .any(|mv| self.pseudo_move_is_legal(&mv))
+    }
+
+    /// Whether `mv`, one of [`NielsPosition::pseudo_moves`], is legal: it cannot capture a king,
+    /// and no outcome of it leaves the mover's king in check.
+    pub(super) fn pseudo_move_is_legal(&self, mv: &NielsMove) -> bool {
+        let me = self.side_to_move;
+        !self.could_capture_king(mv)
+            && self
+                .outcomes(mv)
+                .is_ok_and(|os| os.iter().all(|o| !o.position.in_check(me)))
     }
 
     /// The game's state as far as this position alone tells: only kings left, checkmate (the
@@ -455,7 +468,7 @@ impl NielsPosition {
     pub fn status(&self) -> Status {
         if self.is_dead_material() {
             Status::Draw(DrawReason::InsufficientMaterial)
-        } else if self.legal_moves().is_empty() {
+        } else if !self.has_legal_move() {
             if self.in_check(self.side_to_move) {
                 Status::Win(self.side_to_move.opponent(), WinReason::Checkmate)
             } else {

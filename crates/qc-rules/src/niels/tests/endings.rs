@@ -212,3 +212,25 @@ fn a_random_game_stops_at_the_first_draw() {
         assert_eq!(replay.status(), Status::Ongoing);
     }
 }
+
+#[test]
+fn mate_and_stalemate_have_no_legal_move_and_the_start_has_one() {
+    // Qh8 mates (the king on b6 guards a7 and b7); Qb6 stalemates (a8 free but every move
+    // from it attacked).
+    for (fen, status) in [
+        (
+            "k6Q/8/1K6/8/8/8/8/8 b - - 1 1",
+            Status::Win(Color::White, WinReason::Checkmate),
+        ),
+        (
+            "k7/8/1Q6/8/8/8/8/7K b - - 1 1",
+            Status::Draw(DrawReason::Stalemate),
+        ),
+    ] {
+        let p = pos(fen);
+        assert!(!p.has_legal_move(), "{fen}");
+        assert!(p.legal_moves().is_empty(), "{fen}");
+        assert_eq!(p.status(), status, "{fen}");
+    }
+    assert!(pos(NIELS_START_8X8).has_legal_move());
+}

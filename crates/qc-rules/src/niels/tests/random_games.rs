@@ -127,6 +127,8 @@ fn random_game_stays_legal(seed: u64, board: usize, variant: usize) -> Result<()
     let mut pick = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
     for _ in 0..30 {
         let moves = g.position().legal_moves();
+        // The status's shortcut (the first legal move found) agrees with the whole list.
+        prop_assert_eq!(g.position().has_legal_move(), !moves.is_empty());
         if moves.is_empty() {
             prop_assert!(g.position().status() != Status::Ongoing);
             break;
