@@ -873,3 +873,45 @@ fn compile_reports_the_success_probability_with_idle_time() {
         "{uniform}"
     );
 }
+
+/// `route` with a calibration that has times reports the ESP with idle time as `compile` does:
+/// in the text summary and as `esp_with_time` in `--json`.
+#[test]
+fn route_reports_the_success_probability_with_idle_time() {
+    let dir = temp_dir("route-esp-time");
+    let props = dir.join("props.json");
+    std::fs::write(&props, timed_fez_properties(50.0)).expect("write props");
+    let program = dir.join("routed.qasm");
+    let route = |json: bool| {
+        let mut args = vec![
+            "route",
+            "circuits/interference.qasm",
+            "--target",
+            "ibm_fez",
+            "--properties",
+            path_str(&props),
+            "-o",
+            path_str(&program),
+        ];
+        if json {
+            args.push("--json");
+        }
+        let out = qchess(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let summary: Value = serde_json::from_str(&route(true)).expect("JSON summary");
+    let device = &summary["device"];
+    let esp = device["esp"].as_f64().expect("esp");
+    let timed = device["esp_with_time"].as_f64().expect("esp_with_time");
+    assert!(timed < esp, "{timed} against {esp}");
+    let text = route(false);
+    assert!(
+        text.contains(&format!(", with idle time: {timed:.4}")),
+        "{text}"
+    );
+}

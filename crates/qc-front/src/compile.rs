@@ -90,6 +90,11 @@ pub struct DeviceOptions<'a> {
     /// otherwise: IBM's Heron r2 devices share one coupling map, so nothing else tells them
     /// apart).
     pub other_device: bool,
+    /// Choose among the routing trials by the gate-and-readout estimate alone, even when the
+    /// calibration has durations (by default such a calibration's success probability with idle
+    /// time, [`DeviceSummary::esp_with_time`], chooses: see [`compile_circuit_on`]). For
+    /// comparisons.
+    pub gates_only_choice: bool,
 }
 
 /// The figures of a device program (printed by `qchess compile`).
@@ -171,6 +176,11 @@ pub fn compile_circuit(
 }
 
 /// [`compile_circuit`] with the options of a device target (a calibration, the routing seed).
+///
+/// With a calibration that has durations (gate, readout or reset lengths), the device compiler's
+/// best routings by gate and readout errors are each finished and the one whose success
+/// probability with idle time is highest is kept (`qc_route::Options::ranking`), unless
+/// [`DeviceOptions::gates_only_choice`].
 pub fn compile_circuit_on(
     circuit: &Circuit,
     outcomes: &[Option<bool>],
@@ -283,6 +293,46 @@ fn compile_on_device(
         None => Calibration::uniform(&device),
     };
     let unrouted = qc_export::program_circuit(&logical.program)?;
+    // The model the success probability with idle time is computed with, below; its score of
+    // each candidate chooses among the routings when it has durations (without, it is the
+    // gate-and-readout estimate routing already ranks by).
+    let model = match device_options.properties {
+        Some(text) => {
+            let props = qc_route::DeviceProperties::from_backend_properties(text)?;
+            Some(crate::noise::noise_model(&props, target.two_qubit.name()))
+        }
+        None => None,
+    };
+    let device_format = match format {
+        Format::Qasm2 => DeviceFormat::Qasm2,
+        _ => DeviceFormat::Qasm3,
+    };
+    // A candidate is scored as the program it would be written as (lowered to the target's
+    // single-qubit gates, which merges runs of them; the layout, which only names qubits in the
+    // header, left out), so the winner's score is the figure printed for it. A candidate the
+    // writer or the model refuses ranks lowest.
+    let with_time = |candidate: &Circuit| -> f64 {
+        let score = || -> Option<f64> {
+            let model = model.as_ref()?;
+            let export = qc_export::device_program(
+                candidate,
+                &logical,
+                Vec::new(),
+                options,
+                target,
+                device_format,
+            )
+            .ok()?;
+            let written = qc_export::program_circuit(&export.program).ok()?;
+            let noisy = qc_sim::noise::NoisyProgram::new(&written, model).ok()?;
+            Some(noisy.success_probability())
+        };
+        score().unwrap_or(f64::NEG_INFINITY)
+    };
+    let ranking: Option<&dyn qc_route::Ranking> = match &model {
+        Some(m) if has_durations(m) && !device_options.gates_only_choice => Some(&with_time),
+        _ => None,
+    };
     let routed = qc_route::compile(
         &unrouted,
         &device,
@@ -290,6 +340,7 @@ fn compile_on_device(
         &qc_route::Options {
             seed: device_options.seed,
             memory_bytes,
+            ranking,
             ..qc_route::Options::default()
         },
         &mut qc_sim::SparseSim::new(),
@@ -315,10 +366,6 @@ fn compile_on_device(
             lives: t.lives.clone(),
         })
         .collect();
-    let device_format = match format {
-        Format::Qasm2 => DeviceFormat::Qasm2,
-        _ => DeviceFormat::Qasm3,
-    };
     let mut export = qc_export::device_program(
         &routed.circuit,
         &logical,
@@ -344,11 +391,9 @@ fn compile_on_device(
         &native,
     )
     .map_err(RouteError::from)?;
-    let esp_with_time = match device_options.properties {
-        Some(text) => {
-            let props = qc_route::DeviceProperties::from_backend_properties(text)?;
-            let model = crate::noise::noise_model(&props, target.two_qubit.name());
-            Some(qc_sim::noise::NoisyProgram::new(&written, &model)?.success_probability())
+    let esp_with_time = match &model {
+        Some(model) => {
+            Some(qc_sim::noise::NoisyProgram::new(&written, model)?.success_probability())
         }
         None => None,
     };
@@ -410,6 +455,16 @@ fn compile_on_device(
         map: export.program.map,
         device: Some(device_summary),
     })
+}
+
+/// Whether a noise model has any duration (a gate's, a readout's or a reset's): without, its
+/// success probability with time is its gate-and-readout estimate.
+fn has_durations(model: &qc_sim::noise::NoiseModel) -> bool {
+    model
+        .qubits
+        .iter()
+        .any(|q| q.gate_duration > 0.0 || q.measure_duration > 0.0 || q.reset_duration > 0.0)
+        || model.couplers.values().any(|c| c.duration > 0.0)
 }
 
 /// The device compiler's entangler for a target's `two_qubit`.

@@ -30,7 +30,10 @@
 //!
 //! Several routing trials (seeded; deterministic for a given seed) are run, in parallel, and the
 //! one with the best estimated success probability is kept (priced by its runs' gate counts, so
-//! only the winner is synthesised). Where no step reads a bit (generic circuits, the
+//! only the winner is synthesised). A caller with a better price of a finished program (the
+//! success probability with idle time, from a calibration's durations) passes a [`Ranking`]: the
+//! few best trials by the gate-count price are then each finished and the one it scores highest
+//! is kept ([`Options::ranking`]). Where no step reads a bit (generic circuits, the
 //! deferred form of a game), each trial also gets SABRE's layout passes: the plan reversed
 //! ([`plan::Plan::reversed`]) is routed from where the trial left every qubit, and the plan
 //! routed again with each qubit born where the backward routing left it; both forward routings
@@ -92,9 +95,32 @@ const LINE_SHARE: usize = 4;
 /// Trials (one per way of mirroring, without jitter) from a placement [`vf2`] found.
 const EMBEDDED_TRIALS: usize = 2;
 
+/// A caller's score of a finished candidate (higher is better), by which [`compile`] chooses
+/// among its best routings instead of by its own cost ([`Options::ranking`]). The circuit is what
+/// [`Compiled::circuit`] would be: on the device's physical qubits, in its entangler and
+/// single-qubit gates, before the caller lowers single-qubit gates to the device's.
+///
+/// A trait, not a dependency: qc-route knows nothing of the model behind a score (qc-front
+/// passes the noisy simulator's success probability with time), and any `Fn(&Circuit) -> f64`
+/// that can be shared between threads is one.
+pub trait Ranking: Sync {
+    /// The score of `circuit`; higher is better (NaN ranks lowest).
+    fn score(&self, circuit: &Circuit) -> f64;
+}
+
+impl<F: Fn(&Circuit) -> f64 + Sync> Ranking for F {
+    fn score(&self, circuit: &Circuit) -> f64 {
+        self(circuit)
+    }
+}
+
+/// Candidates a [`Ranking`] scores by default: the best routings by [`compile`]'s own cost, one
+/// per trial at most. Each is synthesised and written as a circuit to be scored.
+pub const DEFAULT_RANKED: usize = 8;
+
 /// Options of [`compile`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Options {
+#[derive(Copy, Clone)]
+pub struct Options<'a> {
     /// Seed of the trials' tie-breaking (the result is a function of the input and the seed).
     pub seed: u64,
     /// Routing trials; the best is kept (at least one is run).
@@ -102,15 +128,39 @@ pub struct Options {
     /// The memory routing may take, in bytes: a program whose [`memory_estimate`] is above it
     /// is refused ([`RouteError::TooLarge`]) before anything is allocated for it.
     pub memory_bytes: u64,
+    /// The caller's own ranking of the finished candidates: when given, the best
+    /// [`Options::ranked`] routings by compile's cost (gate and readout errors) are each
+    /// finished (moved onto cheaper qubits, synthesised) and the one it scores highest is kept,
+    /// the better by compile's cost on a tie. `None`: compile's cost alone chooses, as it does
+    /// for a program whose [`memory_estimate`] times [`Options::ranked`] is over
+    /// [`Options::memory_bytes`] (the candidates are held at once).
+    pub ranking: Option<&'a dyn Ranking>,
+    /// How many candidates [`Options::ranking`] scores (at least one; one is compile's own
+    /// choice).
+    pub ranked: usize,
 }
 
-impl Default for Options {
-    fn default() -> Options {
+impl Default for Options<'_> {
+    fn default() -> Self {
         Options {
             seed: 0,
             trials: DEFAULT_TRIALS,
             memory_bytes: u64::MAX,
+            ranking: None,
+            ranked: DEFAULT_RANKED,
         }
+    }
+}
+
+impl std::fmt::Debug for Options<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options")
+            .field("seed", &self.seed)
+            .field("trials", &self.trials)
+            .field("memory_bytes", &self.memory_bytes)
+            .field("ranking", &self.ranking.map(|_| "caller's"))
+            .field("ranked", &self.ranked)
+            .finish()
     }
 }
 
@@ -286,8 +336,17 @@ pub fn compile<B: Backend>(
         .collect();
     // Each worker thread keeps one cache of gate counts for all its trials (the counts are a
     // function of the block, so sharing changes nothing but the time). The trials are reduced
-    // as they finish, so only the best routing so far of each worker is kept, not one per
-    // trial ([`Chosen`]).
+    // as they finish, so only the best routings so far of each worker are kept (one, or the
+    // candidates a caller's ranking scores), not one per trial ([`Chosen`]).
+    // Each candidate kept for a ranking holds a routing, and while it is scored its synthesis
+    // and circuit: a program whose compile would not fit the memory budget that many times over
+    // is chosen by compile's cost alone.
+    let keep = match options.ranking {
+        Some(_) if needed.saturating_mul(options.ranked.max(1) as u64) <= options.memory_bytes => {
+            options.ranked.max(1)
+        }
+        _ => 1,
+    };
     let fresh_counts = || CountCache::new(device.entangler);
     let chosen = jobs
         .par_iter()
@@ -297,39 +356,20 @@ pub fn compile<B: Backend>(
             let usable = setting.usable.as_ref().unwrap_or(&usable);
             let outcome = context.run(setting, usable, set * trials + trial, trial < 2, counts);
             match outcome {
-                Ok((cost, routing)) => Chosen::Best(Some((cost, index, routing))),
+                Ok((cost, routing)) => Chosen::Best(vec![(cost, index, routing)]),
                 // A line of the device is an extra chance, not a requirement: a program that
                 // does not fit it (a device that measures only at the end spends every measured
                 // qubit) is routed on the whole device by the other trials.
-                Err(_) if setting.usable.is_some() => Chosen::Best(None),
+                Err(_) if setting.usable.is_some() => Chosen::Best(Vec::new()),
                 Err(e) => Chosen::Failed(index, e),
             }
         })
-        .reduce(|| Chosen::Best(None), Chosen::then);
-    let best = match chosen {
+        .reduce(|| Chosen::Best(Vec::new()), |a, b| a.then(b, keep));
+    let candidates = match chosen {
         Chosen::Failed(_, RouteError::TooWide { needed, .. }) => return Err(too_wide(needed)),
         Chosen::Failed(_, other) => return Err(other),
-        Chosen::Best(best) => best.map(|(cost, _, routing)| (cost, routing)),
+        Chosen::Best(best) => best,
     };
-    let Some((_, mut routing)) = best else {
-        return Err(RouteError::Synthesis {
-            entangler: device.entangler,
-        });
-    };
-    // The same program on qubits of the same shape that the calibration prices lower.
-    let runs = synth::gates_per_run(
-        &routing.steps,
-        device.num_qubits(),
-        &mut CountCache::new(device.entangler),
-    );
-    embedding::relabel_cheaper(
-        &mut routing,
-        &runs,
-        &usable,
-        calibration,
-        vf2::Bounds::default(),
-    );
-    elide::restore_measurements(&mut routing.tracks, &elided.measured);
     // What routing needed is dropped before synthesis builds the program again (the peak of a
     // deep program's memory is here: the routed steps, the synthesised ones and the circuit).
     let (num_clbits, lives) = (program.num_clbits, plan.num_virtuals());
@@ -337,20 +377,63 @@ pub fn compile<B: Backend>(
     drop(settings);
     drop(plan);
     drop(program);
-    let mut steps = synth::resynthesize(
-        &std::mem::take(&mut routing.steps),
-        device.num_qubits(),
-        device.entangler,
-    )?;
-    if !device.mid_circuit {
-        measurements_last(&mut steps);
-    }
-    let routed = Program {
-        num_qubits: device.num_qubits(),
-        num_clbits,
-        steps,
+    // A candidate finished: on qubits of the same shape that the calibration prices lower,
+    // its measurements where the program's exchanges left them, re-synthesised, written.
+    let finish = |mut routing: router::Routing| -> Result<Finished, RouteError> {
+        let runs = synth::gates_per_run(
+            &routing.steps,
+            device.num_qubits(),
+            &mut CountCache::new(device.entangler),
+        );
+        embedding::relabel_cheaper(
+            &mut routing,
+            &runs,
+            &usable,
+            calibration,
+            vf2::Bounds::default(),
+        );
+        elide::restore_measurements(&mut routing.tracks, &elided.measured);
+        let mut steps = synth::resynthesize(
+            &std::mem::take(&mut routing.steps),
+            device.num_qubits(),
+            device.entangler,
+        )?;
+        if !device.mid_circuit {
+            measurements_last(&mut steps);
+        }
+        let routed = Program {
+            num_qubits: device.num_qubits(),
+            num_clbits,
+            steps,
+        };
+        let out = routed.to_circuit(device.entangler)?;
+        Ok(Finished {
+            routing,
+            routed,
+            out,
+        })
     };
-    let out = routed.to_circuit(device.entangler)?;
+    let mut candidates = candidates.into_iter().map(|(_, _, routing)| routing);
+    let Finished {
+        routing,
+        routed,
+        out,
+    } = match options.ranking {
+        Some(ranking) if candidates.len() > 1 => choose_ranked(
+            candidates.collect::<Vec<_>>(),
+            &finish,
+            ranking,
+            device.entangler,
+        )?,
+        _ => match candidates.next() {
+            Some(routing) => finish(routing)?,
+            None => {
+                return Err(RouteError::Synthesis {
+                    entangler: device.entangler,
+                })
+            }
+        },
+    };
     let native_and_one = |i: &qc_ir::Instruction| match &i.op {
         qc_ir::Op::Gate {
             gate,
@@ -394,20 +477,25 @@ pub fn compile<B: Backend>(
     })
 }
 
-/// The trials reduced so far: the cheapest routing with its cost and trial index, or the first
-/// trial (by index) that failed. The reduction reads the indices, so it gives what comparing the
-/// trials one by one in order gives, whatever order the workers finish in.
+/// A candidate routing with its cost (compile's own) and trial index.
+type Candidate = (f64, usize, router::Routing);
+
+/// The trials reduced so far: the cheapest routings (up to the number kept) with their costs and
+/// trial indices, cheapest first, or the first trial (by index) that failed. The reduction reads
+/// the indices, so it gives what comparing the trials one by one in order gives, whatever order
+/// the workers finish in.
 enum Chosen {
-    /// The cheapest (the earliest within 1e-9 of it), if any trial succeeded.
-    Best(Option<(f64, usize, router::Routing)>),
+    /// The cheapest (the earliest within 1e-9 of each other first), if any trial succeeded.
+    Best(Vec<Candidate>),
     /// The first failure (trial index and error): routing fails as a whole.
     Failed(usize, RouteError),
 }
 
 impl Chosen {
-    /// Two reductions in one: the earlier failure, else the cheaper routing, the earlier one
-    /// when their costs are within 1e-9.
-    fn then(self, other: Chosen) -> Chosen {
+    /// Two reductions in one: the earlier failure, else the `keep` cheapest routings of both,
+    /// each time the cheapest of those left, the earlier one when costs are within 1e-9 (for
+    /// `keep` 1: the cheaper of the two bests, the earlier on a tie).
+    fn then(self, other: Chosen, keep: usize) -> Chosen {
         match (self, other) {
             (Chosen::Failed(i, e), Chosen::Failed(j, f)) => {
                 if j < i {
@@ -417,16 +505,81 @@ impl Chosen {
                 }
             }
             (failed @ Chosen::Failed(..), _) | (_, failed @ Chosen::Failed(..)) => failed,
-            (Chosen::Best(None), other) | (other, Chosen::Best(None)) => other,
-            (Chosen::Best(Some(a)), Chosen::Best(Some(b))) => {
-                let (early, late) = if a.1 < b.1 { (a, b) } else { (b, a) };
-                if late.0 < early.0 - 1e-9 {
-                    Chosen::Best(Some(late))
-                } else {
-                    Chosen::Best(Some(early))
+            (Chosen::Best(mut all), Chosen::Best(more)) => {
+                all.extend(more);
+                all.sort_by_key(|c| c.1);
+                let mut kept = Vec::with_capacity(keep.min(all.len()));
+                while kept.len() < keep && !all.is_empty() {
+                    let best = (1..all.len()).fold(0, |best, j| {
+                        if all[j].0 < all[best].0 - 1e-9 {
+                            j
+                        } else {
+                            best
+                        }
+                    });
+                    kept.push(all.remove(best));
                 }
+                Chosen::Best(kept)
             }
         }
+    }
+}
+
+/// A candidate routing finished: its routing (the tracks, the figures), the program it
+/// synthesised to, and that program as a circuit.
+struct Finished {
+    routing: router::Routing,
+    routed: Program,
+    out: Circuit,
+}
+
+/// The candidates (cheapest by compile's cost first) finished, in parallel, and the one
+/// `ranking` scores highest: the earlier on a tie, so a ranking that cannot tell them apart
+/// keeps compile's own choice. A candidate that fails to finish ranks lowest; if all fail, the
+/// first's error; with no candidate, [`RouteError::Synthesis`] with `entangler`.
+fn choose_ranked(
+    candidates: Vec<router::Routing>,
+    finish: &(dyn Fn(router::Routing) -> Result<Finished, RouteError> + Sync),
+    ranking: &dyn Ranking,
+    entangler: Entangler,
+) -> Result<Finished, RouteError> {
+    let scored: Vec<(f64, Result<Finished, RouteError>)> = candidates
+        .into_par_iter()
+        .map(|routing| {
+            let finished = finish(routing);
+            let score = match &finished {
+                Ok(f) => ranking.score(&f.out),
+                Err(_) => f64::NEG_INFINITY,
+            };
+            (
+                if score.is_nan() {
+                    f64::NEG_INFINITY
+                } else {
+                    score
+                },
+                finished,
+            )
+        })
+        .collect();
+    let mut best: Option<(f64, Finished)> = None;
+    let mut first_error = None;
+    for (score, finished) in scored {
+        match finished {
+            Ok(f) => {
+                if best.as_ref().is_none_or(|(b, _)| score > *b) {
+                    best = Some((score, f));
+                }
+            }
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    match (best, first_error) {
+        (Some((_, f)), _) => Ok(f),
+        (None, Some(e)) => Err(e),
+        // No candidate at all: what compile says when no trial gives one.
+        (None, None) => Err(RouteError::Synthesis { entangler }),
     }
 }
 

@@ -746,3 +746,69 @@ fn a_program_too_large_for_the_memory_budget_is_refused() {
     )
     .expect("fits");
 }
+
+/// Two-qubit gates of a circuit.
+fn two_qubit_gates(c: &Circuit) -> usize {
+    c.instructions()
+        .iter()
+        .filter(|i| i.op.qubits().len() == 2)
+        .count()
+}
+
+/// A caller's ranking chooses among the best trials: one that prefers the most two-qubit gates
+/// (the opposite of compile's own cost) gets a routing with more of them than compile's choice,
+/// which still does what the original does and passes the verifier; a ranking that cannot tell
+/// the candidates apart keeps compile's own choice, gate for gate, and so does any ranking when
+/// the candidates would not fit the memory budget together.
+#[test]
+fn a_callers_ranking_chooses_among_the_best_trials() {
+    let dev = device("heavy_hex_27", 27, &heavy_hex_27(), true);
+    let calibration = Calibration::uniform(&dev);
+    let most_gates = |c: &Circuit| two_qubit_gates(c) as f64;
+    let indifferent = |_: &Circuit| 1.0;
+    let mut rng = ChaCha8Rng::seed_from_u64(29);
+    let mut worse = 0;
+    for case in 0..6 {
+        let c = random_circuit(&mut rng, 7, 30, false);
+        let route = |ranking: Option<&dyn qc_route::Ranking>, memory_bytes: u64| {
+            let options = Options {
+                seed: case,
+                trials: 8,
+                ranking,
+                memory_bytes,
+                ..Options::default()
+            };
+            compile(&c, &dev, &calibration, &options, &mut SparseSim::new()).expect("routes")
+        };
+        let own = route(None, u64::MAX);
+        let ranked = route(Some(&most_gates), u64::MAX);
+        let what = format!("case {case}");
+        assert_same(&distribution(&c), &distribution(&ranked.circuit), &what);
+        assert_in_native_gates(&ranked.circuit, &dev, &what);
+        let (a, b) = (
+            two_qubit_gates(&own.circuit),
+            two_qubit_gates(&ranked.circuit),
+        );
+        assert!(
+            b >= a,
+            "{what}: the ranking's choice has {b} CZ, compile's {a}"
+        );
+        worse += usize::from(b > a);
+        let tied = route(Some(&indifferent), u64::MAX);
+        assert_eq!(
+            tied.circuit.instructions(),
+            own.circuit.instructions(),
+            "{what}: a tie keeps compile's choice"
+        );
+        // Candidates that would not fit the memory budget together are not ranked.
+        let needed = qc_route::memory_estimate(c.instructions().len(), 27);
+        let tight = needed * qc_route::DEFAULT_RANKED as u64 - 1;
+        let unranked = route(Some(&most_gates), tight);
+        assert_eq!(
+            unranked.circuit.instructions(),
+            own.circuit.instructions(),
+            "{what}: over the budget, compile's choice"
+        );
+    }
+    assert!(worse > 0, "the ranking never chose another candidate");
+}

@@ -135,6 +135,7 @@ pub fn run(args: &CompileArgs) -> anyhow::Result<()> {
         properties: properties.as_deref(),
         seed: args.sim.seed,
         other_device: args.allow_other_device,
+        gates_only_choice: false,
     };
     let game = open(&args.game, &args.sim, true)?;
     let compiled = game

@@ -98,6 +98,7 @@ pub fn run(args: &RouteArgs) -> anyhow::Result<()> {
             properties: properties.as_deref(),
             seed: args.seed,
             other_device: args.allow_other_device,
+            gates_only_choice: false,
         },
     )
     .with_context(|| format!("{name}: cannot compile for target `{}`", target.name))?;
