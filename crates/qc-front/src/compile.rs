@@ -281,10 +281,16 @@ fn compile_on_device(
         target.mid_circuit_measurement(),
     )
     .with_entangler(route_entangler(target.two_qubit));
-    let calibration = match device_options.properties {
-        Some(text) => {
+    // The calibration is read once: its error rates price routing, and its times with them
+    // make the noise model the success probability with idle time is computed with.
+    let properties = match device_options.properties {
+        Some(text) => Some(qc_route::DeviceProperties::from_backend_properties(text)?),
+        None => None,
+    };
+    let calibration = match &properties {
+        Some(props) => {
             let calibration =
-                Calibration::from_backend_properties(text, &device, target.two_qubit.name())?;
+                Calibration::from_properties(props, &device, target.two_qubit.name())?;
             if !device_options.other_device {
                 calibration.check_device_name(&device)?;
             }
@@ -296,13 +302,9 @@ fn compile_on_device(
     // The model the success probability with idle time is computed with, below; its score of
     // each candidate chooses among the routings when it has durations (without, it is the
     // gate-and-readout estimate routing already ranks by).
-    let model = match device_options.properties {
-        Some(text) => {
-            let props = qc_route::DeviceProperties::from_backend_properties(text)?;
-            Some(crate::noise::noise_model(&props, target.two_qubit.name()))
-        }
-        None => None,
-    };
+    let model = properties
+        .as_ref()
+        .map(|props| crate::noise::noise_model(props, target.two_qubit.name()));
     let device_format = match format {
         Format::Qasm2 => DeviceFormat::Qasm2,
         _ => DeviceFormat::Qasm3,

@@ -5,6 +5,7 @@
 //! product of `1 - error` over its gates and measurements.
 
 use crate::device::Device;
+use crate::properties::DeviceProperties;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -236,72 +237,62 @@ impl Calibration {
     }
 
     /// Reads IBM BackendProperties JSON for `device`, whose two-qubit gate is called `entangler`
-    /// (`cz`): the qubit count and the couplers carrying that gate must be the device's.
+    /// (`cz`): the qubit count and the couplers carrying that gate must be the device's. The text
+    /// is read by [`DeviceProperties::from_backend_properties`], the one reader of calibrations;
+    /// a caller that needs its times as well reads it once and calls [`Calibration::from_properties`].
     pub fn from_backend_properties(
         text: &str,
         device: &Device,
         entangler: &str,
     ) -> Result<Calibration, CalibrationError> {
-        let props = parse_properties(text)?;
+        Calibration::from_properties(
+            &DeviceProperties::from_backend_properties(text)?,
+            device,
+            entangler,
+        )
+    }
+
+    /// The error rates of read properties for `device`, whose two-qubit gate is called
+    /// `entangler` (`cz`): the qubit count and the couplers carrying that gate must be the
+    /// device's, and every qubit needs its readout error.
+    pub fn from_properties(
+        props: &DeviceProperties,
+        device: &Device,
+        entangler: &str,
+    ) -> Result<Calibration, CalibrationError> {
         let n = device.num_qubits();
         let name = || device.name.clone();
         if props.qubits.len() != n {
             return Err(CalibrationError::QubitCount {
-                backend: props.backend_name,
+                backend: props.backend.clone(),
                 found: props.qubits.len(),
                 expected: n,
                 device: name(),
             });
         }
-        let check = |what: &'static str, place: String, v: f64| {
-            if v.is_finite() && (0.0..=1.0).contains(&v) {
-                Ok(v)
-            } else {
-                Err(CalibrationError::BadValue {
-                    what,
-                    place,
-                    value: v,
-                })
-            }
-        };
-        let mut readout = Vec::with_capacity(n);
-        for (q, params) in props.qubits.iter().enumerate() {
-            let v = params
-                .iter()
-                .find(|p| p.name == "readout_error")
-                .and_then(|p| rate(&p.value))
-                .ok_or(CalibrationError::MissingReadout { qubit: q })?;
-            readout.push(check("readout_error", format!("qubit {q}"), v)?);
-        }
+        let readout = props
+            .qubits
+            .iter()
+            .enumerate()
+            .map(|(qubit, q)| {
+                q.readout_error
+                    .ok_or(CalibrationError::MissingReadout { qubit })
+            })
+            .collect::<Result<Vec<f64>, _>>()?;
         let mut gates = BTreeMap::new();
         let mut two = BTreeMap::new();
         let mut single = vec![0.0f64; n];
-        for (index, g) in props.gates.iter().enumerate() {
-            if let Some(&qubit) = g.qubits.iter().find(|q| **q >= n) {
-                return Err(CalibrationError::QubitOutOfRange {
-                    index,
-                    gate: g.gate.clone(),
-                    qubit,
-                    qubits: n,
-                });
-            }
-            let Some(err) = g
-                .parameters
-                .iter()
-                .find(|p| p.name == "gate_error")
-                .and_then(|p| rate(&p.value))
-            else {
+        for g in &props.gates {
+            let Some(err) = g.error else {
                 continue;
             };
-            let place = g.place();
-            let err = check("gate_error", place, err)?;
             gates.insert((g.gate.clone(), g.qubits.clone()), err);
             match g.qubits[..] {
                 [q] if g.gate != "rz" && g.gate != "id" => single[q] = single[q].max(err),
                 [a, b] if g.gate == entangler => {
                     if !device.coupling.has_edge(a, b) {
                         return Err(CalibrationError::NotACoupler {
-                            backend: props.backend_name.clone(),
+                            backend: props.backend.clone(),
                             gate: g.gate.clone(),
                             a,
                             b,
@@ -321,7 +312,7 @@ impl Calibration {
             .find(|e| !two.contains_key(*e))
         {
             return Err(CalibrationError::MissingCoupler {
-                backend: props.backend_name,
+                backend: props.backend.clone(),
                 gate: entangler.to_string(),
                 a,
                 b,
@@ -329,7 +320,7 @@ impl Calibration {
             });
         }
         let mut calibration = Calibration {
-            backend: props.backend_name,
+            backend: props.backend.clone(),
             readout,
             single,
             two,
@@ -531,6 +522,24 @@ mod tests {
         let text = props(3, &[(0, 1, 0.0), (1, 2, 0.01)]);
         let c = Calibration::from_backend_properties(&text, &line(), "cz").expect("props");
         assert_eq!(c.routing_error(1, 2), 0.01);
+    }
+
+    /// The one reader: error rates from read properties are those from the text, and a qubit
+    /// without a readout error is named.
+    #[test]
+    fn rates_come_from_the_one_reader_of_calibrations() {
+        let text = props(3, &[(0, 1, 0.01), (1, 2, 0.02)]);
+        let read = DeviceProperties::from_backend_properties(&text).expect("reads");
+        let from_read = Calibration::from_properties(&read, &line(), "cz").expect("rates");
+        let from_text = Calibration::from_backend_properties(&text, &line(), "cz").expect("rates");
+        assert_eq!(from_read, from_text);
+        assert_eq!(from_read.two_qubit_error(2, 1), Some(0.02));
+        let mut missing = read.clone();
+        missing.qubits[1].readout_error = None;
+        assert_eq!(
+            Calibration::from_properties(&missing, &line(), "cz"),
+            Err(CalibrationError::MissingReadout { qubit: 1 })
+        );
     }
 
     #[test]
