@@ -91,12 +91,11 @@ def qchess_counts(binary, program, props, shots, noisy=True):
     return data["counts"] if noisy else data["probabilities"]
 
 
-def aer_counts(text, backend, noise_model, shots):
-    """Aer's noisy counts of the program, scheduled ALAP by Qiskit with the target's durations,
-    the delays on qubits the program does not use dropped (so that Aer truncates them)."""
+def aer_circuit(text, backend):
+    """The program as Aer runs it: scheduled ALAP by Qiskit with the target's durations, the
+    delays on qubits the program does not use dropped (so that Aer truncates them)."""
     from qiskit import QuantumCircuit, qasm3, transpile
     from qiskit.circuit import Delay
-    from qiskit_aer import AerSimulator
 
     circuit = qasm3.loads(text)
     scheduled = transpile(circuit, backend, optimization_level=0, layout_method="trivial",
@@ -108,9 +107,21 @@ def aer_counts(text, backend, noise_model, shots):
         if isinstance(instr.operation, Delay) and scheduled.find_bit(instr.qubits[0]).index not in used:
             continue
         kept.append(instr.operation, instr.qubits, instr.clbits)
-    sim = AerSimulator(noise_model=noise_model, method="statevector",
-                       seed_simulator=SEED)
-    return sim.run(kept, shots=shots).result().get_counts()
+    return kept
+
+
+def aer_run(circuit, noise_model, shots, method="statevector"):
+    """Aer's noisy counts of a circuit from aer_circuit, with Aer's simulation `method`
+    ("automatic" lets Aer choose)."""
+    from qiskit_aer import AerSimulator
+
+    sim = AerSimulator(noise_model=noise_model, method=method, seed_simulator=SEED)
+    return sim.run(circuit, shots=shots).result().get_counts()
+
+
+def aer_counts(text, backend, noise_model, shots, method="statevector"):
+    """Aer's noisy counts of the program text (aer_circuit, then aer_run)."""
+    return aer_run(aer_circuit(text, backend), noise_model, shots, method)
 
 
 def compare(a, b, shots):
