@@ -2,7 +2,7 @@
 //! and register-valued `if` are not OpenQASM 3, so `oq3_semantics` does not read it).
 //!
 //! Supported: `OPENQASM 2.0;`, `include "qelib1.inc";` (every gate of Qiskit's `qelib1.inc`:
-//! those with an IR form map to it exactly, `u0 rxx rzz rccx rc3x c3sqrtx` come from their
+//! those with an IR form map to it exactly, `rzz` included; `u0 rxx rccx rc3x c3sqrtx` come from their
 //! definitions in [`QELIB1_EXTRAS`]), `qreg`/`creg`, `gate` definitions, `measure`, `reset`,
 //! `barrier` (ignored) and `if (c == n)` around one operation, where `c` is a register read as an
 //! unsigned integer with bit 0 the least significant, as Qiskit reads it (`crate::cases`). Angles go
@@ -17,14 +17,13 @@ use crate::lex::{lex, Tok};
 use qc_ir::angle::AngleExpr;
 use qc_ir::Circuit;
 
-/// Definitions of the `qelib1.inc` gates that have no single IR gate, in OpenQASM 2. `rxx` and
-/// `rzz` are written phase-exactly (`exp(-i theta/2 XX)`, `exp(-i theta/2 ZZ)`); the
+/// Definitions of the `qelib1.inc` gates that have no single IR gate, in OpenQASM 2. `rxx` is
+/// written phase-exactly (`exp(-i theta/2 XX)`; `rzz` is the IR gate `Rzz`); the
 /// relative-phase Toffolis `rccx` and `rc3x` and the 3-controlled square root of X `c3sqrtx` are
 /// qelib1.inc's own definitions (their relative phases are part of the gate, so they are not
 /// replaced by the controlled gates they resemble).
 pub const QELIB1_EXTRAS: &str = "
 gate u0(gamma) q { id q; }
-gate rzz(theta) a, b { cx a, b; rz(theta) b; cx a, b; }
 gate rxx(theta) a, b { h a; h b; cx a, b; rz(theta) b; cx a, b; h a; h b; }
 gate rccx a, b, c {
   u2(0, pi) c; u1(pi/4) c; cx b, c; u1(-pi/4) c; cx a, c; u1(pi/4) c; cx b, c; u1(-pi/4) c;

@@ -29,6 +29,11 @@ pub fn text(def: &LibraryGate) -> String {
     format!("gate {} {} {{{body} }}", def.name, def.operands.join(", "))
 }
 
+/// `rzz` is in `qelib1.inc` but not in `stdgates.inc`, and its angle is a parameter (library
+/// bodies have constant angles), so OpenQASM 3 output defines it with this text: exact
+/// including global phase (`cx a, b; rz(t) b; cx a, b` = `exp(-i t/2 Z(x)Z)`).
+pub const RZZ_DEFINITION: &str = "gate rzz(theta) a, b { cx a, b; rz(theta) b; cx a, b; }";
+
 /// The library gate called `name`, if there is one.
 pub fn definition(name: &str) -> Option<&'static LibraryGate> {
     LIBRARY.iter().copied().find(|d| d.name == name)

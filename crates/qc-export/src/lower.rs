@@ -219,6 +219,15 @@ impl Lowerer {
                 let (name, params) = base_name(gate);
                 out.push(GateCall::new(name, params, targets.to_vec()));
             }
+            // A controlled RZZ has no OpenQASM name: `cx a, b; rz(t) b; cx a, b` is RZZ exactly
+            // (phase included), and the two CNOTs cancel where the controls are off, so only the
+            // rotation carries them.
+            (Gate::Rzz(theta), _) => {
+                let (a, b) = (targets[0], targets[1]);
+                out.push(GateCall::new(X_CTL, vec![], vec![a, b]));
+                self.positive(Gate::Rz(theta), &[b], controls, out);
+                out.push(GateCall::new(X_CTL, vec![], vec![a, b]));
+            }
             (_, 1) => out.push(single_controlled(gate, controls[0], targets)),
             (Gate::X, _) => self.mcx(controls, targets[0], out),
             _ => {
@@ -265,6 +274,8 @@ impl Lowerer {
 const CCX: &str = "ccx";
 /// X, for the x-wrapping of 0-controls and the portable reset.
 const X: &str = "x";
+/// The OpenQASM name of CNOT.
+const X_CTL: &str = "cx";
 
 fn push_if(out: &mut Vec<Stmt>, clbit: usize, calls: Vec<GateCall>) {
     if calls.is_empty() {

@@ -191,6 +191,10 @@ impl Program {
         for line in &self.header {
             let _ = writeln!(out, "// {line}");
         }
+        // `rzz` is no stdgates name: without its definition the program is not OpenQASM 3.
+        if self.used_gate_names().contains("rzz") {
+            let _ = writeln!(out, "{}", library::RZZ_DEFINITION);
+        }
         if definitions {
             let defs = library::needed(self.used_gate_names());
             if !defs.is_empty() {

@@ -628,6 +628,15 @@ fn prims(gate: Gate, t: &[usize], c: &[usize], out: &mut Vec<Prim>) -> Result<()
             ccx(c[0], t[0], t[1], out);
             out.push(Prim::Cx(t[1], t[0]));
         }
+        // RZZ (controlled or not) = `cx a, b; rz(t) b; cx a, b` exactly; the CNOTs cancel where
+        // the controls are off, so only the rotation carries them.
+        (2, _) if matches!(gate, Gate::Rzz(_)) => {
+            if let Gate::Rzz(theta) = gate {
+                out.push(Prim::Cx(t[0], t[1]));
+                prims(Gate::Rz(theta), &t[1..], c, out)?;
+                out.push(Prim::Cx(t[0], t[1]));
+            }
+        }
         // The iSWAP family with one control: 6 CNOTs on a path (below).
         (2, 1) if xy_angle(gate).is_some() => {
             if let Some(phi) = xy_angle(gate) {

@@ -63,6 +63,9 @@ pub enum Gate {
     SqrtISwap,
     /// Inverse square root of iSWAP.
     SqrtISwapDg,
+    /// ZZ rotation exp(-i theta/2 Z(x)Z) = diag(e^{-i theta/2}, e^{i theta/2}, e^{i theta/2},
+    /// e^{-i theta/2}): the continuous-angle entangler of trapped-ion devices.
+    Rzz(f64),
 }
 
 /// Declares [`GateKind`] and its list of all kinds at once, so the list cannot miss a variant.
@@ -127,6 +130,8 @@ gate_kinds! {
     SqrtISwap,
     /// [`Gate::SqrtISwapDg`].
     SqrtISwapDg,
+    /// [`Gate::Rzz`].
+    Rzz,
 }
 
 /// Representative angles for examples and tests (distinct, not multiples of pi/2).
@@ -157,6 +162,7 @@ impl GateKind {
             (GateKind::ISwapDg, []) => Gate::ISwapDg,
             (GateKind::SqrtISwap, []) => Gate::SqrtISwap,
             (GateKind::SqrtISwapDg, []) => Gate::SqrtISwapDg,
+            (GateKind::Rzz, [a]) => Gate::Rzz(*a),
             _ => return None,
         };
         Some(gate)
@@ -201,6 +207,7 @@ impl Gate {
             Gate::ISwapDg => GateKind::ISwapDg,
             Gate::SqrtISwap => GateKind::SqrtISwap,
             Gate::SqrtISwapDg => GateKind::SqrtISwapDg,
+            Gate::Rzz(_) => GateKind::Rzz,
         }
     }
 
@@ -222,7 +229,7 @@ impl Gate {
     /// The angles of a parameterised gate (empty for fixed gates).
     pub fn params(self) -> Vec<f64> {
         match self {
-            Gate::Rx(a) | Gate::Ry(a) | Gate::Rz(a) | Gate::Phase(a) => vec![a],
+            Gate::Rx(a) | Gate::Ry(a) | Gate::Rz(a) | Gate::Phase(a) | Gate::Rzz(a) => vec![a],
             Gate::U(a, b, c) => vec![a, b, c],
             Gate::I
             | Gate::X
@@ -273,6 +280,7 @@ impl Gate {
             Gate::ISwapDg => Gate::ISwap,
             Gate::SqrtISwap => Gate::SqrtISwapDg,
             Gate::SqrtISwapDg => Gate::SqrtISwap,
+            Gate::Rzz(a) => Gate::Rzz(-a),
         }
     }
 
@@ -355,6 +363,10 @@ impl Gate {
             Gate::SqrtISwapDg => {
                 Matrix::from_rows([[l, o, o, o], [o, r, -ri, o], [o, -ri, r, o], [o, o, o, l]])
             }
+            Gate::Rzz(theta) => {
+                let (m, p) = (expi(-theta / 2.0), expi(theta / 2.0));
+                Matrix::from_rows([[m, o, o, o], [o, p, o, o], [o, o, p, o], [o, o, o, m]])
+            }
         }
     }
 }
@@ -430,6 +442,22 @@ mod tests {
         assert!(sq.mul(&sq).approx_eq(&iswap, 1e-15));
         assert!(Gate::ISwapDg.matrix().approx_eq(&iswap.adjoint(), 1e-15));
         assert!(Gate::SqrtISwapDg.matrix().approx_eq(&sq.adjoint(), 1e-15));
+    }
+
+    /// RZZ written out by hand: the phase is e^{-i t/2} where the two bits agree.
+    #[test]
+    fn rzz_is_the_zz_rotation() {
+        let t = 0.7_f64;
+        let o = c64(0.0, 0.0);
+        let m = c64((t / 2.0).cos(), -(t / 2.0).sin());
+        let p = c64((t / 2.0).cos(), (t / 2.0).sin());
+        let want = Matrix::from_rows([[m, o, o, o], [o, p, o, o], [o, o, p, o], [o, o, o, m]]);
+        assert!(Gate::Rzz(t).matrix().approx_eq(&want, 1e-15));
+        assert!(Gate::Rzz(t)
+            .inverse()
+            .matrix()
+            .approx_eq(&want.adjoint(), 1e-15));
+        assert_eq!(Gate::from_name("rzz", &[t]), Some(Gate::Rzz(t)));
     }
 
     #[test]

@@ -814,6 +814,21 @@ pub static GATES: [GateInfo; GateKind::COUNT] = [
         diagonal: false,
         matrix_text: "|01> -> (|01> - i|10>)/sqrt2, |10> -> (-i|01> + |10>)/sqrt2",
     },
+    GateInfo {
+        // In qelib1.inc, not in stdgates.inc: OpenQASM 3 output defines it (see qc-export's
+        // library text `RZZ_DEFINITION`).
+        qasm: &[form("rzz", K::Rzz, 0, QELIB1)],
+        kind: K::Rzz,
+        name: "rzz",
+        summary: "ZZ rotation: exp(-i theta/2 Z(x)Z), the ion-trap entangler",
+        targets: 2,
+        params: 1,
+        inverse: K::Rzz,
+        monomial: true,
+        diagonal: true,
+        matrix_text: "diag(e^(-i t/2), e^(i t/2), e^(i t/2), e^(-i t/2))",
+        ..OPTIONAL
+    },
 ];
 
 impl GateKind {

@@ -240,7 +240,8 @@ impl Native {
             // Symmetric: the order of the targets does not matter.
             Native::ISwap => Instruction::gate(Gate::ISwap, &[l, h], &[]),
             Native::SqrtISwap => Instruction::gate(Gate::SqrtISwap, &[l, h], &[]),
-            Native::Ecr | Native::Rzz(_) | Native::Rxx(_) => return None,
+            Native::Rzz(theta) => Instruction::gate(Gate::Rzz(theta), &[l, h], &[]),
+            Native::Ecr | Native::Rxx(_) => return None,
         })
     }
 }

@@ -463,3 +463,21 @@ fn counts_are_cached_per_entangler() {
     assert_eq!(cache.count(&Mat4::CZ), 2);
     assert_eq!(cache.entangler(), Entangler::SqrtISwap);
 }
+
+/// `Native::Rzz(t)` is written as the IR's `rzz(t)`, with the same matrix (phase included).
+#[test]
+fn native_rzz_is_written_as_the_ir_rzz() {
+    for theta in [0.7, -1.3, std::f64::consts::FRAC_PI_2] {
+        let instr = Native::Rzz(theta)
+            .instruction(1, 0)
+            .expect("the IR has rzz");
+        let mut c = qc_ir::Circuit::with_plain_qubits(2, 0);
+        c.push(instr);
+        let u = c.unitary().expect("unitary");
+        let m = Mat4::from_matrix(&u).expect("4x4");
+        assert!(
+            m.eq_up_to_phase(&Native::Rzz(theta).matrix(), 1e-12),
+            "{theta}"
+        );
+    }
+}
