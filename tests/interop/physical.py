@@ -51,6 +51,10 @@ class Device:
     def load(cls, name, folder=ROOT / "backends"):
         data = tomllib.loads((Path(folder) / f"{name}.toml").read_text())
         edges = {frozenset(e) for e in data.get("edges", [])}
+        if data.get("all_to_all"):
+            # An ion trap: every pair of its qubits is a coupler (the TOML lists none).
+            n = int(data["qubits"])
+            edges = {frozenset((a, b)) for a in range(n) for b in range(a + 1, n)}
         if not edges:
             raise ValueError(f"{name}.toml has no edges: not a device target")
         return cls(name, int(data["qubits"]), edges, set(data["native"]))

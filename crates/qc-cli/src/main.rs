@@ -67,7 +67,7 @@ enum Command {
     ///   qchess compile circuits/tour.qcg --target ibm_fez --form deferred --json
     ///   qchess compile circuits/full_game.qcg --target sycamore -o full_game.sycamore.qasm
     ///
-    /// On a device target (ibm_fez, sycamore) the program is placed and routed: written on
+    /// On a device target (ibm_fez, sycamore, quantinuum_h2) the program is placed and routed: written on
     /// physical qubits $k, every two-qubit gate on a coupler, the layout in its header; the
     /// summary adds the two-qubit gate count and depth, the physical qubits used and the
     /// estimated success probability (--properties gives the calibration; docs/backends.md).

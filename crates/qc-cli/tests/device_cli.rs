@@ -179,6 +179,42 @@ fn every_bundled_game_routes_onto_both_devices_and_keeps_its_distribution() {
     }
 }
 
+/// The trapped-ion target couples every pair of its 56 qubits (`all_to_all = true`): every
+/// bundled game is placed with no exchange, written with `rzz` as its only two-qubit gate and
+/// never more of them than the CNOTs of its unrouted program (one `rzz` per controlled phase,
+/// runs on a pair merged), and, where small enough to simulate, keeps the unrouted program's
+/// exact distribution, `if` blocks included.
+#[test]
+fn every_bundled_game_is_placed_on_the_ion_trap_without_exchanges() {
+    let dir = temp_dir("device-ions");
+    for game in bundled_games() {
+        let ctx = format!("{game} on quantinuum_h2");
+        let (program, summary) = compile_device(&dir, &game, "quantinuum_h2", "dynamic", &[]);
+        let device = &summary["device"];
+        assert_eq!(device["exchanges"], 0, "{ctx}: {device}");
+        let text = std::fs::read_to_string(&program).expect("program");
+        let gates = two_qubit_gates(&text);
+        let count = device["two_qubit_gates"].as_u64().expect("count");
+        assert_eq!(gates.len() as u64, count, "{ctx}");
+        for (name, a, b) in &gates {
+            assert!(
+                name.starts_with("rzz(") && a != b && *a.max(b) < 56,
+                "{ctx}: {name} on {a}-{b}"
+            );
+        }
+        let unrouted = device["unrouted_two_qubit_gates"].as_u64().expect("count");
+        assert!(
+            count <= unrouted,
+            "{ctx}: {count} rzz, {unrouted} CNOT unrouted"
+        );
+        if device["peak_live_qubits"].as_u64().expect("peak") <= 14 {
+            let logical = dir.join("logical-ions.qasm");
+            ok_stdout(&qchess(&["compile", &game, "-o", path_str(&logical)]));
+            assert_same_distribution(&distribution(&logical), &distribution(&program), &ctx);
+        }
+    }
+}
+
 /// The comment lines of a device program say where each program qubit is measured, as the
 /// program's own statements do: for every `c[k] = measure $p;` the comment of `$p` names, with
 /// `c[k]` (`b1 (measure c[1])`), the program qubit the header's layout measures into `c[k]`, and
@@ -287,7 +323,11 @@ fn counts_of_a_routed_program_give_simulates_board() {
         "circuits/tour/11_split_jump.qcg",
     ] {
         let sim = ok_json(&qchess(&["simulate", game, "--json"]));
-        for (target, form) in [("ibm_fez", "dynamic"), ("sycamore", "deferred")] {
+        for (target, form) in [
+            ("ibm_fez", "dynamic"),
+            ("sycamore", "deferred"),
+            ("quantinuum_h2", "dynamic"),
+        ] {
             let ctx = format!("{game} on {target} ({form})");
             let (program, _) = compile_device(&dir, game, target, form, &[]);
             let counts = dir.join("counts.json");
@@ -449,7 +489,10 @@ fn an_unknown_device_exits_2_naming_it() {
         let err = refused(&qchess(&[cmd, input, "--target", "nosuch_device"]));
         assert_mentions(
             &err,
-            &["unknown target `nosuch_device`", "ibm_fez, sycamore"],
+            &[
+                "unknown target `nosuch_device`",
+                "ibm_fez, quantinuum_h2, sycamore",
+            ],
         );
     }
 }

@@ -120,6 +120,17 @@ pub enum TargetProblem {
         "a device target (with `edges`) must lower to its native gates: remove `lower = false`"
     )]
     DeviceNotLowered,
+    /// `all_to_all = true` beside an `edges` list: the file says two things about its couplers.
+    #[error("`all_to_all = true` couples every pair of qubits: remove `edges`, or set `all_to_all = false`")]
+    AllToAllWithEdges,
+    /// `all_to_all = true` with more qubits than an all-to-all coupling map is built for.
+    #[error("`all_to_all = true` with {qubits} qubits: at most {max} (every pair is a coupler)")]
+    AllToAllTooLarge {
+        /// The target's `qubits`.
+        qubits: usize,
+        /// [`crate::target::MAX_ALL_TO_ALL_QUBITS`].
+        max: usize,
+    },
     /// A call could not be expanded into the target's gates.
     #[error("cannot expand `{gate}`: {why}")]
     Expand {

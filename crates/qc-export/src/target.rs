@@ -2,7 +2,7 @@
 //!
 //! A target names its native gates, qubit count, whether it has mid-circuit measurement with
 //! feed-forward, how a merged single-qubit run is written (`zsx`, `zyz` or `u3`), its entangler
-//! (`cx`, `cz` or `siswap`) and optional output names. Lowering expands every call that is not
+//! (`cx`, `cz`, `siswap` or `rzz`) and optional output names. Lowering expands every call that is not
 //! native (library definitions, controlled gates) to single-qubit unitaries and CNOTs with exact
 //! decompositions, rewrites each CNOT with the entangler, merges each run of single-qubit gates on
 //! a qubit into one matrix and writes it in the target's single-qubit basis. The result equals the
@@ -62,6 +62,11 @@ pub struct Target {
     /// places and routes programs onto it (qc-route). Empty for the logical targets.
     #[serde(default)]
     pub edges: Vec<Coupler>,
+    /// Every pair of qubits is a coupler (a trapped-ion device, whose ions all interact): a
+    /// device target without an `edges` list, onto which programs are placed without routing.
+    /// Refused together with `edges`.
+    #[serde(default)]
+    pub all_to_all: bool,
     /// Mid-circuit measurement and reset are available even without feed-forward (a device
     /// target reuses measured qubits only where it may measure mid-circuit).
     #[serde(default)]
@@ -74,6 +79,10 @@ pub struct Target {
 fn yes() -> bool {
     true
 }
+
+/// The most qubits an `all_to_all` target may have: its coupling map holds every pair, so a
+/// typo in `qubits` must not allocate billions of couplers (today's ion traps have 56).
+pub const MAX_ALL_TO_ALL_QUBITS: usize = 1024;
 
 /// One coupler of a device target: two physical qubits, `[a, b]` in the TOML file (any other
 /// length is refused when the file is read).
@@ -151,6 +160,8 @@ pub enum Entangler {
     Cz,
     /// Two square roots of iSWAP with single-qubit gates around them.
     Siswap,
+    /// One `rzz(pi/2)` (a ZZ phase, as trapped ions write it) with single-qubit gates around it.
+    Rzz,
 }
 
 impl Entangler {
@@ -160,6 +171,7 @@ impl Entangler {
             Entangler::Cx => controlled_name(Gate::X),
             Entangler::Cz => controlled_name(Gate::Z),
             Entangler::Siswap => Gate::SqrtISwap.info().qasm_name(),
+            Entangler::Rzz => Gate::Rzz(0.0).info().qasm_name(),
         }
     }
 }
@@ -171,12 +183,16 @@ fn controlled_name(gate: Gate) -> &'static str {
 /// The hardware targets built into qchess: the repository's `backends/*.toml` at build time, as
 /// (name, TOML text). `--target NAME` finds them wherever the binary runs; a file
 /// `NAME.toml` in `--backends-dir` adds a target or overrides a bundled one.
-pub const BUNDLED_TARGETS: [(&str, &str); 6] = [
+pub const BUNDLED_TARGETS: [(&str, &str); 7] = [
     ("braket", include_str!("../../../backends/braket.toml")),
     ("generic", include_str!("../../../backends/generic.toml")),
     ("google", include_str!("../../../backends/google.toml")),
     ("ibm", include_str!("../../../backends/ibm.toml")),
     ("ibm_fez", include_str!("../../../backends/ibm_fez.toml")),
+    (
+        "quantinuum_h2",
+        include_str!("../../../backends/quantinuum_h2.toml"),
+    ),
     ("sycamore", include_str!("../../../backends/sycamore.toml")),
 ];
 
@@ -188,8 +204,14 @@ impl Target {
             problem: TargetProblem::Toml { error },
         })?;
         t.check()?;
-        if !t.edges.is_empty() {
-            let pairs: Vec<[usize; 2]> = t.edges.iter().map(|c| c.0).collect();
+        let pairs: Vec<[usize; 2]> = if t.all_to_all {
+            (0..t.qubits)
+                .flat_map(|a| (a + 1..t.qubits).map(move |b| [a, b]))
+                .collect()
+        } else {
+            t.edges.iter().map(|c| c.0).collect()
+        };
+        if !pairs.is_empty() {
             let map = CouplingMap::new(t.qubits, &pairs)
                 .map_err(|error| t.err(TargetProblem::Coupling(error)))?;
             t.coupling = Some(map);
@@ -242,8 +264,17 @@ impl Target {
     }
 
     fn check(&self) -> Result<(), ExportError> {
+        if self.all_to_all && !self.edges.is_empty() {
+            return Err(self.err(TargetProblem::AllToAllWithEdges));
+        }
+        if self.all_to_all && self.qubits > MAX_ALL_TO_ALL_QUBITS {
+            return Err(self.err(TargetProblem::AllToAllTooLarge {
+                qubits: self.qubits,
+                max: MAX_ALL_TO_ALL_QUBITS,
+            }));
+        }
         if !self.lower {
-            if !self.edges.is_empty() {
+            if !self.edges.is_empty() || self.all_to_all {
                 return Err(self.err(TargetProblem::DeviceNotLowered));
             }
             return Ok(());
@@ -266,7 +297,8 @@ impl Target {
         self.coupling.as_ref()
     }
 
-    /// True for a device target: one that lists its couplers, onto which programs are routed.
+    /// True for a device target: one that lists its couplers (or couples every pair,
+    /// `all_to_all`), onto which programs are placed and routed.
     pub fn is_device(&self) -> bool {
         self.coupling.is_some()
     }
@@ -534,6 +566,22 @@ fn entangle(c: usize, t: usize, target: &Target) -> Vec<Prim> {
             ]
         }
         Entangler::Cx => vec![native(c, t)],
+        Entangler::Rzz => {
+            // CX = H_t . CZ . H_t, and CZ = e^{-i pi/4} (Rz(-pi/2) x Rz(-pi/2)) . rzz(pi/2):
+            // all three diagonal, so their order does not matter.
+            let rz = || Gate::Rz(-std::f64::consts::FRAC_PI_2).matrix();
+            vec![
+                Prim::One(t, h()),
+                Prim::Native(GateCall::new(
+                    target.two_qubit.name(),
+                    vec![std::f64::consts::FRAC_PI_2],
+                    vec![c, t],
+                )),
+                Prim::One(c, rz()),
+                Prim::One(t, rz()),
+                Prim::One(t, h()),
+            ]
+        }
     }
 }
 

@@ -286,6 +286,47 @@ fn device_targets_read_their_couplers_and_bad_maps_are_refused() {
     refused("[[0, 1]]", "disconnected: 1 of 3 qubits cannot be reached");
     refused("[[0, 1, 2]]", "a coupler is two qubits `[a, b]`, not 3");
     refused("[[0, -1]]", "invalid value");
+    // An ion trap couples every pair, without listing them; `edges` beside it is a contradiction,
+    // and a typo in `qubits` must not build a coupling map of billions of pairs.
+    let h2 = Target::find("quantinuum_h2", None).expect("quantinuum_h2");
+    let all = h2.coupling().expect("a device target");
+    assert_eq!((all.num_qubits(), all.edges().len()), (56, 56 * 55 / 2));
+    assert!(all.has_edge(0, 55) && all.has_edge(17, 42));
+    assert!(h2.feed_forward && h2.is_native("rzz"));
+    let ions = |extra: &str| {
+        Target::from_toml(&format!(
+            "name = \"ions\"\nfeed_forward = true\nnative = [\"rzz\", \"rx\", \"ry\", \"rz\"]\nsingle_qubit = \"zyz\"\ntwo_qubit = \"rzz\"\nall_to_all = true\n{extra}"
+        ))
+    };
+    assert_eq!(
+        ions("qubits = 4\n")
+            .expect("four ions")
+            .coupling()
+            .map(|m| m.edges().len()),
+        Some(6)
+    );
+    for (extra, expected) in [
+        (
+            "qubits = 3\nedges = [[0, 1], [1, 2]]\n",
+            "`all_to_all = true` couples every pair of qubits: remove `edges`",
+        ),
+        (
+            "qubits = 5000\n",
+            "`all_to_all = true` with 5000 qubits: at most 1024",
+        ),
+        (
+            "qubits = 3\nlower = false\n",
+            "must lower to its native gates",
+        ),
+    ] {
+        match ions(extra) {
+            Err(e @ ExportError::Target { .. }) => {
+                let message = e.to_string();
+                assert!(message.contains(expected), "{extra}: {message}");
+            }
+            other => panic!("{extra}: expected a target error, got {other:?}"),
+        }
+    }
     let unlowered = Target::from_toml(
         "name = \"d\"\nqubits = 2\nfeed_forward = true\nlower = false\nedges = [[0, 1]]\n",
     );

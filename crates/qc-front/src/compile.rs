@@ -148,7 +148,7 @@ pub enum CompileError {
     #[error("--properties: the device program against its noise model: {0}")]
     Noise(#[from] qc_sim::noise::NoiseError),
     /// `--properties` without a device target.
-    #[error("--properties needs a device target (one with couplers: ibm_fez, sycamore, or a file with `edges`)")]
+    #[error("--properties needs a device target (one with couplers: ibm_fez, sycamore, quantinuum_h2, or a file with `edges` or `all_to_all`)")]
     PropertiesWithoutDevice,
 }
 
@@ -475,6 +475,7 @@ fn route_entangler(two_qubit: qc_export::target::Entangler) -> qc_route::Entangl
         qc_export::target::Entangler::Cx => qc_route::Entangler::Cx,
         qc_export::target::Entangler::Cz => qc_route::Entangler::Cz,
         qc_export::target::Entangler::Siswap => qc_route::Entangler::SqrtISwap,
+        qc_export::target::Entangler::Rzz => qc_route::Entangler::Rzz,
     }
 }
 

@@ -186,6 +186,10 @@ impl Entangler {
 
     /// True when `gate` with `controls` controls is this entangler's IR gate.
     pub fn is_gate(self, gate: Gate, controls: usize) -> bool {
+        if self == Entangler::Rzz {
+            // Continuous: every angle is the entangler's gate.
+            return matches!(gate, Gate::Rzz(_)) && controls == 0;
+        }
         self.instruction(1, 0).is_some_and(|i| match i.op {
             qc_ir::Op::Gate {
                 gate: g,

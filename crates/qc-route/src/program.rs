@@ -4,7 +4,7 @@
 
 use crate::error::RouteError;
 use crate::linalg::{Mat2, Mat4};
-use crate::native::{Entangler, Prim};
+use crate::native::{Entangler, Native, Prim};
 use qc_ir::{Circuit, Clbit, Condition, Gate, Instruction, Op, Qubit};
 
 /// A classical condition: the step runs when bit `clbit` holds `value`.
@@ -156,14 +156,21 @@ impl Program {
     /// table gate they are (`u` at worst).
     pub fn to_circuit(&self, entangler: Entangler) -> Result<Circuit, RouteError> {
         let unwritable = RouteError::NotInIr { entangler };
-        let native = entangler.instruction(1, 0).ok_or(unwritable.clone())?;
-        let native_matrix = {
-            let mut two = Circuit::with_plain_qubits(2, 0);
-            two.push(native);
-            two.unitary()
-                .ok()
-                .and_then(|m| Mat4::from_matrix(&m))
-                .ok_or(unwritable.clone())?
+        // A fixed entangler's own matrix is written as its gate without synthesis; a
+        // continuous one (RZZ(θ)) has no one matrix, and each block is synthesised with its
+        // own angles.
+        let native_matrix = match entangler.fixed_gate() {
+            Some(native) => {
+                let mut two = Circuit::with_plain_qubits(2, 0);
+                two.push(native.instruction(1, 0).ok_or(unwritable.clone())?);
+                Some(
+                    two.unitary()
+                        .ok()
+                        .and_then(|m| Mat4::from_matrix(&m))
+                        .ok_or(unwritable.clone())?,
+                )
+            }
+            None => None,
         };
         let mut c = Circuit::with_plain_qubits(self.num_qubits as u32, self.num_clbits as u32);
         for step in &self.steps {
@@ -184,19 +191,21 @@ impl Program {
                     }
                 }
                 StepOp::Two { hi, lo, m } => {
-                    let gate = |hi: usize, lo: usize| {
-                        entangler.instruction(hi, lo).ok_or(unwritable.clone())
+                    let gate = |native: Native, hi: usize, lo: usize| {
+                        native.instruction(hi, lo).ok_or(unwritable.clone())
                     };
-                    if m.eq_up_to_phase(&native_matrix, 1e-12) {
-                        push(&mut c, gate(hi, lo)?);
-                        continue;
+                    if let (Some(native), Some(matrix)) = (entangler.fixed_gate(), &native_matrix) {
+                        if m.eq_up_to_phase(matrix, 1e-12) {
+                            push(&mut c, gate(native, hi, lo)?);
+                            continue;
+                        }
                     }
                     let prims = entangler
                         .synthesize(&m)
                         .ok_or(RouteError::Synthesis { entangler })?;
                     for p in prims {
                         match p {
-                            Prim::Two(_) => push(&mut c, gate(hi, lo)?),
+                            Prim::Two(native) => push(&mut c, gate(native, hi, lo)?),
                             Prim::One(on_hi, m) => {
                                 let q = if on_hi { hi } else { lo };
                                 if let Some(i) = single_qubit_instruction(q, &m)? {
@@ -291,6 +300,16 @@ mod tests {
     use super::*;
     use qc_ir::Control;
 
+    fn native_entanglers() -> [Entangler; 5] {
+        [
+            Entangler::Cz,
+            Entangler::Cx,
+            Entangler::ISwap,
+            Entangler::SqrtISwap,
+            Entangler::Rzz,
+        ]
+    }
+
     #[test]
     fn a_circuit_reads_and_writes_back_with_its_unitary() {
         let mut c = Circuit::with_plain_qubits(3, 1);
@@ -311,6 +330,36 @@ mod tests {
         let back = p.to_circuit(Entangler::Cz).expect("writes");
         let (u, v) = (c.unitary().expect("u"), back.unitary().expect("v"));
         assert!(u.approx_eq_up_to_phase(&v, 1e-9));
+        // The same program in every entangler the IR can write, RZZ's continuous angles among
+        // them (each block its own angles), with the unitary kept; ECR and RXX have no IR gate.
+        for entangler in native_entanglers() {
+            let back = p
+                .to_circuit(entangler)
+                .unwrap_or_else(|e| panic!("{entangler}: {e}"));
+            let v = back.unitary().expect("v");
+            assert!(u.approx_eq_up_to_phase(&v, 1e-9), "{entangler}");
+            let two: Vec<&Instruction> = back
+                .instructions()
+                .iter()
+                .filter(|i| i.op.qubits().len() == 2)
+                .collect();
+            assert!(!two.is_empty(), "{entangler}");
+            for i in two {
+                let Op::Gate { gate, controls, .. } = &i.op else {
+                    panic!("{entangler}: {i:?}");
+                };
+                assert!(
+                    entangler.is_gate(*gate, controls.len()),
+                    "{entangler}: {i:?}"
+                );
+            }
+        }
+        for unwritable in [Entangler::Ecr, Entangler::Rxx] {
+            assert!(matches!(
+                p.to_circuit(unwritable),
+                Err(RouteError::NotInIr { entangler }) if entangler == unwritable
+            ));
+        }
         let mut wide = Circuit::with_plain_qubits(3, 0);
         wide.push(Instruction::gate(
             Gate::X,

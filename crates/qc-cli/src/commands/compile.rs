@@ -25,7 +25,7 @@ pub struct CompileArgs {
     #[arg(long, value_parser = choice::<Format>(), default_value_t = COMPILE_DEFAULTS.format)]
     pub format: Format,
     /// Hardware target: a bundled one (generic, ibm, google, braket; the devices ibm_fez,
-    /// sycamore) or NAME.toml in --backends-dir. OpenQASM 3 is lowered to its native gates;
+    /// sycamore, quantinuum_h2) or NAME.toml in --backends-dir. OpenQASM 3 is lowered to its native gates;
     /// every format is refused when the game needs more qubits than the target has. On a device
     /// target (one with couplers) the program is also placed and routed: it is written on
     /// physical qubits $k, every two-qubit gate on a coupler, with the layout in its header.

@@ -433,6 +433,11 @@ fn native_instructions_are_the_native_matrices() {
     assert!(!Entangler::Cz.is_gate(Gate::X, 1));
     assert!(!Entangler::Cz.is_gate(Gate::Z, 0));
     assert!(!Entangler::Ecr.is_gate(Gate::X, 1));
+    // RZZ is continuous: every angle is its gate, with no control and on no other entangler.
+    assert!(Entangler::Rzz.is_gate(Gate::Rzz(0.3), 0));
+    assert!(!Entangler::Rzz.is_gate(Gate::Rzz(0.3), 1));
+    assert!(!Entangler::Rzz.is_gate(Gate::Z, 1));
+    assert!(!Entangler::Cz.is_gate(Gate::Rzz(0.3), 0));
 }
 
 #[test]
