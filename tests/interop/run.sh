@@ -15,7 +15,7 @@ OUT="${1:-$ROOT/target/interop}"
 # A fresh install took 3 minutes on 2 shared cores (qiskit 25 s, runtime 16 s, braket 70 s, cirq 66 s).
 source "$ROOT/tests/interop/venv.sh"
 ensure_requirements "$VENV" "$ROOT/tests/interop/requirements.txt" \
-  "qiskit, qiskit_aer, qiskit_qasm3_import, qiskit_ibm_runtime, braket.devices, cirq, matplotlib"
+  "qiskit, qiskit_aer, qiskit_qasm3_import, qiskit_ibm_runtime, braket.devices, cirq, cirq_google, matplotlib"
 
 rm -rf "$OUT"
 mkdir -p "$OUT/circuits" "$OUT/games"
@@ -46,6 +46,13 @@ echo "== device program checks (physical.py)"
 # forms, and sycamore): read by qiskit.qasm3.loads, natives and couplers checked, run on Aer as
 # written, read back by `qchess counts` into the game's board (issue 25). --ci runs only the full
 # game's ibm_fez program of the wide ones (matrix product state); the others are checked, not run.
+# Google's processors (weber, rainbow): the bundled targets equal what cirq-google's calibrations
+# and device specifications say, and a game compiles on weber with its real calibration, read in
+# Google's own format.
+echo "== Google's processors (google_targets.py)"
+"$VENV/bin/python" -W ignore "$ROOT/tests/interop/google_targets.py" --check --calibrations "$OUT/google"
+"$ROOT/target/release/qchess" compile "$ROOT/circuits/tour.qcg" --target weber \
+    --properties "$OUT/google/weber_calibration.json" -o "$OUT/google/tour.weber.qasm"
 echo "== device programs (routed.py)"
 "$VENV/bin/python" -W ignore "$ROOT/tests/interop/routed.py" "$OUT/routed" --ci
 # The routing benchmark's quick set (about 35 s): its checks (no broken coupler, the printed ESP),

@@ -9,7 +9,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 VENV="${QCHESS_INTEROP_VENV:-$ROOT/.venv-interop}"
 source "$ROOT/tests/interop/venv.sh"
 ensure_requirements "$VENV" "$ROOT/tests/interop/requirements.txt" \
-  "qiskit, qiskit_aer, qiskit_qasm3_import, qiskit_ibm_runtime, braket.devices, cirq, matplotlib"
+  "qiskit, qiskit_aer, qiskit_qasm3_import, qiskit_ibm_runtime, braket.devices, cirq, cirq_google, matplotlib"
 ensure_requirements "$VENV" "$ROOT/tests/python/requirements.txt" "pytest, nbclient, nbformat, ipykernel"
 # Ray and pyarrow (qchess.study's optional extras): test_study.py checks serial == Ray and the
 # Parquet output with them.

@@ -124,7 +124,10 @@ fn device_edges(target: &str) -> Vec<(usize, usize)> {
         .flat_map(|l| l.split(|c: char| !c.is_ascii_digit()))
         .filter_map(|n| n.parse().ok())
         .collect();
-    assert!(numbers.len() > 100, "{target}: {numbers:?}");
+    assert!(
+        numbers.len() > 40 && numbers.len().is_multiple_of(2),
+        "{target}: {numbers:?}"
+    );
     numbers
         .chunks(2)
         .map(|e| (e[0].min(e[1]), e[0].max(e[1])))
@@ -212,6 +215,71 @@ fn every_bundled_game_is_placed_on_the_ion_trap_without_exchanges() {
             ok_stdout(&qchess(&["compile", &game, "-o", path_str(&logical)]));
             assert_same_distribution(&distribution(&logical), &distribution(&program), &ctx);
         }
+    }
+}
+
+/// A device family is a TOML file: a ring of 12 qubits whose two-qubit gate is iSWAP (an
+/// entangler no bundled target has, and one the logical lowering has no CNOT for) compiles
+/// every game given, writes `iswap` as its only two-qubit gate, each on a coupler of the ring,
+/// and keeps the unrouted program's exact distribution.
+#[test]
+fn a_device_with_a_new_entangler_is_one_toml_file() {
+    let dir = temp_dir("device-iswap");
+    let backends = dir.join("backends");
+    std::fs::create_dir_all(&backends).expect("backends dir");
+    let ring: Vec<String> = (0..12)
+        .map(|a| format!("[{a}, {}]", (a + 1) % 12))
+        .collect();
+    std::fs::write(
+        backends.join("iswap_ring.toml"),
+        format!(
+            "name = \"iswap_ring\"\nqubits = 12\nfeed_forward = false\nmeasure_reset = true\n\
+             native = [\"iswap\", \"rx\", \"ry\", \"rz\"]\nsingle_qubit = \"zyz\"\n\
+             two_qubit = \"iswap\"\ndefinitions = true\nedges = [{}]\n",
+            ring.join(", ")
+        ),
+    )
+    .expect("target file");
+    let on_ring = |a: usize, b: usize| (a + 1) % 12 == b || (b + 1) % 12 == a;
+    for game in [
+        "circuits/interference.qcg",
+        "circuits/notation_example.qcg",
+        "circuits/tour/13_split_slide_path.qcg",
+        "circuits/tour/29_en_passant_capture_measured.qcg",
+    ] {
+        let (program, summary) = compile_device(
+            &dir,
+            game,
+            "iswap_ring",
+            "deferred",
+            &["--backends-dir", path_str(&backends)],
+        );
+        let text = std::fs::read_to_string(&program).expect("program");
+        let gates = two_qubit_gates(&text);
+        assert!(!gates.is_empty(), "{game}");
+        assert_eq!(
+            gates.len() as u64,
+            summary["device"]["two_qubit_gates"]
+                .as_u64()
+                .expect("count"),
+            "{game}"
+        );
+        for (name, a, b) in &gates {
+            assert!(
+                name == "iswap" && on_ring(*a, *b),
+                "{game}: {name} on {a}-{b}"
+            );
+        }
+        let logical = dir.join("logical-iswap.qasm");
+        ok_stdout(&qchess(&[
+            "compile",
+            game,
+            "--form",
+            "deferred",
+            "-o",
+            path_str(&logical),
+        ]));
+        assert_same_distribution(&distribution(&logical), &distribution(&program), game);
     }
 }
 
@@ -491,7 +559,7 @@ fn an_unknown_device_exits_2_naming_it() {
             &err,
             &[
                 "unknown target `nosuch_device`",
-                "ibm_fez, quantinuum_h2, sycamore",
+                "ibm_fez, quantinuum_h2, rainbow, sycamore, weber",
             ],
         );
     }
@@ -705,6 +773,111 @@ fn a_broken_coupler_is_never_used() {
     assert!(!uses(&text), "a gate on the broken coupler 0-1: {text}");
     assert!(!two_qubit_gates(&text).is_empty(), "{text}");
     assert_mentions(&summary, &["1 broken coupler never used"]);
+}
+
+/// A Google calibration in cirq-google's format for `target`'s grid (the qubit map of its TOML
+/// comment: `k = (row, col)`): readout errors 0.02, T1 20 us, single-qubit errors 1e-3, every
+/// coupler's √iSWAP error 0.01 but `broken`'s, which is `broken_error`.
+fn google_calibration(target: &str, broken: (usize, usize), broken_error: f64) -> String {
+    let text = std::fs::read_to_string(common::root().join(format!("backends/{target}.toml")))
+        .expect("device toml");
+    let mut grid: Vec<(usize, String)> = Vec::new();
+    for line in text.lines().filter(|l| l.starts_with("#   ")) {
+        for cell in line.trim_start_matches('#').split("), ") {
+            let (k, rc) = cell.split_once(" = (").expect("k = (r, c)");
+            let rc = rc.trim_end_matches(')').replace(", ", "_");
+            grid.push((k.trim().parse().expect("k"), rc));
+        }
+    }
+    let name: BTreeMap<usize, String> = grid.into_iter().collect();
+    let metric = |metric: &str, targets: &[usize], value: f64| {
+        let targets: Vec<String> = targets.iter().map(|q| format!("\"{}\"", name[q])).collect();
+        format!(
+            "{{\"name\": \"{metric}\", \"targets\": [{}], \"values\": [{{\"doubleVal\": {value}}}]}}",
+            targets.join(", ")
+        )
+    };
+    let mut metrics = Vec::new();
+    for &q in name.keys() {
+        metrics.push(metric("single_qubit_p00_error", &[q], 0.02));
+        metrics.push(metric("single_qubit_p11_error", &[q], 0.02));
+        metrics.push(metric("single_qubit_idle_t1_micros", &[q], 20.0));
+        metrics.push(metric("single_qubit_rb_average_error_per_gate", &[q], 1e-3));
+    }
+    for (a, b) in device_edges(target) {
+        let error = if (a, b) == broken { broken_error } else { 0.01 };
+        metrics.push(metric(
+            "two_qubit_sqrt_iswap_gate_xeb_average_error_per_cycle",
+            &[a, b],
+            error,
+        ));
+    }
+    format!(
+        "{{\"cirq_type\": \"Calibration\", \"metrics\": {{\"metrics\": [{}]}}}}",
+        metrics.join(",\n")
+    )
+}
+
+/// Google's processors take Google's calibrations (`cirq_google/devices/calibrations/*.json`,
+/// read as cirq-google writes them): on rainbow, a program placed where a coupler is good moves
+/// away from it when the calibration marks it broken, with the success probability of the
+/// calibration's own errors; a calibration of another processor (rainbow's on weber) is refused,
+/// naming both sizes.
+#[test]
+fn google_processors_are_routed_with_google_calibrations() {
+    let dir = temp_dir("device-google");
+    let game = "circuits/interference.qcg";
+    let (healthy_program, healthy) = {
+        let file = dir.join("healthy.json");
+        std::fs::write(&file, google_calibration("rainbow", (0, 0), 0.0)).expect("write");
+        compile_device(
+            &dir,
+            game,
+            "rainbow",
+            "deferred",
+            &["--properties", path_str(&file)],
+        )
+    };
+    let device = &healthy["device"];
+    assert_eq!(device["errors"], "calibration", "{device}");
+    // Four √iSWAP-family gates at 0.01 would give 0.99^4; every gate is costed, so the ESP is
+    // below the two-qubit part alone.
+    let two = device["two_qubit_gates"].as_u64().expect("count");
+    let esp = device["esp"].as_f64().expect("esp");
+    assert!(esp < 0.99f64.powi(two as i32) * 0.98f64.powi(4), "{device}");
+    let text = std::fs::read_to_string(&healthy_program).expect("program");
+    let (_, a, b) = two_qubit_gates(&text)[0].clone();
+    let used = (a.min(b), a.max(b));
+    let file = dir.join("broken.json");
+    std::fs::write(&file, google_calibration("rainbow", used, 0.6)).expect("write");
+    let (program, summary) = compile_device(
+        &dir,
+        game,
+        "rainbow",
+        "deferred",
+        &["--properties", path_str(&file)],
+    );
+    let text = std::fs::read_to_string(&program).expect("program");
+    assert!(
+        two_qubit_gates(&text)
+            .iter()
+            .all(|(_, a, b)| (*a.min(b), *a.max(b)) != used),
+        "a gate on the broken coupler {used:?}: {text}"
+    );
+    assert_eq!(summary["device"]["broken_couplers"], 1);
+    let out = qchess(&[
+        "compile",
+        game,
+        "--target",
+        "weber",
+        "--properties",
+        path_str(&file),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_mentions(
+        &refused(&out),
+        &["the calibration has 23 qubits, but device `weber` has 53"],
+    );
 }
 
 /// A small program settles on good qubits anywhere on the device: bell_psi_plus on ibm_fez,

@@ -120,6 +120,20 @@ pub enum TargetProblem {
         "a device target (with `edges`) must lower to its native gates: remove `lower = false`"
     )]
     DeviceNotLowered,
+    /// The target's `two_qubit` is a gate the exporter cannot write a CNOT in (a logical
+    /// target's lowering needs one; a device target's compiler synthesises every gate itself).
+    #[error("two_qubit = \"{entangler}\": the lowering cannot write a CNOT in it (use cx, cz, siswap or rzz, or make it a device target with `edges`)")]
+    NoCnotIn {
+        /// The target's entangler.
+        entangler: qc_ir::Entangler,
+    },
+    /// The target's `two_qubit` has no gate in the circuit IR, so no program can be written in
+    /// it (ECR, RXX).
+    #[error("two_qubit = \"{entangler}\": the circuit IR has no such gate yet, so no program can be written in it")]
+    EntanglerNotInIr {
+        /// The target's entangler.
+        entangler: qc_ir::Entangler,
+    },
     /// `all_to_all = true` beside an `edges` list: the file says two things about its couplers.
     #[error("`all_to_all = true` couples every pair of qubits: remove `edges`, or set `all_to_all = false`")]
     AllToAllWithEdges,

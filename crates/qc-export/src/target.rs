@@ -11,13 +11,12 @@
 use crate::decompose::{controlled_abc, is_identity_up_to_phase, normalize, zsx, zyz, AbcStep};
 use crate::error::{ExpandProblem, ExportError, TargetProblem};
 use crate::export::{build_program, header_lines, postselect_pattern, Export};
-use crate::lower::named_call;
 use crate::program::{GateCall, Program, Stmt};
 use crate::qasm2::{build_qasm2_program, to_qasm2};
 use crate::relative_phase::Role;
 use crate::{ExportOptions, Form};
 use qc_ir::gate_data::{qasm_gate, Home, LibraryGate, QasmForm};
-use qc_ir::{Circuit, CouplingMap, Gate, Matrix};
+use qc_ir::{Circuit, CouplingMap, Entangler, Gate, Matrix};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -45,8 +44,10 @@ pub struct Target {
     /// How a merged single-qubit run is written.
     #[serde(default)]
     pub single_qubit: SingleQubitBasis,
-    /// What every CNOT becomes.
-    #[serde(default)]
+    /// The two-qubit gate every CNOT becomes (the IR's [`Entangler`], which the device compiler
+    /// routes and synthesises in too): `cx` (the default), `cz`, `siswap` or `rzz` on any
+    /// target; `iswap` on a device target, whose compiler writes every two-qubit gate itself.
+    #[serde(default = "cx")]
     pub two_qubit: Entangler,
     /// Write `include "stdgates.inc";`.
     #[serde(default = "yes")]
@@ -78,6 +79,10 @@ pub struct Target {
 
 fn yes() -> bool {
     true
+}
+
+fn cx() -> Entangler {
+    Entangler::Cx
 }
 
 /// The most qubits an `all_to_all` target may have: its coupling map holds every pair, so a
@@ -149,41 +154,19 @@ impl SingleQubitBasis {
     }
 }
 
-/// What a target writes for each CNOT.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Entangler {
-    /// CNOT itself.
-    #[default]
-    Cx,
-    /// CZ between Hadamards on the target.
-    Cz,
-    /// Two square roots of iSWAP with single-qubit gates around them.
-    Siswap,
-    /// One `rzz(pi/2)` (a ZZ phase, as trapped ions write it) with single-qubit gates around it.
-    Rzz,
-}
-
-impl Entangler {
-    /// The OpenQASM name of the entangling gate, from the gate table.
-    pub fn name(self) -> &'static str {
-        match self {
-            Entangler::Cx => controlled_name(Gate::X),
-            Entangler::Cz => controlled_name(Gate::Z),
-            Entangler::Siswap => Gate::SqrtISwap.info().qasm_name(),
-            Entangler::Rzz => Gate::Rzz(0.0).info().qasm_name(),
-        }
-    }
-}
-
-fn controlled_name(gate: Gate) -> &'static str {
-    named_call(gate, 1).map_or("", |(name, _)| name)
+/// True when the exporter writes a CNOT in `entangler` ([`entangle`]): what a logical target,
+/// which the exporter alone lowers, needs of its `two_qubit`.
+fn lowers_cnot(entangler: Entangler) -> bool {
+    matches!(
+        entangler,
+        Entangler::Cx | Entangler::Cz | Entangler::SqrtISwap | Entangler::Rzz
+    )
 }
 
 /// The hardware targets built into qchess: the repository's `backends/*.toml` at build time, as
 /// (name, TOML text). `--target NAME` finds them wherever the binary runs; a file
 /// `NAME.toml` in `--backends-dir` adds a target or overrides a bundled one.
-pub const BUNDLED_TARGETS: [(&str, &str); 7] = [
+pub const BUNDLED_TARGETS: [(&str, &str); 9] = [
     ("braket", include_str!("../../../backends/braket.toml")),
     ("generic", include_str!("../../../backends/generic.toml")),
     ("google", include_str!("../../../backends/google.toml")),
@@ -193,7 +176,9 @@ pub const BUNDLED_TARGETS: [(&str, &str); 7] = [
         "quantinuum_h2",
         include_str!("../../../backends/quantinuum_h2.toml"),
     ),
+    ("rainbow", include_str!("../../../backends/rainbow.toml")),
     ("sycamore", include_str!("../../../backends/sycamore.toml")),
+    ("weber", include_str!("../../../backends/weber.toml")),
 ];
 
 impl Target {
@@ -278,6 +263,19 @@ impl Target {
                 return Err(self.err(TargetProblem::DeviceNotLowered));
             }
             return Ok(());
+        }
+        // The entangler first: a file naming one that cannot be written at all is told so,
+        // not that the gate is missing from `native`.
+        let device = self.all_to_all || !self.edges.is_empty();
+        if !self.two_qubit.in_ir() {
+            return Err(self.err(TargetProblem::EntanglerNotInIr {
+                entangler: self.two_qubit,
+            }));
+        }
+        if !device && !lowers_cnot(self.two_qubit) {
+            return Err(self.err(TargetProblem::NoCnotIn {
+                entangler: self.two_qubit,
+            }));
         }
         let single = self
             .single_qubit
@@ -434,7 +432,7 @@ pub fn lower_program(program: &Program, target: &Target) -> Result<Program, Expo
                     None => expand(call, target)?,
                 };
                 for p in prims {
-                    place(p, target, &mut pending, &mut emit);
+                    place(p, target, &mut pending, &mut emit)?;
                 }
             }
             Stmt::If { clbit, body } => {
@@ -444,7 +442,7 @@ pub fn lower_program(program: &Program, target: &Target) -> Result<Program, Expo
                 let mut inner = Vec::new();
                 for call in body {
                     for p in expand(call, target)? {
-                        place(p, target, &mut inner_pending, &mut inner);
+                        place(p, target, &mut inner_pending, &mut inner)?;
                     }
                 }
                 flush_all(target, &mut inner_pending, &mut inner);
@@ -479,7 +477,12 @@ fn rename(mut c: GateCall, target: &Target) -> GateCall {
     c
 }
 
-fn place(p: Prim, target: &Target, pending: &mut [Option<Matrix>], emit: &mut Vec<GateCall>) {
+fn place(
+    p: Prim,
+    target: &Target,
+    pending: &mut [Option<Matrix>],
+    emit: &mut Vec<GateCall>,
+) -> Result<(), ExportError> {
     match p {
         Prim::One(q, m) => {
             let merged = match pending[q].take() {
@@ -489,7 +492,7 @@ fn place(p: Prim, target: &Target, pending: &mut [Option<Matrix>], emit: &mut Ve
             pending[q] = Some(merged);
         }
         Prim::Cx(c, t) => {
-            for call in entangle(c, t, target) {
+            for call in entangle(c, t, target)? {
                 match call {
                     Prim::Native(g) => {
                         for &q in &g.qubits {
@@ -497,7 +500,7 @@ fn place(p: Prim, target: &Target, pending: &mut [Option<Matrix>], emit: &mut Ve
                         }
                         emit.push(g);
                     }
-                    other => place(other, target, pending, emit),
+                    other => place(other, target, pending, emit)?,
                 }
             }
         }
@@ -508,6 +511,7 @@ fn place(p: Prim, target: &Target, pending: &mut [Option<Matrix>], emit: &mut Ve
             emit.push(g);
         }
     }
+    Ok(())
 }
 
 fn flush_all(target: &Target, pending: &mut [Option<Matrix>], emit: &mut Vec<GateCall>) {
@@ -538,15 +542,17 @@ fn flush(target: &Target, pending: &mut [Option<Matrix>], q: usize, emit: &mut V
     }
 }
 
-/// CNOT(c, t) in the target's entangler.
-fn entangle(c: usize, t: usize, target: &Target) -> Vec<Prim> {
+/// CNOT(c, t) in the target's entangler; refused for an entangler the exporter has no CNOT
+/// for ([`lowers_cnot`]; a target file with one is refused when read, unless it is a device,
+/// whose compiler writes every two-qubit gate itself).
+fn entangle(c: usize, t: usize, target: &Target) -> Result<Vec<Prim>, ExportError> {
     let h = || Gate::H.matrix();
     let native = |a: usize, b: usize| {
         Prim::Native(GateCall::new(target.two_qubit.name(), vec![], vec![a, b]))
     };
-    match target.two_qubit {
+    Ok(match target.two_qubit {
         Entangler::Cz => vec![Prim::One(t, h()), native(c, t), Prim::One(t, h())],
-        Entangler::Siswap => {
+        Entangler::SqrtISwap => {
             // CX = H_t . e^{-i pi/4} exp(i pi/4 ZZ) (S x S) . H_t, and
             // exp(i pi/4 XX) = (X x I) siswap (X x I) siswap; conjugate by H x H for ZZ.
             let sw = || native(c, t);
@@ -582,7 +588,12 @@ fn entangle(c: usize, t: usize, target: &Target) -> Vec<Prim> {
                 Prim::One(t, h()),
             ]
         }
-    }
+        Entangler::ISwap | Entangler::Ecr | Entangler::Rxx => {
+            return Err(target.err(TargetProblem::NoCnotIn {
+                entangler: target.two_qubit,
+            }))
+        }
+    })
 }
 
 /// Expands one call into single-qubit matrices, CNOTs and native calls.

@@ -327,6 +327,46 @@ fn device_targets_read_their_couplers_and_bad_maps_are_refused() {
             other => panic!("{extra}: expected a target error, got {other:?}"),
         }
     }
+    // The entangler is the IR's: one the IR cannot write is refused on any target, one the
+    // lowering has no CNOT for (iSWAP) only on a logical target (a device's compiler
+    // synthesises every two-qubit gate itself), and an unknown name is listed against the known.
+    let with_entangler = |two: &str, extra: &str| {
+        Target::from_toml(&format!(
+            "name = \"t\"\nqubits = 3\nfeed_forward = true\nnative = [\"iswap\", \"rz\", \"sx\"]\ntwo_qubit = \"{two}\"\n{extra}"
+        ))
+    };
+    let iswap_device = with_entangler("iswap", "edges = [[0, 1], [1, 2]]\n").expect("iswap device");
+    assert_eq!(iswap_device.two_qubit, qc_ir::Entangler::ISwap);
+    for (two, extra, expected) in [
+        (
+            "ecr",
+            "edges = [[0, 1], [1, 2]]\n",
+            "two_qubit = \"ecr\": the circuit IR has no such gate yet",
+        ),
+        (
+            "rxx",
+            "all_to_all = true\n",
+            "two_qubit = \"rxx\": the circuit IR has no such gate yet",
+        ),
+        (
+            "iswap",
+            "",
+            "two_qubit = \"iswap\": the lowering cannot write a CNOT in it",
+        ),
+        (
+            "cnot",
+            "",
+            "unknown two-qubit gate `cnot` (one of cx, cz, ecr, iswap, siswap, rzz, rxx)",
+        ),
+    ] {
+        match with_entangler(two, extra) {
+            Err(e @ ExportError::Target { .. }) => {
+                let message = e.to_string();
+                assert!(message.contains(expected), "{two}: {message}");
+            }
+            other => panic!("{two}: expected a target error, got {other:?}"),
+        }
+    }
     let unlowered = Target::from_toml(
         "name = \"d\"\nqubits = 2\nfeed_forward = true\nlower = false\nedges = [[0, 1]]\n",
     );

@@ -280,11 +280,11 @@ fn compile_on_device(
         coupling.clone(),
         target.mid_circuit_measurement(),
     )
-    .with_entangler(route_entangler(target.two_qubit));
+    .with_entangler(target.two_qubit);
     // The calibration is read once: its error rates price routing, and its times with them
     // make the noise model the success probability with idle time is computed with.
     let properties = match device_options.properties {
-        Some(text) => Some(qc_route::DeviceProperties::from_backend_properties(text)?),
+        Some(text) => Some(qc_route::DeviceProperties::read(text)?),
         None => None,
     };
     let calibration = match &properties {
@@ -467,16 +467,6 @@ fn has_durations(model: &qc_sim::noise::NoiseModel) -> bool {
         .iter()
         .any(|q| q.gate_duration > 0.0 || q.measure_duration > 0.0 || q.reset_duration > 0.0)
         || model.couplers.values().any(|c| c.duration > 0.0)
-}
-
-/// The device compiler's entangler for a target's `two_qubit`.
-fn route_entangler(two_qubit: qc_export::target::Entangler) -> qc_route::Entangler {
-    match two_qubit {
-        qc_export::target::Entangler::Cx => qc_route::Entangler::Cx,
-        qc_export::target::Entangler::Cz => qc_route::Entangler::Cz,
-        qc_export::target::Entangler::Siswap => qc_route::Entangler::SqrtISwap,
-        qc_export::target::Entangler::Rzz => qc_route::Entangler::Rzz,
-    }
 }
 
 /// The OpenQASM name of an IR gate with its controls (as the gate table writes it).

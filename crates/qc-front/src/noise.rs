@@ -86,6 +86,21 @@ pub fn noise_model(props: &DeviceProperties, entangler: &str) -> NoiseModel {
     model
 }
 
+/// The two-qubit gate a calibration's coupler errors are for: `cz` where it lists CZ (IBM's
+/// Heron devices, Google's Willow), else the first other two-qubit gate it lists (`siswap` on
+/// Google's Sycamore-class processors, `ecr` on IBM's Eagles).
+fn calibrated_entangler(props: &DeviceProperties) -> &str {
+    let mut two = props.gates.iter().filter(|g| g.qubits.len() == 2);
+    if props
+        .gates
+        .iter()
+        .any(|g| g.gate == "cz" && g.qubits.len() == 2)
+    {
+        return "cz";
+    }
+    two.next().map_or("cz", |g| g.gate.as_str())
+}
+
 /// `shots` noisy shots of `circuit` (a program on the device's physical qubits, as written) with
 /// the noise of the calibration `properties` (BackendProperties JSON text), on the simulator
 /// `backend` in `precision`, seeded with `seed`: outcome -> count.
@@ -101,8 +116,8 @@ pub fn noisy_run(
     shots: u64,
     seed: u64,
 ) -> Result<Counts, NoisyError> {
-    let props = DeviceProperties::from_backend_properties(properties)?;
-    let model = noise_model(&props, "cz");
+    let props = DeviceProperties::read(properties)?;
+    let model = noise_model(&props, calibrated_entangler(&props));
     let program = NoisyProgram::new(circuit, &model)?;
     let counts = crate::with_simulator!(backend, precision, |new_sim| {
         noisy_counts(&program, new_sim, MemoryLimit::default(), shots, seed)

@@ -124,6 +124,25 @@ pub enum CalibrationError {
         /// The unit as written.
         unit: String,
     },
+    /// A Google calibration's metric that cannot be read (a target that is not a grid qubit,
+    /// no number, the wrong number of targets).
+    #[error("Google calibration: {metric} {why}")]
+    Google {
+        /// The metric's name (or `cirq_type`).
+        metric: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// A Google calibration's error rate that is not in [0, 1].
+    #[error("Google calibration: {metric} of {place} is {value}, not an error rate in [0, 1]")]
+    GoogleRate {
+        /// The metric's name.
+        metric: String,
+        /// `qubit 3`, `qubits 4-5`.
+        place: String,
+        /// The value.
+        value: f64,
+    },
     /// An error rate that is not a number in [0, 1].
     #[error("{what} of {place} is {value}, not an error rate in [0, 1]")]
     BadValue {

@@ -50,6 +50,7 @@ pub mod device;
 pub mod elide;
 pub mod embedding;
 pub mod error;
+pub mod google;
 pub mod kak;
 pub mod known;
 pub mod layout;
@@ -67,7 +68,7 @@ pub mod weyl;
 pub use calibration::{Calibration, CalibrationError, EspOp};
 pub use device::{Device, Usable};
 pub use error::{RouteError, VerifyError};
-pub use native::Entangler;
+pub use native::{Entangler, Synthesis};
 pub use properties::{DeviceProperties, GateProperties, QubitProperties};
 pub use router::QubitTrack;
 

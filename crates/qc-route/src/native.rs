@@ -28,26 +28,9 @@ use crate::weyl::{self, Canonical};
 use qc_ir::{Control, Gate, Instruction, Qubit};
 use std::f64::consts::FRAC_PI_8;
 
-/// A device's two-qubit gate, as data: what routing prices and re-synthesis writes.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Entangler {
-    /// CZ (symmetric).
-    #[default]
-    Cz,
-    /// CNOT, directed: the pair's high qubit controls (a coupler the other way round
-    /// synthesises the gate with its qubits exchanged).
-    Cx,
-    /// IBM's echoed cross-resonance gate, directed like CX (the high qubit first); locally a CNOT.
-    Ecr,
-    /// iSWAP (symmetric); locally SWAP times CZ.
-    ISwap,
-    /// The square root of iSWAP (symmetric): Google's Sycamore.
-    SqrtISwap,
-    /// `exp(-i theta/2 Z Z)` for any angle (Quantinuum's ZZ phase): one for a controlled phase.
-    Rzz,
-    /// `exp(-i theta/2 X X)` for any angle (IonQ's Mølmer-Sørensen gate).
-    Rxx,
-}
+/// A device's two-qubit gate, as data (the IR's, shared with the exporter's targets): what
+/// routing prices and re-synthesis writes, through [`Synthesis`].
+pub use qc_ir::Entangler;
 
 /// One native two-qubit gate on the pair `(hi, lo)`: an [`Entangler`]'s gate, with its angle
 /// for the continuous ones.
@@ -78,45 +61,28 @@ pub enum Prim {
     Two(Native),
 }
 
-impl Entangler {
-    /// Every entangler.
-    pub const ALL: [Entangler; 7] = [
-        Entangler::Cz,
-        Entangler::Cx,
-        Entangler::Ecr,
-        Entangler::ISwap,
-        Entangler::SqrtISwap,
-        Entangler::Rzz,
-        Entangler::Rxx,
-    ];
-
-    /// The entangler's OpenQASM name (a target's `two_qubit`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Entangler::Cz => "cz",
-            Entangler::Cx => "cx",
-            Entangler::Ecr => "ecr",
-            Entangler::ISwap => "iswap",
-            Entangler::SqrtISwap => "siswap",
-            Entangler::Rzz => "rzz",
-            Entangler::Rxx => "rxx",
-        }
-    }
-
-    /// The entangler an OpenQASM name means (`None` for another name).
-    pub fn from_name(name: &str) -> Option<Entangler> {
-        Entangler::ALL.into_iter().find(|e| e.name() == name)
-    }
-
-    /// True when the gate's two qubits play different parts (CX, ECR): a device couples them
-    /// one way round.
-    pub fn directed(self) -> bool {
-        matches!(self, Entangler::Cx | Entangler::Ecr)
-    }
-
+/// How the device compiler writes two-qubit unitaries in an [`Entangler`]'s gates: what the plan
+/// and the router price blocks with and re-synthesis writes. (What the entangler is as a gate, its
+/// name and IR gate, is the IR's: [`qc_ir::Entangler`].)
+pub trait Synthesis: Copy {
     /// The fewest of this entangler's gates (with single-qubit gates between them) that write a
     /// gate at Weyl-chamber coordinates `coords`: 0 to 3.
-    pub fn count_at(self, coords: [f64; 3]) -> u8 {
+    fn count_at(self, coords: [f64; 3]) -> u8;
+    /// The fewest of this entangler's gates that write `u` (3 when `u` is not unitary: the
+    /// pricing of a gate re-synthesis would refuse).
+    fn count(self, u: &Mat4) -> u8;
+    /// The entangler's one gate, for those without an angle (`None` for RZZ and RXX).
+    fn fixed_gate(self) -> Option<Native>;
+    /// `u` written with [`Synthesis::count`] native gates and single-qubit gates between them,
+    /// exact up to a global phase (checked, within [`SYNTH_TOL`]); `None` when the numerics fail.
+    fn synthesize(self, u: &Mat4) -> Option<Vec<Prim>>;
+    /// The IR gate of this entangler's native gate on `(hi, lo)` (`None` for a gate the IR has
+    /// not: ECR, and the continuous RZZ and RXX, whose gates each carry their own angle).
+    fn instruction(self, hi: usize, lo: usize) -> Option<Instruction>;
+}
+
+impl Synthesis for Entangler {
+    fn count_at(self, coords: [f64; 3]) -> u8 {
         match self {
             Entangler::Cz | Entangler::Cx | Entangler::Ecr | Entangler::ISwap => {
                 cz_like::count(self, coords)
@@ -126,9 +92,7 @@ impl Entangler {
         }
     }
 
-    /// The fewest of this entangler's gates that write `u` (3 when `u` is not unitary: the
-    /// pricing of a gate re-synthesis would refuse).
-    pub fn count(self, u: &Mat4) -> u8 {
+    fn count(self, u: &Mat4) -> u8 {
         if matches!(self, Entangler::Cz | Entangler::Cx | Entangler::Ecr) {
             // CZ's class: the invariants count without a decomposition (the same numbers).
             return crate::kak::cz_count(u);
@@ -136,8 +100,7 @@ impl Entangler {
         weyl::coordinates(u).map_or(3, |c| self.count_at(c))
     }
 
-    /// The entangler's one gate, for those without an angle (`None` for RZZ and RXX).
-    pub fn fixed_gate(self) -> Option<Native> {
+    fn fixed_gate(self) -> Option<Native> {
         match self {
             Entangler::Cz => Some(Native::Cz),
             Entangler::Cx => Some(Native::Cx),
@@ -148,9 +111,7 @@ impl Entangler {
         }
     }
 
-    /// `u` written with [`Entangler::count`] native gates and single-qubit gates between them,
-    /// exact up to a global phase (checked, within [`SYNTH_TOL`]); `None` when the numerics fail.
-    pub fn synthesize(self, u: &Mat4) -> Option<Vec<Prim>> {
+    fn synthesize(self, u: &Mat4) -> Option<Vec<Prim>> {
         if self == Entangler::Cz {
             // CZ's own synthesis on the gate's KAK form: the canonical form would first put
             // Cliffords around the core, and the single-qubit gates they leave cost ibm_fez's
@@ -159,45 +120,27 @@ impl Entangler {
             return Some(prims.into_iter().map(Prim::from).collect());
         }
         let form = weyl::canonical(u)?;
-        let core = self.core(form.coords)?;
+        let core = core(self, form.coords)?;
         let prims = around(&form, core);
         circuit_unitary(&prims)
             .eq_up_to_phase(u, SYNTH_TOL)
             .then_some(prims)
     }
 
-    /// The canonical core `N(coords)` (up to a global phase) with the fewest native gates.
-    fn core(self, coords: [f64; 3]) -> Option<Vec<Prim>> {
-        match self {
-            Entangler::Cz | Entangler::Cx | Entangler::Ecr | Entangler::ISwap => {
-                cz_like::core(self, coords)
-            }
-            Entangler::SqrtISwap => sqrt_iswap::core(coords),
-            Entangler::Rzz => Some(rzz::core(coords, rzz::Axis::Z)),
-            Entangler::Rxx => Some(rzz::core(coords, rzz::Axis::X)),
-        }
-    }
-
-    /// The IR gate of this entangler's native gate on `(hi, lo)` (`None` for a gate the IR has
-    /// not: ECR, RZZ, RXX).
-    pub fn instruction(self, hi: usize, lo: usize) -> Option<Instruction> {
+    fn instruction(self, hi: usize, lo: usize) -> Option<Instruction> {
         self.fixed_gate()?.instruction(hi, lo)
     }
+}
 
-    /// True when `gate` with `controls` controls is this entangler's IR gate.
-    pub fn is_gate(self, gate: Gate, controls: usize) -> bool {
-        if self == Entangler::Rzz {
-            // Continuous: every angle is the entangler's gate.
-            return matches!(gate, Gate::Rzz(_)) && controls == 0;
+/// The canonical core `N(coords)` (up to a global phase) with the fewest native gates.
+fn core(entangler: Entangler, coords: [f64; 3]) -> Option<Vec<Prim>> {
+    match entangler {
+        Entangler::Cz | Entangler::Cx | Entangler::Ecr | Entangler::ISwap => {
+            cz_like::core(entangler, coords)
         }
-        self.instruction(1, 0).is_some_and(|i| match i.op {
-            qc_ir::Op::Gate {
-                gate: g,
-                controls: c,
-                ..
-            } => g == gate && c.len() == controls,
-            _ => false,
-        })
+        Entangler::SqrtISwap => sqrt_iswap::core(coords),
+        Entangler::Rzz => Some(rzz::core(coords, rzz::Axis::Z)),
+        Entangler::Rxx => Some(rzz::core(coords, rzz::Axis::X)),
     }
 }
 
@@ -207,12 +150,6 @@ impl From<crate::kak::Prim> for Prim {
             crate::kak::Prim::One(on_hi, m) => Prim::One(on_hi, m),
             crate::kak::Prim::Cz => Prim::Two(Native::Cz),
         }
-    }
-}
-
-impl std::fmt::Display for Entangler {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
     }
 }
 
@@ -316,7 +253,7 @@ fn conjugate_core(core: Vec<Prim>, from: &Mat4, to: &Mat4) -> Option<Vec<Prim>> 
 /// [`Entangler::count`] remembered by the gate's exact entries: routing prices the same few
 /// blocks over and over (each candidate SWAP merged into the block before it, each candidate
 /// routing's runs), and one count is an eigenproblem.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct CountCache {
     entangler: Entangler,
     counts: std::collections::HashMap<[u64; 32], u8>,

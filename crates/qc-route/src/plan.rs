@@ -18,7 +18,7 @@
 
 use crate::known::Oracle;
 use crate::linalg::{Mat2, Mat4, C};
-use crate::native::Entangler;
+use crate::native::{Entangler, Synthesis};
 use crate::program::{Cond, Program, StepOp};
 use qc_ir::Backend;
 

@@ -4,7 +4,7 @@
 
 use crate::error::RouteError;
 use crate::linalg::{Mat2, Mat4};
-use crate::native::{Entangler, Native, Prim};
+use crate::native::{Entangler, Native, Prim, Synthesis};
 use qc_ir::{Circuit, Clbit, Condition, Gate, Instruction, Op, Qubit};
 
 /// A classical condition: the step runs when bit `clbit` holds `value`.

@@ -11,7 +11,7 @@
 
 use crate::error::RouteError;
 use crate::linalg::Mat4;
-use crate::native::{CountCache, Entangler, Prim};
+use crate::native::{CountCache, Entangler, Prim, Synthesis};
 use crate::program::{Cond, Step, StepOp};
 
 struct Block {

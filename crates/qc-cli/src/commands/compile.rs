@@ -32,7 +32,8 @@ pub struct CompileArgs {
     #[arg(long, value_name = "NAME")]
     pub target: Option<String>,
     /// A device calibration in IBM's BackendProperties JSON (the format of qiskit-ibm-runtime's
-    /// props_fez.json), for a device target: qubits and couplers whose error is 0.5 or more are
+    /// props_fez.json) or Google's (cirq-google's calibrations/*_calibration.json, as for
+    /// --target weber), for a device target: qubits and couplers whose error is 0.5 or more are
     /// never used, and placement and routing maximise the estimated success probability.
     /// Without it, errors are uniform.
     #[arg(long, value_name = "FILE")]

@@ -29,7 +29,8 @@ pub struct RunArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(0..=qc_ir::exec::MAX_SHOTS))]
     pub shots: Option<u64>,
     /// Simulate with the noise of this device calibration (IBM BackendProperties JSON, e.g.
-    /// `props_fez.json`; see docs/hardware.md): each shot is one Monte-Carlo trajectory of the
+    /// `props_fez.json`, or a Google calibration as cirq-google ships it; see
+    /// docs/hardware.md): each shot is one Monte-Carlo trajectory of the
     /// program as written, on the physical qubits it names, with a depolarising error after each
     /// gate, thermal relaxation over each gate and each idle window of its as-late-as-possible
     /// schedule, and readout errors. Needs --shots.

@@ -12,7 +12,7 @@
 //!   same set, `SWAP^2 = I`, the plane `c = 0`);
 //! - 3 otherwise (three CZ write any gate, `SWAP U` included).
 
-use super::{Entangler, Native, Prim};
+use super::{Entangler, Native, Prim, Synthesis};
 use crate::kak::{self, COORD_TOL};
 use crate::linalg::Mat4;
 use crate::weyl;
