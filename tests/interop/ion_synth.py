@@ -28,26 +28,20 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from route_bench import Qchess, device_summary  # noqa: E402
+from route_bench import Qchess, device_summary, game_list  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 7
 RANDOM_GAMES = 3
-RANDOM_PLIES = 30
 FORMS = ["deferred", "dynamic"]
 BASIS = ["rz", "rx", "ry", "rzz"]
 
 
 def games(qchess, folder, random_games):
-    """[(name, game file)]: the bundled games, then the seeded random games."""
-    found = [(p.stem, p) for p in sorted((ROOT / "circuits").glob("*.qcg"))]
-    found += [(f"tour/{p.stem}", p) for p in sorted((ROOT / "circuits" / "tour").glob("*.qcg"))]
-    for k in range(1, random_games + 1):
-        played = json.loads(qchess.run("simulate", "--random-plies", RANDOM_PLIES, "--seed", k, "--json")[0])
-        path = folder / f"random{k:02d}.qcg"
-        path.write_text(played["game"] + "\n")
-        found.append((f"random{k:02d}", path))
-    return found
+    """[(name, game file)]: the bundled games and the tour's, then the seeded random games (route_bench's
+    list without Niel's Chess, whose games the device targets compile like the others)."""
+    return [(name, args[0]) for name, group, args in game_list(False, random_games, qchess, folder)
+            if group != "niels"]
 
 
 def two_qubit_ops(circuit):
