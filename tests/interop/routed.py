@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """qchess's device programs run as written (issue 25): every bundled game (circuits/*.qcg,
 circuits/tour/*.qcg, circuits/niels/*.qng) compiled for every device target (`ibm_fez` with
-FakeFez's calibration, in both forms, `sycamore`, and the ion trap `quantinuum_h2` in the dynamic
-form), then
+FakeFez's calibration, in both forms, `sycamore` and Google's `weber`, and the ion trap
+`quantinuum_h2` in the dynamic form), then
 
 1. `qiskit.qasm3.loads` reads the program (qubit index k is `$k`) and physical.check finds every
    gate native, every two-qubit gate on a coupler of the device and none on a broken coupler or
@@ -243,11 +243,12 @@ def main():
     start = time.time()
     failures = []
     fez, syc = physical.Device.load("ibm_fez"), physical.Device.load("sycamore")
-    ions = physical.Device.load("quantinuum_h2")
+    ions, weber = physical.Device.load("quantinuum_h2"), physical.Device.load("weber")
     cal = physical.Calibration.load(args.out / "props_fez.json")
     targets = [("ibm_fez", "dynamic", fez, cal), ("ibm_fez", "deferred", fez, cal),
                ("sycamore", None, syc, physical.Calibration.uniform(syc.qubits)),
-               ("quantinuum_h2", "dynamic", ions, physical.Calibration.uniform(ions.qubits))]
+               ("quantinuum_h2", "dynamic", ions, physical.Calibration.uniform(ions.qubits)),
+               ("weber", None, weber, physical.Calibration.uniform(weber.qubits))]
     report = {}
     for name, game_args in games(args.quick):
         if args.only and name not in args.only:
