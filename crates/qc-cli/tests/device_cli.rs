@@ -559,7 +559,7 @@ fn an_unknown_device_exits_2_naming_it() {
             &err,
             &[
                 "unknown target `nosuch_device`",
-                "ibm_fez, quantinuum_h2, rainbow, sycamore, weber",
+                "ibm_fez, quantinuum_h2, rainbow, sycamore, weber, willow_pink",
             ],
         );
     }

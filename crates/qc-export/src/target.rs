@@ -166,7 +166,7 @@ fn lowers_cnot(entangler: Entangler) -> bool {
 /// The hardware targets built into qchess: the repository's `backends/*.toml` at build time, as
 /// (name, TOML text). `--target NAME` finds them wherever the binary runs; a file
 /// `NAME.toml` in `--backends-dir` adds a target or overrides a bundled one.
-pub const BUNDLED_TARGETS: [(&str, &str); 9] = [
+pub const BUNDLED_TARGETS: [(&str, &str); 10] = [
     ("braket", include_str!("../../../backends/braket.toml")),
     ("generic", include_str!("../../../backends/generic.toml")),
     ("google", include_str!("../../../backends/google.toml")),
@@ -179,6 +179,10 @@ pub const BUNDLED_TARGETS: [(&str, &str); 9] = [
     ("rainbow", include_str!("../../../backends/rainbow.toml")),
     ("sycamore", include_str!("../../../backends/sycamore.toml")),
     ("weber", include_str!("../../../backends/weber.toml")),
+    (
+        "willow_pink",
+        include_str!("../../../backends/willow_pink.toml"),
+    ),
 ];
 
 impl Target {
