@@ -46,7 +46,9 @@ pub use gate::{Gate, GateKind};
 pub use gate_data::GateInfo;
 pub use guard::{Guard, GuardError};
 pub use ids::{Clbit, Qubit, Site};
-pub use instruction::{Condition, Control, Instruction, Op, Origin, Polarity};
+pub use instruction::{
+    check_delay, BadDelay, Condition, Control, Instruction, Op, Origin, Polarity,
+};
 pub use matrix::Matrix;
 pub use num_complex::Complex64;
 pub use user_gate::{UserGate, UserGateError};
