@@ -427,6 +427,12 @@ mod tests {
         let (_, _, report) =
             decouple(&build(false), &model(), DdSequence::Xx, &ibm()).expect("valid");
         assert_eq!(report.windows, 1);
+        // The first CZ unconditioned, the rest a block: q0's window ends inside the block, so
+        // it is cut at the block's start, where the CZ (as late as possible) ends: nothing left.
+        let mut c = build(true);
+        c.instructions_mut()[2].condition = None;
+        let (_, _, report) = decouple(&c, &model(), DdSequence::Xx, &ibm()).expect("valid");
+        assert_eq!(report.windows, 0);
     }
 
     /// A window right after a measurement of the qubit (a basis state) gets none. (The
@@ -481,5 +487,48 @@ mod tests {
             assert!((u.get(1, 0) / u.get(0, 1) + 1.0).norm() < 1e-12);
         }
         assert!(Pulses::native(|n| n == "rz").is_none());
+    }
+}
+
+#[cfg(test)]
+mod delay_tests {
+    use crate::noise::channels::{relaxation_process_fidelity, truncated_t2};
+    use crate::noise::{NoiseModel, NoisyProgram, QubitNoise};
+    use qc_ir::{Circuit, Gate, Instruction, Op, Qubit};
+
+    /// A delay has its own duration in the schedule, and the success probability with time
+    /// counts the qubit's relaxation over it: x; delay 1000 ns; x is the two gates' factors
+    /// times the relaxation's process fidelity over 1000 ns.
+    #[test]
+    fn a_delay_is_timed_and_relaxes_its_qubit() {
+        let q = QubitNoise {
+            t1: 50_000.0,
+            t2: 30_000.0,
+            gate_duration: 40.0,
+            ..QubitNoise::default()
+        };
+        let model = NoiseModel {
+            qubits: vec![q],
+            ..NoiseModel::default()
+        };
+        let build = |delay: Option<f64>| {
+            let mut c = Circuit::with_plain_qubits(1, 0);
+            c.push(Instruction::gate(Gate::X, &[Qubit(0)], &[]));
+            if let Some(d) = delay {
+                c.push(Instruction::new(Op::Delay {
+                    qubit: Qubit(0),
+                    duration: d,
+                }));
+            }
+            c.push(Instruction::gate(Gate::X, &[Qubit(0)], &[]));
+            c
+        };
+        let with = NoisyProgram::new(&build(Some(1000.0)), &model).expect("valid");
+        let without = NoisyProgram::new(&build(None), &model).expect("valid");
+        assert_eq!(with.schedule().length(), 1080.0);
+        assert_eq!(with.schedule().start(2), 1040.0);
+        let relax = relaxation_process_fidelity(q.t1, truncated_t2(q.t1, q.t2), 1000.0);
+        assert!(relax < 0.99);
+        assert!((with.success_probability() - without.success_probability() * relax).abs() < 1e-12);
     }
 }
