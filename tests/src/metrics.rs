@@ -44,7 +44,7 @@ pub fn metrics(instructions: &[Instruction]) -> Metrics {
                 }
             }
             Op::Measure { .. } => measurements += 1,
-            Op::Reset { .. } | Op::Alloc { .. } | Op::Free { .. } => {}
+            Op::Reset { .. } | Op::Alloc { .. } | Op::Free { .. } | Op::Delay { .. } => {}
         }
     }
     let gate_qubits: Vec<Vec<Qubit>> = instructions

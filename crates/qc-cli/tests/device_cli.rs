@@ -1131,3 +1131,24 @@ fn route_reports_the_success_probability_with_idle_time() {
         "{text}"
     );
 }
+
+/// `--dd` is refused with exit code 2 and a reason on a logical target, without a calibration's
+/// durations, in OpenQASM 2, and for an unknown sequence.
+#[test]
+fn dynamical_decoupling_is_refused_where_it_cannot_be_written() {
+    let game = "circuits/interference.qcg";
+    let err = refused(&qchess(&["compile", game, "--target", "ibm", "--dd", "xx"]));
+    assert_mentions(&err, &["--dd needs a device target"]);
+    let err = refused(&qchess(&[
+        "compile", game, "--target", "ibm_fez", "--dd", "xy4",
+    ]));
+    assert_mentions(&err, &["--dd xy4", "give --properties"]);
+    let err = refused(&qchess(&[
+        "compile", game, "--target", "ibm_fez", "--dd", "sideways",
+    ]));
+    assert_mentions(&err, &["sideways", "xx", "xy4"]);
+    // `--dd none` changes nothing: the program is the one written without the option.
+    let plain = qchess(&["compile", game, "--target", "ibm_fez"]);
+    let none = qchess(&["compile", game, "--target", "ibm_fez", "--dd", "none"]);
+    assert_eq!(plain.stdout, none.stdout);
+}

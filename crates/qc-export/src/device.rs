@@ -45,6 +45,10 @@ pub fn program_circuit(program: &Program) -> Result<Circuit, ExportError> {
                 clbit: Clbit(*clbit as u32),
             })),
             Stmt::Reset { qubit } => c.push(Instruction::new(Op::Reset { qubit: q(*qubit) })),
+            Stmt::Delay { qubit, duration } => c.push(Instruction::new(Op::Delay {
+                qubit: q(*qubit),
+                duration: *duration,
+            })),
         }
     }
     Ok(c)
@@ -186,6 +190,10 @@ pub fn device_program(
             }
             Op::Reset { qubit } => body.push(Stmt::Reset {
                 qubit: qubit.index(),
+            }),
+            Op::Delay { qubit, duration } => body.push(Stmt::Delay {
+                qubit: qubit.index(),
+                duration: *duration,
             }),
             Op::UserGate { .. } | Op::Alloc { .. } | Op::Free { .. } => {}
         }

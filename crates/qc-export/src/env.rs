@@ -594,6 +594,30 @@ impl Env {
         self.written.get(bit).copied().unwrap_or(false)
     }
 
+    /// Appends delays of `duration` nanoseconds (already checked) on `qubits`, under `cond`.
+    pub fn delay(
+        &mut self,
+        qubits: &[usize],
+        duration: f64,
+        cond: Option<&Guard>,
+        pos: Pos,
+    ) -> Result<(), ImportError> {
+        for &q in qubits {
+            self.push(
+                Instruction {
+                    op: Op::Delay {
+                        qubit: Qubit(q as u32),
+                        duration,
+                    },
+                    condition: cond.cloned(),
+                    origin: None,
+                },
+                pos,
+            )?;
+        }
+        Ok(())
+    }
+
     /// Appends resets of `qubits`, under `cond`.
     pub fn reset(
         &mut self,

@@ -69,6 +69,9 @@ pub enum Unsupported {
     /// `if (c) measure` is not written in the dynamic form.
     #[error("a conditioned measurement has no OpenQASM form here; use the deferred form")]
     ConditionedMeasure,
+    /// `if (c) delay` has no OpenQASM form here (an `if` body holds gates only).
+    #[error("a conditioned delay has no OpenQASM form here")]
+    ConditionedDelay,
     /// `if (c) reset` is not written in the dynamic form.
     #[error("a conditioned reset has no OpenQASM form here; use the deferred form")]
     ConditionedReset,

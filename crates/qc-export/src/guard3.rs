@@ -259,6 +259,29 @@ pub fn check_syntax(root: &SyntaxNode) -> Result<(), ImportError> {
                     }));
                 }
             }
+            // A delay is `delay[<number><unit>] qubits;`: the semantic pass unwraps its
+            // designator and the designator's expression, and a timing literal's number.
+            DELAY_STMT => {
+                let timed = node
+                    .children()
+                    .find(|n| n.kind() == DESIGNATOR)
+                    .and_then(|d| d.children().next())
+                    .is_some_and(|n| {
+                        n.kind() == TIMING_LITERAL && n.children().any(|c| c.kind() == LITERAL)
+                    });
+                if !timed {
+                    return Err(pos().error(Kind::DelayDuration {
+                        found: "no duration literal in brackets (`delay[120ns] q[0];`)".into(),
+                    }));
+                }
+            }
+            DESIGNATOR if node.parent().is_some_and(|p| p.kind() == DELAY_STMT) => {}
+            TIMING_LITERAL
+                if node
+                    .parent()
+                    .filter(|p| p.kind() == DESIGNATOR)
+                    .and_then(|p| p.parent())
+                    .is_some_and(|g| g.kind() == DELAY_STMT) => {}
             // The semantic pass panics on a register size that is not an integer literal.
             DESIGNATOR => {
                 let literal_int = node.children().next().is_some_and(|n| {

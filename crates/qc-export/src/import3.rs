@@ -415,6 +415,20 @@ impl Walk<'_> {
                 }
                 Ok(())
             }
+            Stmt::Delay(d) => {
+                let duration = delay_nanoseconds(d.duration()).map_err(|found| {
+                    pos.error(Kind::DelayDuration {
+                        found: found.into(),
+                    })
+                })?;
+                for operand in d.qubits() {
+                    let qubits = self.operand(true, operand, pos)?;
+                    for cond in cases.iter() {
+                        self.env.delay(&qubits, duration, cond, pos)?;
+                    }
+                }
+                Ok(())
+            }
             Stmt::Barrier(_) => Ok(()),
             Stmt::If(i) => self.if_statement(i, node, cases, pos),
             Stmt::ForStmt(f) => self.for_loop(f, node, cases, pos),
@@ -611,6 +625,23 @@ fn measurement_offsets(file: &synast::SourceFile) -> HashSet<usize> {
 /// The statements of a block's syntax node, in order.
 pub(crate) fn block_statements(block: &synast::BlockExpr) -> Vec<SyntaxNode> {
     block.statements().map(|s| s.syntax().clone()).collect()
+}
+
+/// A delay's duration in nanoseconds, from its literal; what it is instead, in words.
+fn delay_nanoseconds(duration: &asg::TExpr) -> Result<f64, &'static str> {
+    let (value, unit) = match duration.expression() {
+        Expr::Literal(asg::Literal::TimingIntLiteral(t)) => (*t.value() as f64, t.time_unit()),
+        Expr::Literal(asg::Literal::TimingFloatLiteral(t)) => (*t.value(), t.time_unit()),
+        _ => return Err("an expression that is not a duration literal"),
+    };
+    let scale = match unit {
+        asg::TimeUnit::Second => 1e9,
+        asg::TimeUnit::MilliSecond => 1e6,
+        asg::TimeUnit::MicroSecond => 1e3,
+        asg::TimeUnit::NanoSecond => 1.0,
+        asg::TimeUnit::Cycle => return Err("a duration in dt (the device's sample time)"),
+    };
+    qc_ir::check_delay(value * scale).map_err(|_| "a duration that is not finite")
 }
 
 /// A statement the importer does not read, in words.

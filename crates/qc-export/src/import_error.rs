@@ -233,6 +233,14 @@ pub enum ImportErrorKind {
     /// A `{ }` block outside `gate` and `if`.
     #[error("a block outside `gate` and `if`")]
     StrayBlock,
+    /// A delay whose duration is not a duration literal in `s`, `ms`, `us`/`µs` or `ns` that is
+    /// finite and not negative (a duration in `dt`, the device's own sample time, has no length
+    /// here).
+    #[error("a delay's duration must be a literal in s, ms, us or ns, finite and not negative; found {found}")]
+    DelayDuration {
+        /// What was found, in words.
+        found: String,
+    },
     /// A classical assignment other than `c = measure q;`.
     #[error("unsupported classical assignment (only `c = measure q;`)")]
     ClassicalAssignment,

@@ -154,6 +154,18 @@ impl Lowerer {
                     }
                 }
             }
+            Op::Delay { qubit, duration } => {
+                if instr.condition.is_some() {
+                    return Err(ExportError::Unsupported {
+                        index,
+                        reason: Unsupported::ConditionedDelay,
+                    });
+                }
+                out.push(Stmt::Delay {
+                    qubit: self.q(index, *qubit)?,
+                    duration: *duration,
+                });
+            }
             _ => {}
         }
         Ok(())

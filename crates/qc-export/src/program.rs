@@ -59,6 +59,14 @@ pub enum Stmt {
         /// The qubit.
         qubit: usize,
     },
+    /// `delay[<duration>ns] q[qubit];` (OpenQASM 3; OpenQASM 2 has no delay, see
+    /// [`crate::qasm2::to_qasm2`]).
+    Delay {
+        /// The waiting qubit.
+        qubit: usize,
+        /// How long, in nanoseconds (finite, not negative).
+        duration: f64,
+    },
     /// `if (c[clbit]) { body }`.
     If {
         /// The condition bit (the body runs when it is 1).
@@ -222,6 +230,9 @@ impl Program {
                 }
                 Stmt::Reset { qubit } => {
                     let _ = writeln!(out, "reset {};", operand(reg, *qubit));
+                }
+                Stmt::Delay { qubit, duration } => {
+                    let _ = writeln!(out, "delay[{duration}ns] {};", operand(reg, *qubit));
                 }
                 Stmt::If { clbit, body } => {
                     let _ = writeln!(out, "if (c[{clbit}]) {{");

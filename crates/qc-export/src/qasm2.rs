@@ -101,6 +101,16 @@ pub fn to_qasm2(p: &Program) -> String {
             Stmt::Reset { qubit } => {
                 let _ = writeln!(out, "reset q[{qubit}];");
             }
+            // OpenQASM 2 has no delay. A delay is the identity, so dropping it leaves what the
+            // program computes unchanged (only a device's timing, which OpenQASM 2 cannot state,
+            // differs); the comment keeps it visible. The device compiler refuses dynamical
+            // decoupling in OpenQASM 2, where dropping its delays would leave bare pulses.
+            Stmt::Delay { qubit, duration } => {
+                let _ = writeln!(
+                    out,
+                    "// delay[{duration}ns] q[{qubit}]; (OpenQASM 2 has no delay)"
+                );
+            }
             Stmt::If { clbit, body } => {
                 for g in body {
                     let _ = writeln!(out, "if (c{clbit}==1) {}", call2(g));

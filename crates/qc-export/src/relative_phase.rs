@@ -44,6 +44,9 @@ fn keeps(stmt: &Stmt, qubits: &[usize]) -> bool {
         Stmt::Gate(call) => call_keeps(call),
         Stmt::If { body, .. } => body.iter().all(call_keeps),
         Stmt::Measure { qubit, .. } | Stmt::Reset { qubit } => !qubits.contains(qubit),
+        // The identity: it keeps every qubit as it is (but it is a timed instruction, so a
+        // pair of Toffolis is not matched across one on their qubits; see `toffoli_pairs`).
+        Stmt::Delay { qubit, .. } => !qubits.contains(qubit),
     }
 }
 

@@ -72,6 +72,10 @@ pub struct Target {
     /// target reuses measured qubits only where it may measure mid-circuit).
     #[serde(default)]
     pub measure_reset: bool,
+    /// A device target's default dynamical decoupling (`none`, `xx` or `xy4`, checked when the
+    /// file is read; `qchess compile --dd` overrides it; no key is `none`).
+    #[serde(default)]
+    pub dd: Option<qc_ir::DdSequence>,
     /// The checked coupling map of `edges` (filled when the file is read).
     #[serde(skip)]
     coupling: Option<CouplingMap>,
@@ -457,7 +461,9 @@ pub fn lower_program(program: &Program, target: &Target) -> Result<Program, Expo
                     });
                 }
             }
-            Stmt::Measure { qubit, .. } | Stmt::Reset { qubit } => {
+            // A delay is a timed instruction: the gates before it on its qubit are written before
+            // it, never merged with those after (dynamical decoupling's pulses stay apart).
+            Stmt::Measure { qubit, .. } | Stmt::Reset { qubit } | Stmt::Delay { qubit, .. } => {
                 flush(target, &mut pending, *qubit, &mut emit);
                 out.body.extend(emit.drain(..).map(Stmt::Gate));
                 out.body.push(stmt.clone());

@@ -153,7 +153,15 @@ fn constructs_oq3_semantics_panics_on_are_errors() {
         "uint n = 2;\nqubit[n] q;",
         "cal { }",
         "defcal x $0 { }",
-        "qubit q;\ndelay[10ns] q;",
+        // `delay[10ns] q;` is read (see below); a duration that is no literal, has no unit, is
+        // in `dt`, negative or imaginary, is not. (`delay q;` stops the parser itself, on an
+        // internal check: an error, but without a line.)
+        "qubit q;\ndelay[10] q;",
+        "qubit q;\ndelay[10dt] q;",
+        "qubit q;\ndelay[-10ns] q;",
+        "qubit q;\ndelay[1im] q;",
+        "qubit q;\ndelay[2 * 10ns] q;",
+        "qubit q;\ndelay[] q;",
         "qubit q;\nrz(1im) q;",
         "qubit q;\nbit c;\nc = measure q;\nif (c < 1) { x q; }",
         "qubit q;\nbit c;\nc = measure q;\nif (c && c) { x q; }",
@@ -318,4 +326,23 @@ fn user_gate_calls_count_as_their_bodies_against_the_instruction_limit() {
     assert_eq!(c.instructions().len(), calls - 1);
     let inlined = qc_ir::passes::inline_user_gates(&c);
     assert_eq!(inlined.instructions().len(), limit);
+}
+
+/// A delay in s, ms, us or ns is read as nanoseconds, on every qubit of a register operand.
+#[test]
+fn delays_are_read_in_nanoseconds() {
+    let c = import_qasm3(&format!(
+        "{V3}qubit[2] q;\ndelay[1.5us] q;\ndelay[20ns] q[1];\ndelay[2ms] $0;"
+    ))
+    .expect("delays");
+    let delays: Vec<(u32, f64)> = c
+        .instructions()
+        .iter()
+        .filter_map(|i| match i.op {
+            qc_ir::Op::Delay { qubit, duration } => Some((qubit.0, duration)),
+            _ => None,
+        })
+        .collect();
+    // `$0` is qubit 0, declared before `q` (qubits 1 and 2).
+    assert_eq!(delays, [(1, 1500.0), (2, 1500.0), (2, 20.0), (0, 2e6)]);
 }

@@ -367,6 +367,21 @@ fn device_targets_read_their_couplers_and_bad_maps_are_refused() {
             other => panic!("{two}: expected a target error, got {other:?}"),
         }
     }
+    // A device's default dynamical decoupling is checked when the file is read.
+    let xy4 = with_entangler("iswap", "edges = [[0, 1], [1, 2]]\ndd = \"xy4\"\n").expect("dd");
+    assert_eq!(xy4.dd, Some(qc_ir::DdSequence::Xy4));
+    match with_entangler("iswap", "edges = [[0, 1], [1, 2]]\ndd = \"xy8\"\n") {
+        Err(e @ ExportError::Target { .. }) => {
+            let message = e.to_string();
+            assert!(
+                message.contains(
+                    "unknown dynamical decoupling `xy8` (expected one of: none, xx, xy4)"
+                ),
+                "{message}"
+            );
+        }
+        other => panic!("dd = xy8: expected a target error, got {other:?}"),
+    }
     let unlowered = Target::from_toml(
         "name = \"d\"\nqubits = 2\nfeed_forward = true\nlower = false\nedges = [[0, 1]]\n",
     );

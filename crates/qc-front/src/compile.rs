@@ -11,6 +11,7 @@ use qc_export::{
 };
 use qc_ir::Circuit;
 use qc_route::{Calibration, CalibrationError, Device, EspOp, RouteError};
+use qc_sim::noise::DdSequence;
 
 /// Output formats.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -95,6 +96,9 @@ pub struct DeviceOptions<'a> {
     /// time, [`DeviceSummary::esp_with_time`], chooses: see [`compile_circuit_on`]). For
     /// comparisons.
     pub gates_only_choice: bool,
+    /// Dynamical decoupling of the device program's idle windows (`qc_sim::noise::dd`);
+    /// `None`: the target's default (its TOML key `dd`, else none). Device targets only.
+    pub dd: Option<DdSequence>,
 }
 
 /// The figures of a device program (printed by `qchess compile`).
@@ -127,6 +131,12 @@ pub struct DeviceSummary {
     pub exchanges: usize,
     /// Couplers the calibration marks broken (never used).
     pub broken_couplers: usize,
+    /// The dynamical decoupling applied (`none`, `xx`, `xy4`).
+    pub dd: String,
+    /// Idle windows it filled.
+    pub dd_windows: usize,
+    /// Pulses it wrote (each X or Y once).
+    pub dd_pulses: usize,
 }
 
 /// Why a game could not be compiled.
@@ -147,6 +157,35 @@ pub enum CompileError {
     /// The device program does not fit the calibration's noise model.
     #[error("--properties: the device program against its noise model: {0}")]
     Noise(#[from] qc_sim::noise::NoiseError),
+    /// `--dd` without a device target.
+    #[error(
+        "--dd needs a device target (one with couplers: ibm_fez, sycamore, or a file with `edges`)"
+    )]
+    DdWithoutDevice,
+    /// Dynamical decoupling without the durations of a calibration.
+    #[error("--dd {dd}: dynamical decoupling spaces pulses by the calibration's durations: give --properties")]
+    DdWithoutDurations {
+        /// The sequence asked for.
+        dd: DdSequence,
+    },
+    /// Dynamical decoupling in OpenQASM 2, which has no delay.
+    #[error(
+        "--dd {dd}: OpenQASM 2 has no delay, so the pulses could not be spaced; write OpenQASM 3"
+    )]
+    DdInQasm2 {
+        /// The sequence asked for.
+        dd: DdSequence,
+    },
+    /// A target whose native gates have no X pulse.
+    #[error(
+        "--dd {dd}: target {target} has neither `x` nor `sx` (with `rz`) to write the pulses in"
+    )]
+    DdNoPulse {
+        /// The sequence asked for.
+        dd: DdSequence,
+        /// The target.
+        target: String,
+    },
     /// `--properties` without a device target.
     #[error("--properties needs a device target (one with couplers: ibm_fez, sycamore, quantinuum_h2, or a file with `edges` or `all_to_all`)")]
     PropertiesWithoutDevice,
@@ -193,6 +232,7 @@ pub fn compile_circuit_on(
     match target.filter(|t| t.is_device()) {
         Some(t) => return compile_on_device(circuit, outcomes, format, options, t, facts, device),
         None if device.properties.is_some() => return Err(CompileError::PropertiesWithoutDevice),
+        None if device.dd.is_some() => return Err(CompileError::DdWithoutDevice),
         None => {}
     }
     let annotated = |mut e: Export| -> Export {
@@ -376,6 +416,35 @@ fn compile_on_device(
         target,
         device_format,
     )?;
+    // Dynamical decoupling, on the program as written (the target's gates, the schedule the
+    // noisy simulator and the success probability with time use); the pulses and delays are
+    // inserted into the program's statements, which are then printed again.
+    let dd = device_options.dd.or(target.dd).unwrap_or(DdSequence::None);
+    let mut dd_report = qc_sim::noise::DdReport::default();
+    if dd != DdSequence::None {
+        if device_format == DeviceFormat::Qasm2 {
+            return Err(CompileError::DdInQasm2 { dd });
+        }
+        let model = model
+            .as_ref()
+            .filter(|m| has_durations(m))
+            .ok_or(CompileError::DdWithoutDurations { dd })?;
+        let pulses =
+            qc_sim::noise::Pulses::native(|name| target.is_native(name)).ok_or_else(|| {
+                CompileError::DdNoPulse {
+                    dd,
+                    target: target.name.clone(),
+                }
+            })?;
+        let plain = qc_export::program_circuit(&export.program)?;
+        let (_, insertions, report) = qc_sim::noise::decouple(&plain, model, dd, &pulses)?;
+        insert_statements(&mut export.program, &insertions);
+        export.text = export
+            .program
+            .to_qasm3(target.include_stdgates, target.definitions);
+        export.summary = export.program.summary();
+        dd_report = report;
+    }
     // The device program's header is written afresh: it names the game again.
     if let Some(game) = facts.and_then(|f| f.game.clone()) {
         export.set_game(game);
@@ -408,7 +477,9 @@ fn compile_on_device(
                 .map(|g| EspOp::Gate(&g.name, &g.qubits))
                 .collect(),
             qc_export::program::Stmt::Measure { qubit, .. } => vec![EspOp::Measure(*qubit)],
-            qc_export::program::Stmt::Reset { .. } => Vec::new(),
+            qc_export::program::Stmt::Reset { .. } | qc_export::program::Stmt::Delay { .. } => {
+                Vec::new()
+            }
         };
         ops
     }));
@@ -422,7 +493,8 @@ fn compile_on_device(
                 }
             }
             qc_export::program::Stmt::Measure { qubit, .. }
-            | qc_export::program::Stmt::Reset { qubit } => {
+            | qc_export::program::Stmt::Reset { qubit }
+            | qc_export::program::Stmt::Delay { qubit, .. } => {
                 used.insert(*qubit);
             }
         }
@@ -445,9 +517,15 @@ fn compile_on_device(
         unrouted_two_qubit_gates: logical.summary.multi_qubit_gates,
         exchanges: routed.report.exchanges,
         broken_couplers: calibration.broken_couplers().len(),
+        dd: dd.to_string(),
+        dd_windows: dd_report.windows,
+        dd_pulses: dd_report.pulses,
     };
     let text = match format {
         Format::Qasm3 | Format::Qasm2 => export.text.clone(),
+        // With decoupling, the program as written (its pulses and delays are on it alone).
+        Format::Ir if dd != DdSequence::None => qc_ir::text::print(&written),
+        Format::Json if dd != DdSequence::None => serde_json::to_string_pretty(&written)? + "\n",
         Format::Ir => qc_ir::text::print(&routed.circuit),
         Format::Json => serde_json::to_string_pretty(&routed.circuit)? + "\n",
     };
@@ -457,6 +535,49 @@ fn compile_on_device(
         map: export.program.map,
         device: Some(device_summary),
     })
+}
+
+/// Inserts dynamical decoupling's pulses and delays into `program`'s statements: each
+/// insertion goes before the statement holding instruction `before` of the program's circuit
+/// (`qc_export::program_circuit` makes one instruction per statement, one per gate of an `if`
+/// body; an insertion never falls inside a body, see `qc_sim::noise::dd`).
+fn insert_statements(
+    program: &mut qc_export::program::Program,
+    insertions: &[qc_sim::noise::Insertion],
+) {
+    use qc_export::program::{GateCall, Stmt};
+    let mut body = Vec::with_capacity(program.body.len());
+    let mut next = insertions.iter().peekable();
+    let mut index = 0;
+    for stmt in std::mem::take(&mut program.body) {
+        let width = match &stmt {
+            Stmt::If { body, .. } => body.len(),
+            _ => 1,
+        };
+        while let Some(ins) = next.next_if(|i| i.before < index + width) {
+            for op in &ins.ops {
+                match op {
+                    qc_ir::Op::Gate { gate, targets, .. } => {
+                        if let Some((name, params)) = qc_export::lower::named_call(*gate, 0) {
+                            body.push(Stmt::Gate(GateCall::new(
+                                name,
+                                params,
+                                targets.iter().map(|q| q.index()).collect(),
+                            )));
+                        }
+                    }
+                    qc_ir::Op::Delay { qubit, duration } => body.push(Stmt::Delay {
+                        qubit: qubit.index(),
+                        duration: *duration,
+                    }),
+                    _ => {}
+                }
+            }
+        }
+        index += width;
+        body.push(stmt);
+    }
+    program.body = body;
 }
 
 /// Whether a noise model has any duration (a gate's, a readout's or a reset's): without, its

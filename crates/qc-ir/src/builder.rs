@@ -231,6 +231,15 @@ impl CircuitBuilder {
         self.emit_raw(Op::Reset { qubit });
     }
 
+    /// Emits a delay of `duration` nanoseconds on `qubit`.
+    ///
+    /// # Errors
+    /// [`crate::BadDelay`] for a negative or non-finite duration (nothing is emitted).
+    pub fn delay(&mut self, qubit: Qubit, duration: f64) -> Result<(), crate::BadDelay> {
+        self.emit_raw(Op::delay(qubit, duration)?);
+        Ok(())
+    }
+
     /// Runs `body` with `controls` added to every gate it emits.
     pub fn controlled<R>(&mut self, controls: &[Control], body: impl FnOnce(&mut Self) -> R) -> R {
         let depth = self.control_stack.len();

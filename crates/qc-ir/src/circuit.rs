@@ -204,7 +204,11 @@ impl Circuit {
             i.condition.is_none()
                 && matches!(
                     i.op,
-                    Op::Gate { .. } | Op::UserGate { .. } | Op::Alloc { .. } | Op::Free { .. }
+                    Op::Gate { .. }
+                        | Op::UserGate { .. }
+                        | Op::Alloc { .. }
+                        | Op::Free { .. }
+                        | Op::Delay { .. }
                 )
         })
     }
@@ -241,6 +245,11 @@ impl Circuit {
                 },
                 Op::Alloc { qubit } => Op::Free { qubit: *qubit },
                 Op::Free { qubit } => Op::Alloc { qubit: *qubit },
+                // A wait is its own inverse (the identity).
+                Op::Delay { qubit, duration } => Op::Delay {
+                    qubit: *qubit,
+                    duration: *duration,
+                },
                 Op::Measure { .. } => {
                     return Err(IrError::NotUnitary {
                         index,

@@ -115,9 +115,53 @@ pub enum Op {
         /// The ancilla.
         qubit: Qubit,
     },
+    /// `qubit` waits for `duration` nanoseconds: the identity for every simulator, but a timed
+    /// instruction for a schedule (it occupies the qubit for its duration, so that pulses can be
+    /// spaced across an idle window) and for the noisy simulator (the qubit relaxes over it).
+    /// `duration` is finite and not negative (checked where circuits are built and read).
+    Delay {
+        /// The waiting qubit.
+        qubit: Qubit,
+        /// How long it waits, in nanoseconds.
+        duration: f64,
+    },
+}
+
+/// A delay's duration that is negative, NaN or infinite.
+#[derive(Debug, thiserror::Error, Clone, Copy, PartialEq)]
+#[error(
+    "a delay of {duration} ns: a delay's duration is a finite number of nanoseconds, not negative"
+)]
+pub struct BadDelay {
+    /// The duration given.
+    pub duration: f64,
+}
+
+/// `duration` if it is a valid delay duration (finite, not negative; `-0` becomes `0`).
+///
+/// # Errors
+/// [`BadDelay`] otherwise.
+pub fn check_delay(duration: f64) -> Result<f64, BadDelay> {
+    if duration.is_finite() && duration >= 0.0 {
+        // `-0.0 >= 0.0`: normalise so that the text forms never print `-0`.
+        Ok(duration + 0.0)
+    } else {
+        Err(BadDelay { duration })
+    }
 }
 
 impl Op {
+    /// A delay of `duration` nanoseconds on `qubit`.
+    ///
+    /// # Errors
+    /// [`BadDelay`] for a negative or non-finite duration.
+    pub fn delay(qubit: Qubit, duration: f64) -> Result<Op, BadDelay> {
+        Ok(Op::Delay {
+            qubit,
+            duration: check_delay(duration)?,
+        })
+    }
+
     /// The unitary of a gate or user gate without its controls (first target = most significant
     /// bit); `None` for other operations.
     pub fn matrix(&self) -> Option<Cow<'_, Matrix>> {
@@ -178,6 +222,10 @@ impl Op {
             Op::Free { qubit } => Op::Free {
                 qubit: rename(*qubit),
             },
+            Op::Delay { qubit, duration } => Op::Delay {
+                qubit: rename(*qubit),
+                duration: *duration,
+            },
         }
     }
 
@@ -214,7 +262,8 @@ impl Op {
             Op::Measure { qubit, .. }
             | Op::Reset { qubit }
             | Op::Alloc { qubit }
-            | Op::Free { qubit } => {
+            | Op::Free { qubit }
+            | Op::Delay { qubit, .. } => {
                 smallvec::smallvec![*qubit]
             }
         }

@@ -17,6 +17,7 @@ pub mod builder;
 pub mod choice;
 pub mod circuit;
 pub mod coupling;
+pub mod decoupling;
 pub mod entangler;
 pub mod error;
 pub mod exec;
@@ -41,6 +42,7 @@ pub use builder::{BuilderMark, CircuitBuilder};
 pub use choice::{Choice, UnknownChoice};
 pub use circuit::{AncillaKind, Circuit, QubitRole};
 pub use coupling::{CouplingError, CouplingMap, MAX_DEVICE_QUBITS};
+pub use decoupling::DdSequence;
 pub use entangler::Entangler;
 pub use error::IrError;
 pub use exec::{ClassicalRecord, Distribution, ExecError, OutcomePolicy};
@@ -48,7 +50,9 @@ pub use gate::{Gate, GateKind};
 pub use gate_data::GateInfo;
 pub use guard::{Guard, GuardError};
 pub use ids::{Clbit, Qubit, Site};
-pub use instruction::{Condition, Control, Instruction, Op, Origin, Polarity};
+pub use instruction::{
+    check_delay, BadDelay, Condition, Control, Instruction, Op, Origin, Polarity,
+};
 pub use matrix::Matrix;
 pub use num_complex::Complex64;
 pub use user_gate::{UserGate, UserGateError};

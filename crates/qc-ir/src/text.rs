@@ -20,6 +20,8 @@
 //!   expressions in `pi`), its targets separated by commas, then optional controls
 //!   `ctrl(q=1, r=0)`.
 //! * `measure Q -> cK`, `reset Q`, `alloc Q`, `free Q`.
+//! * `delay(120ns) Q`: `Q` waits 120 nanoseconds (any finite, non-negative number; the identity
+//!   for a simulator, a timed wait for a schedule and the noisy simulator).
 //! * `if cK==V: ...` conditions an instruction on a classical bit.
 //! * `#` starts a comment. A trailing comment of exactly the form `# move N RULE` is the
 //!   instruction's origin and is kept; other comments are ignored.
@@ -116,6 +118,10 @@ pub fn print_instruction(instr: &Instruction, names: &[String]) -> String {
         }
         Op::Free { qubit } => {
             let _ = write!(line, "free {}", name(qubit));
+        }
+        Op::Delay { qubit, duration } => {
+            // `{}` of an f64 is its shortest exact form: the text reads back the same number.
+            let _ = write!(line, "delay({duration}ns) {}", name(qubit));
         }
     }
     if let Some(origin) = &instr.origin {
@@ -440,6 +446,33 @@ impl TextParser {
             "free" => Op::Free {
                 qubit: self.qubit(cur)?,
             },
+            "delay" => {
+                cur.expect("(", "after `delay` (a delay is `delay(120ns) q0`)")?;
+                let body_at = cur.pos;
+                let body = cur.until_close_paren()?;
+                let number = body.trim().strip_suffix("ns").ok_or_else(|| {
+                    cur.pos = body_at;
+                    cur.error(format!(
+                        "a delay's duration is in nanoseconds, written `120ns`, not `{body}`"
+                    ))
+                })?;
+                let duration = number
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .and_then(|d| crate::instruction::check_delay(d).ok())
+                    .ok_or_else(|| {
+                        cur.pos = body_at;
+                        cur.error(format!(
+                            "`{}` is not a delay's duration (a finite number of nanoseconds, not negative)",
+                            body.trim()
+                        ))
+                    })?;
+                Op::Delay {
+                    qubit: self.qubit(cur)?,
+                    duration,
+                }
+            }
             _ => self.gate(cur, name, at)?,
         };
         Ok(Instruction {

@@ -4,7 +4,7 @@
 //! user's mistake in a move: moves are checked by the rules before they are lowered.
 //!
 //! Checks: qubits and clbits in range; gate arity; finite angles; targets and controls pairwise
-//! distinct; user gates well formed (at most 3 qubits, a unitary matrix equal to its body's
+//! distinct; delays finite and not negative; user gates well formed (at most 3 qubits, a unitary matrix equal to its body's
 //! unitary, see [`crate::user_gate`]) with one target per qubit; an ancilla is used only between its `alloc` and `free` and is not allocated twice;
 //! `alloc`/`free` only on ancillas; each clbit written once; a clbit read by a condition only after
 //! it has been written.
@@ -73,6 +73,17 @@ pub enum VerifyErrorKind {
     /// A clbit written by a second measurement.
     #[error("clbit {0} is written twice (each clbit is written by one measurement)")]
     ClbitWrittenTwice(Clbit),
+    /// A delay whose duration is negative or not finite (the duration as written, since the
+    /// error kinds compare exactly).
+    #[error(
+        "a delay on qubit {qubit} of {duration} ns; a delay is a finite, non-negative duration"
+    )]
+    BadDelay {
+        /// The delayed qubit.
+        qubit: Qubit,
+        /// The duration, formatted.
+        duration: String,
+    },
     /// A condition reads a clbit before any measurement wrote it.
     #[error("clbit {0} is read before it is written")]
     ClbitReadBeforeWrite(Clbit),
@@ -183,6 +194,14 @@ pub fn verify(circuit: &Circuit) -> Result<(), VerifyErrors> {
                     gate: gate.name().to_string(),
                     expected: gate.num_qubits(),
                     got: targets.len(),
+                });
+            }
+        }
+        if let Op::Delay { qubit, duration } = &instr.op {
+            if crate::instruction::check_delay(*duration).is_err() {
+                report(VerifyErrorKind::BadDelay {
+                    qubit: *qubit,
+                    duration: duration.to_string(),
                 });
             }
         }

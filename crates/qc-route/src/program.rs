@@ -75,7 +75,7 @@ pub struct Program {
 
 impl Program {
     /// Reads an IR circuit whose gates act on at most two qubits (targets and controls
-    /// together). Allocation and freeing of ancillas carry no operation here.
+    /// together). Allocation and freeing of ancillas and delays carry no operation here.
     pub fn from_circuit(circuit: &Circuit) -> Result<Program, RouteError> {
         let mut steps = Vec::with_capacity(circuit.instructions().len());
         for (index, instr) in circuit.instructions().iter().enumerate() {
@@ -139,7 +139,10 @@ impl Program {
                     }
                     StepOp::Reset { q: qubit.index() }
                 }
-                Op::Alloc { .. } | Op::Free { .. } => continue,
+                // A delay is the identity; the routed program is scheduled afresh (and
+                // dynamical decoupling, which writes delays, runs after routing), so a delay of
+                // the logical program has no time left to keep.
+                Op::Alloc { .. } | Op::Free { .. } | Op::Delay { .. } => continue,
             };
             steps.push(Step { op, cond });
         }

@@ -87,7 +87,8 @@ pub fn verify(
                     });
                 }
             }
-            Op::Alloc { .. } | Op::Free { .. } => {}
+            // A delay (dynamical decoupling's spacing) is no device gate: any qubit may wait.
+            Op::Alloc { .. } | Op::Free { .. } | Op::Delay { .. } => {}
         }
     }
     for (&clbit, &times) in measured_in_original {

@@ -9,6 +9,7 @@ use clap::Args;
 use qc_export::{Dialect, ExportOptions, Form, MeasureScope, Summary, Target, Width};
 use qc_front::{Compiled, DeviceOptions, DeviceSummary, Format, Game, COMPILE_DEFAULTS};
 use qc_ir::Circuit;
+use qc_sim::noise::DdSequence;
 use std::path::PathBuf;
 
 // `--no-optimize` is a flag that turns the passes off, which only means something while the
@@ -43,6 +44,13 @@ pub struct CompileArgs {
     /// their calibrations apart).
     #[arg(long, requires = "properties")]
     pub allow_other_device: bool,
+    /// Dynamical decoupling on a device target: every idle window at least twice as long as the
+    /// pulses is filled with them, spaced by delays (OpenQASM 3 `delay`), from the --properties
+    /// durations; never inside a feed-forward block's time, never right after a measurement or
+    /// reset. Default: the target's `dd` key (none for the bundled targets: on a Markovian noise
+    /// model the pulses only add errors; docs/hardware.md, "Dynamical decoupling").
+    #[arg(long, value_name = "SEQUENCE", value_parser = choice::<DdSequence>())]
+    pub dd: Option<DdSequence>,
     /// Print the summary on standard error as one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -137,6 +145,7 @@ pub fn run(args: &CompileArgs) -> anyhow::Result<()> {
         seed: args.sim.seed,
         other_device: args.allow_other_device,
         gates_only_choice: false,
+        dd: args.dd,
     };
     let game = open(&args.game, &args.sim, true)?;
     let compiled = game
@@ -222,8 +231,17 @@ fn device_line(d: &DeviceSummary) -> String {
         .esp_with_time
         .map(|p| format!(", with idle time: {p:.4}"))
         .unwrap_or_default();
+    // Dynamical decoupling is said only when applied, so that lines without it read as before.
+    let dd = if d.dd.is_empty() || d.dd == "none" {
+        String::new()
+    } else {
+        format!(
+            ", dynamical decoupling {}: {} pulses in {} idle windows",
+            d.dd, d.dd_pulses, d.dd_windows
+        )
+    };
     format!(
-        "device {}: two-qubit gates: {} (unrouted {}), two-qubit depth: {}, physical qubits: {} (at most {} live at once), ESP: {:.4}{with_time} ({} errors{broken})\n",
+        "device {}: two-qubit gates: {} (unrouted {}), two-qubit depth: {}, physical qubits: {} (at most {} live at once), ESP: {:.4}{with_time} ({} errors{broken}){dd}\n",
         d.device,
         d.two_qubit_gates,
         d.unrouted_two_qubit_gates,

@@ -100,6 +100,7 @@ pub fn run(args: &RouteArgs) -> anyhow::Result<()> {
             seed: args.seed,
             other_device: args.allow_other_device,
             gates_only_choice: false,
+            dd: None,
         },
     )
     .with_context(|| format!("{name}: cannot compile for target `{}`", target.name))?;

@@ -213,6 +213,10 @@ fn marks_of(op: &Op, labels: &WireLabels, index: usize) -> Vec<(usize, Mark)> {
             Mark::Alloc(labels.alloc_label(index, *qubit)),
         )],
         Op::Free { qubit } => vec![(qubit.index(), Mark::Free)],
+        // A wait is drawn as a box with its duration, as a gate is with its name.
+        Op::Delay { qubit, duration } => {
+            vec![(qubit.index(), Mark::Box(format!("delay({duration}ns)")))]
+        }
     }
 }
 

@@ -225,7 +225,7 @@ fn walk(instructions: &[Instruction], mut values: BTreeMap<Qubit, bool>, read: &
             Op::Reset { qubit } => {
                 values.insert(*qubit, false);
             }
-            Op::Alloc { .. } | Op::Free { .. } => {}
+            Op::Alloc { .. } | Op::Free { .. } | Op::Delay { .. } => {}
         }
     }
     let acts = swapped

@@ -43,11 +43,13 @@
 //! state vector run in seconds.
 
 pub mod channels;
+pub mod dd;
 pub mod model;
 pub mod program;
 pub mod run;
 pub mod trajectory;
 
+pub use dd::{decouple, DdReport, DdSequence, Insertion, Pulses};
 pub use model::{CouplerNoise, NoiseError, NoiseModel, QubitNoise};
 pub use program::NoisyProgram;
 pub use run::{noisy_counts, Counts, NoisyRunError, TrajectoryBackend, TRAJECTORY_CHUNK};

@@ -23,6 +23,9 @@ pub(crate) enum Kind {
     Measure(Qubit),
     /// A reset.
     Reset(Qubit),
+    /// A delay: the qubit waits (and relaxes) for the delay's own duration, as over an idle
+    /// window.
+    Delay(Qubit),
     /// An ancilla's allocation or release: no time, no noise (a device has no such operation;
     /// a qubit that noise left dirty stays dirty).
     Bookkeeping,
@@ -101,6 +104,7 @@ fn kind(index: usize, instr: &Instruction, model: &NoiseModel) -> Result<Kind, N
         },
         Op::Measure { qubit, .. } => Kind::Measure(*qubit),
         Op::Reset { qubit } => Kind::Reset(*qubit),
+        Op::Delay { qubit, .. } => Kind::Delay(*qubit),
         Op::Alloc { .. } | Op::Free { .. } => Kind::Bookkeeping,
     })
 }
@@ -121,7 +125,11 @@ impl NoisyProgram {
             .map(|(index, instr)| kind(index, instr, model))
             .collect::<Result<Vec<Kind>, NoiseError>>()?;
         let qubit = |q: Qubit| &model.qubits[q.index()];
-        let duration = |k: Kind| match k {
+        let duration = |k: Kind, op: &Op| match k {
+            Kind::Delay(_) => match op {
+                Op::Delay { duration, .. } => *duration,
+                _ => 0.0,
+            },
             Kind::Virtual | Kind::Bookkeeping => 0.0,
             Kind::Single(q) => qubit(q).gate_duration,
             Kind::Two(a, b) => model
@@ -131,9 +139,9 @@ impl NoisyProgram {
             Kind::Reset(q) => qubit(q).reset_duration,
         };
         let mut next = 0;
-        let schedule = schedule_alap(&instructions, |_| {
+        let schedule = schedule_alap(&instructions, |instr| {
             next += 1;
-            duration(kinds[next - 1])
+            duration(kinds[next - 1], &instr.op)
         });
         let relaxation: Vec<(f64, f64)> = model
             .qubits
@@ -203,7 +211,7 @@ impl NoisyProgram {
     /// A gate's is `1 - P(Pauli error)` (its depolarising error with the relaxation during the
     /// gate folded in); a measurement's `1 - (P(read 1 | 0) + P(read 0 | 1)) / 2`; a reset's
     /// `1 - P(reset leaves 1)`; and every idle window's (a qubit waiting on the schedule) the
-    /// process fidelity of its T1/T2 relaxation over the window, which is `1 - P(error)` of the
+    /// process fidelity of its T1/T2 relaxation over the window (a delay counts as such a window), which is `1 - P(error)` of the
     /// relaxation twirled into Pauli errors. Gates of a conditioned block count as if the branch
     /// were taken, as the gate-only estimate counts them. Without durations or finite T1/T2 this
     /// is the gate-and-readout estimate of the same model.
@@ -227,6 +235,7 @@ impl NoisyProgram {
                     1.0 - (p1_given_0 + p0_given_1) / 2.0
                 }
                 Kind::Reset(q) => (1.0 - self.readout[q.index()].2) * relaxed(q, t),
+                Kind::Delay(q) => relaxed(q, t),
                 Kind::Virtual | Kind::Bookkeeping => 1.0,
             };
         }

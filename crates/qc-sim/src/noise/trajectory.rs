@@ -140,6 +140,8 @@ impl<B: Backend> Run<'_, B> {
             Op::Alloc { qubit } => self.backend.alloc(*qubit)?,
             // Noise may leave an ancilla dirty; a device does not check, nor does this.
             Op::Free { .. } => {}
+            // The wait itself is the identity; its relaxation follows with the noise.
+            Op::Delay { .. } => {}
         }
         match step.kind {
             Kind::Single(q) => {
@@ -151,7 +153,7 @@ impl<B: Backend> Run<'_, B> {
                 self.relax(a, duration)?;
                 self.relax(b, duration)
             }
-            Kind::Reset(q) => self.relax(q, duration),
+            Kind::Reset(q) | Kind::Delay(q) => self.relax(q, duration),
             Kind::Virtual | Kind::Measure(_) | Kind::Bookkeeping => Ok(()),
         }
     }
