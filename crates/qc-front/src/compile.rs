@@ -159,7 +159,7 @@ pub enum CompileError {
     Noise(#[from] qc_sim::noise::NoiseError),
     /// `--dd` without a device target.
     #[error(
-        "--dd needs a device target (one with couplers: ibm_fez, sycamore, or a file with `edges`)"
+        "--dd needs a device target (one with couplers: ibm_fez, sycamore, weber, quantinuum_h2, ..., or a file with `edges` or `all_to_all`)"
     )]
     DdWithoutDevice,
     /// Dynamical decoupling without the durations of a calibration.
@@ -187,7 +187,7 @@ pub enum CompileError {
         target: String,
     },
     /// `--properties` without a device target.
-    #[error("--properties needs a device target (one with couplers: ibm_fez, sycamore, quantinuum_h2, or a file with `edges` or `all_to_all`)")]
+    #[error("--properties needs a device target (one with couplers: ibm_fez, sycamore, weber, quantinuum_h2, ..., or a file with `edges` or `all_to_all`)")]
     PropertiesWithoutDevice,
 }
 
