@@ -19,7 +19,7 @@ Both read the same program, so the figure compares the two compilers' two-qubit 
 optimisation. Every count is of gates; the seconds are the whole qchess process and Qiskit's
 `transpile` call, for scale only (farm-bench times commands side by side). Prints the markdown
 table docs/hardware.md quotes; writes OUT/ion_synth.json and OUT/ion_synth.md.
-Usage: ion_synth.py OUT_DIR [--qchess PATH] [--random-games N]
+Usage: ion_synth.py OUT_DIR [--qchess PATH] [--random-games N] [--max-ratio R]
 """
 import argparse
 import json
@@ -83,6 +83,8 @@ def main():
     parser.add_argument("out", type=Path)
     parser.add_argument("--qchess", type=Path, default=ROOT / "target" / "release" / "qchess")
     parser.add_argument("--random-games", type=int, default=RANDOM_GAMES)
+    parser.add_argument("--max-ratio", type=float,
+                        help="exit 1 when qchess's total rzz over Qiskit's exceeds this in either form (CI's bound)")
     args = parser.parse_args()
     import qiskit
 
@@ -112,6 +114,13 @@ def main():
     table = markdown(rows)
     (out / "ion_synth.md").write_text(table)
     print(table)
+    if args.max_ratio is not None:
+        for form in FORMS:
+            ours, theirs = (sum(r[form][k] for r in rows) for k in ("qchess", "qiskit"))
+            if theirs and ours / theirs > args.max_ratio:
+                print(f"ion_synth: {form}: qchess {ours} rzz, Qiskit O3 {theirs}: "
+                      f"{ours / theirs:.2f}x, above the bound {args.max_ratio}")
+                sys.exit(1)
 
 
 def markdown(rows):
