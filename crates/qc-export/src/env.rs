@@ -602,20 +602,7 @@ impl Env {
         cond: Option<&Guard>,
         pos: Pos,
     ) -> Result<(), ImportError> {
-        for &q in qubits {
-            self.push(
-                Instruction {
-                    op: Op::Delay {
-                        qubit: Qubit(q as u32),
-                        duration,
-                    },
-                    condition: cond.cloned(),
-                    origin: None,
-                },
-                pos,
-            )?;
-        }
-        Ok(())
+        self.push_per_qubit(qubits, cond, pos, |qubit| Op::Delay { qubit, duration })
     }
 
     /// Appends resets of `qubits`, under `cond`.
@@ -625,12 +612,21 @@ impl Env {
         cond: Option<&Guard>,
         pos: Pos,
     ) -> Result<(), ImportError> {
+        self.push_per_qubit(qubits, cond, pos, |qubit| Op::Reset { qubit })
+    }
+
+    /// Appends `op(q)` for every qubit of `qubits`, in order, under `cond`.
+    fn push_per_qubit(
+        &mut self,
+        qubits: &[usize],
+        cond: Option<&Guard>,
+        pos: Pos,
+        op: impl Fn(Qubit) -> Op,
+    ) -> Result<(), ImportError> {
         for &q in qubits {
             self.push(
                 Instruction {
-                    op: Op::Reset {
-                        qubit: Qubit(q as u32),
-                    },
+                    op: op(Qubit(q as u32)),
                     condition: cond.cloned(),
                     origin: None,
                 },
