@@ -91,11 +91,7 @@ pub fn noise_model(props: &DeviceProperties, entangler: &str) -> NoiseModel {
 /// Google's Sycamore-class processors, `ecr` on IBM's Eagles).
 fn calibrated_entangler(props: &DeviceProperties) -> &str {
     let mut two = props.gates.iter().filter(|g| g.qubits.len() == 2);
-    if props
-        .gates
-        .iter()
-        .any(|g| g.gate == "cz" && g.qubits.len() == 2)
-    {
+    if two.clone().any(|g| g.gate == "cz") {
         return "cz";
     }
     two.next().map_or("cz", |g| g.gate.as_str())

@@ -48,9 +48,9 @@ struct Metric {
     values: Vec<serde_json::Value>,
 }
 
-/// True when `text` looks like a Google calibration (a JSON object with `cirq_type`), not IBM's
-/// BackendProperties: the reader [`DeviceProperties::read`] dispatches on.
-pub(crate) fn is_google_calibration(value: &serde_json::Value) -> bool {
+/// True when a parsed calibration is Google's (a JSON object with `cirq_type`), not IBM's
+/// BackendProperties: what [`DeviceProperties::read`] dispatches on.
+fn is_google_calibration(value: &serde_json::Value) -> bool {
     value.get("cirq_type").is_some()
 }
 

@@ -22,7 +22,7 @@ pub use fold::{
 pub use inline::inline_user_gates;
 pub use optimize::{optimize, OptimizeReport};
 pub use recognise::{recognise, recognise_unitary, Recognised};
-pub use schedule::{schedule_alap, IdleWindow, Schedule};
+pub use schedule::{conditioned_block, schedule_alap, IdleWindow, Schedule};
 pub use single_qubit::{merge_single_qubit_runs, MergeReport};
 
 use crate::Circuit;

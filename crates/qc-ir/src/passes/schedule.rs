@@ -142,22 +142,37 @@ fn sanitise(d: f64) -> f64 {
     }
 }
 
+/// The conditioned block instruction `index` belongs to, as the range of its instructions: the
+/// maximal run of consecutive instructions under its condition (see the module docs; an
+/// unconditioned instruction is a unit of its own, `index..index + 1`). The schedule treats the
+/// block as one unit; passes that must not cut into it (dynamical decoupling) ask for it here.
+pub fn conditioned_block(instructions: &[Instruction], index: usize) -> std::ops::Range<usize> {
+    let Some(guard) = instructions[index].condition.as_ref() else {
+        return index..index + 1;
+    };
+    let same = |i: &Instruction| i.condition.as_ref() == Some(guard);
+    let first = index
+        - instructions[..index]
+            .iter()
+            .rev()
+            .take_while(|i| same(i))
+            .count();
+    let end = index
+        + 1
+        + instructions[index + 1..]
+            .iter()
+            .take_while(|i| same(i))
+            .count();
+    first..end
+}
+
 /// Splits `instructions` into units and lays each unit's instructions out from its start.
 fn units(instructions: &[Instruction], durations: &[f64]) -> Vec<Unit> {
     let mut units = Vec::new();
     let mut first = 0;
     while first < instructions.len() {
         let condition: Option<&Guard> = instructions[first].condition.as_ref();
-        let end = match condition {
-            None => first + 1,
-            Some(g) => {
-                first
-                    + instructions[first..]
-                        .iter()
-                        .take_while(|i| i.condition.as_ref() == Some(g))
-                        .count()
-            }
-        };
+        let end = conditioned_block(instructions, first).end;
         // As soon as possible inside the unit.
         let mut local = BTreeMap::<Qubit, f64>::new();
         let mut offsets = Vec::with_capacity(end - first);

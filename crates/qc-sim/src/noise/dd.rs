@@ -30,6 +30,7 @@
 
 use super::model::{NoiseError, NoiseModel};
 use super::program::NoisyProgram;
+use qc_ir::passes::conditioned_block;
 use qc_ir::{Circuit, Gate, Instruction, Op, Qubit};
 
 /// A dynamical-decoupling sequence (the IR's: a target file names its default).
@@ -146,21 +147,6 @@ fn fill(
     Some((ops, order.len()))
 }
 
-/// The index of the first instruction of the conditioned block `index` belongs to (a maximal
-/// run of consecutive instructions under one condition), and of its last.
-fn block_of(instructions: &[Instruction], index: usize) -> (usize, usize) {
-    let guard = &instructions[index].condition;
-    let mut first = index;
-    while first > 0 && &instructions[first - 1].condition == guard {
-        first -= 1;
-    }
-    let mut last = index;
-    while last + 1 < instructions.len() && &instructions[last + 1].condition == guard {
-        last += 1;
-    }
-    (first, last)
-}
-
 /// Fills the idle windows of `circuit` (a device program on physical qubits, as written) with
 /// `sequence`'s pulses, scheduled with `model`'s durations (see the module docs). Returns the new
 /// program, the insertions (for a front end that writes the program from another form) and a
@@ -206,15 +192,14 @@ pub fn decouple(
         }
         let mut start = window.start;
         if instructions[prev].condition.is_some() {
-            let (first, last) = block_of(instructions, prev);
-            let end = (first..=last)
+            let end = conditioned_block(instructions, prev)
                 .map(|i| schedule.end(i))
                 .fold(f64::NEG_INFINITY, f64::max);
             start = start.max(end);
         }
         let (mut end, mut before) = (window.start + window.duration, window.before);
         if instructions[before].condition.is_some() {
-            let (first, _) = block_of(instructions, before);
+            let first = conditioned_block(instructions, before).start;
             end = end.min(schedule.start(first));
             before = first;
         }
