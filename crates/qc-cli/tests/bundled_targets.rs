@@ -101,7 +101,7 @@ fn an_unknown_target_names_the_folder_and_the_bundled_targets() {
     for needle in [
         "unknown target `nosuch`",
         "no nosuch.toml in",
-        "braket, generic, google, ibm, ibm_fez, quantinuum_h2, rainbow, sycamore, weber, willow_pink",
+        "braket, generic, google, ibm, ibm_brisbane, ibm_fez, quantinuum_h2, rainbow, sycamore, weber, willow_pink",
     ] {
         assert!(err.contains(needle), "`{needle}` not in: {err}");
     }

@@ -148,6 +148,16 @@ pub enum TargetProblem {
         /// [`crate::target::MAX_ALL_TO_ALL_QUBITS`].
         max: usize,
     },
+    /// `directed = true` on a target without `edges` (a logical target, or `all_to_all`).
+    #[error("`directed = true` orients the couplers of `edges`, and this target lists none")]
+    DirectedWithoutEdges,
+    /// `directed = true` with an entangler whose two qubits play the same part: it runs either
+    /// way round on every coupler.
+    #[error("`directed = true` with `two_qubit = \"{entangler}\"`, which is symmetric: only `cx` and `ecr` have a direction")]
+    DirectedSymmetric {
+        /// The target's `two_qubit`.
+        entangler: qc_ir::Entangler,
+    },
     /// A call could not be expanded into the target's gates.
     #[error("cannot expand `{gate}`: {why}")]
     Expand {

@@ -240,6 +240,19 @@ impl Lowerer {
                 self.positive(Gate::Rz(theta), &[b], controls, out);
                 out.push(GateCall::new(X_CTL, vec![], vec![a, b]));
             }
+            // A controlled ECR has no OpenQASM name: ECR is X on `a`, then `cx a, b; rz(-pi/2)
+            // b; cx a, b` between Hadamards on `b` (exactly, phase included); without the
+            // controls the rest is the identity, so only X and the rotation carry them.
+            (Gate::Ecr, _) => {
+                let (a, b) = (targets[0], targets[1]);
+                self.positive(Gate::X, &[a], controls, out);
+                out.push(GateCall::new(H, vec![], vec![b]));
+                out.push(GateCall::new(X_CTL, vec![], vec![a, b]));
+                let rotation = Gate::Rz(-std::f64::consts::FRAC_PI_2);
+                self.positive(rotation, &[b], controls, out);
+                out.push(GateCall::new(X_CTL, vec![], vec![a, b]));
+                out.push(GateCall::new(H, vec![], vec![b]));
+            }
             (_, 1) => out.push(single_controlled(gate, controls[0], targets)),
             (Gate::X, _) => self.mcx(controls, targets[0], out),
             _ => {
@@ -288,6 +301,8 @@ const CCX: &str = "ccx";
 const X: &str = "x";
 /// The OpenQASM name of CNOT.
 const X_CTL: &str = "cx";
+/// The OpenQASM name of the Hadamard.
+const H: &str = "h";
 
 fn push_if(out: &mut Vec<Stmt>, clbit: usize, calls: Vec<GateCall>) {
     if calls.is_empty() {

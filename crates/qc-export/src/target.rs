@@ -2,7 +2,7 @@
 //!
 //! A target names its native gates, qubit count, whether it has mid-circuit measurement with
 //! feed-forward, how a merged single-qubit run is written (`zsx`, `zyz` or `u3`), its entangler
-//! (`cx`, `cz`, `siswap` or `rzz`) and optional output names. Lowering expands every call that is not
+//! (`cx`, `cz`, `ecr`, `siswap` or `rzz`) and optional output names. Lowering expands every call that is not
 //! native (library definitions, controlled gates) to single-qubit unitaries and CNOTs with exact
 //! decompositions, rewrites each CNOT with the entangler, merges each run of single-qubit gates on
 //! a qubit into one matrix and writes it in the target's single-qubit basis. The result equals the
@@ -45,7 +45,7 @@ pub struct Target {
     #[serde(default)]
     pub single_qubit: SingleQubitBasis,
     /// The two-qubit gate every CNOT becomes (the IR's [`Entangler`], which the device compiler
-    /// routes and synthesises in too): `cx` (the default), `cz`, `siswap` or `rzz` on any
+    /// routes and synthesises in too): `cx` (the default), `cz`, `ecr`, `siswap` or `rzz` on any
     /// target; `iswap` on a device target, whose compiler writes every two-qubit gate itself.
     #[serde(default = "cx")]
     pub two_qubit: Entangler,
@@ -63,6 +63,12 @@ pub struct Target {
     /// places and routes programs onto it (qc-route). Empty for the logical targets.
     #[serde(default)]
     pub edges: Vec<Coupler>,
+    /// Each coupler of `edges` is listed `[first, second]` the one way the device drives its
+    /// directed entangler (`ecr`'s driven qubit or `cx`'s control first, as IBM's coupling maps
+    /// list them): the device compiler writes every such gate that way round. Without it a
+    /// directed entangler runs either way on every coupler.
+    #[serde(default)]
+    pub directed: bool,
     /// Every pair of qubits is a coupler (a trapped-ion device, whose ions all interact): a
     /// device target without an `edges` list, onto which programs are placed without routing.
     /// Refused together with `edges`.
@@ -163,18 +169,22 @@ impl SingleQubitBasis {
 fn lowers_cnot(entangler: Entangler) -> bool {
     matches!(
         entangler,
-        Entangler::Cx | Entangler::Cz | Entangler::SqrtISwap | Entangler::Rzz
+        Entangler::Cx | Entangler::Cz | Entangler::Ecr | Entangler::SqrtISwap | Entangler::Rzz
     )
 }
 
 /// The hardware targets built into qchess: the repository's `backends/*.toml` at build time, as
 /// (name, TOML text). `--target NAME` finds them wherever the binary runs; a file
 /// `NAME.toml` in `--backends-dir` adds a target or overrides a bundled one.
-pub const BUNDLED_TARGETS: [(&str, &str); 10] = [
+pub const BUNDLED_TARGETS: [(&str, &str); 11] = [
     ("braket", include_str!("../../../backends/braket.toml")),
     ("generic", include_str!("../../../backends/generic.toml")),
     ("google", include_str!("../../../backends/google.toml")),
     ("ibm", include_str!("../../../backends/ibm.toml")),
+    (
+        "ibm_brisbane",
+        include_str!("../../../backends/ibm_brisbane.toml"),
+    ),
     ("ibm_fez", include_str!("../../../backends/ibm_fez.toml")),
     (
         "quantinuum_h2",
@@ -205,8 +215,12 @@ impl Target {
             t.edges.iter().map(|c| c.0).collect()
         };
         if !pairs.is_empty() {
-            let map = CouplingMap::new(t.qubits, &pairs)
-                .map_err(|error| t.err(TargetProblem::Coupling(error)))?;
+            let map = if t.directed {
+                CouplingMap::directed(t.qubits, &pairs)
+            } else {
+                CouplingMap::new(t.qubits, &pairs)
+            }
+            .map_err(|error| t.err(TargetProblem::Coupling(error)))?;
             t.coupling = Some(map);
         }
         Ok(t)
@@ -264,6 +278,14 @@ impl Target {
             return Err(self.err(TargetProblem::AllToAllTooLarge {
                 qubits: self.qubits,
                 max: MAX_ALL_TO_ALL_QUBITS,
+            }));
+        }
+        if self.directed && self.edges.is_empty() {
+            return Err(self.err(TargetProblem::DirectedWithoutEdges));
+        }
+        if self.directed && !self.two_qubit.directed() {
+            return Err(self.err(TargetProblem::DirectedSymmetric {
+                entangler: self.two_qubit,
             }));
         }
         if !self.lower {
@@ -598,7 +620,17 @@ fn entangle(c: usize, t: usize, target: &Target) -> Result<Vec<Prim>, ExportErro
                 Prim::One(t, h()),
             ]
         }
-        Entangler::ISwap | Entangler::Ecr | Entangler::Rxx => {
+        Entangler::Ecr => {
+            // CX = e^{i pi/4} (Rz(pi/2) x Rx(pi/2)) . ecr . (X x I): ECR is exp(i pi/4 Z(x)X)
+            // (X x I), and CX = e^{i pi/4} exp(-i pi/4 Z(x)I) exp(-i pi/4 I(x)X) exp(i pi/4 Z(x)X).
+            vec![
+                Prim::One(c, Gate::X.matrix()),
+                native(c, t),
+                Prim::One(c, Gate::Rz(std::f64::consts::FRAC_PI_2).matrix()),
+                Prim::One(t, Gate::Rx(std::f64::consts::FRAC_PI_2).matrix()),
+            ]
+        }
+        Entangler::ISwap | Entangler::Rxx => {
             return Err(target.err(TargetProblem::NoCnotIn {
                 entangler: target.two_qubit,
             }))
@@ -705,6 +737,18 @@ fn prims(gate: Gate, t: &[usize], c: &[usize], out: &mut Vec<Prim>) -> Result<()
                 prims(Gate::Rz(theta), &t[1..], c, out)?;
                 out.push(Prim::Cx(t[0], t[1]));
             }
+        }
+        // ECR (controlled or not) = X on `a`, then `exp(i pi/4 Z(x)X)` as `cx; rz(-pi/2) b;
+        // cx` between Hadamards on `b` (the library body), exactly; without the controls the
+        // rest is the identity, so only X and the rotation carry them.
+        (2, _) if gate == Gate::Ecr => {
+            let (a, b) = (t[0], t[1]);
+            prims(Gate::X, &[a], c, out)?;
+            out.push(Prim::One(b, Gate::H.matrix()));
+            out.push(Prim::Cx(a, b));
+            prims(Gate::Rz(-std::f64::consts::FRAC_PI_2), &[b], c, out)?;
+            out.push(Prim::Cx(a, b));
+            out.push(Prim::One(b, Gate::H.matrix()));
         }
         // The iSWAP family with one control: 6 CNOTs on a path (below).
         (2, 1) if xy_angle(gate).is_some() => {

@@ -17,6 +17,7 @@ fn meaning(name: &str) -> (u32, Instruction) {
         "iswapdg" => two(Gate::ISwapDg),
         "siswap" => two(Gate::SqrtISwap),
         "siswapdg" => two(Gate::SqrtISwapDg),
+        "ecr" => two(Gate::Ecr),
         "ciswap" => ctl(Gate::ISwap, Control::one(q(0))),
         "nciswap" => ctl(Gate::ISwap, Control::zero(q(0))),
         "ciswapdg" => ctl(Gate::ISwapDg, Control::one(q(0))),

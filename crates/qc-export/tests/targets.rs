@@ -339,11 +339,6 @@ fn device_targets_read_their_couplers_and_bad_maps_are_refused() {
     assert_eq!(iswap_device.two_qubit, qc_ir::Entangler::ISwap);
     for (two, extra, expected) in [
         (
-            "ecr",
-            "edges = [[0, 1], [1, 2]]\n",
-            "two_qubit = \"ecr\": the circuit IR has no such gate yet",
-        ),
-        (
             "rxx",
             "all_to_all = true\n",
             "two_qubit = \"rxx\": the circuit IR has no such gate yet",
@@ -365,6 +360,49 @@ fn device_targets_read_their_couplers_and_bad_maps_are_refused() {
                 assert!(message.contains(expected), "{two}: {message}");
             }
             other => panic!("{two}: expected a target error, got {other:?}"),
+        }
+    }
+    // A directed device (IBM's Eagle) drives each coupler one way, as its `edges` list them;
+    // `directed` needs couplers to orient and an entangler with a direction.
+    let eagle = Target::find("ibm_brisbane", None).expect("ibm_brisbane");
+    let drive = eagle.coupling().expect("a device target");
+    assert_eq!((drive.num_qubits(), drive.edges().len()), (127, 144));
+    assert!(drive.is_directed() && eagle.two_qubit == qc_ir::Entangler::Ecr);
+    assert!(drive.runs(1, 0) && !drive.runs(0, 1) && drive.has_edge(0, 1));
+    assert!(drive.runs(4, 5) && !drive.runs(5, 4));
+    assert!(!fez.coupling().expect("fez").is_directed());
+    let directed = |two: &str, extra: &str| {
+        Target::from_toml(&format!(
+            "name = \"t\"\nqubits = 3\nfeed_forward = true\nnative = [\"{two}\", \"rz\", \"sx\", \"x\"]\ntwo_qubit = \"{two}\"\ndirected = true\n{extra}"
+        ))
+    };
+    let line = directed("ecr", "edges = [[1, 0], [1, 2]]\n").expect("a directed ECR line");
+    let map = line.coupling().expect("device");
+    assert!(map.runs(1, 0) && map.runs(1, 2) && !map.runs(0, 1) && !map.runs(2, 1));
+    assert!(directed("cx", "edges = [[0, 1], [2, 1]]\n").is_ok());
+    for (two, extra, expected) in [
+        (
+            "cz",
+            "edges = [[0, 1], [1, 2]]\n",
+            "`directed = true` with `two_qubit = \"cz\"`, which is symmetric: only `cx` and `ecr` have a direction",
+        ),
+        (
+            "ecr",
+            "all_to_all = true\n",
+            "`directed = true` orients the couplers of `edges`, and this target lists none",
+        ),
+        (
+            "ecr",
+            "",
+            "`directed = true` orients the couplers of `edges`, and this target lists none",
+        ),
+    ] {
+        match directed(two, extra) {
+            Err(e @ ExportError::Target { .. }) => {
+                let message = e.to_string();
+                assert!(message.contains(expected), "{two} {extra}: {message}");
+            }
+            other => panic!("{two} {extra}: expected a target error, got {other:?}"),
         }
     }
     // A device's default dynamical decoupling is checked when the file is read.

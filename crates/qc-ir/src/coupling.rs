@@ -2,6 +2,11 @@
 //! (the pairs a two-qubit gate may act on). Read from a target's `edges` (qc-export) and used by
 //! the router (qc-route); the checks live here once: every coupler names two different qubits of
 //! the device, none is listed twice, and every qubit can reach every other one.
+//!
+//! A map may also record which way round each coupler drives a gate whose two qubits play
+//! different parts (ECR's driven qubit, CX's control): [`CouplingMap::directed`]. Placement and
+//! routing ignore it (turning such a gate round costs single-qubit gates only); the device
+//! compiler writes every such gate the way its coupler runs ([`CouplingMap::runs`]).
 
 use std::collections::BTreeSet;
 use thiserror::Error;
@@ -79,6 +84,9 @@ pub struct CouplingMap {
     edges: Vec<(usize, usize)>,
     /// Neighbours of every qubit, sorted.
     neighbours: Vec<Vec<usize>>,
+    /// For a directed map, each coupler as `(first, second)`, the way it drives a directed gate;
+    /// `None` when every coupler drives either way.
+    directions: Option<BTreeSet<(usize, usize)>>,
 }
 
 impl CouplingMap {
@@ -94,6 +102,14 @@ impl CouplingMap {
                 example,
             });
         }
+        Ok(map)
+    }
+
+    /// Like [`CouplingMap::new`], with each coupler `[first, second]` driving a directed gate
+    /// that way round only (IBM's ECR couplers): [`CouplingMap::runs`] answers which way.
+    pub fn directed(num_qubits: usize, edges: &[[usize; 2]]) -> Result<CouplingMap, CouplingError> {
+        let mut map = CouplingMap::new(num_qubits, edges)?;
+        map.directions = Some(edges.iter().map(|&[a, b]| (a, b)).collect());
         Ok(map)
     }
 
@@ -137,6 +153,7 @@ impl CouplingMap {
             num_qubits,
             edges: seen.into_iter().collect(),
             neighbours,
+            directions: None,
         })
     }
 
@@ -158,6 +175,21 @@ impl CouplingMap {
     /// True when a coupler joins `a` and `b`.
     pub fn has_edge(&self, a: usize, b: usize) -> bool {
         self.neighbours(a).binary_search(&b).is_ok()
+    }
+
+    /// True when the map records a direction for each coupler ([`CouplingMap::directed`]).
+    pub fn is_directed(&self) -> bool {
+        self.directions.is_some()
+    }
+
+    /// True when a directed gate may act on the coupler of `first` and `second` with `first`
+    /// as its first qubit: always on an undirected map, else when the coupler runs that way.
+    /// False when no coupler joins them.
+    pub fn runs(&self, first: usize, second: usize) -> bool {
+        match &self.directions {
+            Some(directions) => directions.contains(&(first, second)),
+            None => self.has_edge(first, second),
+        }
     }
 
     /// Which qubits `start` reaches through couplers that `usable(a, b)` allows.
@@ -216,6 +248,24 @@ mod tests {
             })
         );
         assert!(CouplingMap::partial(usize::MAX, &[]).is_err());
+    }
+
+    #[test]
+    fn a_directed_map_runs_each_coupler_the_way_it_is_listed() {
+        let map = CouplingMap::directed(3, &[[1, 0], [1, 2]]).expect("valid");
+        assert!(map.is_directed());
+        assert!(map.runs(1, 0) && map.runs(1, 2));
+        assert!(!map.runs(0, 1) && !map.runs(2, 1) && !map.runs(0, 2));
+        // Placement and routing see the same couplers as the undirected map's.
+        let undirected = CouplingMap::new(3, &[[1, 0], [1, 2]]).expect("valid");
+        assert_eq!(map.edges(), undirected.edges());
+        assert!(!undirected.is_directed());
+        assert!(undirected.runs(0, 1) && undirected.runs(1, 0) && !undirected.runs(0, 2));
+        // A coupler listed both ways is still a duplicate.
+        assert!(matches!(
+            CouplingMap::directed(2, &[[0, 1], [1, 0]]),
+            Err(CouplingError::Duplicate { index: 1, .. })
+        ));
     }
 
     #[test]

@@ -20,8 +20,8 @@ pub enum Entangler {
     Cx,
     /// CZ (symmetric).
     Cz,
-    /// IBM's echoed cross-resonance gate, directed like CX (the high qubit first); locally a
-    /// CNOT. The IR has no ECR gate yet, so no program can be written in it.
+    /// IBM's echoed cross-resonance gate ([`Gate::Ecr`]), directed like CX: a device drives
+    /// each coupler one way round; locally a CNOT.
     Ecr,
     /// iSWAP (symmetric); locally SWAP times CZ.
     ISwap,
@@ -78,19 +78,19 @@ impl Entangler {
     }
 
     /// The IR gate and number of 1-controls of a fixed entangler's gate, with its controls
-    /// first (CZ is `z` with one control): `None` for a continuous entangler, and for one the IR
-    /// has no gate for (ECR).
+    /// first (CZ is `z` with one control): `None` for a continuous entangler.
     pub fn fixed_ir_gate(self) -> Option<(Gate, usize)> {
         match self {
             Entangler::Cx => Some((Gate::X, 1)),
             Entangler::Cz => Some((Gate::Z, 1)),
+            Entangler::Ecr => Some((Gate::Ecr, 0)),
             Entangler::ISwap => Some((Gate::ISwap, 0)),
             Entangler::SqrtISwap => Some((Gate::SqrtISwap, 0)),
-            Entangler::Ecr | Entangler::Rzz | Entangler::Rxx => None,
+            Entangler::Rzz | Entangler::Rxx => None,
         }
     }
 
-    /// True when the IR can write this entangler's gates (every one but ECR and RXX today).
+    /// True when the IR can write this entangler's gates (every one but RXX today).
     pub fn in_ir(self) -> bool {
         self.fixed_ir_gate().is_some() || self == Entangler::Rzz
     }
@@ -157,15 +157,8 @@ mod tests {
                 let name = crate::gate_data::qasm_gate(e.name()).map(|f| f.name);
                 assert_eq!(name, Some(e.name()), "{e}");
             }
-            assert_eq!(
-                e.in_ir(),
-                !matches!(e, Entangler::Ecr | Entangler::Rxx),
-                "{e}"
-            );
-            assert_eq!(
-                e.continuous(),
-                e.fixed_ir_gate().is_none() && e != Entangler::Ecr
-            );
+            assert_eq!(e.in_ir(), e != Entangler::Rxx, "{e}");
+            assert_eq!(e.continuous(), e.fixed_ir_gate().is_none());
         }
         assert!(Entangler::Rzz.is_gate(Gate::Rzz(0.3), 0));
         assert!(Entangler::Rzz.is_gate(Gate::Rzz(-2.0), 0));
@@ -173,7 +166,7 @@ mod tests {
         assert!(!Entangler::Cz.is_gate(Gate::Rzz(0.3), 0));
         assert!(!Entangler::Cz.is_gate(Gate::X, 1));
         assert!(!Entangler::SqrtISwap.is_gate(Gate::Z, 1));
-        assert!(!Entangler::Ecr.in_ir() && !Entangler::Rxx.in_ir());
+        assert!(Entangler::Ecr.is_gate(Gate::Ecr, 0) && !Entangler::Rxx.in_ir());
         assert!(Entangler::Cx.directed() && Entangler::Ecr.directed() && !Entangler::Cz.directed());
     }
 }

@@ -66,6 +66,10 @@ pub enum Gate {
     /// ZZ rotation exp(-i theta/2 Z(x)Z) = diag(e^{-i theta/2}, e^{i theta/2}, e^{i theta/2},
     /// e^{-i theta/2}): the continuous-angle entangler of trapped-ion devices.
     Rzz(f64),
+    /// IBM's echoed cross-resonance gate, `(X(x)I - Y(x)X)/sqrt2` with the first target (the
+    /// driven qubit) on the left: `exp(i pi/4 Z(x)X) (X(x)I)`, locally a CNOT, its own inverse.
+    /// Qiskit's `ecr q0, q1`.
+    Ecr,
 }
 
 /// Declares [`GateKind`] and its list of all kinds at once, so the list cannot miss a variant.
@@ -132,6 +136,8 @@ gate_kinds! {
     SqrtISwapDg,
     /// [`Gate::Rzz`].
     Rzz,
+    /// [`Gate::Ecr`].
+    Ecr,
 }
 
 /// Representative angles for examples and tests (distinct, not multiples of pi/2).
@@ -163,6 +169,7 @@ impl GateKind {
             (GateKind::SqrtISwap, []) => Gate::SqrtISwap,
             (GateKind::SqrtISwapDg, []) => Gate::SqrtISwapDg,
             (GateKind::Rzz, [a]) => Gate::Rzz(*a),
+            (GateKind::Ecr, []) => Gate::Ecr,
             _ => return None,
         };
         Some(gate)
@@ -208,6 +215,7 @@ impl Gate {
             Gate::SqrtISwap => GateKind::SqrtISwap,
             Gate::SqrtISwapDg => GateKind::SqrtISwapDg,
             Gate::Rzz(_) => GateKind::Rzz,
+            Gate::Ecr => GateKind::Ecr,
         }
     }
 
@@ -246,7 +254,8 @@ impl Gate {
             | Gate::ISwap
             | Gate::ISwapDg
             | Gate::SqrtISwap
-            | Gate::SqrtISwapDg => Vec::new(),
+            | Gate::SqrtISwapDg
+            | Gate::Ecr => Vec::new(),
         }
     }
 
@@ -281,6 +290,7 @@ impl Gate {
             Gate::SqrtISwap => Gate::SqrtISwapDg,
             Gate::SqrtISwapDg => Gate::SqrtISwap,
             Gate::Rzz(a) => Gate::Rzz(-a),
+            Gate::Ecr => Gate::Ecr,
         }
     }
 
@@ -366,6 +376,9 @@ impl Gate {
             Gate::Rzz(theta) => {
                 let (m, p) = (expi(-theta / 2.0), expi(theta / 2.0));
                 Matrix::from_rows([[m, o, o, o], [o, p, o, o], [o, o, p, o], [o, o, o, m]])
+            }
+            Gate::Ecr => {
+                Matrix::from_rows([[o, o, r, ri], [o, o, ri, r], [r, -ri, o, o], [-ri, r, o, o]])
             }
         }
     }
@@ -458,6 +471,29 @@ mod tests {
             .matrix()
             .approx_eq(&want.adjoint(), 1e-15));
         assert_eq!(Gate::from_name("rzz", &[t]), Some(Gate::Rzz(t)));
+    }
+
+    /// ECR written out from its definition by hand, `exp(i pi/4 Z(x)X) (X(x)I)`: the matrix
+    /// Qiskit prints for `ECRGate` with its two qubits exchanged (Qiskit's first qubit is the
+    /// low bit, checked against `Operator(ECRGate())`).
+    #[test]
+    fn ecr_is_the_echoed_cross_resonance_gate() {
+        let h = std::f64::consts::FRAC_1_SQRT_2;
+        let (o, r, i) = (c64(0.0, 0.0), c64(h, 0.0), c64(0.0, h));
+        let want = Matrix::from_rows([[o, o, r, i], [o, o, i, r], [r, -i, o, o], [-i, r, o, o]]);
+        assert!(Gate::Ecr.matrix().approx_eq(&want, 1e-15));
+        // exp(i pi/4 ZX) = (I + i Z(x)X)/sqrt2, times X on the first qubit.
+        let l = c64(1.0, 0.0);
+        let rot = Matrix::from_rows([[r, i, o, o], [i, r, o, o], [o, o, r, -i], [o, o, -i, r]]);
+        let x1 = Matrix::from_rows([[o, o, l, o], [o, o, o, l], [l, o, o, o], [o, l, o, o]]);
+        let one = Matrix::identity(4);
+        assert!(rot.mul(&x1).approx_eq(&want, 1e-15));
+        assert!(Gate::Ecr
+            .matrix()
+            .mul(&Gate::Ecr.matrix())
+            .approx_eq(&one, 1e-15));
+        assert_eq!(Gate::Ecr.inverse(), Gate::Ecr);
+        assert_eq!(Gate::from_name("ecr", &[]), Some(Gate::Ecr));
     }
 
     #[test]

@@ -425,8 +425,24 @@ pub static C3X: LibraryGate = {
     }
 };
 
+/// `ecr a, b`: exactly `exp(i pi/4 Z(x)X) (X(x)I)`, global phase included: X on `a`, then
+/// `cx; rz(-pi/2); cx` (= `exp(i pi/4 Z(x)Z)`) between Hadamards on `b`. In neither
+/// `stdgates.inc` nor `qelib1.inc`, so both outputs define it.
+pub static ECR: LibraryGate = library(
+    "ecr",
+    AB,
+    &[
+        on(Gate::X, &[0]),
+        on(Gate::H, &[1]),
+        ctl(Gate::X, &[0], &[1]),
+        on(Gate::Rz(-FRAC_PI_2), &[1]),
+        ctl(Gate::X, &[0], &[1]),
+        on(Gate::H, &[1]),
+    ],
+);
+
 /// The library in dependency order (a definition only calls standard gates and earlier ones).
-pub static LIBRARY: [&LibraryGate; 14] = [
+pub static LIBRARY: [&LibraryGate; 15] = [
     &SXDG,
     &ISWAP,
     &ISWAPDG,
@@ -441,6 +457,7 @@ pub static LIBRARY: [&LibraryGate; 14] = [
     &CSISWAPDG,
     &NCSISWAPDG,
     &C3X,
+    &ECR,
 ];
 
 const fn alias(name: &'static str, kind: GateKind, controls: usize) -> QasmForm {
@@ -827,6 +844,20 @@ pub static GATES: [GateInfo; GateKind::COUNT] = [
         monomial: true,
         diagonal: true,
         matrix_text: "diag(e^(-i t/2), e^(i t/2), e^(i t/2), e^(-i t/2))",
+        ..OPTIONAL
+    },
+    GateInfo {
+        qasm: &[lib(K::Ecr, 0, &ECR)],
+        kind: K::Ecr,
+        name: "ecr",
+        summary: "echoed cross-resonance: exp(i pi/4 Z(x)X) (X(x)I), IBM Eagle's entangler",
+        targets: 2,
+        params: 0,
+        inverse: K::Ecr,
+        monomial: false,
+        diagonal: false,
+        matrix_text:
+            "(X(x)I - Y(x)X)/sqrt2: |00> -> (|10> - i|11>)/sqrt2, |10> -> (|00> + i|01>)/sqrt2",
         ..OPTIONAL
     },
 ];

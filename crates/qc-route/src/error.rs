@@ -96,6 +96,18 @@ pub enum VerifyError {
         /// Second qubit.
         b: usize,
     },
+    /// A directed gate (ECR, CX) the other way round from its coupler's drive.
+    #[error("instruction {index}: `{gate}` runs {first} to {second}, but the coupler drives {second} to {first} only")]
+    AgainstCoupler {
+        /// The instruction.
+        index: usize,
+        /// The gate.
+        gate: String,
+        /// Its first qubit (control, or ECR's first target).
+        first: usize,
+        /// Its second qubit.
+        second: usize,
+    },
     /// A gate the device does not have.
     #[error("instruction {index}: `{gate}` is not a native gate of the device")]
     NotNative {

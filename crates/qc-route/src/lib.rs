@@ -396,7 +396,7 @@ pub fn compile<B: Backend>(
         elide::restore_measurements(&mut routing.tracks, &elided.measured);
         let mut steps = synth::resynthesize(
             &std::mem::take(&mut routing.steps),
-            device.num_qubits(),
+            &device.coupling,
             device.entangler,
         )?;
         if !device.mid_circuit {

@@ -76,8 +76,8 @@ pub trait Synthesis: Copy {
     /// `u` written with [`Synthesis::count`] native gates and single-qubit gates between them,
     /// exact up to a global phase (checked, within [`SYNTH_TOL`]); `None` when the numerics fail.
     fn synthesize(self, u: &Mat4) -> Option<Vec<Prim>>;
-    /// The IR gate of this entangler's native gate on `(hi, lo)` (`None` for a gate the IR has
-    /// not: ECR, and the continuous RZZ and RXX, whose gates each carry their own angle).
+    /// The IR gate of this entangler's native gate on `(hi, lo)` (`None` for the continuous
+    /// RZZ and RXX, whose gates each carry their own angle).
     fn instruction(self, hi: usize, lo: usize) -> Option<Instruction>;
 }
 
@@ -182,7 +182,9 @@ impl Native {
             Native::ISwap => Instruction::gate(Gate::ISwap, &[l, h], &[]),
             Native::SqrtISwap => Instruction::gate(Gate::SqrtISwap, &[l, h], &[]),
             Native::Rzz(theta) => Instruction::gate(Gate::Rzz(theta), &[l, h], &[]),
-            Native::Ecr | Native::Rxx(_) => return None,
+            // Directed: `hi` is the first target, the side the cross resonance drives.
+            Native::Ecr => Instruction::gate(Gate::Ecr, &[h, l], &[]),
+            Native::Rxx(_) => return None,
         })
     }
 }

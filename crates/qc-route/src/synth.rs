@@ -13,6 +13,7 @@ use crate::error::RouteError;
 use crate::linalg::Mat4;
 use crate::native::{CountCache, Entangler, Prim, Synthesis};
 use crate::program::{Cond, Step, StepOp};
+use qc_ir::CouplingMap;
 
 struct Block {
     hi: usize,
@@ -112,27 +113,47 @@ pub fn gates_per_run(
         .collect()
 }
 
-/// Re-synthesises `steps` (on `num_qubits` physical qubits): two-qubit steps come out as
-/// `entangler`'s gates.
+/// The pair `(hi, lo)` with the unitary `m` on it, turned the way `coupling` drives
+/// `entangler`'s gate: a directed gate (ECR, CX) on a coupler that runs only `lo` to `hi` is
+/// written on `(lo, hi)` with `m`'s qubits exchanged, so that every native gate the synthesis
+/// writes has the coupler's first qubit first. Anything else is left as it is.
+pub fn oriented(
+    coupling: &CouplingMap,
+    entangler: Entangler,
+    hi: usize,
+    lo: usize,
+    m: Mat4,
+) -> (usize, usize, Mat4) {
+    if entangler.directed() && coupling.is_directed() && !coupling.runs(hi, lo) {
+        (lo, hi, m.swapped())
+    } else {
+        (hi, lo, m)
+    }
+}
+
+/// Re-synthesises `steps` (on `coupling`'s physical qubits): two-qubit steps come out as
+/// `entangler`'s gates, each the way its coupler drives it ([`oriented`]).
 pub fn resynthesize(
     steps: &[Step],
-    num_qubits: usize,
+    coupling: &CouplingMap,
     entangler: Entangler,
 ) -> Result<Vec<Step>, RouteError> {
-    let (items, blocks) = runs(steps, num_qubits);
+    let (items, blocks) = runs(steps, coupling.num_qubits());
     let mut out = Vec::with_capacity(items.len() * 2);
     for item in items {
         match item {
             Item::Step(s) => out.push(steps[s]),
             Item::Block(b) => {
                 let block = &blocks[b];
-                match entangler.synthesize(&block.m) {
-                    Some(prims) => write_prims(&prims, block.hi, block.lo, block.cond, &mut out),
+                let (hi, lo, m) = oriented(coupling, entangler, block.hi, block.lo, block.m);
+                match entangler.synthesize(&m) {
+                    Some(prims) => write_prims(&prims, hi, lo, block.cond, &mut out),
                     // Fall back to the members one by one.
                     None => {
                         for s in &block.members {
                             match s.op {
                                 StepOp::Two { hi, lo, m } => {
+                                    let (hi, lo, m) = oriented(coupling, entangler, hi, lo, m);
                                     let prims = entangler
                                         .synthesize(&m)
                                         .ok_or(RouteError::Synthesis { entangler })?;

@@ -1,6 +1,6 @@
 //! The verifier every routed program passes: gates on at most two qubits, every operation on a
-//! usable qubit and every two-qubit gate on a usable coupler (a broken one never), only native
-//! gates (as the caller defines them), nothing after a measurement on a device that measures
+//! usable qubit and every two-qubit gate on a usable coupler (a broken one never), a directed
+//! gate (ECR, CX) the way its coupler drives it, only native gates (as the caller defines them), nothing after a measurement on a device that measures
 //! only at the end, every bit measured as often as in the original program and on the physical
 //! qubit the layout records.
 
@@ -52,6 +52,16 @@ pub fn verify(
                                 a,
                                 b,
                             });
+                        }
+                        if let Some((first, second)) = drive_order(instr) {
+                            if device.entangler.directed() && !device.coupling.runs(first, second) {
+                                return Err(VerifyError::AgainstCoupler {
+                                    index,
+                                    gate: name,
+                                    first,
+                                    second,
+                                });
+                            }
                         }
                     }
                     _ => {
@@ -126,5 +136,20 @@ fn gate_name(instr: &Instruction) -> String {
         }
         Op::UserGate { gate, .. } => gate.name().to_string(),
         _ => String::new(),
+    }
+}
+
+/// A two-qubit gate's qubits in the order a directed coupler drives them: a controlled gate's
+/// control first, else its first target (ECR's driven side). `None` for anything else.
+fn drive_order(instr: &Instruction) -> Option<(usize, usize)> {
+    match &instr.op {
+        Op::Gate {
+            targets, controls, ..
+        } => match (&controls[..], &targets[..]) {
+            ([c], [t]) => Some((c.qubit.index(), t.index())),
+            ([], [a, b]) => Some((a.index(), b.index())),
+            _ => None,
+        },
+        _ => None,
     }
 }

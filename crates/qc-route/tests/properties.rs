@@ -326,6 +326,78 @@ fn sqrt_iswap_routing_writes_each_gate_with_its_fewest_sqrt_iswaps() {
     }
 }
 
+/// An ECR device (IBM's Eagle): each coupler drives one way, listed `[first, second]`; here
+/// the directions of `edges` are flipped at random, so both ways occur along every path.
+fn ecr_device(name: &str, qubits: usize, edges: &[[usize; 2]], seed: u64) -> Device {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let turned: Vec<[usize; 2]> = edges
+        .iter()
+        .map(|&[a, b]| if rng.gen_bool(0.5) { [b, a] } else { [a, b] })
+        .collect();
+    Device::new(
+        name,
+        CouplingMap::directed(qubits, &turned).expect("map"),
+        true,
+    )
+    .with_entangler(Entangler::Ecr)
+}
+
+/// Every ECR of `c` has its coupler's first qubit as its first target.
+fn assert_with_the_drive(c: &Circuit, dev: &Device, what: &str) {
+    let mut ecrs = 0;
+    for (i, instr) in c.instructions().iter().enumerate() {
+        if let Op::Gate {
+            gate: Gate::Ecr,
+            targets,
+            ..
+        } = &instr.op
+        {
+            ecrs += 1;
+            let (a, b) = (targets[0].index(), targets[1].index());
+            assert!(
+                dev.coupling.runs(a, b),
+                "{what}: instruction {i}: ecr {a}, {b} against the coupler's drive"
+            );
+        }
+    }
+    assert!(ecrs > 0 || c.instructions().len() < 3, "{what}: no ECR");
+}
+
+/// On ECR devices with couplers driven one way, routed random circuits (static and dynamic)
+/// keep their distribution, come out in ECR gates only, and run every ECR the way its coupler
+/// drives it.
+#[test]
+fn routed_random_circuits_keep_their_distribution_in_ecr_gates_with_the_drive() {
+    for (dev, cases, max_qubits, dynamic, seed) in [
+        (ecr_device("ecr-line5", 5, &line(5), 31), 40, 5, false, 31),
+        (ecr_device("ecr-ring6", 6, &ring(6), 32), 30, 6, true, 32),
+        (
+            ecr_device("ecr-heavyhex27", 27, &heavy_hex_27(), 33),
+            30,
+            7,
+            false,
+            33,
+        ),
+    ] {
+        check_device(&dev, cases, max_qubits, dynamic, seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed + 100);
+        let calibration = Calibration::uniform(&dev);
+        for case in 0..10 {
+            let n = rng.gen_range(2..=max_qubits);
+            let c = random_circuit(&mut rng, n, 30, dynamic);
+            let routed = compile(
+                &c,
+                &dev,
+                &calibration,
+                &Options::default(),
+                &mut SparseSim::new(),
+            )
+            .expect("routes");
+            assert_with_the_drive(&routed.circuit, &dev, &format!("{} case {case}", dev.name));
+        }
+    }
+}
+
 #[test]
 fn routed_random_circuits_keep_their_distribution_on_a_line_and_a_ring() {
     check_device(&device("line5", 5, &line(5), true), 60, 5, false, 1);
