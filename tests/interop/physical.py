@@ -40,12 +40,15 @@ def fez_props_path():
 
 @dataclass
 class Device:
-    """A device target of `backends/NAME.toml`: qubit count, undirected couplers, native gates."""
+    """A device target of `backends/NAME.toml`: qubit count, undirected couplers, native gates;
+    on a directed device (`directed = true`, IBM's ECR couplers) the pairs (first, second) each
+    coupler drives its gate in."""
 
     name: str
     qubits: int
     edges: set
     native: set
+    drive: set = None
 
     @classmethod
     def load(cls, name, folder=ROOT / "backends"):
@@ -57,7 +60,8 @@ class Device:
             edges = {frozenset((a, b)) for a in range(n) for b in range(a + 1, n)}
         if not edges:
             raise ValueError(f"{name}.toml has no edges: not a device target")
-        return cls(name, int(data["qubits"]), edges, set(data["native"]))
+        drive = {tuple(e) for e in data["edges"]} if data.get("directed") else None
+        return cls(name, int(data["qubits"]), edges, set(data["native"]), drive)
 
 
 @dataclass
@@ -141,6 +145,8 @@ def check(circuit, device, calibration=None):
                 problems.append(f"{where}: no coupler between these qubits")
             elif pair in broken:
                 problems.append(f"{where}: a broken coupler (error >= {BROKEN})")
+            elif device.drive is not None and tuple(qubits) not in device.drive:
+                problems.append(f"{where}: against the coupler's drive ({qubits[1]} to {qubits[0]} only)")
         elif set(qubits) & broken_qubits:
             problems.append(f"{where}: a broken qubit")
     return problems

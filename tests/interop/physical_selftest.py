@@ -4,7 +4,7 @@ against independent descriptions of the devices (ibm_fez.toml against FakeFez's 
 from qiskit-ibm-runtime, sycamore.toml against Google's grid as Cirq lays it out); physical.py's
 device check and ESP on hand-written programs (the checker and the benchmark's figures must be
 able to fail): a gate off the coupling map, on a broken coupler, a non-native gate, a qubit
-beyond the device, inside and outside an `if` block; the ESP of a small program against the
+beyond the device, inside and outside an `if` block, an ECR against its coupler's drive; the ESP of a small program against the
 product written out by hand from props_fez.json's numbers; the calibration's broken couplers
 against the seven FakeFez is known to have.
 Usage: physical_selftest.py  (exits 1 on a failure)
@@ -96,6 +96,17 @@ def main():
     }
     for name, (body, expected) in cases.items():
         found = physical.check(program(body), fez, cal)
+        if len(found) != len(expected) or not all(e in f for e, f in zip(expected, found)):
+            failures.append(f"check, {name}: found {found}, expected {expected}")
+    # A directed device: ECR the way ibm_brisbane's coupler 1-0 drives it, and against it.
+    brisbane = physical.Device.load("ibm_brisbane")
+    ecr_def = "gate ecr a, b { x a; h b; cx a, b; rz(-pi/2) b; cx a, b; h b; }\n"
+    for name, body, expected in [
+        ("ecr with the drive", "ecr $1, $0;", []),
+        ("ecr against the drive", "ecr $0, $1;", ["against the coupler's drive"]),
+        ("ecr against the drive in an if", "c[0] = measure $0;\nif (c[0]) { ecr $0, $1; }", ["against the coupler's drive"]),
+    ]:
+        found = physical.check(program(ecr_def + body), brisbane)
         if len(found) != len(expected) or not all(e in f for e, f in zip(expected, found)):
             failures.append(f"check, {name}: found {found}, expected {expected}")
     # ESP by hand: sx and cz gate errors, two readouts; rz is free, reset free (or a readout).

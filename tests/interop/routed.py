@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """qchess's device programs run as written (issue 25): every bundled game (circuits/*.qcg,
 circuits/tour/*.qcg, circuits/niels/*.qng) compiled for every device target (`ibm_fez` with
-FakeFez's calibration, in both forms, `sycamore` and Google's `weber`, and the ion trap
-`quantinuum_h2` in the dynamic form), then
+FakeFez's calibration, in both forms, `sycamore` and Google's `weber` and `willow_pink`, and in the dynamic form
+the ion trap `quantinuum_h2` and IBM's Eagle `ibm_brisbane` with FakeBrisbane's calibration,
+its ECR couplers driven one way), then
 
 1. `qiskit.qasm3.loads` reads the program (qubit index k is `$k`) and physical.check finds every
    gate native, every two-qubit gate on a coupler of the device and none on a broken coupler or
@@ -17,7 +18,7 @@ FakeFez's calibration, in both forms, `sycamore` and Google's `weber`, and the i
    one count) of `qchess simulate`, and the total variation distance of the kept boards to the
    exact board (`--exact`, through the unrouted program: hardware.unrouted_twin) within its
    sampling spread (tvd_bound);
-4. on ibm_fez, the ESP the compile summary prints equals the one physical.stats computes from
+4. on the calibrated IBM devices, the ESP the compile summary prints equals the one physical.stats computes from
    the same calibration.
 
 Writes OUT/results.json; exits 1 on any failure.
@@ -44,6 +45,8 @@ ESP_TOLERANCE = 1e-9  # relative: the ESP qchess prints against physical.stats' 
 # run on Aer only when listed here (the matrix product state takes 1-5 minutes for each of the
 # others on 2 cores): the full game as the issue's done-when names it.
 CI_WIDE_RUNS = {("full_game", "ibm_fez", "dynamic")}
+# The IBM devices compiled with their fake backend's calibration: the file in OUT.
+CALIBRATED = {"ibm_fez": "props_fez.json", "ibm_brisbane": "props_brisbane.json"}
 QUICK_GAMES = ["bell_psi_minus", "interference", "notation_example", "tour/11_split_jump", "niels/entangled_group"]
 
 
@@ -157,8 +160,8 @@ def check_program(name, args, target, form, out, cal, dev, exact, shots, ci):
     CI_WIDE_RUNS); returns (report row, failures)."""
     path = out / f"{name.replace('/', '_')}.{target}.{form or 'default'}.qasm"
     options = ["--target", target, "--json", "-o", path] + (["--form", form] if form else [])
-    if target == "ibm_fez":
-        options += ["--properties", out / "props_fez.json"]
+    if target in CALIBRATED:
+        options += ["--properties", out / CALIBRATED[target]]
     start = time.time()
     _, summary = qchess("compile", *args, *options)
     run = not ci or (name, target, form) in CI_WIDE_RUNS
@@ -179,7 +182,7 @@ def check_written(name, args, target, form, path, summary, cal, dev, exact, shot
     failures += [f"{label}: {p}" for p in layout_problems(circuit, header(path.read_text()))]
     row = physical.stats(circuit, cal)
     printed = json.loads(summary.strip().splitlines()[-1]).get("device", {}).get("esp")
-    if target == "ibm_fez" and (printed is None or abs(printed - row["esp"]) > ESP_TOLERANCE * row["esp"]):
+    if target in CALIBRATED and (printed is None or abs(printed - row["esp"]) > ESP_TOLERANCE * row["esp"]):
         failures.append(f"{label}: qchess prints ESP {printed}, the calibration gives {row['esp']:.9g}")
     if failures or row["two_qubit"] == 0 and row["measurements"] == 0:
         return row, failures
@@ -240,15 +243,20 @@ def main():
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(physical.fez_props_path(), args.out / "props_fez.json")
+    shutil.copyfile(physical.fez_props_path().parent.parent / "brisbane" / "props_brisbane.json",
+                    args.out / "props_brisbane.json")
     start = time.time()
     failures = []
     fez, syc = physical.Device.load("ibm_fez"), physical.Device.load("sycamore")
     ions, weber = physical.Device.load("quantinuum_h2"), physical.Device.load("weber")
     cal = physical.Calibration.load(args.out / "props_fez.json")
+    brisbane, willow = physical.Device.load("ibm_brisbane"), physical.Device.load("willow_pink")
     targets = [("ibm_fez", "dynamic", fez, cal), ("ibm_fez", "deferred", fez, cal),
                ("sycamore", None, syc, physical.Calibration.uniform(syc.qubits)),
                ("quantinuum_h2", "dynamic", ions, physical.Calibration.uniform(ions.qubits)),
-               ("weber", None, weber, physical.Calibration.uniform(weber.qubits))]
+               ("weber", None, weber, physical.Calibration.uniform(weber.qubits)),
+               ("ibm_brisbane", "dynamic", brisbane, physical.Calibration.load(args.out / "props_brisbane.json")),
+               ("willow_pink", None, willow, physical.Calibration.uniform(willow.qubits))]
     report = {}
     for name, game_args in games(args.quick):
         if args.only and name not in args.only:

@@ -111,9 +111,18 @@ fn two_qubit_gates(text: &str) -> Vec<(String, usize, usize)> {
     found
 }
 
-/// The couplers of a bundled device, read from its TOML's `edges` (every number after
-/// `edges =`, comments left out, taken in pairs).
+/// The couplers of a bundled device, low qubit first.
 fn device_edges(target: &str) -> Vec<(usize, usize)> {
+    listed_edges(target)
+        .into_iter()
+        .map(|(a, b)| (a.min(b), a.max(b)))
+        .collect()
+}
+
+/// The couplers of a bundled device as its TOML's `edges` lists them (every number after
+/// `edges =`, comments left out, taken in pairs): `[first, second]`, the drive direction on a
+/// directed device.
+fn listed_edges(target: &str) -> Vec<(usize, usize)> {
     let text = std::fs::read_to_string(common::root().join(format!("backends/{target}.toml")))
         .expect("device toml");
     let (_, edges) = text.split_once("\nedges = [").expect("edges");
@@ -128,10 +137,7 @@ fn device_edges(target: &str) -> Vec<(usize, usize)> {
         numbers.len() > 40 && numbers.len().is_multiple_of(2),
         "{target}: {numbers:?}"
     );
-    numbers
-        .chunks(2)
-        .map(|e| (e[0].min(e[1]), e[0].max(e[1])))
-        .collect()
+    numbers.chunks(2).map(|e| (e[0], e[1])).collect()
 }
 
 #[test]
@@ -180,6 +186,54 @@ fn every_bundled_game_routes_onto_both_devices_and_keeps_its_distribution() {
             }
         }
     }
+}
+
+/// IBM's Eagle (ibm_brisbane) drives each ECR coupler one way: every bundled game comes out
+/// in `ecr` as its only two-qubit gate, each with the coupler's first qubit first, exactly as
+/// many as the summary counts, and, where small enough to simulate, with the unrouted
+/// program's exact distribution (`if` blocks included).
+#[test]
+fn every_bundled_game_runs_each_ecr_the_way_ibm_brisbane_drives_it() {
+    let dir = temp_dir("device-ecr");
+    let drive = listed_edges("ibm_brisbane");
+    assert_eq!(drive.len(), 144);
+    let mut ecrs = 0;
+    for game in bundled_games() {
+        let ctx = format!("{game} on ibm_brisbane");
+        let (program, summary) = compile_device(&dir, &game, "ibm_brisbane", "dynamic", &[]);
+        let text = std::fs::read_to_string(&program).expect("program");
+        let gates = two_qubit_gates(&text);
+        ecrs += gates.len();
+        assert_eq!(
+            gates.len() as u64,
+            summary["device"]["two_qubit_gates"]
+                .as_u64()
+                .expect("count"),
+            "{ctx}"
+        );
+        for (name, a, b) in &gates {
+            assert!(
+                name == "ecr" && drive.contains(&(*a, *b)),
+                "{ctx}: {name} ${a}, ${b} is not an ECR the way a coupler drives it"
+            );
+        }
+        let qubits = summary["device"]["peak_live_qubits"]
+            .as_u64()
+            .expect("peak");
+        if qubits <= 14 {
+            let logical = dir.join("logical-ecr.qasm");
+            ok_stdout(&qchess(&[
+                "compile",
+                &game,
+                "--form",
+                "dynamic",
+                "-o",
+                path_str(&logical),
+            ]));
+            assert_same_distribution(&distribution(&logical), &distribution(&program), &ctx);
+        }
+    }
+    assert!(ecrs > 300, "{ecrs} ECR in all the games");
 }
 
 /// The trapped-ion target couples every pair of its 56 qubits (`all_to_all = true`): every
@@ -559,7 +613,7 @@ fn an_unknown_device_exits_2_naming_it() {
             &err,
             &[
                 "unknown target `nosuch_device`",
-                "ibm_fez, quantinuum_h2, rainbow, sycamore, weber, willow_pink",
+                "ibm_brisbane, ibm_fez, quantinuum_h2, rainbow, sycamore, weber, willow_pink",
             ],
         );
     }
