@@ -322,3 +322,43 @@ def test_type_stubs_are_installed_where_docs_python_md_says():
     assert (package / "py.typed").is_file()
     docs = pathlib.Path(__file__).resolve().parents[2] / "docs" / "python.md"
     assert "`qchess/__init__.pyi`" in docs.read_text()
+
+
+def timed_fez_properties(path):
+    """A calibration of ibm_fez with durations (BackendProperties JSON): every sx, x and cz
+    with an error and a length, T1 = T2 = 100 us, readouts of 1.56 us."""
+    import json
+    import tomllib
+
+    edges = tomllib.loads((ROOT / "backends/ibm_fez.toml").read_text())["edges"]
+    timed = lambda gate, qubits, error, length: {  # noqa: E731
+        "gate": gate, "qubits": qubits,
+        "parameters": [{"name": "gate_error", "value": error, "unit": ""},
+                       {"name": "gate_length", "value": length, "unit": "ns"}]}
+    qubit = [{"name": "T1", "value": 100.0, "unit": "us"}, {"name": "T2", "value": 100.0, "unit": "us"},
+             {"name": "readout_error", "value": 0.01, "unit": ""},
+             {"name": "readout_length", "value": 1560.0, "unit": "ns"}]
+    gates = [timed(g, [q], 2e-4, 36.0) for q in range(156) for g in ("sx", "x")]
+    gates += [timed("cz", e, 3e-3, 68.0) for e in edges]
+    path.write_text(json.dumps({"backend_name": "ibm_fez", "qubits": [qubit] * 156, "gates": gates}))
+    return path
+
+
+def test_compile_for_a_device_takes_the_calibration_seed_and_dynamical_decoupling(tmp_path):
+    # As `qchess compile --target ibm_fez --properties P --seed S --dd D`: the calibration's
+    # durations space XY4 pulses by delays in the idle windows of the dynamic program.
+    props = timed_fez_properties(tmp_path / "props.json")
+    g = qchess.Game.load(str(ROOT / "circuits/tour/29_en_passant_capture_measured.qcg"))
+    plain = g.compile(target="ibm_fez", properties=str(props))
+    with_dd = g.compile(target="ibm_fez", properties=str(props), dd="xy4")
+    assert "delay[" not in plain
+    assert "delay[" in with_dd and len(with_dd) > len(plain)
+    assert g.compile(target="ibm_fez", properties=str(props), dd="none") == plain
+    assert g.compile(target="ibm_fez", properties=str(props), seed=0) == plain
+    assert g.compile(target="ibm_fez", seed=5) == g.compile(target="ibm_fez", seed=5)
+    with pytest.raises(qchess.OptionError, match="unknown dynamical decoupling `xy8`"):
+        g.compile(target="ibm_fez", properties=str(props), dd="xy8")
+    with pytest.raises(qchess.ExportError, match="durations"):
+        g.compile(target="ibm_fez", dd="xy4")
+    with pytest.raises(OSError, match="cannot read"):
+        g.compile(target="ibm_fez", properties=str(tmp_path / "missing.json"))

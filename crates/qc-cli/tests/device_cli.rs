@@ -1206,3 +1206,57 @@ fn dynamical_decoupling_is_refused_where_it_cannot_be_written() {
     let none = qchess(&["compile", game, "--target", "ibm_fez", "--dd", "none"]);
     assert_eq!(plain.stdout, none.stdout);
 }
+
+/// `qchess route --dd` decouples as `compile --dd` does: with a timed calibration, XY4 pulses
+/// spaced by delays in the idle windows; `--dd none` is the program without the option; without
+/// durations, or on a logical target, it is refused.
+#[test]
+fn route_takes_dynamical_decoupling_like_compile() {
+    let dir = temp_dir("route-dd");
+    let props = dir.join("props.json");
+    std::fs::write(&props, timed_fez_properties(100.0)).expect("properties");
+    let circuit = dir.join("circuit.qasm");
+    // One qubit measured while the other two wait, then used again.
+    std::fs::write(
+        &circuit,
+        "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[3] q;\nbit[4] c;\nh q[0];\ncx q[0], q[1];\n\
+         cx q[1], q[2];\nc[0] = measure q[0];\nh q[0];\nc[3] = measure q[0];\ncx q[2], q[1];\n\
+         c[1] = measure q[1];\nc[2] = measure q[2];\n",
+    )
+    .expect("circuit");
+    let route = |extra: &[&str]| {
+        let mut args = vec![
+            "route",
+            path_str(&circuit),
+            "--target",
+            "ibm_fez",
+            "--properties",
+            path_str(&props),
+        ];
+        args.extend_from_slice(extra);
+        ok_stdout(&qchess(&args))
+    };
+    let plain = route(&[]);
+    let xy4 = route(&["--dd", "xy4"]);
+    assert!(!plain.contains("delay["), "{plain}");
+    assert!(xy4.contains("delay["), "{xy4}");
+    assert_eq!(route(&["--dd", "none"]), plain);
+    let err = refused(&qchess(&[
+        "route",
+        path_str(&circuit),
+        "--target",
+        "ibm_fez",
+        "--dd",
+        "xy4",
+    ]));
+    assert_mentions(&err, &["--dd xy4", "give --properties"]);
+    let err = refused(&qchess(&[
+        "route",
+        path_str(&circuit),
+        "--target",
+        "ibm",
+        "--dd",
+        "xx",
+    ]));
+    assert_mentions(&err, &["--dd needs a device target"]);
+}

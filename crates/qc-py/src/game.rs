@@ -16,7 +16,7 @@ use crate::move_record::{extras_dict, Move};
 use num_complex::Complex64;
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
-use pyo3::exceptions::{PyImportError, PyIndexError, PyTypeError};
+use pyo3::exceptions::{PyImportError, PyIndexError, PyOSError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use qc_export::{ExportOptions, Target};
@@ -133,6 +133,9 @@ impl Game {
             Some(form),
             None,
             Some("board"),
+            None,
+            None,
+            None,
             None,
             None,
             None,
@@ -583,13 +586,22 @@ impl Game {
     ///         identities dropped, X-wrapped 0-controls read back, inverse pairs cancelled);
     ///         ``False`` exports the circuit exactly as the moves were lowered (``qchess
     ///         compile --no-optimize``).
+    ///     properties: on a device target, the path of a calibration (IBM's BackendProperties
+    ///         JSON or Google's calibration, as ``qchess compile --properties``): broken qubits
+    ///         and couplers are never used and placement maximises the success probability.
+    ///     seed: on a device target, the seed of the routing trials (default 0, as ``qchess
+    ///         compile --seed``).
+    ///     dd: on a device target, dynamical decoupling: ``"none"``, ``"xx"`` or ``"xy4"``
+    ///         (default: the target's; needs ``properties`` for the durations, as ``qchess
+    ///         compile --dd``).
     ///
     /// Raises:
-    ///     OptionError: an unknown format, form, target, ... ExportError: the game cannot be
-    ///     compiled as asked.
+    ///     OptionError: an unknown format, form, target, dd, ... OSError: the properties file
+    ///     cannot be read. ExportError: the game cannot be compiled as asked (a calibration
+    ///     for another device, ``dd`` without ``properties``, ...).
     // Every default is None, read from qc_front::COMPILE_DEFAULTS (the one declaration the
     // command line and the web API read too), not repeated here.
-    #[pyo3(signature = (format=None, form=None, target=None, measure=None, dialect=None, width=None, backends_dir=None, optimize=None))]
+    #[pyo3(signature = (format=None, form=None, target=None, measure=None, dialect=None, width=None, backends_dir=None, optimize=None, properties=None, seed=None, dd=None))]
     #[allow(clippy::too_many_arguments, reason = "Python keyword arguments")]
     fn compile(
         &self,
@@ -602,6 +614,9 @@ impl Game {
         width: Option<&str>,
         backends_dir: Option<std::path::PathBuf>,
         optimize: Option<bool>,
+        properties: Option<std::path::PathBuf>,
+        seed: Option<u64>,
+        dd: Option<&str>,
     ) -> PyResult<String> {
         let defaults = COMPILE_DEFAULTS.options;
         let options = ExportOptions {
@@ -615,13 +630,20 @@ impl Game {
             .map(|name| load_target(name, backends_dir.as_deref()))
             .transpose()?;
         let format = option_or(format, COMPILE_DEFAULTS.format)?;
+        let properties = properties
+            .map(|path| {
+                std::fs::read_to_string(&path)
+                    .map_err(|e| PyOSError::new_err(format!("cannot read {}: {e}", path.display())))
+            })
+            .transpose()?;
+        let device = qc_front::DeviceOptions {
+            properties: properties.as_deref(),
+            seed: seed.unwrap_or_default(),
+            dd: dd.map(option).transpose()?,
+            ..qc_front::DeviceOptions::default()
+        };
         self.with(py, |s| {
-            s.compile(
-                format,
-                &options,
-                target.as_ref(),
-                &qc_front::DeviceOptions::default(),
-            )
+            s.compile(format, &options, target.as_ref(), &device)
         })
         .map(|compiled| compiled.text)
         .map_err(|e| raise::<ExportError>("cannot compile", &e))

@@ -11,6 +11,7 @@ use anyhow::Context;
 use clap::Args;
 use qc_export::{ExportOptions, Form, MeasureScope, Target, Width};
 use qc_front::{DeviceOptions, Format, COMPILE_DEFAULTS};
+use qc_sim::noise::DdSequence;
 use std::path::PathBuf;
 
 /// Arguments of `qchess route`.
@@ -19,7 +20,7 @@ pub struct RouteArgs {
     /// The circuit: OpenQASM 2 or 3, IR text or IR JSON (told apart by content); `-` for
     /// standard input.
     pub circuit: PathBuf,
-    /// The target: a device (ibm_fez, sycamore, quantinuum_h2, or NAME.toml with `edges` or
+    /// The target: a device (ibm_fez, ibm_brisbane, sycamore, quantinuum_h2, or NAME.toml with `edges` or
     /// `all_to_all` in --backends-dir),
     /// placed and routed onto its couplers; or a logical target (generic, ibm, google, braket,
     /// or NAME.toml without `edges`), lowered to its native gates on the circuit's own qubits,
@@ -36,6 +37,11 @@ pub struct RouteArgs {
     /// their calibrations apart).
     #[arg(long, requires = "properties")]
     pub allow_other_device: bool,
+    /// Dynamical decoupling on a device target, as `compile --dd`: every idle window at least
+    /// twice as long as the pulses is filled with them, spaced by delays, from the --properties
+    /// durations. Default: the target's `dd` key.
+    #[arg(long, value_name = "SEQUENCE", value_parser = choice::<DdSequence>())]
+    pub dd: Option<DdSequence>,
     /// Seed of the routing trials (the output is a function of the circuit, the options and
     /// the seed).
     #[arg(long, default_value_t = 0)]
@@ -100,7 +106,7 @@ pub fn run(args: &RouteArgs) -> anyhow::Result<()> {
             seed: args.seed,
             other_device: args.allow_other_device,
             gates_only_choice: false,
-            dd: None,
+            dd: args.dd,
         },
     )
     .with_context(|| format!("{name}: cannot compile for target `{}`", target.name))?;

@@ -222,15 +222,22 @@ class Game:
         width: Optional[Literal["compact", "full"]] = None,
         backends_dir: Optional[str] = None,
         optimize: Optional[bool] = None,
+        properties: Optional[_Path] = None,
+        seed: Optional[int] = None,
+        dd: Optional[Literal["none", "xx", "xy4"]] = None,
     ) -> str:
         """The whole game as one program (what ``qchess compile`` writes), with the recorded
         outcomes for post-selection and the board map in its header. An argument left ``None``
         takes ``qchess compile``'s default: ``format="qasm3"``, ``form="dynamic"``,
         ``measure="board"``, ``dialect="portable"``, ``width="compact"``, ``optimize=True``
         (no target). ``optimize=False`` skips the exact passes that run before export
-        (``qchess compile --no-optimize``).
+        (``qchess compile --no-optimize``). On a device target, ``properties`` (a calibration
+        file), ``seed`` (of the routing trials, default 0) and ``dd`` (dynamical decoupling,
+        default the target's; needs ``properties``) are ``qchess compile``'s ``--properties``,
+        ``--seed`` and ``--dd``.
 
-        Raises OptionError (unknown option) or ExportError (cannot compile as asked)."""
+        Raises OptionError (unknown option), OSError (the properties file cannot be read) or
+        ExportError (cannot compile as asked)."""
     def to_qiskit(self, form: Literal["dynamic", "deferred"] = "dynamic") -> object:
         """The game as a ``qiskit.QuantumCircuit`` with the board measured at the end.
 
