@@ -208,6 +208,84 @@ pub fn longest_prefix(
     found.map(|e| (end, e))
 }
 
+/// True when a quick necessary condition shows that the pattern (adjacency `adj`) has no
+/// embedding into `target`, so that no search is spent on it: more edges than usable couplers,
+/// a degree sequence the target's does not dominate (the k-th busiest pattern node needs a
+/// qubit with at least as many usable couplers as the k-th best connected qubit has), or an odd
+/// cycle on a bipartite device (grids and heavy hexes have none, and a game's interaction graph
+/// often has one: without this test such a program was searched until the work bound).
+fn cannot_embed(adj: &[Vec<(usize, f64)>], target: Target<'_>) -> bool {
+    let usable = |q: usize| target.usable.get(q).copied().unwrap_or(false);
+    let target_degree: Vec<usize> = (0..target.neighbours.len())
+        .map(|q| {
+            if usable(q) {
+                target.neighbours[q]
+                    .iter()
+                    .filter(|(r, _)| usable(*r))
+                    .count()
+            } else {
+                0
+            }
+        })
+        .collect();
+    let pattern_edges: usize = adj.iter().map(Vec::len).sum::<usize>() / 2;
+    let target_edges: usize = target_degree.iter().sum::<usize>() / 2;
+    if pattern_edges > target_edges {
+        return true;
+    }
+    let mut pattern_degrees: Vec<usize> = adj.iter().map(Vec::len).filter(|&d| d > 0).collect();
+    let mut target_degrees = target_degree.clone();
+    pattern_degrees.sort_unstable_by(|a, b| b.cmp(a));
+    target_degrees.sort_unstable_by(|a, b| b.cmp(a));
+    if pattern_degrees.len() > target_degrees.len()
+        || pattern_degrees
+            .iter()
+            .zip(&target_degrees)
+            .any(|(p, t)| p > t)
+    {
+        return true;
+    }
+    let target_adj = |q: usize| {
+        target.neighbours[q]
+            .iter()
+            .map(|(r, _)| *r)
+            .filter(move |&r| usable(q) && usable(r))
+    };
+    bipartite(target.neighbours.len(), target_adj)
+        && !bipartite(adj.len(), |v| adj[v].iter().map(|(w, _)| *w))
+}
+
+/// True when the graph on `n` nodes with neighbours `next(v)` has no odd cycle (a two-colouring
+/// by breadth-first search from every uncoloured node; iterative, O(nodes + edges)).
+fn bipartite<I: Iterator<Item = usize>>(n: usize, next: impl Fn(usize) -> I) -> bool {
+    let mut colour: Vec<Option<bool>> = vec![None; n];
+    let mut queue = std::collections::VecDeque::new();
+    for start in 0..n {
+        if colour[start].is_some() {
+            continue;
+        }
+        colour[start] = Some(false);
+        queue.push_back(start);
+        while let Some(v) = queue.pop_front() {
+            let here = colour[v].unwrap_or(false);
+            for w in next(v) {
+                if w >= n {
+                    continue;
+                }
+                match colour[w] {
+                    None => {
+                        colour[w] = Some(!here);
+                        queue.push_back(w);
+                    }
+                    Some(c) if c == here => return false,
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+    true
+}
+
 /// Unplaced node marker in a search.
 const FREE: usize = usize::MAX;
 
@@ -300,7 +378,7 @@ impl<'a> Search<'a> {
 
     fn run(&mut self) {
         let usable = self.roots.len();
-        if self.map.len() > usable {
+        if self.map.len() > usable || cannot_embed(&self.adj, self.target) {
             return;
         }
         if self.order.is_empty() {
@@ -538,6 +616,112 @@ mod tests {
         let (found, outcome) = best_embedding(&pattern, target, Bounds::default());
         assert!(found.is_none());
         assert_eq!(outcome, Outcome::Exhausted);
+    }
+
+    /// A pattern the quick tests rule out is answered without search: a search allowed one
+    /// candidate test would otherwise end bounded, not exhausted.
+    #[test]
+    fn odd_cycles_busy_nodes_and_too_many_edges_are_ruled_out_without_search() {
+        let ns = grid(4, 4);
+        let usable = vec![true; 16];
+        let cost = vec![0.0; 16];
+        let target = Target {
+            neighbours: &ns,
+            usable: &usable,
+            node_cost: &cost,
+        };
+        let one_test = Bounds {
+            work: 1,
+            ..Bounds::default()
+        };
+        let five_cycle = Pattern::from_pairs(5, (0..5).map(|i| (i, (i + 1) % 5, 1.0)));
+        let star = Pattern::from_pairs(6, (1..6).map(|i| (0, i, 1.0)));
+        // 25 edges: more than the grid's 24 couplers.
+        let dense = Pattern::from_pairs(
+            16,
+            (0..16)
+                .flat_map(|a| (a + 1..16).map(move |b| (a, b, 1.0)))
+                .take(25),
+        );
+        for (what, pattern) in [("5-cycle", five_cycle), ("star", star), ("dense", dense)] {
+            let (found, outcome) = best_embedding(&pattern, target, one_test);
+            assert!(found.is_none(), "{what}");
+            assert_eq!(outcome, Outcome::Exhausted, "{what}");
+        }
+        // A 4-cycle passes the tests and needs the search.
+        let square = Pattern::from_pairs(4, (0..4).map(|i| (i, (i + 1) % 4, 1.0)));
+        assert_eq!(
+            best_embedding(&square, target, one_test).1,
+            Outcome::Bounded
+        );
+        assert!(best_embedding(&square, target, Bounds::default())
+            .0
+            .is_some());
+    }
+
+    /// True when some injective map of `pattern`'s nodes puts every edge on a coupler of `ns`:
+    /// every map tried (an oracle independent of the search and its quick tests; depth at most
+    /// the pattern's few nodes).
+    fn embeds_by_brute_force(pattern: &Pattern, ns: &[Vec<(usize, f64)>]) -> bool {
+        fn extend(pattern: &Pattern, ns: &[Vec<(usize, f64)>], map: &mut Vec<usize>) -> bool {
+            if map.len() == pattern.num_nodes {
+                return is_embedding(pattern, ns, map);
+            }
+            for q in 0..ns.len() {
+                if !map.contains(&q) {
+                    map.push(q);
+                    if extend(pattern, ns, map) {
+                        return true;
+                    }
+                    map.pop();
+                }
+            }
+            false
+        }
+        extend(pattern, ns, &mut Vec::new())
+    }
+
+    /// The quick tests never rule out a pattern that embeds: random patterns of up to five
+    /// nodes on a grid and on a ring, every one ruled out checked against every placement.
+    #[test]
+    fn the_quick_tests_never_rule_out_an_embeddable_pattern() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut ring = vec![Vec::new(); 10];
+        for q in 0..10 {
+            ring[q].push(((q + 1) % 10, 1.0));
+            ring[(q + 1) % 10].push((q, 1.0));
+        }
+        let (mut ruled_out, mut embeds) = (0, 0);
+        for ns in [grid(3, 3), ring] {
+            let m = ns.len();
+            let usable = vec![true; m];
+            let cost = vec![0.0; m];
+            let target = Target {
+                neighbours: &ns,
+                usable: &usable,
+                node_cost: &cost,
+            };
+            for _ in 0..200 {
+                let n = rng.gen_range(2..=5);
+                let edges = rng.gen_range(1..=6);
+                let pairs: Vec<(usize, usize, f64)> = (0..edges)
+                    .map(|_| (rng.gen_range(0..n), rng.gen_range(0..n), 1.0))
+                    .collect();
+                let pattern = Pattern::from_pairs(n, pairs);
+                let search = Search::new(&pattern, target, Bounds::default());
+                let truth = embeds_by_brute_force(&pattern, &ns);
+                if cannot_embed(&search.adj, target) {
+                    ruled_out += 1;
+                    assert!(!truth, "{pattern:?} embeds but was ruled out");
+                }
+                embeds += usize::from(truth);
+            }
+        }
+        assert!(
+            ruled_out > 30 && embeds > 100,
+            "{ruled_out} ruled out, {embeds} embed"
+        );
     }
 
     #[test]
