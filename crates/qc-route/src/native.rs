@@ -258,7 +258,9 @@ fn conjugate_core(core: Vec<Prim>, from: &Mat4, to: &Mat4) -> Option<Vec<Prim>> 
 #[derive(Clone, Debug)]
 pub struct CountCache {
     entangler: Entangler,
-    counts: std::collections::HashMap<[u64; 32], u8>,
+    // Fx, not SipHash: the key is the caller's own matrix (no untrusted input to collide),
+    // and hashing it was a tenth of a deep program's routing time.
+    counts: rustc_hash::FxHashMap<[u64; 32], u8>,
 }
 
 impl CountCache {
@@ -266,7 +268,7 @@ impl CountCache {
     pub fn new(entangler: Entangler) -> CountCache {
         CountCache {
             entangler,
-            counts: std::collections::HashMap::new(),
+            counts: rustc_hash::FxHashMap::default(),
         }
     }
 
