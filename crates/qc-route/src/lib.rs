@@ -40,7 +40,10 @@
 //! are candidates. A program without a board also gets a few trials on a long line of the
 //! device alone ([`layout::long_path`], [`device::Usable::along`]), where mirrored blocks find
 //! swap networks. A program whose interactions embed in the device (or begin with a part that
-//! does) also gets trials born on the placement [`vf2`] found. The winner is then moved onto
+//! does) also gets trials born on the placement [`vf2`] found. When a ranking chooses, a few
+//! trials give every life a fresh qubit ([`router::Params::reuse`]), and their best joins the
+//! ranked candidates: a reuse makes the other qubits wait through a readout and a reset, which
+//! compile's cost cannot see and a ranking with time can. The winner is then moved onto
 //! the qubits of the same shape the calibration prices lowest
 //! ([`embedding::relabel_cheaper`]).
 
@@ -84,6 +87,9 @@ pub const DEFAULT_TRIALS: usize = 16;
 
 /// Backward-and-forward layout rounds after each trial's first routing (SABRE's layout passes).
 const LAYOUT_ROUNDS: usize = 3;
+
+/// One in this many trials (at least two) routes without reuse when a ranking chooses.
+const FRESH_SHARE: usize = 4;
 
 /// Programs with at most this many qubits live at once also get trials without the board's
 /// embedding (placed by interactions and calibration alone).
@@ -278,6 +284,7 @@ pub fn compile<B: Backend>(
         usable: None,
         trials,
         starts: Vec::new(),
+        reuse: true,
     }];
     // A small program also gets trials placed by its interactions and the calibration alone
     // (no board homes), so it can settle on a compact region of good qubits anywhere on the
@@ -289,6 +296,7 @@ pub fn compile<B: Backend>(
             usable: None,
             trials,
             starts: Vec::new(),
+            reuse: true,
         });
     }
     // A program without a board also gets a few trials on a long line of the device alone,
@@ -305,6 +313,7 @@ pub fn compile<B: Backend>(
             usable: Some(usable.along(&line)),
             trials: (trials / LINE_SHARE).max(2),
             starts: Vec::new(),
+            reuse: true,
         });
     }
     // And a placement under which every block (or the longest beginning of the program) sits
@@ -317,6 +326,35 @@ pub fn compile<B: Backend>(
             usable: None,
             trials: EMBEDDED_TRIALS,
             starts: found.starts,
+            reuse: true,
+        });
+    }
+    // Each candidate kept for a ranking holds a routing, and while it is scored its synthesis
+    // and circuit: a program whose compile would not fit the memory budget that many times over
+    // is chosen by compile's cost alone.
+    let keep = match options.ranking {
+        Some(_) if needed.saturating_mul(options.ranked.max(1) as u64) <= options.memory_bytes => {
+            options.ranked.max(1)
+        }
+        _ => 1,
+    };
+    // When the caller chooses by its own ranking (the success probability with time, for a
+    // calibration with durations), some trials give every life a fresh qubit: a reuse saves a
+    // qubit but makes the others wait through its readout and reset, and only the ranking can
+    // weigh that. Only where a reuse can happen (more lives than are live at once), every life
+    // fits a qubit of its own, and the memory budget holds one candidate more.
+    if device.mid_circuit
+        && keep > 1
+        && needed.saturating_mul(keep as u64 + 1) <= options.memory_bytes
+        && plan.num_virtuals() > peak
+        && plan.num_virtuals() <= usable.count()
+    {
+        settings.push(Setting {
+            anchors: settings[0].anchors.clone(),
+            usable: None,
+            trials: (trials / FRESH_SHARE).max(2),
+            starts: Vec::new(),
+            reuse: false,
         });
     }
     let context = Trials {
@@ -339,38 +377,45 @@ pub fn compile<B: Backend>(
     // function of the block, so sharing changes nothing but the time). The trials are reduced
     // as they finish, so only the best routings so far of each worker are kept (one, or the
     // candidates a caller's ranking scores), not one per trial ([`Chosen`]).
-    // Each candidate kept for a ranking holds a routing, and while it is scored its synthesis
-    // and circuit: a program whose compile would not fit the memory budget that many times over
-    // is chosen by compile's cost alone.
-    let keep = match options.ranking {
-        Some(_) if needed.saturating_mul(options.ranked.max(1) as u64) <= options.memory_bytes => {
-            options.ranked.max(1)
-        }
-        _ => 1,
-    };
     let fresh_counts = || CountCache::new(device.entangler);
-    let chosen = jobs
+    // Two reductions: the trials with reuse keep their `keep` cheapest, those without their
+    // one cheapest, which joins the ranked candidates whatever its cost (compile's cost does not
+    // see the wait a reuse makes; the ranking may).
+    let (chosen, without_reuse) = jobs
         .par_iter()
         .enumerate()
         .map_init(fresh_counts, |counts, (index, &(set, trial))| {
             let setting = &settings[set];
             let usable = setting.usable.as_ref().unwrap_or(&usable);
             let outcome = context.run(setting, usable, set * trials + trial, trial < 2, counts);
-            match outcome {
+            let chosen = match outcome {
                 Ok((cost, routing)) => Chosen::Best(vec![(cost, index, routing)]),
                 // A line of the device is an extra chance, not a requirement: a program that
                 // does not fit it (a device that measures only at the end spends every measured
                 // qubit) is routed on the whole device by the other trials.
-                Err(_) if setting.usable.is_some() => Chosen::Best(Vec::new()),
+                // Likewise trials without reuse: a program whose lives do not all fit fresh
+                // qubits is routed with reuse by the others.
+                Err(_) if setting.usable.is_some() || !setting.reuse => Chosen::Best(Vec::new()),
                 Err(e) => Chosen::Failed(index, e),
+            };
+            if setting.reuse {
+                (chosen, Chosen::Best(Vec::new()))
+            } else {
+                (Chosen::Best(Vec::new()), chosen)
             }
         })
-        .reduce(|| Chosen::Best(Vec::new()), |a, b| a.then(b, keep));
-    let candidates = match chosen {
+        .reduce(
+            || (Chosen::Best(Vec::new()), Chosen::Best(Vec::new())),
+            |(a, fresh_a), (b, fresh_b)| (a.then(b, keep), fresh_a.then(fresh_b, 1)),
+        );
+    let mut candidates = match chosen {
         Chosen::Failed(_, RouteError::TooWide { needed, .. }) => return Err(too_wide(needed)),
         Chosen::Failed(_, other) => return Err(other),
         Chosen::Best(best) => best,
     };
+    if let Chosen::Best(fresh) = without_reuse {
+        candidates.extend(fresh);
+    }
     // What routing needed is dropped before synthesis builds the program again (the peak of a
     // deep program's memory is here: the routed steps, the synthesised ones and the circuit).
     let (num_clbits, lives) = (program.num_clbits, plan.num_virtuals());
@@ -595,6 +640,8 @@ struct Setting {
     /// Per virtual qubit: where it is born in the first routing of each trial, whenever that
     /// qubit is free (a placement [`vf2`] found); empty: placed by the router.
     starts: Vec<Option<usize>>,
+    /// Measured qubits may be reset and reused ([`router::Params::reuse`]).
+    reuse: bool,
 }
 
 /// What every routing trial shares.
@@ -627,6 +674,7 @@ impl Trials<'_> {
             jitter: if plain { 0.0 } else { 0.3 },
             // Half the trials each way: which mirrors better depends on the program.
             mirror_sees_front: index % 2 == 1,
+            reuse: setting.reuse,
         };
         let anchors = &setting.anchors;
         // `pinned`: born on their starts (a placement found to fit), not pulled towards them.

@@ -125,6 +125,11 @@ pub struct Params {
     /// QFT on a line at one extra CZ per phase; not seeing it, CNOTs that share a qubit (an
     /// adder's) are not pulled apart for the front's sake.
     pub mirror_sees_front: bool,
+    /// A qubit measured and freed may be reset and hold a later life (on a device with
+    /// mid-circuit reset). `false`: a life never goes onto a qubit that needs a reset (a
+    /// candidate for the time-aware choice to weigh: a reuse waits for the readout and the reset
+    /// while the other qubits idle, where a fresh qubit would not).
+    pub reuse: bool,
 }
 
 /// Facts about each virtual qubit the placement reads.
@@ -637,7 +642,7 @@ impl Router<'_> {
             let Phys::Free(leaves) = self.phys[p] else {
                 continue;
             };
-            if leaves == Leaves::Dirty && !self.mid_circuit {
+            if leaves == Leaves::Dirty && !self.resets() {
                 continue;
             }
             let mut score = prep_cost(leaves, &prep);
@@ -680,11 +685,17 @@ impl Router<'_> {
         Ok(())
     }
 
-    /// Whether a newborn may be placed on `p`: it is free and, on a device that cannot reset
-    /// mid-circuit, holds no garbage.
+    /// Whether a qubit holding garbage (measured, not yet reset) may be reset and used again:
+    /// the device resets mid-circuit and this routing reuses qubits ([`Params::reuse`]).
+    fn resets(&self) -> bool {
+        self.mid_circuit && self.params.reuse
+    }
+
+    /// Whether a newborn may be placed on `p`: it is free and, unless qubits are reset and
+    /// reused, holds no garbage.
     fn may_hold(&self, p: usize) -> bool {
         match self.phys.get(p) {
-            Some(Phys::Free(Leaves::Dirty)) => self.mid_circuit,
+            Some(Phys::Free(Leaves::Dirty)) => self.resets(),
             Some(Phys::Free(_)) => true,
             _ => false,
         }
@@ -716,7 +727,7 @@ impl Router<'_> {
         let edge = self.usable.edge_cost(a, b)?;
         match self.phys[b] {
             Phys::Spent => None,
-            Phys::Free(Leaves::Dirty) if !self.mid_circuit => None,
+            Phys::Free(Leaves::Dirty) if !self.resets() => None,
             Phys::Free(leaves) => Some(2.0 * edge + prep_cost(leaves, &Mat2::IDENTITY)),
             Phys::Live(_) => {
                 // A SWAP straight after a block on the same pair merges into it.
@@ -882,7 +893,7 @@ impl Router<'_> {
                 .filter(|(n, _)| self.usable.hops(b, *n) < self.usable.hops(b, a))
                 .filter(|(n, _)| {
                     !matches!(self.phys[*n], Phys::Spent)
-                        && (!matches!(self.phys[*n], Phys::Free(Leaves::Dirty)) || self.mid_circuit)
+                        && (!matches!(self.phys[*n], Phys::Free(Leaves::Dirty)) || self.resets())
                 })
                 .min_by(|x, y| x.1.total_cmp(&y.1))
             else {

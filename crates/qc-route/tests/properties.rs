@@ -884,3 +884,62 @@ fn a_callers_ranking_chooses_among_the_best_trials() {
     }
     assert!(worse > 0, "the ranking never chose another candidate");
 }
+
+/// The resets of a routed circuit.
+fn resets(c: &Circuit) -> usize {
+    c.instructions()
+        .iter()
+        .filter(|i| matches!(i.op, Op::Reset { .. }))
+        .count()
+}
+
+/// With a caller's ranking, routings that give every life a fresh qubit are among the ranked
+/// candidates (a reuse makes the other qubits wait through a readout and a reset, which only a
+/// ranking with time can see): a ranking that dislikes resets gets a program without one, one
+/// that likes them gets the reuse, and both keep the distribution.
+#[test]
+fn a_ranking_chooses_between_reusing_a_measured_qubit_and_a_fresh_one() {
+    // Three lives, at most two at once: `a` meets `b` and is measured, then `c` meets `b`. On
+    // a line of three whose coupler 1-2 is poor, compile's cost puts `a` and `b` on 0-1 and `c`
+    // on `a`'s qubit after a reset; a fresh qubit for `c` means the poor coupler.
+    let mut c = Circuit::with_plain_qubits(3, 3);
+    c.push(Instruction::gate(Gate::H, &[q(0)], &[]));
+    c.push(Instruction::gate(Gate::X, &[q(1)], &[Control::one(q(0))]));
+    c.push(Instruction::new(Op::Measure {
+        qubit: q(0),
+        clbit: Clbit(0),
+    }));
+    c.push(Instruction::gate(Gate::Ry(0.7), &[q(2)], &[]));
+    c.push(Instruction::gate(Gate::X, &[q(1)], &[Control::one(q(2))]));
+    c.push(Instruction::new(Op::Measure {
+        qubit: q(1),
+        clbit: Clbit(1),
+    }));
+    c.push(Instruction::new(Op::Measure {
+        qubit: q(2),
+        clbit: Clbit(2),
+    }));
+    let dev = device("line3", 3, &line(3), true);
+    let props = r#"{"backend_name": "line3", "qubits": [
+        [{"name": "readout_error", "value": 0.01}], [{"name": "readout_error", "value": 0.01}],
+        [{"name": "readout_error", "value": 0.01}]], "gates": [
+        {"gate": "cz", "qubits": [0, 1], "parameters": [{"name": "gate_error", "value": 0.001}]},
+        {"gate": "cz", "qubits": [1, 2], "parameters": [{"name": "gate_error", "value": 0.3}]}]}"#;
+    let calibration = Calibration::from_backend_properties(props, &dev, "cz").expect("calibration");
+    let want = distribution(&c);
+    let dislikes = |out: &Circuit| -(resets(out) as f64);
+    let likes = |out: &Circuit| resets(out) as f64;
+    let mut found = Vec::new();
+    for ranking in [&dislikes as &dyn qc_route::Ranking, &likes] {
+        let options = Options {
+            ranking: Some(ranking),
+            ..Options::default()
+        };
+        let routed =
+            compile(&c, &dev, &calibration, &options, &mut SparseSim::new()).expect("routes");
+        assert_same(&want, &distribution(&routed.circuit), "ranked");
+        found.push(resets(&routed.circuit));
+    }
+    assert_eq!(found[0], 0, "without reuse: {found:?}");
+    assert!(found[1] > 0, "with reuse: {found:?}");
+}
