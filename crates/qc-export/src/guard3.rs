@@ -69,6 +69,13 @@ pub fn scan(src: &str) -> Result<(), ImportError> {
             b'[' if src[i + 1..].trim_start().starts_with('{') => {
                 return Err(at(i).error(Kind::SetIndex));
             }
+            // `oq3_parser` asserts (panics, without a place) on `delay q;`: a delay without
+            // its duration in brackets is reported here, where the place is known.
+            b'd' if starts_word(src, i, "delay") && !delay_has_duration(src, i) => {
+                return Err(at(i).error(Kind::DelayDuration {
+                    found: "no duration in brackets (`delay[120ns] q[0];`)".to_string(),
+                }));
+            }
             b'(' | b'[' | b'{' => {
                 stack.push(i);
                 if stack.len() > MAX_NESTING {
@@ -102,6 +109,20 @@ pub fn scan(src: &str) -> Result<(), ImportError> {
         i += 1;
     }
     Ok(())
+}
+
+/// True when the word `word` starts at byte `i` of `src` (not inside a longer identifier).
+fn starts_word(src: &str, i: usize, word: &str) -> bool {
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let bytes = src.as_bytes();
+    src[i..].starts_with(word)
+        && (i == 0 || !ident(bytes[i - 1]))
+        && bytes.get(i + word.len()).is_none_or(|&c| !ident(c))
+}
+
+/// True when the `delay` at byte `i` is followed (after white space) by `[`.
+fn delay_has_duration(src: &str, i: usize) -> bool {
+    src[i + "delay".len()..].trim_start().starts_with('[')
 }
 
 /// A readable name for a syntax kind the importer does not support.

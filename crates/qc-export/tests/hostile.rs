@@ -154,8 +154,7 @@ fn constructs_oq3_semantics_panics_on_are_errors() {
         "cal { }",
         "defcal x $0 { }",
         // `delay[10ns] q;` is read (see below); a duration that is no literal, has no unit, is
-        // in `dt`, negative or imaginary, is not. (`delay q;` stops the parser itself, on an
-        // internal check: an error, but without a line.)
+        // in `dt`, negative or imaginary, is not (`delay q;`: below).
         "qubit q;\ndelay[10] q;",
         "qubit q;\ndelay[10dt] q;",
         "qubit q;\ndelay[-10ns] q;",
@@ -326,6 +325,30 @@ fn user_gate_calls_count_as_their_bodies_against_the_instruction_limit() {
     assert_eq!(c.instructions().len(), calls - 1);
     let inlined = qc_ir::passes::inline_user_gates(&c);
     assert_eq!(inlined.instructions().len(), limit);
+}
+
+/// A delay without its duration (`delay q;`, on which the OpenQASM 3 parser stops on an
+/// internal check without a place) is an error naming the line and column; a gate whose name
+/// begins with `delay` is not one.
+#[test]
+fn a_delay_without_its_duration_is_an_error_with_its_place() {
+    for (body, line, column) in [
+        ("qubit q;\ndelay q;", 4, 1),
+        ("qubit q;\nx q; delay  q;", 4, 6),
+        ("qubit q;\nif (true) {\n  delay q;\n}", 5, 3),
+    ] {
+        let e = err3(body);
+        assert_eq!((e.line, e.column), (line, column), "{body}: {e}");
+        assert!(
+            e.to_string().contains("no duration in brackets"),
+            "{body}: {e}"
+        );
+    }
+    let c = import_qasm3(&format!(
+        "{V3}gate delayed a {{ x a; }}\nqubit q;\ndelayed q; // delay q;\ndelay[5ns] q;"
+    ))
+    .expect("a gate named delayed, a comment and a delay");
+    assert_eq!(c.instructions().len(), 2);
 }
 
 /// A delay in s, ms, us or ns is read as nanoseconds, on every qubit of a register operand.

@@ -186,6 +186,15 @@ pub enum CompileError {
         /// The target.
         target: String,
     },
+    /// A pulse of dynamical decoupling that the gate table has no OpenQASM name for (the pass
+    /// writes only native pulses, so this is a bug; refused rather than dropped).
+    #[error("--dd {dd}: a pulse ({gate:?}) has no OpenQASM name; the program was not written")]
+    DdUnnamedPulse {
+        /// The sequence asked for.
+        dd: DdSequence,
+        /// The pulse.
+        gate: qc_ir::Gate,
+    },
     /// `--properties` without a device target.
     #[error("--properties needs a device target (one with couplers: ibm_fez, sycamore, weber, quantinuum_h2, ..., or a file with `edges` or `all_to_all`)")]
     PropertiesWithoutDevice,
@@ -438,7 +447,7 @@ fn compile_on_device(
             })?;
         let plain = qc_export::program_circuit(&export.program)?;
         let (_, insertions, report) = qc_sim::noise::decouple(&plain, model, dd, &pulses)?;
-        insert_statements(&mut export.program, &insertions);
+        insert_statements(&mut export.program, &insertions, dd)?;
         export.text = export
             .program
             .to_qasm3(target.include_stdgates, target.definitions);
@@ -544,7 +553,8 @@ fn compile_on_device(
 fn insert_statements(
     program: &mut qc_export::program::Program,
     insertions: &[qc_sim::noise::Insertion],
-) {
+    dd: DdSequence,
+) -> Result<(), CompileError> {
     use qc_export::program::{GateCall, Stmt};
     let mut body = Vec::with_capacity(program.body.len());
     let mut next = insertions.iter().peekable();
@@ -558,13 +568,13 @@ fn insert_statements(
             for op in &ins.ops {
                 match op {
                     qc_ir::Op::Gate { gate, targets, .. } => {
-                        if let Some((name, params)) = qc_export::lower::named_call(*gate, 0) {
-                            body.push(Stmt::Gate(GateCall::new(
-                                name,
-                                params,
-                                targets.iter().map(|q| q.index()).collect(),
-                            )));
-                        }
+                        let (name, params) = qc_export::lower::named_call(*gate, 0)
+                            .ok_or(CompileError::DdUnnamedPulse { dd, gate: *gate })?;
+                        body.push(Stmt::Gate(GateCall::new(
+                            name,
+                            params,
+                            targets.iter().map(|q| q.index()).collect(),
+                        )));
                     }
                     qc_ir::Op::Delay { qubit, duration } => body.push(Stmt::Delay {
                         qubit: qubit.index(),
@@ -578,6 +588,7 @@ fn insert_statements(
         body.push(stmt);
     }
     program.body = body;
+    Ok(())
 }
 
 /// Whether a noise model has any duration (a gate's, a readout's or a reset's): without, its
