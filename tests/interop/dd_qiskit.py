@@ -38,20 +38,6 @@ SHOTS = 4000
 GAMES = ["bell_psi_minus", "bell_psi_plus", "interference", "notation_example"]
 
 
-def without_idle_delays(circuit):
-    """`circuit` without the delays on qubits nothing else touches (Aer then leaves them out)."""
-    from qiskit import QuantumCircuit
-    from qiskit.circuit import Delay
-
-    used = {circuit.find_bit(q).index for i in circuit.data if not isinstance(i.operation, Delay) for q in i.qubits}
-    kept = QuantumCircuit(*circuit.qregs, *circuit.cregs)
-    for instr in circuit.data:
-        if isinstance(instr.operation, Delay) and circuit.find_bit(instr.qubits[0]).index not in used:
-            continue
-        kept.append(instr.operation, instr.qubits, instr.clbits)
-    return kept
-
-
 def qiskit_programs(logical, target):
     """{label: scheduled circuit} of Qiskit O3 on the logical program, with delays and with X X."""
     from qiskit import QuantumCircuit, transpile
@@ -64,7 +50,7 @@ def qiskit_programs(logical, target):
     padded = PassManager([ALAPScheduleAnalysis(target=target), PadDelay(target=target)]).run(isa)
     dd = PassManager([ALAPScheduleAnalysis(target=target),
                       PadDynamicalDecoupling(target=target, dd_sequence=[XGate(), XGate()])]).run(isa)
-    return {"Qiskit O3": without_idle_delays(padded), "Qiskit O3 + DD (X X)": without_idle_delays(dd)}
+    return {"Qiskit O3": noisy.without_idle_delays(padded), "Qiskit O3 + DD (X X)": noisy.without_idle_delays(dd)}
 
 
 def tvds(program, counts_path):

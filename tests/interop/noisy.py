@@ -94,17 +94,23 @@ def qchess_counts(binary, program, props, shots, noisy=True):
 def aer_circuit(text, backend):
     """The program as Aer runs it: scheduled ALAP by Qiskit with the target's durations, the
     delays on qubits the program does not use dropped (so that Aer truncates them)."""
-    from qiskit import QuantumCircuit, qasm3, transpile
-    from qiskit.circuit import Delay
+    from qiskit import qasm3, transpile
 
     circuit = qasm3.loads(text)
     scheduled = transpile(circuit, backend, optimization_level=0, layout_method="trivial",
                           scheduling_method="alap", seed_transpiler=SEED)
-    used = {scheduled.find_bit(q).index for i in scheduled.data if not isinstance(i.operation, Delay)
-            for q in i.qubits}
-    kept = QuantumCircuit(*scheduled.qregs, *scheduled.cregs)
-    for instr in scheduled.data:
-        if isinstance(instr.operation, Delay) and scheduled.find_bit(instr.qubits[0]).index not in used:
+    return without_idle_delays(scheduled)
+
+
+def without_idle_delays(circuit):
+    """`circuit` without the delays on qubits nothing else touches (Aer then leaves them out)."""
+    from qiskit import QuantumCircuit
+    from qiskit.circuit import Delay
+
+    used = {circuit.find_bit(q).index for i in circuit.data if not isinstance(i.operation, Delay) for q in i.qubits}
+    kept = QuantumCircuit(*circuit.qregs, *circuit.cregs)
+    for instr in circuit.data:
+        if isinstance(instr.operation, Delay) and circuit.find_bit(instr.qubits[0]).index not in used:
             continue
         kept.append(instr.operation, instr.qubits, instr.clbits)
     return kept
