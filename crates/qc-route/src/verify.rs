@@ -1,8 +1,8 @@
 //! The verifier every routed program passes: gates on at most two qubits, every operation on a
 //! usable qubit and every two-qubit gate on a usable coupler (a broken one never), a directed
-//! gate (ECR, CX) the way its coupler drives it, only native gates (as the caller defines them), nothing after a measurement on a device that measures
-//! only at the end, every bit measured as often as in the original program and on the physical
-//! qubit the layout records.
+//! gate (ECR, CX) the way its coupler drives it, only native gates (as the caller defines
+//! them), nothing after a measurement on a device that measures only at the end, every bit
+//! measured as often as in the original program and on the physical qubit the layout records.
 
 use crate::calibration::Calibration;
 use crate::device::Device;

@@ -234,7 +234,7 @@ fn cannot_embed(adj: &[Vec<(usize, f64)>], target: Target<'_>) -> bool {
         return true;
     }
     let mut pattern_degrees: Vec<usize> = adj.iter().map(Vec::len).filter(|&d| d > 0).collect();
-    let mut target_degrees = target_degree.clone();
+    let mut target_degrees = target_degree;
     pattern_degrees.sort_unstable_by(|a, b| b.cmp(a));
     target_degrees.sort_unstable_by(|a, b| b.cmp(a));
     if pattern_degrees.len() > target_degrees.len()

@@ -20,9 +20,8 @@ pub struct RouteArgs {
     /// The circuit: OpenQASM 2 or 3, IR text or IR JSON (told apart by content); `-` for
     /// standard input.
     pub circuit: PathBuf,
-    /// The target: a device (ibm_fez, ibm_brisbane, sycamore, quantinuum_h2, or NAME.toml with `edges` or
-    /// `all_to_all` in --backends-dir),
-    /// placed and routed onto its couplers; or a logical target (generic, ibm, google, braket,
+    /// The target: a device (ibm_fez, ibm_brisbane, sycamore, quantinuum_h2, or NAME.toml with
+    /// `edges` or `all_to_all` in --backends-dir), placed and routed onto its couplers; or a logical target (generic, ibm, google, braket,
     /// or NAME.toml without `edges`), lowered to its native gates on the circuit's own qubits,
     /// as `compile --target` lowers a game.
     #[arg(long, value_name = "NAME")]
