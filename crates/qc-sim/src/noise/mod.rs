@@ -42,6 +42,7 @@
 //! uses). A Quantum Chess game's state is small, so games too wide for a density matrix or a
 //! state vector run in seconds.
 
+pub mod board;
 pub mod channels;
 pub mod dd;
 pub mod model;
@@ -49,6 +50,7 @@ pub mod program;
 pub mod run;
 pub mod trajectory;
 
+pub use board::{board_error, first_order, BitsDistribution, FirstOrder};
 pub use dd::{decouple, DdReport, DdSequence, Insertion, Pulses};
 pub use model::{CouplerNoise, NoiseError, NoiseModel, QubitNoise};
 pub use program::NoisyProgram;
