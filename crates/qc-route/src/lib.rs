@@ -41,9 +41,11 @@
 //! device alone ([`layout::long_path`], [`device::Usable::along`]), where mirrored blocks find
 //! swap networks. A program whose interactions embed in the device (or begin with a part that
 //! does) also gets trials born on the placement [`vf2`] found. When a ranking chooses, a few
-//! trials give every life a fresh qubit ([`router::Params::reuse`]), and their best joins the
-//! ranked candidates: a reuse makes the other qubits wait through a readout and a reset, which
-//! compile's cost cannot see and a ranking with time can. The winner is then moved onto
+//! trials give every life a fresh qubit ([`router::Params::reuse`]) and, where no step reads a
+//! bit, measure every qubit after the last two-qubit gate ([`router::Params::measure_last`]);
+//! their best joins the ranked candidates: a reuse makes the other qubits wait through a readout
+//! and a reset, which compile's cost cannot see and a ranking with time can. The winner is then
+//! moved onto
 //! the qubits of the same shape the calibration prices lowest
 //! ([`embedding::relabel_cheaper`]).
 
@@ -113,6 +115,13 @@ const EMBEDDED_TRIALS: usize = 2;
 pub trait Ranking: Sync {
     /// The score of `circuit`; higher is better (NaN ranks lowest).
     fn score(&self, circuit: &Circuit) -> f64;
+
+    /// The scores of all the candidates at once, in their order: by default each one's
+    /// [`Ranking::score`], in parallel. A ranking whose figure cannot be had for every candidate
+    /// overrides it to score them all by one figure (scores of two figures do not compare).
+    fn scores(&self, circuits: &[&Circuit]) -> Vec<f64> {
+        circuits.par_iter().map(|c| self.score(c)).collect()
+    }
 }
 
 impl<F: Fn(&Circuit) -> f64 + Sync> Ranking for F {
@@ -285,6 +294,7 @@ pub fn compile<B: Backend>(
         trials,
         starts: Vec::new(),
         reuse: true,
+        measure_last: false,
     }];
     // A small program also gets trials placed by its interactions and the calibration alone
     // (no board homes), so it can settle on a compact region of good qubits anywhere on the
@@ -297,6 +307,7 @@ pub fn compile<B: Backend>(
             trials,
             starts: Vec::new(),
             reuse: true,
+            measure_last: false,
         });
     }
     // A program without a board also gets a few trials on a long line of the device alone,
@@ -314,6 +325,7 @@ pub fn compile<B: Backend>(
             trials: (trials / LINE_SHARE).max(2),
             starts: Vec::new(),
             reuse: true,
+            measure_last: false,
         });
     }
     // And a placement under which every block (or the longest beginning of the program) sits
@@ -327,6 +339,7 @@ pub fn compile<B: Backend>(
             trials: EMBEDDED_TRIALS,
             starts: found.starts,
             reuse: true,
+            measure_last: false,
         });
     }
     // Each candidate kept for a ranking holds a routing, and while it is scored its synthesis
@@ -341,12 +354,13 @@ pub fn compile<B: Backend>(
     // When the caller chooses by its own ranking (the success probability with time, for a
     // calibration with durations), some trials give every life a fresh qubit: a reuse saves a
     // qubit but makes the others wait through its readout and reset, and only the ranking can
-    // weigh that. Only where a reuse can happen (more lives than are live at once), every life
-    // fits a qubit of its own, and the memory budget holds one candidate more.
+    // weigh that. Only where every life fits a qubit of its own and the memory budget holds one
+    // candidate more. (Also where there are no more lives than are live at once: a qubit
+    // measured as soon as its gates are done needs a reset before an exchange may pass through
+    // its place, which the fresh trials, measuring last, avoid.)
     if device.mid_circuit
         && keep > 1
         && needed.saturating_mul(keep as u64 + 1) <= options.memory_bytes
-        && plan.num_virtuals() > peak
         && plan.num_virtuals() <= usable.count()
     {
         settings.push(Setting {
@@ -355,6 +369,10 @@ pub fn compile<B: Backend>(
             trials: (trials / FRESH_SHARE).max(2),
             starts: Vec::new(),
             reuse: false,
+            // Where no condition reads a bit, the fresh trials also measure last: without it a
+            // program with as many lives as live qubits would still measure a finished qubit
+            // early and need a reset to route through its place.
+            measure_last: plan.steps.iter().all(|s| s.cond.is_none()),
         });
     }
     let context = Trials {
@@ -589,12 +607,15 @@ fn choose_ranked(
     ranking: &dyn Ranking,
     entangler: Entangler,
 ) -> Result<Finished, RouteError> {
-    let scored: Vec<(f64, Result<Finished, RouteError>)> = candidates
-        .into_par_iter()
-        .map(|routing| {
-            let finished = finish(routing);
+    let finished: Vec<Result<Finished, RouteError>> =
+        candidates.into_par_iter().map(finish).collect();
+    let outs: Vec<&Circuit> = finished.iter().flatten().map(|f| &f.out).collect();
+    let mut ok_scores = ranking.scores(&outs).into_iter();
+    let scored: Vec<(f64, Result<Finished, RouteError>)> = finished
+        .into_iter()
+        .map(|finished| {
             let score = match &finished {
-                Ok(f) => ranking.score(&f.out),
+                Ok(_) => ok_scores.next().unwrap_or(f64::NEG_INFINITY),
                 Err(_) => f64::NEG_INFINITY,
             };
             (
@@ -642,6 +663,8 @@ struct Setting {
     starts: Vec<Option<usize>>,
     /// Measured qubits may be reset and reused ([`router::Params::reuse`]).
     reuse: bool,
+    /// Measurements wait for the last two-qubit gate ([`router::Params::measure_last`]).
+    measure_last: bool,
 }
 
 /// What every routing trial shares.
@@ -675,6 +698,7 @@ impl Trials<'_> {
             // Half the trials each way: which mirrors better depends on the program.
             mirror_sees_front: index % 2 == 1,
             reuse: setting.reuse,
+            measure_last: setting.measure_last,
         };
         let anchors = &setting.anchors;
         // `pinned`: born on their starts (a placement found to fit), not pulled towards them.

@@ -130,6 +130,13 @@ pub struct Params {
     /// candidate for the time-aware choice to weigh: a reuse waits for the readout and the reset
     /// while the other qubits idle, where a fresh qubit would not).
     pub reuse: bool,
+    /// Every measurement waits until no two-qubit gate is left, as on a device that measures only
+    /// at the end, so that a qubit whose gates are done stays where it is (and can be exchanged
+    /// through) instead of being measured and leaving a qubit that needs a reset: the routing
+    /// Qiskit and other routers write, a candidate for the time-aware choice beside the ones
+    /// that measure early. Only for programs in which no condition reads a bit (a deferred
+    /// measurement could not feed an `if`).
+    pub measure_last: bool,
 }
 
 /// Facts about each virtual qubit the placement reads.
@@ -233,19 +240,21 @@ pub fn route(
             _ => {}
         }
     }
-    // On a device that measures only at the end: births for a measurement alone, and deaths
-    // right after a measurement.
+    // On a device that measures only at the end (or a routing that measures last): births for a
+    // measurement alone, and deaths right after a measurement. Such a death waits for the last
+    // two-qubit gate, so no birth may wait for it.
+    let measures_last = !device.mid_circuit || params.measure_last;
     let is_measure = |i: usize| matches!(steps[i].op, VOp::Measure { .. });
     let terminal_birth: Vec<bool> = (0..steps.len())
         .map(|i| {
-            !device.mid_circuit
+            measures_last
                 && matches!(steps[i].op, VOp::Birth { .. })
                 && succs[i].first().is_some_and(|&j| is_measure(j))
         })
         .collect();
     let after_terminal: Vec<bool> = (0..steps.len())
         .map(|i| {
-            !device.mid_circuit
+            measures_last
                 && matches!(steps[i].op, VOp::Death { .. })
                 && preds[i].iter().any(|&j| is_measure(j))
         })
@@ -412,7 +421,7 @@ impl Router<'_> {
                 Ok(true)
             }
             VOp::Measure { v, clbit } => {
-                if !self.mid_circuit && self.twos_left > 0 {
+                if (!self.mid_circuit || self.params.measure_last) && self.twos_left > 0 {
                     // Measured last, so that no measured qubit stands in the way.
                     return Ok(false);
                 }

@@ -885,6 +885,25 @@ fn a_callers_ranking_chooses_among_the_best_trials() {
     assert!(worse > 0, "the ranking never chose another candidate");
 }
 
+/// Whether every measurement of a routed circuit comes after its last two-qubit gate.
+fn measurements_last(c: &Circuit) -> bool {
+    let is_two = |i: &Instruction| match &i.op {
+        Op::Gate {
+            targets, controls, ..
+        } => targets.len() + controls.len() == 2,
+        _ => false,
+    };
+    let last_two = c.instructions().iter().rposition(is_two);
+    let first_measure = c
+        .instructions()
+        .iter()
+        .position(|i| matches!(i.op, Op::Measure { .. }));
+    match (last_two, first_measure) {
+        (Some(t), Some(m)) => m > t,
+        _ => true,
+    }
+}
+
 /// The resets of a routed circuit.
 fn resets(c: &Circuit) -> usize {
     c.instructions()
@@ -930,6 +949,7 @@ fn a_ranking_chooses_between_reusing_a_measured_qubit_and_a_fresh_one() {
     let dislikes = |out: &Circuit| -(resets(out) as f64);
     let likes = |out: &Circuit| resets(out) as f64;
     let mut found = Vec::new();
+    let mut measured_last = Vec::new();
     for ranking in [&dislikes as &dyn qc_route::Ranking, &likes] {
         let options = Options {
             ranking: Some(ranking),
@@ -939,7 +959,11 @@ fn a_ranking_chooses_between_reusing_a_measured_qubit_and_a_fresh_one() {
             compile(&c, &dev, &calibration, &options, &mut SparseSim::new()).expect("routes");
         assert_same(&want, &distribution(&routed.circuit), "ranked");
         found.push(resets(&routed.circuit));
+        measured_last.push(measurements_last(&routed.circuit));
     }
     assert_eq!(found[0], 0, "without reuse: {found:?}");
+    // The fresh candidate measures every qubit after the last two-qubit gate (no condition
+    // reads a bit), as a router without mid-circuit measurement would.
+    assert!(measured_last[0], "the fresh candidate measures early");
     assert!(found[1] > 0, "with reuse: {found:?}");
 }
