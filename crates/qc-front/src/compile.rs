@@ -123,6 +123,17 @@ pub struct DeviceSummary {
     /// (`qc_sim::noise::NoisyProgram::success_probability`, the noisy simulator's own model).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub esp_with_time: Option<f64>,
+    /// How far the calibration's noise moves the board, to first order: the total variation
+    /// distance between the distribution of the board's bits with the noise of the ESP with
+    /// time and without (`qc_sim::noise::board`). Given with a calibration that has durations
+    /// when the program is small enough to compute it ([`BOARD_ERROR_WORK`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board_error: Option<f64>,
+    /// What chose among the candidate routings: `board error` (with a calibration that has
+    /// durations, when every candidate's could be computed), `ESP with time` (such a
+    /// calibration otherwise), or `gates and readout` (compile's own cost: no calibration, one
+    /// without durations, or [`DeviceOptions::gates_only_choice`]).
+    pub chosen_by: String,
     /// Where the errors come from: `uniform` or the calibration's backend name.
     pub errors: String,
     /// Two-qubit gates of the program before placing and routing.
@@ -138,6 +149,12 @@ pub struct DeviceSummary {
     /// Pulses it wrote (each X or Y once).
     pub dd_pulses: usize,
 }
+
+/// The work [`DeviceSummary::board_error`] may take per candidate routing
+/// (`qc_sim::noise::board_error`'s bound, about this many amplitude updates: a few tenths of a
+/// second): enough for the games a density matrix could hold, while a wider game's routing is
+/// chosen by its success probability with time alone.
+pub const BOARD_ERROR_WORK: u64 = 20_000_000;
 
 /// Why a game could not be compiled.
 #[derive(Debug, thiserror::Error)]
@@ -358,32 +375,22 @@ fn compile_on_device(
         Format::Qasm2 => DeviceFormat::Qasm2,
         _ => DeviceFormat::Qasm3,
     };
-    // A candidate is scored as the program it would be written as (lowered to the target's
-    // single-qubit gates, which merges runs of them; the layout, which only names qubits in the
-    // header, left out), so the winner's score is the figure printed for it. A candidate the
-    // writer or the model refuses ranks lowest.
-    let with_time = |candidate: &Circuit| -> f64 {
-        let score = || -> Option<f64> {
-            let model = model.as_ref()?;
-            let export = qc_export::device_program(
-                candidate,
-                &logical,
-                Vec::new(),
-                options,
-                target,
-                device_format,
-            )
-            .ok()?;
-            let written = qc_export::program_circuit(&export.program).ok()?;
-            let noisy = qc_sim::noise::NoisyProgram::new(&written, model).ok()?;
-            Some(noisy.success_probability())
-        };
-        score().unwrap_or(f64::NEG_INFINITY)
-    };
-    let ranking: Option<&dyn qc_route::Ranking> = match &model {
-        Some(m) if has_durations(m) && !device_options.gates_only_choice => Some(&with_time),
-        _ => None,
-    };
+    // The board's bits: what the board error measures.
+    let board_bits: Vec<usize> = logical.map().measured.iter().map(|m| m.bit).collect();
+    let ranking = model
+        .as_ref()
+        .filter(|m| has_durations(m) && !device_options.gates_only_choice)
+        .map(|model| BoardRanking {
+            model,
+            board_bits: &board_bits,
+            logical: &logical,
+            options,
+            target,
+            device_format,
+            by_board: std::sync::atomic::AtomicBool::new(false),
+        });
+    let ranking_used: Option<&dyn qc_route::Ranking> =
+        ranking.as_ref().map(|r| r as &dyn qc_route::Ranking);
     let routed = qc_route::compile(
         &unrouted,
         &device,
@@ -391,7 +398,7 @@ fn compile_on_device(
         &qc_route::Options {
             seed: device_options.seed,
             memory_bytes,
-            ranking,
+            ranking: ranking_used,
             ..qc_route::Options::default()
         },
         &mut qc_sim::SparseSim::new(),
@@ -471,11 +478,21 @@ fn compile_on_device(
         &native,
     )
     .map_err(RouteError::from)?;
-    let esp_with_time = match &model {
+    let (esp_with_time, board_error) = match &model {
         Some(model) => {
-            Some(qc_sim::noise::NoisyProgram::new(&written, model)?.success_probability())
+            let noisy = qc_sim::noise::NoisyProgram::new(&written, model)?;
+            // Computed as the ranking computes it (a failure there ranks the candidate lowest;
+            // here it only leaves the figure out).
+            let board = if has_durations(model) {
+                qc_sim::noise::board_error(&noisy, &board_bits, BOARD_ERROR_WORK)
+                    .ok()
+                    .flatten()
+            } else {
+                None
+            };
+            (Some(noisy.success_probability()), board)
         }
-        None => None,
+        None => (None, None),
     };
     let summary = export.program.summary();
     let esp = calibration.esp(export.program.body.iter().flat_map(|stmt| {
@@ -516,6 +533,13 @@ fn compile_on_device(
         peak_live_qubits: routed.report.peak_live,
         esp,
         esp_with_time,
+        board_error,
+        chosen_by: match &ranking {
+            Some(r) if r.by_board.load(std::sync::atomic::Ordering::Relaxed) => "board error",
+            Some(_) => "ESP with time",
+            None => "gates and readout",
+        }
+        .to_string(),
         errors: match device_options.properties {
             Some(_) => calibration
                 .backend
@@ -544,6 +568,77 @@ fn compile_on_device(
         map: export.program.map,
         device: Some(device_summary),
     })
+}
+
+/// How compile chooses among its candidate routings with a calibration that has durations: by
+/// the board error ([`DeviceSummary::board_error`]) when every candidate's can be computed
+/// within [`BOARD_ERROR_WORK`], else by the success probability with idle time. (The two are not
+/// mixed: a candidate too large to weigh by its board would otherwise be judged by a different
+/// figure from the others.) A candidate is scored as the program it would be written as
+/// (lowered to the target's single-qubit gates, which merges runs of them; the layout, which
+/// only names qubits in the header, left out), so the winner's figure is the one printed for
+/// it. A candidate the writer or the model refuses ranks lowest.
+struct BoardRanking<'a> {
+    model: &'a qc_sim::noise::NoiseModel,
+    board_bits: &'a [usize],
+    logical: &'a Export,
+    options: &'a ExportOptions,
+    target: &'a Target,
+    device_format: DeviceFormat,
+    /// Set when the last [`qc_route::Ranking::scores`] chose by the board error.
+    by_board: std::sync::atomic::AtomicBool,
+}
+
+impl BoardRanking<'_> {
+    /// The candidate as written, ready for the noise model; `None` if the writer or the model
+    /// refuses it.
+    fn noisy(&self, candidate: &Circuit) -> Option<qc_sim::noise::NoisyProgram> {
+        let export = qc_export::device_program(
+            candidate,
+            self.logical,
+            Vec::new(),
+            self.options,
+            self.target,
+            self.device_format,
+        )
+        .ok()?;
+        let written = qc_export::program_circuit(&export.program).ok()?;
+        qc_sim::noise::NoisyProgram::new(&written, self.model).ok()
+    }
+
+    /// The candidate's success probability with idle time and, where it can be computed, its
+    /// board error.
+    fn figures(&self, candidate: &Circuit) -> Option<(f64, Option<f64>)> {
+        let noisy = self.noisy(candidate)?;
+        let board = qc_sim::noise::board_error(&noisy, self.board_bits, BOARD_ERROR_WORK)
+            .ok()
+            .flatten();
+        Some((noisy.success_probability(), board))
+    }
+}
+
+impl qc_route::Ranking for BoardRanking<'_> {
+    fn score(&self, candidate: &Circuit) -> f64 {
+        self.noisy(candidate)
+            .map_or(f64::NEG_INFINITY, |n| n.success_probability())
+    }
+
+    fn scores(&self, candidates: &[&Circuit]) -> Vec<f64> {
+        use rayon::prelude::*;
+        let figures: Vec<Option<(f64, Option<f64>)>> =
+            candidates.par_iter().map(|c| self.figures(c)).collect();
+        let by_board = figures.iter().flatten().all(|(_, board)| board.is_some());
+        self.by_board
+            .store(by_board, std::sync::atomic::Ordering::Relaxed);
+        figures
+            .into_iter()
+            .map(|f| match f {
+                Some((_, Some(board))) if by_board => -board,
+                Some((esp, _)) => esp,
+                None => f64::NEG_INFINITY,
+            })
+            .collect()
+    }
 }
 
 /// Inserts dynamical decoupling's pulses and delays into `program`'s statements: each

@@ -231,6 +231,10 @@ fn device_line(d: &DeviceSummary) -> String {
         .esp_with_time
         .map(|p| format!(", with idle time: {p:.4}"))
         .unwrap_or_default();
+    let board = d
+        .board_error
+        .map(|e| format!(", board error: {e:.4}"))
+        .unwrap_or_default();
     // Dynamical decoupling is said only when applied, so that lines without it read as before.
     let dd = if d.dd.is_empty() || d.dd == "none" {
         String::new()
@@ -241,7 +245,7 @@ fn device_line(d: &DeviceSummary) -> String {
         )
     };
     format!(
-        "device {}: two-qubit gates: {} (unrouted {}), two-qubit depth: {}, physical qubits: {} (at most {} live at once), ESP: {:.4}{with_time} ({} errors{broken}){dd}\n",
+        "device {}: two-qubit gates: {} (unrouted {}), two-qubit depth: {}, physical qubits: {} (at most {} live at once), ESP: {:.4}{with_time}{board} ({} errors{broken}){dd}\n",
         d.device,
         d.two_qubit_gates,
         d.unrouted_two_qubit_gates,
