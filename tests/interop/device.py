@@ -53,9 +53,11 @@ def usable_target(backend):
     return sub_target(backend.target, lambda name, qargs, p: p is None or p.error is None or p.error < BROKEN)
 
 
-def to_device(circuit, backend):
-    """Routes `circuit` onto the backend's working couplers and rewrites it in its native gates."""
-    return transpile(circuit, target=usable_target(backend), optimization_level=1, seed_transpiler=TRANSPILE_SEED)
+def to_device(circuit, backend, level=1):
+    """Routes `circuit` onto the backend's working couplers and rewrites it in its native gates
+    (Qiskit's preset pass manager of optimization `level`)."""
+    return transpile(circuit, target=usable_target(backend), optimization_level=level, seed_transpiler=TRANSPILE_SEED)
+
 
 
 def physical_qubits(circuits):

@@ -40,6 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import device  # noqa: E402
+import noisy  # noqa: E402  (scheduled)
 import physical  # noqa: E402  (fez_props_path)
 from calibration import calibration, measured_calibration  # noqa: E402
 
@@ -233,12 +234,15 @@ def run_noiseless(game, report, failures):
         print(f"  {game.name} ({game.qubits} qubits) on {tool}: {time.time() - t:.1f}s", flush=True)
 
 
+QISKIT_LEVEL = 3  # Qiskit's preset optimization level routing the deferred programs (--qiskit-level)
+
+
 def route_with_qiskit(game, backend):
-    """The deferred program routed by Qiskit (device.to_device); (circuit run, program file for
-    `qchess counts`, readout calibration)."""
+    """The deferred program routed by Qiskit (device.to_device at QISKIT_LEVEL); (circuit run,
+    program file for `qchess counts`, readout calibration)."""
     from qiskit import qasm3
 
-    isa = device.to_device(qasm3.loads(game.deferred.read_text()), backend)
+    isa = device.to_device(qasm3.loads(game.deferred.read_text()), backend, QISKIT_LEVEL)
     return isa, game.deferred, calibration(isa, backend)
 
 
@@ -265,14 +269,19 @@ def route_with_qchess(game, backend):
 ROUTERS = {"qiskit": route_with_qiskit, "qchess": route_with_qchess}
 
 
-def run_noisy(games, shots):
+def run_noisy(games, shots, schedule=True):
     """Runs each game's deferred program, routed by Qiskit and by qchess, on the noisy device
     model; returns per game and router its routed size and, per mitigation, the kept shots, the
-    TVD, the largest square error and the squares."""
+    TVD, the largest square error and the squares. With `schedule`, each routed program is first
+    scheduled as late as possible (noisy.scheduled), so that its idle windows relax as a device's
+    qubits do while they wait; without, only gates, readout and resets err."""
     from qiskit_aer import AerSimulator
 
     backend = device.fake_device()
     routed = {(g.name, r): route(g, backend) for g in games for r, route in ROUTERS.items()}
+    if schedule:
+        routed = {key: (noisy.scheduled(isa, backend), program, readout)
+                  for key, (isa, program, readout) in routed.items()}
     noise = device.noise_model(backend, device.physical_qubits(isa for isa, _, _ in routed.values()))
     density = AerSimulator(noise_model=noise, method="density_matrix", seed_simulator=SEED)
     trajectories = AerSimulator(noise_model=noise, method="statevector", shot_branching_enable=True, seed_simulator=SEED)
@@ -310,14 +319,20 @@ def check_mitigation(name, row, failures):
 
 
 def main():
+    global QISKIT_LEVEL
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--noisy-shots", type=int, default=4000)
     parser.add_argument("--depth-max-plies", type=int, default=30)
     parser.add_argument("--noisy-only", action="store_true", help="skip the noiseless tools")
+    parser.add_argument("--qiskit-level", type=int, default=QISKIT_LEVEL, choices=[0, 1, 2, 3],
+                        help="Qiskit's optimization level for its routing of each game")
+    parser.add_argument("--unscheduled", action="store_true", help="run the routed programs as "
+                        "written (idle qubits do not decay) instead of scheduled as late as possible")
     parser.add_argument("--games", type=Path, help="the *.qcg games of this folder instead of the "
                         "bundled ones (a held-out set), and no depth series")
     args = parser.parse_args()
+    QISKIT_LEVEL = args.qiskit_level
     args.out.mkdir(parents=True, exist_ok=True)
     import qiskit
     import qiskit_aer
@@ -336,10 +351,12 @@ def main():
             run_noiseless(g, report["noiseless"].setdefault(g.name, {}), failures)
         else:
             report["noiseless_skipped"][g.name] = g.qubits
-    report["noisy"] = run_noisy([g for g in games if g.deferred_qubits <= NOISY_MAX_QUBITS], args.noisy_shots)
+    schedule = not args.unscheduled
+    report["qiskit_level"], report["scheduled"] = QISKIT_LEVEL, schedule
+    report["noisy"] = run_noisy([g for g in games if g.deferred_qubits <= NOISY_MAX_QUBITS], args.noisy_shots, schedule)
     series = args.games is None
-    report["full_game"] = run_noisy(full_game_prefixes(args.out, args.depth_max_plies), args.noisy_shots) if series else {}
-    report["wandering_king"] = run_noisy(wandering_king(args.out, WANDER_SPLITS), args.noisy_shots) if series else {}
+    report["full_game"] = run_noisy(full_game_prefixes(args.out, args.depth_max_plies), args.noisy_shots, schedule) if series else {}
+    report["wandering_king"] = run_noisy(wandering_king(args.out, WANDER_SPLITS), args.noisy_shots, schedule) if series else {}
     for name, row in [*report["noisy"].items(), *report["full_game"].items(), *report["wandering_king"].items()]:
         check_mitigation(name, row, failures)
     report["seconds"] = round(time.time() - start)

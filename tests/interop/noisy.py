@@ -94,12 +94,21 @@ def qchess_counts(binary, program, props, shots, noisy=True):
 def aer_circuit(text, backend):
     """The program as Aer runs it: scheduled ALAP by Qiskit with the target's durations, the
     delays on qubits the program does not use dropped (so that Aer truncates them)."""
-    from qiskit import qasm3, transpile
+    from qiskit import qasm3
 
-    circuit = qasm3.loads(text)
-    scheduled = transpile(circuit, backend, optimization_level=0, layout_method="trivial",
-                          scheduling_method="alap", seed_transpiler=SEED)
-    return without_idle_delays(scheduled)
+    return scheduled(qasm3.loads(text), backend)
+
+
+def scheduled(circuit, backend):
+    """`circuit` (on the backend's physical qubits, in its native gates) scheduled as late as
+    possible by Qiskit with the backend's durations: every idle window becomes a delay, which
+    Aer's noise model relaxes (unscheduled, a qubit that waits for another's gate or measurement
+    does not decay at all); the delays on qubits the program does not use dropped."""
+    from qiskit import transpile
+
+    timed = transpile(circuit, backend, optimization_level=0, layout_method="trivial",
+                      scheduling_method="alap", seed_transpiler=SEED)
+    return without_idle_delays(timed)
 
 
 def without_idle_delays(circuit):
