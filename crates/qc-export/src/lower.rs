@@ -15,7 +15,7 @@ use crate::error::{ExportError, Unsupported};
 use crate::program::{GateCall, Modifier, Stmt};
 use crate::Dialect;
 use qc_ir::gate_data::Controlled;
-use qc_ir::{Gate, Instruction, Op, Polarity};
+use qc_ir::{Gate, GateKind, Instruction, Op, Polarity};
 
 /// The condition of `instr` when it tests at most one bit: the portable dialect writes only
 /// `if (c[k])`, so a condition on several bits (an imported register comparison) has no
@@ -301,6 +301,9 @@ const CCX: &str = "ccx";
 const X: &str = "x";
 /// The OpenQASM name of CNOT.
 const X_CTL: &str = "cx";
+/// The OpenQASM name of a controlled `U` with its control's phase, the exact form of any gate
+/// with one control.
+const CU: &str = "cu";
 /// The OpenQASM name of the Hadamard.
 const H: &str = "h";
 
@@ -322,6 +325,20 @@ pub fn base_name(gate: Gate) -> (&'static str, Vec<f64>) {
     (gate.info().qasm_name(), gate.params())
 }
 
+/// The OpenQASM name [`named_call`] writes for a gate of `kind` with `controls` leading
+/// 1-controls, `None` when it writes none. It depends on the kind alone, never on the angles
+/// (`s` with a control is `cp` whatever is to be written in it), which is what lets a target
+/// resolve its native names to gate kinds once ([`crate::Target::is_native_gate`]).
+pub fn written_name(kind: GateKind, controls: usize) -> Option<&'static str> {
+    let info = kind.info();
+    match (controls, info.controlled) {
+        (0, _) => Some(info.qasm_name()),
+        (1, Controlled::As(equal)) => written_name(equal.kind(), 1),
+        (1, Controlled::Cu) => Some(CU),
+        (n, _) => info.written_with_controls(n).map(|form| form.name),
+    }
+}
+
 /// The OpenQASM name and parameters of `gate` with `controls` leading 1-controls, from the gate
 /// table: the gate's own name, its controlled form (`cx`, `cry`, `ciswap`, `cp(pi/2)` for `s`,
 /// `cu` from the exact matrix otherwise) or a multi-controlled name (`ccx`, `c3x`); `None` when
@@ -333,7 +350,7 @@ pub fn named_call(gate: Gate, controls: usize) -> Option<(&'static str, Vec<f64>
         (1, Controlled::As(equal)) => named_call(equal, 1),
         (1, Controlled::Cu) => {
             let (t, p, l, gamma) = u_params(&gate.matrix());
-            Some(("cu", vec![t, p, l, gamma]))
+            Some((CU, vec![t, p, l, gamma]))
         }
         (n, _) => info
             .written_with_controls(n)
@@ -352,7 +369,31 @@ fn single_controlled(gate: Gate, c: usize, targets: &[usize]) -> GateCall {
     let (name, params) = named_call(gate, 1).unwrap_or_else(|| {
         // A gate whose record names no controlled form is written with `cu`.
         let (t, p, l, gamma) = u_params(&gate.matrix());
-        ("cu", vec![t, p, l, gamma])
+        (CU, vec![t, p, l, gamma])
     });
     GateCall::new(name, params, qubits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The name a target's native list is resolved by is the one the exporter writes, for every
+    /// gate kind with any number of controls (and whatever the angles).
+    #[test]
+    fn the_written_name_is_the_named_calls() {
+        let most = qc_ir::gate_data::qasm_forms()
+            .map(|f| f.controls)
+            .max()
+            .unwrap_or(0);
+        for gate in Gate::examples() {
+            for controls in 0..=most + 1 {
+                assert_eq!(
+                    written_name(gate.kind(), controls),
+                    named_call(gate, controls).map(|(name, _)| name),
+                    "{gate} with {controls} controls"
+                );
+            }
+        }
+    }
 }
