@@ -438,12 +438,10 @@ fn compile_on_device(
             .as_ref()
             .filter(|m| has_durations(m))
             .ok_or(CompileError::DdWithoutDurations { dd })?;
-        let pulses =
-            qc_sim::noise::Pulses::native(|name| target.is_native(name)).ok_or_else(|| {
-                CompileError::DdNoPulse {
-                    dd,
-                    target: target.name.clone(),
-                }
+        let pulses = qc_sim::noise::Pulses::native(|gate| target.is_native_gate(gate, 0))
+            .ok_or_else(|| CompileError::DdNoPulse {
+                dd,
+                target: target.name.clone(),
             })?;
         let plain = qc_export::program_circuit(&export.program)?;
         let (_, insertions, report) = qc_sim::noise::decouple(&plain, model, dd, &pulses)?;
@@ -460,8 +458,7 @@ fn compile_on_device(
     }
     // The program as written, checked again: couplers, the target's native gates, the layout.
     let written = qc_export::program_circuit(&export.program)?;
-    let native =
-        |i: &qc_ir::Instruction| instruction_name(i).is_some_and(|name| target.is_native(&name));
+    let native = |i: &qc_ir::Instruction| target.is_native_instruction(i);
     qc_route::verify::verify(
         &written,
         &device,
@@ -599,16 +596,6 @@ fn has_durations(model: &qc_sim::noise::NoiseModel) -> bool {
         .iter()
         .any(|q| q.gate_duration > 0.0 || q.measure_duration > 0.0 || q.reset_duration > 0.0)
         || model.couplers.values().any(|c| c.duration > 0.0)
-}
-
-/// The OpenQASM name of an IR gate with its controls (as the gate table writes it).
-fn instruction_name(i: &qc_ir::Instruction) -> Option<String> {
-    match &i.op {
-        qc_ir::Op::Gate { gate, controls, .. } => {
-            qc_export::lower::named_call(*gate, controls.len()).map(|(n, _)| n.to_string())
-        }
-        _ => None,
-    }
 }
 
 #[cfg(test)]
