@@ -14,8 +14,8 @@ use crate::decompose::u_params;
 use crate::error::{ExportError, Unsupported};
 use crate::program::{GateCall, Modifier, Stmt};
 use crate::Dialect;
-use qc_ir::gate_data::Controlled;
-use qc_ir::{Gate, GateKind, Instruction, Op, Polarity};
+use qc_ir::gate_data::{Controlled, CU};
+use qc_ir::{Gate, Instruction, Op, Polarity};
 
 /// The condition of `instr` when it tests at most one bit: the portable dialect writes only
 /// `if (c[k])`, so a condition on several bits (an imported register comparison) has no
@@ -301,9 +301,6 @@ const CCX: &str = "ccx";
 const X: &str = "x";
 /// The OpenQASM name of CNOT.
 const X_CTL: &str = "cx";
-/// The OpenQASM name of a controlled `U` with its control's phase, the exact form of any gate
-/// with one control.
-const CU: &str = "cu";
 /// The OpenQASM name of the Hadamard.
 const H: &str = "h";
 
@@ -323,20 +320,6 @@ fn push_if(out: &mut Vec<Stmt>, clbit: usize, calls: Vec<GateCall>) {
 /// The OpenQASM name and parameters of an uncontrolled gate (stdgates or library).
 pub fn base_name(gate: Gate) -> (&'static str, Vec<f64>) {
     (gate.info().qasm_name(), gate.params())
-}
-
-/// The OpenQASM name [`named_call`] writes for a gate of `kind` with `controls` leading
-/// 1-controls, `None` when it writes none. It depends on the kind alone, never on the angles
-/// (`s` with a control is `cp` whatever is to be written in it), which is what lets a target
-/// resolve its native names to gate kinds once ([`crate::Target::is_native_gate`]).
-pub fn written_name(kind: GateKind, controls: usize) -> Option<&'static str> {
-    let info = kind.info();
-    match (controls, info.controlled) {
-        (0, _) => Some(info.qasm_name()),
-        (1, Controlled::As(equal)) => written_name(equal.kind(), 1),
-        (1, Controlled::Cu) => Some(CU),
-        (n, _) => info.written_with_controls(n).map(|form| form.name),
-    }
 }
 
 /// The OpenQASM name and parameters of `gate` with `controls` leading 1-controls, from the gate
@@ -378,7 +361,8 @@ fn single_controlled(gate: Gate, c: usize, targets: &[usize]) -> GateCall {
 mod tests {
     use super::*;
 
-    /// The name a target's native list is resolved by is the one the exporter writes, for every
+    /// The name a target's native list and a calibration's gates are resolved by
+    /// ([`qc_ir::gate_data::GateInfo::written_name`]) is the one the exporter writes, for every
     /// gate kind with any number of controls (and whatever the angles).
     #[test]
     fn the_written_name_is_the_named_calls() {
@@ -389,7 +373,7 @@ mod tests {
         for gate in Gate::examples() {
             for controls in 0..=most + 1 {
                 assert_eq!(
-                    written_name(gate.kind(), controls),
+                    gate.info().written_name(controls),
                     named_call(gate, controls).map(|(name, _)| name),
                     "{gate} with {controls} controls"
                 );

@@ -11,7 +11,6 @@
 use crate::decompose::{controlled_abc, is_identity_up_to_phase, normalize, zsx, zyz, AbcStep};
 use crate::error::{ExpandProblem, ExportError, TargetProblem};
 use crate::export::{build_program, header_lines, postselect_pattern, Export};
-use crate::lower::written_name;
 use crate::program::{GateCall, Program, Stmt};
 use crate::qasm2::{build_qasm2_program, to_qasm2};
 use crate::relative_phase::Role;
@@ -371,7 +370,7 @@ impl Target {
     }
 
     /// True when `gate` with `controls` leading 1-controls is native: when the exporter writes
-    /// it with a native name ([`crate::lower::written_name`]), whatever its angles (`rz(0.3)` is
+    /// it with a native name ([`qc_ir::gate_data::GateInfo::written_name`]), whatever its angles (`rz(0.3)` is
     /// native when `rz` is). Decided on the gate kinds resolved when the file was read, so the
     /// device compiler asks about IR gates without naming them.
     pub fn is_native_gate(&self, gate: Gate, controls: usize) -> bool {
@@ -400,7 +399,9 @@ impl Target {
             .into_iter()
             .flat_map(|kind| (0..=most).map(move |controls| (kind, controls)))
             .filter(|&(kind, controls)| {
-                written_name(kind, controls).is_some_and(|name| self.is_native(name))
+                kind.info()
+                    .written_name(controls)
+                    .is_some_and(|name| self.is_native(name))
             })
             .collect();
     }

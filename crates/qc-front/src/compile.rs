@@ -10,7 +10,7 @@ use qc_export::{
     Summary, Target, Width,
 };
 use qc_ir::Circuit;
-use qc_route::{Calibration, CalibrationError, Device, EspOp, RouteError};
+use qc_route::{Calibration, CalibrationError, Device, RouteError};
 use qc_sim::noise::DdSequence;
 
 /// Output formats.
@@ -475,20 +475,9 @@ fn compile_on_device(
         None => None,
     };
     let summary = export.program.summary();
-    let esp = calibration.esp(export.program.body.iter().flat_map(|stmt| {
-        let ops: Vec<EspOp> = match stmt {
-            qc_export::program::Stmt::Gate(g) => vec![EspOp::Gate(&g.name, &g.qubits)],
-            qc_export::program::Stmt::If { body, .. } => body
-                .iter()
-                .map(|g| EspOp::Gate(&g.name, &g.qubits))
-                .collect(),
-            qc_export::program::Stmt::Measure { qubit, .. } => vec![EspOp::Measure(*qubit)],
-            qc_export::program::Stmt::Reset { .. } | qc_export::program::Stmt::Delay { .. } => {
-                Vec::new()
-            }
-        };
-        ops
-    }));
+    // Priced on the program as written, gate by gate (the calibration's names were resolved to
+    // gate kinds when it was read).
+    let esp = calibration.esp(&written);
     let mut used = std::collections::BTreeSet::new();
     for stmt in &export.program.body {
         match stmt {
