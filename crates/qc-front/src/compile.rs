@@ -186,15 +186,6 @@ pub enum CompileError {
         /// The target.
         target: String,
     },
-    /// A pulse of dynamical decoupling that the gate table has no OpenQASM name for (the pass
-    /// writes only native pulses, so this is a bug; refused rather than dropped).
-    #[error("--dd {dd}: a pulse ({gate:?}) has no OpenQASM name; the program was not written")]
-    DdUnnamedPulse {
-        /// The sequence asked for.
-        dd: DdSequence,
-        /// The pulse.
-        gate: qc_ir::Gate,
-    },
     /// `--properties` without a device target.
     #[error("--properties needs a device target (one with couplers: ibm_fez, sycamore, weber, quantinuum_h2, ..., or a file with `edges` or `all_to_all`)")]
     PropertiesWithoutDevice,
@@ -445,7 +436,7 @@ fn compile_on_device(
             })?;
         let plain = qc_export::program_circuit(&export.program)?;
         let (_, insertions, report) = qc_sim::noise::decouple(&plain, model, dd, &pulses)?;
-        insert_statements(&mut export.program, &insertions, dd)?;
+        insert_statements(&mut export.program, &insertions);
         export.text = export
             .program
             .to_qasm3(target.include_stdgates, target.definitions);
@@ -535,12 +526,12 @@ fn compile_on_device(
 /// Inserts dynamical decoupling's pulses and delays into `program`'s statements: each
 /// insertion goes before the statement holding instruction `before` of the program's circuit
 /// (`qc_export::program_circuit` makes one instruction per statement, one per gate of an `if`
-/// body; an insertion never falls inside a body, see `qc_sim::noise::dd`).
+/// body; an insertion never falls inside a body, see `qc_sim::noise::dd`). A pulse is an
+/// uncontrolled gate, which always has an OpenQASM name (`lower::base_name`).
 fn insert_statements(
     program: &mut qc_export::program::Program,
     insertions: &[qc_sim::noise::Insertion],
-    dd: DdSequence,
-) -> Result<(), CompileError> {
+) {
     use qc_export::program::{GateCall, Stmt};
     let mut body = Vec::with_capacity(program.body.len());
     let mut next = insertions.iter().peekable();
@@ -554,8 +545,7 @@ fn insert_statements(
             for op in &ins.ops {
                 match op {
                     qc_ir::Op::Gate { gate, targets, .. } => {
-                        let (name, params) = qc_export::lower::named_call(*gate, 0)
-                            .ok_or(CompileError::DdUnnamedPulse { dd, gate: *gate })?;
+                        let (name, params) = qc_export::lower::base_name(*gate);
                         body.push(Stmt::Gate(GateCall::new(
                             name,
                             params,
@@ -574,7 +564,6 @@ fn insert_statements(
         body.push(stmt);
     }
     program.body = body;
-    Ok(())
 }
 
 /// Whether a noise model has any duration (a gate's, a readout's or a reset's): without, its
