@@ -370,9 +370,9 @@ impl Target {
     }
 
     /// True when `gate` with `controls` leading 1-controls is native: when the exporter writes
-    /// it with a native name ([`qc_ir::gate_data::GateInfo::written_name`]), whatever its angles (`rz(0.3)` is
-    /// native when `rz` is). Decided on the gate kinds resolved when the file was read, so the
-    /// device compiler asks about IR gates without naming them.
+    /// it with a native name ([`qc_ir::gate_data::GateInfo::written_name`]), whatever its
+    /// angles (`rz(0.3)` is native when `rz` is). Decided on the gate kinds resolved when the
+    /// file was read, so the device compiler asks about IR gates without naming them.
     pub fn is_native_gate(&self, gate: Gate, controls: usize) -> bool {
         self.native_kinds.contains(&(gate.kind(), controls))
     }
