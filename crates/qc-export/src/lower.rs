@@ -14,7 +14,7 @@ use crate::decompose::u_params;
 use crate::error::{ExportError, Unsupported};
 use crate::program::{GateCall, Modifier, Stmt};
 use crate::Dialect;
-use qc_ir::gate_data::Controlled;
+use qc_ir::gate_data::{Controlled, CU};
 use qc_ir::{Gate, Instruction, Op, Polarity};
 
 /// The condition of `instr` when it tests at most one bit: the portable dialect writes only
@@ -333,7 +333,7 @@ pub fn named_call(gate: Gate, controls: usize) -> Option<(&'static str, Vec<f64>
         (1, Controlled::As(equal)) => named_call(equal, 1),
         (1, Controlled::Cu) => {
             let (t, p, l, gamma) = u_params(&gate.matrix());
-            Some(("cu", vec![t, p, l, gamma]))
+            Some((CU, vec![t, p, l, gamma]))
         }
         (n, _) => info
             .written_with_controls(n)
@@ -352,7 +352,32 @@ fn single_controlled(gate: Gate, c: usize, targets: &[usize]) -> GateCall {
     let (name, params) = named_call(gate, 1).unwrap_or_else(|| {
         // A gate whose record names no controlled form is written with `cu`.
         let (t, p, l, gamma) = u_params(&gate.matrix());
-        ("cu", vec![t, p, l, gamma])
+        (CU, vec![t, p, l, gamma])
     });
     GateCall::new(name, params, qubits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The name a target's native list and a calibration's gates are resolved by
+    /// ([`qc_ir::gate_data::GateInfo::written_name`]) is the one the exporter writes, for every
+    /// gate kind with any number of controls (and whatever the angles).
+    #[test]
+    fn the_written_name_is_the_named_calls() {
+        let most = qc_ir::gate_data::qasm_forms()
+            .map(|f| f.controls)
+            .max()
+            .unwrap_or(0);
+        for gate in Gate::examples() {
+            for controls in 0..=most + 1 {
+                assert_eq!(
+                    gate.info().written_name(controls),
+                    named_call(gate, controls).map(|(name, _)| name),
+                    "{gate} with {controls} controls"
+                );
+            }
+        }
+    }
 }

@@ -15,8 +15,8 @@ use crate::program::{GateCall, Program, Stmt};
 use crate::qasm2::{build_qasm2_program, to_qasm2};
 use crate::relative_phase::Role;
 use crate::{ExportOptions, Form};
-use qc_ir::gate_data::{qasm_gate, Home, LibraryGate, QasmForm};
-use qc_ir::{Circuit, CouplingMap, Entangler, Gate, Matrix};
+use qc_ir::gate_data::{qasm_forms, qasm_gate, Home, LibraryGate, QasmForm};
+use qc_ir::{Circuit, CouplingMap, Entangler, Gate, GateKind, Instruction, Matrix, Op, Polarity};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -38,9 +38,10 @@ pub struct Target {
     #[serde(default = "yes")]
     pub lower: bool,
     /// Native gates, by their OpenQASM names (before renaming); every name is one the gate table
-    /// knows, so a typo fails when the TOML is read.
+    /// knows, so a typo fails when the TOML is read. Private: [`Target::native_kinds`] is
+    /// resolved from it, and the two must not drift apart.
     #[serde(default)]
-    pub native: Vec<NativeGate>,
+    native: Vec<NativeGate>,
     /// How a merged single-qubit run is written.
     #[serde(default)]
     pub single_qubit: SingleQubitBasis,
@@ -85,6 +86,10 @@ pub struct Target {
     /// The checked coupling map of `edges` (filled when the file is read).
     #[serde(skip)]
     coupling: Option<CouplingMap>,
+    /// The native gates as IR gate kinds with their number of 1-controls (filled when the file
+    /// is read, see [`Target::is_native_gate`]).
+    #[serde(skip)]
+    native_kinds: Vec<(GateKind, usize)>,
 }
 
 fn yes() -> bool {
@@ -206,6 +211,7 @@ impl Target {
             target: "<toml>".into(),
             problem: TargetProblem::Toml { error },
         })?;
+        t.resolve_native_kinds();
         t.check()?;
         let pairs: Vec<[usize; 2]> = if t.all_to_all {
             (0..t.qubits)
@@ -343,6 +349,7 @@ impl Target {
                 t.native.push(NativeGate(cx));
             }
         }
+        t.resolve_native_kinds();
         t
     }
 
@@ -351,9 +358,52 @@ impl Target {
         self.feed_forward || self.measure_reset
     }
 
-    /// True when `name` is one of the target's native gates.
+    /// The native gates, by their OpenQASM names (as the file lists them).
+    pub fn native(&self) -> &[NativeGate] {
+        &self.native
+    }
+
+    /// True when `name` is one of the target's native gates: for the exporter's lowering of
+    /// OpenQASM statements, which holds names. On IR gates, [`Target::is_native_gate`].
     pub fn is_native(&self, name: &str) -> bool {
         self.native.iter().any(|n| n.name() == name)
+    }
+
+    /// True when `gate` with `controls` leading 1-controls is native: when the exporter writes
+    /// it with a native name ([`qc_ir::gate_data::GateInfo::written_name`]), whatever its
+    /// angles (`rz(0.3)` is native when `rz` is). Decided on the gate kinds resolved when the
+    /// file was read, so the device compiler asks about IR gates without naming them.
+    pub fn is_native_gate(&self, gate: Gate, controls: usize) -> bool {
+        self.native_kinds.contains(&(gate.kind(), controls))
+    }
+
+    /// True when `instruction` is a native gate ([`Target::is_native_gate`]) with 1-controls
+    /// only. Nativeness is resolved for 1-controls alone, so a 0-control is never native (the
+    /// exporter x-wraps 0-controls, or writes a library `n*` gate, which no bundled target lists).
+    pub fn is_native_instruction(&self, instruction: &Instruction) -> bool {
+        match &instruction.op {
+            Op::Gate { gate, controls, .. } => {
+                controls.iter().all(|c| c.on == Polarity::One)
+                    && self.is_native_gate(*gate, controls.len())
+            }
+            _ => false,
+        }
+    }
+
+    /// Resolves the native names to the gate kinds (with their controls) the exporter writes
+    /// with them: every kind with any number of controls up to the most any OpenQASM form has
+    /// (none is written with more).
+    fn resolve_native_kinds(&mut self) {
+        let most = qasm_forms().map(|f| f.controls).max().unwrap_or(0);
+        self.native_kinds = GateKind::ALL
+            .into_iter()
+            .flat_map(|kind| (0..=most).map(move |controls| (kind, controls)))
+            .filter(|&(kind, controls)| {
+                kind.info()
+                    .written_name(controls)
+                    .is_some_and(|name| self.is_native(name))
+            })
+            .collect();
     }
 }
 

@@ -712,3 +712,36 @@ fn random_toffoli_pairs_keep_the_unitary() {
         }
     }
 }
+
+/// Nativeness by gate kind (what the device compiler asks of IR gates) agrees with nativeness
+/// by name on every target in `backends/*.toml`, and on its CNOT form: a gate with any number of
+/// 1-controls, at any angles, is native by kind exactly when the OpenQASM name the exporter
+/// writes for it is in the target's `native` list.
+#[test]
+fn a_gate_is_native_by_kind_iff_its_name_is() {
+    for target in targets() {
+        for t in [target.with_cx_entangler(), target] {
+            for g in every_gate() {
+                for controls in 0..=4 {
+                    let by_name = qc_export::lower::named_call(g, controls)
+                        .is_some_and(|(name, _)| t.is_native(name));
+                    assert_eq!(
+                        t.is_native_gate(g, controls),
+                        by_name,
+                        "{}: {g} with {controls} controls",
+                        t.name
+                    );
+                }
+            }
+        }
+    }
+    let fez = Target::find("ibm_fez", None).expect("ibm_fez");
+    // Angles are no part of the comparison; CZ is `z` with one control, not `z`.
+    assert!(fez.is_native_gate(Gate::Rz(0.3), 0) && fez.is_native_gate(Gate::Rz(-2.0), 0));
+    assert!(fez.is_native_gate(Gate::Z, 1) && !fez.is_native_gate(Gate::Z, 0));
+    assert!(!fez.is_native_gate(Gate::X, 1) && fez.with_cx_entangler().is_native_gate(Gate::X, 1));
+    // An instruction's controls must all be 1-controls.
+    let cz = |c: Control| Instruction::gate(Gate::Z, &[Qubit(1)], &[c]);
+    assert!(fez.is_native_instruction(&cz(Control::one(Qubit(0)))));
+    assert!(!fez.is_native_instruction(&cz(Control::zero(Qubit(0)))));
+}

@@ -10,7 +10,7 @@ use qc_export::{
     Summary, Target, Width,
 };
 use qc_ir::Circuit;
-use qc_route::{Calibration, CalibrationError, Device, EspOp, RouteError};
+use qc_route::{Calibration, CalibrationError, Device, RouteError};
 use qc_sim::noise::DdSequence;
 
 /// Output formats.
@@ -202,15 +202,6 @@ pub enum CompileError {
         dd: DdSequence,
         /// The target.
         target: String,
-    },
-    /// A pulse of dynamical decoupling that the gate table has no OpenQASM name for (the pass
-    /// writes only native pulses, so this is a bug; refused rather than dropped).
-    #[error("--dd {dd}: a pulse ({gate:?}) has no OpenQASM name; the program was not written")]
-    DdUnnamedPulse {
-        /// The sequence asked for.
-        dd: DdSequence,
-        /// The pulse.
-        gate: qc_ir::Gate,
     },
     /// `--properties` without a device target.
     #[error("--properties needs a device target (one with couplers: ibm_fez, sycamore, weber, quantinuum_h2, ..., or a file with `edges` or `all_to_all`)")]
@@ -445,16 +436,14 @@ fn compile_on_device(
             .as_ref()
             .filter(|m| has_durations(m))
             .ok_or(CompileError::DdWithoutDurations { dd })?;
-        let pulses =
-            qc_sim::noise::Pulses::native(|name| target.is_native(name)).ok_or_else(|| {
-                CompileError::DdNoPulse {
-                    dd,
-                    target: target.name.clone(),
-                }
+        let pulses = qc_sim::noise::Pulses::native(|gate| target.is_native_gate(gate, 0))
+            .ok_or_else(|| CompileError::DdNoPulse {
+                dd,
+                target: target.name.clone(),
             })?;
         let plain = qc_export::program_circuit(&export.program)?;
         let (_, insertions, report) = qc_sim::noise::decouple(&plain, model, dd, &pulses)?;
-        insert_statements(&mut export.program, &insertions, dd)?;
+        insert_statements(&mut export.program, &insertions);
         export.text = export
             .program
             .to_qasm3(target.include_stdgates, target.definitions);
@@ -467,8 +456,7 @@ fn compile_on_device(
     }
     // The program as written, checked again: couplers, the target's native gates, the layout.
     let written = qc_export::program_circuit(&export.program)?;
-    let native =
-        |i: &qc_ir::Instruction| instruction_name(i).is_some_and(|name| target.is_native(&name));
+    let native = |i: &qc_ir::Instruction| target.is_native_instruction(i);
     qc_route::verify::verify(
         &written,
         &device,
@@ -495,20 +483,9 @@ fn compile_on_device(
         None => (None, None),
     };
     let summary = export.program.summary();
-    let esp = calibration.esp(export.program.body.iter().flat_map(|stmt| {
-        let ops: Vec<EspOp> = match stmt {
-            qc_export::program::Stmt::Gate(g) => vec![EspOp::Gate(&g.name, &g.qubits)],
-            qc_export::program::Stmt::If { body, .. } => body
-                .iter()
-                .map(|g| EspOp::Gate(&g.name, &g.qubits))
-                .collect(),
-            qc_export::program::Stmt::Measure { qubit, .. } => vec![EspOp::Measure(*qubit)],
-            qc_export::program::Stmt::Reset { .. } | qc_export::program::Stmt::Delay { .. } => {
-                Vec::new()
-            }
-        };
-        ops
-    }));
+    // Priced on the program as written, gate by gate (the calibration's names were resolved to
+    // gate kinds when it was read).
+    let esp = calibration.esp(&written);
     let mut used = std::collections::BTreeSet::new();
     for stmt in &export.program.body {
         match stmt {
@@ -644,12 +621,12 @@ impl qc_route::Ranking for BoardRanking<'_> {
 /// Inserts dynamical decoupling's pulses and delays into `program`'s statements: each
 /// insertion goes before the statement holding instruction `before` of the program's circuit
 /// (`qc_export::program_circuit` makes one instruction per statement, one per gate of an `if`
-/// body; an insertion never falls inside a body, see `qc_sim::noise::dd`).
+/// body; an insertion never falls inside a body, see `qc_sim::noise::dd`). A pulse is an
+/// uncontrolled gate, which always has an OpenQASM name (`lower::base_name`).
 fn insert_statements(
     program: &mut qc_export::program::Program,
     insertions: &[qc_sim::noise::Insertion],
-    dd: DdSequence,
-) -> Result<(), CompileError> {
+) {
     use qc_export::program::{GateCall, Stmt};
     let mut body = Vec::with_capacity(program.body.len());
     let mut next = insertions.iter().peekable();
@@ -663,8 +640,7 @@ fn insert_statements(
             for op in &ins.ops {
                 match op {
                     qc_ir::Op::Gate { gate, targets, .. } => {
-                        let (name, params) = qc_export::lower::named_call(*gate, 0)
-                            .ok_or(CompileError::DdUnnamedPulse { dd, gate: *gate })?;
+                        let (name, params) = qc_export::lower::base_name(*gate);
                         body.push(Stmt::Gate(GateCall::new(
                             name,
                             params,
@@ -683,7 +659,6 @@ fn insert_statements(
         body.push(stmt);
     }
     program.body = body;
-    Ok(())
 }
 
 /// Whether a noise model has any duration (a gate's, a readout's or a reset's): without, its
@@ -694,16 +669,6 @@ fn has_durations(model: &qc_sim::noise::NoiseModel) -> bool {
         .iter()
         .any(|q| q.gate_duration > 0.0 || q.measure_duration > 0.0 || q.reset_duration > 0.0)
         || model.couplers.values().any(|c| c.duration > 0.0)
-}
-
-/// The OpenQASM name of an IR gate with its controls (as the gate table writes it).
-fn instruction_name(i: &qc_ir::Instruction) -> Option<String> {
-    match &i.op {
-        qc_ir::Op::Gate { gate, controls, .. } => {
-            qc_export::lower::named_call(*gate, controls.len()).map(|(n, _)| n.to_string())
-        }
-        _ => None,
-    }
 }
 
 #[cfg(test)]

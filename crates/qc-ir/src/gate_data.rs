@@ -897,6 +897,21 @@ impl GateInfo {
         })
     }
 
+    /// The OpenQASM name exporters write for this gate with `controls` leading 1-controls, or
+    /// `None` when they write no single call for it: the uncontrolled name, the controlled form
+    /// of [`GateInfo::controlled`] (`cx`, `cp` for `s`, `cu` from the exact matrix) or a
+    /// multi-controlled name (`ccx`, `c3x`). It depends on the kind alone, never on the angles,
+    /// which is what lets a target's native names and a calibration's gate names be resolved
+    /// to gate kinds once, when they are read.
+    pub fn written_name(&self, controls: usize) -> Option<&'static str> {
+        match (controls, self.controlled) {
+            (0, _) => Some(self.qasm_name()),
+            (1, Controlled::As(equal)) => equal.info().written_name(1),
+            (1, Controlled::Cu) => Some(CU),
+            (n, _) => self.written_with_controls(n).map(|form| form.name),
+        }
+    }
+
     /// The library gate exporters write for this gate with one 0-control (`nciswap`, ...).
     pub fn written_with_zero_control(&self) -> Option<&'static QasmForm> {
         self.qasm_controlled.iter().find(|f| f.zero_control)
@@ -916,6 +931,10 @@ impl GateInfo {
         }
     }
 }
+
+/// The OpenQASM name of `U` with one control and a phase on it, the exact written form of any
+/// gate whose [`GateInfo::controlled`] is [`Controlled::Cu`].
+pub const CU: &str = "cu";
 
 /// Every OpenQASM spelling the table knows (gates with and without controls).
 pub fn qasm_forms() -> impl Iterator<Item = &'static QasmForm> {

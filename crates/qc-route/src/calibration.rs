@@ -6,6 +6,8 @@
 
 use crate::device::Device;
 use crate::properties::DeviceProperties;
+use qc_ir::gate_data::qasm_gate;
+use qc_ir::{Circuit, Gate, GateKind, Op, Polarity};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -206,7 +208,7 @@ pub(crate) fn parse_properties(text: &str) -> Result<Properties, CalibrationErro
 }
 
 /// Error rates of a device: per qubit (readout, single-qubit gates), per coupler (its
-/// two-qubit gate) and per listed gate (for the ESP of a program's own gate names).
+/// two-qubit gate) and per listed gate (for the ESP of a program's own gates).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Calibration {
     /// `backend_name` of the properties, if read from them.
@@ -217,19 +219,12 @@ pub struct Calibration {
     single: Vec<f64>,
     /// The two-qubit gate error per coupler `(low, high)`.
     two: BTreeMap<(usize, usize), f64>,
-    /// Every listed gate error by `(name, qubits)`.
-    gates: BTreeMap<(String, Vec<usize>), f64>,
+    /// Every listed gate error by the gate's kind, its number of 1-controls and its qubits
+    /// (controls first, as OpenQASM lists them): resolved from the calibration's names when it
+    /// is read, for those the exporter writes ([`qc_ir::gate_data::GateInfo::written_name`]).
+    gates: BTreeMap<(GateKind, usize, Vec<usize>), f64>,
     /// The median two-qubit error (the unit of routing costs).
     median_two: f64,
-}
-
-/// One operation of a program, for [`Calibration::esp`].
-#[derive(Copy, Clone, Debug)]
-pub enum EspOp<'a> {
-    /// A gate by its OpenQASM name on physical qubits.
-    Gate(&'a str, &'a [usize]),
-    /// A measurement of a physical qubit.
-    Measure(usize),
 }
 
 pub(crate) fn rate(value: &serde_json::Value) -> Option<f64> {
@@ -305,7 +300,9 @@ impl Calibration {
             let Some(err) = g.error else {
                 continue;
             };
-            gates.insert((g.gate.clone(), g.qubits.clone()), err);
+            if let Some((kind, controls)) = gate_key(&g.gate) {
+                gates.insert((kind, controls, g.qubits.clone()), err);
+            }
             match g.qubits[..] {
                 [q] if g.gate != "rz" && g.gate != "id" => single[q] = single[q].max(err),
                 [a, b] if g.gate == entangler => {
@@ -426,35 +423,77 @@ impl Calibration {
         fidelity_cost(self.readout_error(q)) / fidelity_cost(self.median_two)
     }
 
-    /// The error of the gate `name` on `qubits`: the listed one, else by arity (the coupler's
-    /// two-qubit error; a single-qubit gate's error on that qubit; 0 for a Z rotation, which is
-    /// virtual).
-    pub fn gate_error(&self, name: &str, qubits: &[usize]) -> f64 {
-        if let Some(e) = self.gates.get(&(name.to_string(), qubits.to_vec())) {
+    /// The error of `gate` with `controls` leading 1-controls on `qubits` (controls first): the
+    /// listed one, else by arity (the coupler's two-qubit error; a single-qubit gate's error on
+    /// that qubit; 0 for a Z rotation, which is virtual).
+    pub fn gate_error(&self, gate: Gate, controls: usize, qubits: &[usize]) -> f64 {
+        if let Some(e) = self.gates.get(&(gate.kind(), controls, qubits.to_vec())) {
             return *e;
         }
         match qubits {
-            [_] if name == "rz" => 0.0,
+            [_] if gate.kind() == GateKind::Rz && controls == 0 => 0.0,
+            _ => self.arity_error(qubits),
+        }
+    }
+
+    /// The error of an unlisted gate on `qubits`, by its arity: a single-qubit gate's error on
+    /// that qubit, the coupler's two-qubit error, else the uniform two-qubit error.
+    fn arity_error(&self, qubits: &[usize]) -> f64 {
+        match qubits {
             [q] => self.single.get(*q).copied().unwrap_or(UNIFORM_SINGLE_QUBIT),
             [a, b] => self.two_qubit_error(*a, *b).unwrap_or(UNIFORM_TWO_QUBIT),
             _ => UNIFORM_TWO_QUBIT,
         }
     }
 
-    /// The estimated success probability of a program: the product of `1 - error` over `ops`.
-    pub fn esp<'a>(&self, ops: impl IntoIterator<Item = EspOp<'a>>) -> f64 {
-        let log: f64 = ops
-            .into_iter()
-            .map(|op| {
-                let e = match op {
-                    EspOp::Gate(name, qubits) => self.gate_error(name, qubits),
-                    EspOp::Measure(q) => self.readout_error(q),
-                };
-                (1.0 - e).max(0.0).ln()
+    /// The estimated success probability of a program on physical qubits: the product of
+    /// `1 - error` over its gates (conditioned ones too: the ESP assumes each runs) and
+    /// measurements. Resets, delays and allocations cost nothing.
+    pub fn esp(&self, circuit: &Circuit) -> f64 {
+        let log: f64 = circuit
+            .instructions()
+            .iter()
+            .filter_map(|i| match &i.op {
+                Op::Gate {
+                    gate,
+                    targets,
+                    controls,
+                } => {
+                    let qubits: Vec<usize> = controls
+                        .iter()
+                        .map(|c| c.qubit)
+                        .chain(targets.iter().copied())
+                        .map(|q| q.index())
+                        .collect();
+                    // Listed gates are resolved for 1-controls: one with a 0-control is
+                    // priced by its arity.
+                    Some(if controls.iter().all(|c| c.on == Polarity::One) {
+                        self.gate_error(*gate, controls.len(), &qubits)
+                    } else {
+                        self.arity_error(&qubits)
+                    })
+                }
+                Op::UserGate { .. } => {
+                    let qubits: Vec<usize> = i.op.qubits().iter().map(|q| q.index()).collect();
+                    Some(self.arity_error(&qubits))
+                }
+                Op::Measure { qubit, .. } => Some(self.readout_error(qubit.index())),
+                Op::Reset { .. } | Op::Delay { .. } | Op::Alloc { .. } | Op::Free { .. } => None,
             })
+            .map(|e| (1.0 - e).max(0.0).ln())
             .sum();
         log.exp()
     }
+}
+
+/// The key a calibration's gate `name` is listed under: the gate kind and number of 1-controls
+/// it names, when it is the name the exporter writes for them (`cz`, `sx`, `ecr`, ...). Other
+/// spellings of the same gate (`u` beside `u3`, `cphase` beside `cp`) are left out, so that two
+/// entries never share a key, as are names the gate table does not know (`measure`, `reset`).
+fn gate_key(name: &str) -> Option<(GateKind, usize)> {
+    let form = qasm_gate(name)?;
+    (!form.zero_control && form.kind.info().written_name(form.controls) == Some(name))
+        .then_some((form.kind, form.controls))
 }
 
 /// `-ln(1 - e)`, the additive cost of an error rate.
@@ -503,13 +542,34 @@ mod tests {
         assert!(!c.coupler_usable(1, 2) && c.coupler_usable(0, 1));
         assert_eq!(c.broken_couplers(), vec![(1, 2)]);
         assert_eq!(c.readout_error(2), 0.03);
-        let esp = c.esp([
-            EspOp::Gate("cz", &[0, 1]),
-            EspOp::Gate("sx", &[2]),
-            EspOp::Gate("rz", &[2]),
-            EspOp::Measure(1),
-        ]);
+        let mut program = qc_ir::Circuit::with_plain_qubits(3, 1);
+        let q = qc_ir::Qubit;
+        program.push(qc_ir::Instruction::gate(
+            Gate::Z,
+            &[q(1)],
+            &[qc_ir::Control::one(q(0))],
+        ));
+        program.push(qc_ir::Instruction::gate(Gate::SX, &[q(2)], &[]));
+        program.push(qc_ir::Instruction::gate(Gate::Rz(0.3), &[q(2)], &[]));
+        program.push(qc_ir::Instruction::new(Op::Measure {
+            qubit: q(1),
+            clbit: qc_ir::Clbit(0),
+        }));
+        let esp = c.esp(&program);
         assert!((esp - 0.99 * 0.999 * 0.98).abs() < 1e-12);
+    }
+
+    /// A calibration's gate names are keyed by the gate they name, when it is the name the
+    /// exporter writes for it; other spellings and non-gates are left out.
+    #[test]
+    fn calibration_names_resolve_to_the_gates_exporters_write_with_them() {
+        assert_eq!(gate_key("cz"), Some((GateKind::Z, 1)));
+        assert_eq!(gate_key("ecr"), Some((GateKind::Ecr, 0)));
+        assert_eq!(gate_key("rz"), Some((GateKind::Rz, 0)));
+        assert_eq!(gate_key("u3"), Some((GateKind::U, 0)));
+        for other in ["u", "u2", "cphase", "cnot", "measure", "reset"] {
+            assert_eq!(gate_key(other), None, "{other}");
+        }
     }
 
     /// A calibration whose couplers are perfect (error 0) or nearly (1e-6) still prices a CZ:

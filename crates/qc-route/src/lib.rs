@@ -70,7 +70,7 @@ pub mod verify;
 pub mod vf2;
 pub mod weyl;
 
-pub use calibration::{Calibration, CalibrationError, EspOp};
+pub use calibration::{Calibration, CalibrationError};
 pub use device::{Device, Usable};
 pub use error::{RouteError, VerifyError};
 pub use native::{Entangler, Synthesis};

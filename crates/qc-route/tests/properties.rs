@@ -698,9 +698,9 @@ fn log_esp_cost(circuit: &Circuit, calibration: &Calibration) -> f64 {
                 targets,
                 controls,
             } => match (controls.as_slice(), targets.as_slice()) {
-                ([c], [t]) => ln(calibration.gate_error("cz", &[c.qubit.index(), t.index()])),
+                ([c], [t]) => ln(calibration.gate_error(Gate::Z, 1, &[c.qubit.index(), t.index()])),
                 ([], [t]) if !gate.is_diagonal() => {
-                    2.0 * ln(calibration.gate_error("sx", &[t.index()]))
+                    2.0 * ln(calibration.gate_error(Gate::SX, 0, &[t.index()]))
                 }
                 _ => 0.0,
             },

@@ -47,21 +47,23 @@ pub struct Pulses {
 }
 
 impl Pulses {
-    /// The pulses in the native gates `is_native` accepts (by OpenQASM name): X as `x`, or as
-    /// two `sx`; Y as `rz(π)` then X (`X Rz(π) = -Y`). `None` when the target has neither `x`
-    /// nor `sx`, or has no `rz` for Y.
-    pub fn native(is_native: impl Fn(&str) -> bool) -> Option<Pulses> {
-        let x = if is_native("x") {
+    /// The pulses in the uncontrolled gates `is_native` accepts (asked of the very gates the
+    /// pulses would hold, so a target that resolves nativeness by gate kind answers without
+    /// names): X as X, or as two SX; Y as `Rz(π)` then X (`X Rz(π) = -Y`). `None` when the
+    /// target has neither X nor SX, or has no Z rotation for Y.
+    pub fn native(is_native: impl Fn(Gate) -> bool) -> Option<Pulses> {
+        let x = if is_native(Gate::X) {
             vec![Gate::X]
-        } else if is_native("sx") {
+        } else if is_native(Gate::SX) {
             vec![Gate::SX, Gate::SX]
         } else {
             return None;
         };
-        if !is_native("rz") {
+        let rz = Gate::Rz(std::f64::consts::PI);
+        if !is_native(rz) {
             return None;
         }
-        let mut y = vec![Gate::Rz(std::f64::consts::PI)];
+        let mut y = vec![rz];
         y.extend(x.iter().copied());
         Some(Pulses { x, y })
     }
@@ -262,7 +264,7 @@ mod tests {
     }
 
     fn ibm() -> Pulses {
-        Pulses::native(|n| ["rz", "sx", "x", "cz"].contains(&n)).expect("ibm has x and rz")
+        Pulses::native(|g| matches!(g, Gate::Rz(_) | Gate::SX | Gate::X)).expect("x and rz")
     }
 
     fn cz(a: u32, b: u32) -> Instruction {
@@ -433,7 +435,7 @@ mod tests {
     /// forms of X (x, and two sx).
     #[test]
     fn the_pulses_multiply_to_the_identity() {
-        let sx_only = Pulses::native(|n| ["rz", "sx", "cz"].contains(&n)).expect("sx and rz");
+        let sx_only = Pulses::native(|g| matches!(g, Gate::Rz(_) | Gate::SX)).expect("sx and rz");
         assert_eq!(sx_only.x, vec![Gate::SX, Gate::SX]);
         for pulses in [ibm(), sx_only] {
             for sequence in [DdSequence::Xx, DdSequence::Xy4] {
@@ -457,7 +459,9 @@ mod tests {
             // Y = [[0, -i], [i, 0]] up to a phase: u(1,0) / u(0,1) = -1.
             assert!((u.get(1, 0) / u.get(0, 1) + 1.0).norm() < 1e-12);
         }
-        assert!(Pulses::native(|n| n == "rz").is_none());
+        assert!(Pulses::native(|g| matches!(g, Gate::Rz(_))).is_none());
+        // X without a Z rotation writes no Y.
+        assert!(Pulses::native(|g| g == Gate::X).is_none());
     }
 }
 
