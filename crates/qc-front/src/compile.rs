@@ -130,9 +130,10 @@ pub struct DeviceSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub board_error: Option<f64>,
     /// What chose among the candidate routings: `board error` (with a calibration that has
-    /// durations, when every candidate's could be computed), `ESP with time` (such a
-    /// calibration otherwise), or `gates and readout` (compile's own cost: no calibration, one
-    /// without durations, or [`DeviceOptions::gates_only_choice`]).
+    /// durations, among the [`BOARD_SHORTLIST`] best by the ESP with idle time, when each of
+    /// theirs could be computed), `ESP with time` (such a calibration otherwise), or `gates and
+    /// readout` (compile's own cost: no calibration, one without durations, or
+    /// [`DeviceOptions::gates_only_choice`]).
     pub chosen_by: String,
     /// Where the errors come from: `uniform` or the calibration's backend name.
     pub errors: String,
@@ -155,6 +156,12 @@ pub struct DeviceSummary {
 /// second): enough for the games a density matrix could hold, while a wider game's routing is
 /// chosen by its success probability with time alone.
 pub const BOARD_ERROR_WORK: u64 = 20_000_000;
+
+/// How many candidate routings, the best by the success probability with idle time, are weighed
+/// by their board errors ([`DeviceSummary::board_error`]) when a calibration with durations
+/// chooses: the board error costs one exact simulation per noise event, so it decides among a
+/// shortlist.
+pub const BOARD_SHORTLIST: usize = 3;
 
 /// Why a game could not be compiled.
 #[derive(Debug, thiserror::Error)]
@@ -547,14 +554,16 @@ fn compile_on_device(
     })
 }
 
-/// How compile chooses among its candidate routings with a calibration that has durations: by
-/// the board error ([`DeviceSummary::board_error`]) when every candidate's can be computed
-/// within [`BOARD_ERROR_WORK`], else by the success probability with idle time. (The two are not
-/// mixed: a candidate too large to weigh by its board would otherwise be judged by a different
-/// figure from the others.) A candidate is scored as the program it would be written as
-/// (lowered to the target's single-qubit gates, which merges runs of them; the layout, which
-/// only names qubits in the header, left out), so the winner's figure is the one printed for
-/// it. A candidate the writer or the model refuses ranks lowest.
+/// How compile chooses among its candidate routings with a calibration that has durations: the
+/// [`BOARD_SHORTLIST`] best by the success probability with idle time (cheap: one product over
+/// the schedule) and compile's own choice are weighed by their board error ([`DeviceSummary::board_error`]), the lowest
+/// kept, when each of them has one within [`BOARD_ERROR_WORK`]; else the success probability
+/// with idle time chooses alone. (The two figures are never compared with each other: a
+/// candidate too large to weigh by its board would otherwise be judged by a different figure
+/// from the others.) A candidate is scored as the program it would be written as (lowered to the
+/// target's single-qubit gates, which merges runs of them; the layout, which only names qubits in
+/// the header, left out), so the winner's figure is the one printed for it. A candidate the
+/// writer or the model refuses ranks lowest.
 struct BoardRanking<'a> {
     model: &'a qc_sim::noise::NoiseModel,
     board_bits: &'a [usize],
@@ -582,16 +591,6 @@ impl BoardRanking<'_> {
         let written = qc_export::program_circuit(&export.program).ok()?;
         qc_sim::noise::NoisyProgram::new(&written, self.model).ok()
     }
-
-    /// The candidate's success probability with idle time and, where it can be computed, its
-    /// board error.
-    fn figures(&self, candidate: &Circuit) -> Option<(f64, Option<f64>)> {
-        let noisy = self.noisy(candidate)?;
-        let board = qc_sim::noise::board_error(&noisy, self.board_bits, BOARD_ERROR_WORK)
-            .ok()
-            .flatten();
-        Some((noisy.success_probability(), board))
-    }
 }
 
 impl qc_route::Ranking for BoardRanking<'_> {
@@ -602,19 +601,44 @@ impl qc_route::Ranking for BoardRanking<'_> {
 
     fn scores(&self, candidates: &[&Circuit]) -> Vec<f64> {
         use rayon::prelude::*;
-        let figures: Vec<Option<(f64, Option<f64>)>> =
-            candidates.par_iter().map(|c| self.figures(c)).collect();
-        let by_board = figures.iter().flatten().all(|(_, board)| board.is_some());
+        let programs: Vec<Option<qc_sim::noise::NoisyProgram>> =
+            candidates.par_iter().map(|c| self.noisy(c)).collect();
+        let esp: Vec<f64> = programs
+            .iter()
+            .map(|p| {
+                p.as_ref()
+                    .map_or(f64::NEG_INFINITY, |p| p.success_probability())
+            })
+            .collect();
+        // The shortlist: compile's own choice (the first candidate, the cheapest by gate and
+        // readout errors, so that the board error chosen is never above its), then the best by
+        // the ESP with idle time, the earlier on a tie; refused candidates never.
+        let mut order: Vec<usize> = (0..esp.len()).filter(|&i| programs[i].is_some()).collect();
+        order.sort_by(|&a, &b| esp[b].total_cmp(&esp[a]).then(a.cmp(&b)));
+        order.truncate(BOARD_SHORTLIST);
+        if programs.first().is_some_and(Option::is_some) && !order.contains(&0) {
+            order.push(0);
+        }
+        let boards: Vec<Option<f64>> = order
+            .par_iter()
+            .map(|&i| {
+                let program = programs[i].as_ref()?;
+                qc_sim::noise::board_error(program, self.board_bits, BOARD_ERROR_WORK)
+                    .ok()
+                    .flatten()
+            })
+            .collect();
+        let by_board = order.len() > 1 && boards.iter().all(Option::is_some);
         self.by_board
             .store(by_board, std::sync::atomic::Ordering::Relaxed);
-        figures
-            .into_iter()
-            .map(|f| match f {
-                Some((_, Some(board))) if by_board => -board,
-                Some((esp, _)) => esp,
-                None => f64::NEG_INFINITY,
-            })
-            .collect()
+        let mut scores = esp;
+        if by_board {
+            // Above every ESP (at most 1): the shortlisted, by their board errors.
+            for (&i, board) in order.iter().zip(boards.into_iter().flatten()) {
+                scores[i] = 2.0 - board;
+            }
+        }
+        scores
     }
 }
 

@@ -33,7 +33,7 @@ pub use board_facts::{annotate, board_facts, BoardFacts};
 
 pub use compile::{
     compile_circuit, compile_circuit_on, CompileDefaults, CompileError, Compiled, DeviceOptions,
-    DeviceSummary, Format, BOARD_ERROR_WORK, COMPILE_DEFAULTS,
+    DeviceSummary, Format, BOARD_ERROR_WORK, BOARD_SHORTLIST, COMPILE_DEFAULTS,
 };
 pub use counts::{board_from_counts, board_from_counts_of, CountsRequest, CountsStepError};
 pub use estimate_view::{estimate_view, exact_view};
