@@ -41,8 +41,8 @@
 //! device alone ([`layout::long_path`], [`device::Usable::along`]), where mirrored blocks find
 //! swap networks. A program whose interactions embed in the device (or begin with a part that
 //! does) also gets trials born on the placement [`vf2`] found. When a ranking chooses, a few
-//! trials give every life a fresh qubit ([`router::Params::reuse`]) and, where no step reads a
-//! bit, measure every qubit after the last two-qubit gate ([`router::Params::measure_last`]);
+//! trials give every life a fresh qubit ([`router::Params::reuse`]) and measure every bit no
+//! condition reads after the last two-qubit gate ([`router::Params::measure_last`]);
 //! their best joins the ranked candidates: a reuse makes the other qubits wait through a readout
 //! and a reset, which compile's cost cannot see and a ranking with time can. The winner is then
 //! moved onto
@@ -369,10 +369,10 @@ pub fn compile<B: Backend>(
             trials: (trials / FRESH_SHARE).max(2),
             starts: Vec::new(),
             reuse: false,
-            // Where no condition reads a bit, the fresh trials also measure last: without it a
+            // The fresh trials also measure last (every bit no condition reads): without it a
             // program with as many lives as live qubits would still measure a finished qubit
             // early and need a reset to route through its place.
-            measure_last: plan.steps.iter().all(|s| s.cond.is_none()),
+            measure_last: true,
         });
     }
     let context = Trials {

@@ -130,12 +130,12 @@ pub struct Params {
     /// candidate for the time-aware choice to weigh: a reuse waits for the readout and the reset
     /// while the other qubits idle, where a fresh qubit would not).
     pub reuse: bool,
-    /// Every measurement waits until no two-qubit gate is left, as on a device that measures only
-    /// at the end, so that a qubit whose gates are done stays where it is (and can be exchanged
-    /// through) instead of being measured and leaving a qubit that needs a reset: the routing
-    /// Qiskit and other routers write, a candidate for the time-aware choice beside the ones
-    /// that measure early. Only for programs in which no condition reads a bit (a deferred
-    /// measurement could not feed an `if`).
+    /// Every measurement whose bit no condition reads waits until no two-qubit gate is left, as
+    /// on a device that measures only at the end, so that a qubit whose gates are done stays
+    /// where it is (and can be exchanged through) instead of being measured and leaving a qubit
+    /// that needs a reset: the routing Qiskit and other routers write, a candidate for the
+    /// time-aware choice beside the ones that measure early. A measurement an `if` reads stays
+    /// where it is.
     pub measure_last: bool,
 }
 
@@ -175,6 +175,9 @@ struct Router<'a> {
     death_cursor: usize,
     /// Births of qubits that are only measured, on a device that measures only at the end.
     terminal_birth: Vec<bool>,
+    /// Per step: a measurement that waits for the last two-qubit gate (on a device that
+    /// measures only at the end; measuring last, one whose bit no condition reads).
+    measure_waits: Vec<bool>,
     /// Two-qubit blocks not yet run.
     twos_left: usize,
     // Output.
@@ -242,9 +245,19 @@ pub fn route(
     }
     // On a device that measures only at the end (or a routing that measures last): births for a
     // measurement alone, and deaths right after a measurement. Such a death waits for the last
-    // two-qubit gate, so no birth may wait for it.
+    // two-qubit gate, so no birth may wait for it. Measuring last leaves a measurement whose
+    // bit a condition reads where it is (the `if` needs it).
+    let read_bits: std::collections::BTreeSet<usize> =
+        steps.iter().filter_map(|s| s.cond.map(|(bit, _)| bit)).collect();
+    let waits = |i: usize| match steps[i].op {
+        VOp::Measure { clbit, .. } => {
+            !device.mid_circuit || (params.measure_last && !read_bits.contains(&clbit))
+        }
+        _ => false,
+    };
+    let measure_waits: Vec<bool> = (0..steps.len()).map(waits).collect();
     let measures_last = !device.mid_circuit || params.measure_last;
-    let is_measure = |i: usize| matches!(steps[i].op, VOp::Measure { .. });
+    let is_measure = |i: usize| measure_waits[i];
     let terminal_birth: Vec<bool> = (0..steps.len())
         .map(|i| {
             measures_last
@@ -297,6 +310,7 @@ pub fn route(
         birth_cursor: 0,
         death_cursor: 0,
         terminal_birth,
+        measure_waits,
         twos_left: steps
             .iter()
             .filter(|s| matches!(s.op, VOp::Two { .. }))
@@ -421,7 +435,7 @@ impl Router<'_> {
                 Ok(true)
             }
             VOp::Measure { v, clbit } => {
-                if (!self.mid_circuit || self.params.measure_last) && self.twos_left > 0 {
+                if self.measure_waits[s] && self.twos_left > 0 {
                     // Measured last, so that no measured qubit stands in the way.
                     return Ok(false);
                 }
