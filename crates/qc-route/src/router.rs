@@ -247,8 +247,10 @@ pub fn route(
     // measurement alone, and deaths right after a measurement. Such a death waits for the last
     // two-qubit gate, so no birth may wait for it. Measuring last leaves a measurement whose
     // bit a condition reads where it is (the `if` needs it).
-    let read_bits: std::collections::BTreeSet<usize> =
-        steps.iter().filter_map(|s| s.cond.map(|(bit, _)| bit)).collect();
+    let read_bits: std::collections::BTreeSet<usize> = steps
+        .iter()
+        .filter_map(|s| s.cond.map(|(bit, _)| bit))
+        .collect();
     let waits = |i: usize| match steps[i].op {
         VOp::Measure { clbit, .. } => {
             !device.mid_circuit || (params.measure_last && !read_bits.contains(&clbit))
