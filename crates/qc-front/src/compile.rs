@@ -556,9 +556,9 @@ fn compile_on_device(
 
 /// How compile chooses among its candidate routings with a calibration that has durations: the
 /// [`BOARD_SHORTLIST`] best by the success probability with idle time (cheap: one product over
-/// the schedule) and compile's own choice are weighed by their board error ([`DeviceSummary::board_error`]), the lowest
-/// kept, when each of them has one within [`BOARD_ERROR_WORK`]; else the success probability
-/// with idle time chooses alone. (The two figures are never compared with each other: a
+/// the schedule) and compile's own choice are weighed by their board error
+/// ([`DeviceSummary::board_error`]), the lowest kept, when each of them has one within
+/// [`BOARD_ERROR_WORK`]; else the success probability with idle time chooses alone. (The two figures are never compared with each other: a
 /// candidate too large to weigh by its board would otherwise be judged by a different figure
 /// from the others.) A candidate is scored as the program it would be written as (lowered to the
 /// target's single-qubit gates, which merges runs of them; the layout, which only names qubits in

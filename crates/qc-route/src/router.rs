@@ -258,20 +258,15 @@ pub fn route(
         _ => false,
     };
     let measure_waits: Vec<bool> = (0..steps.len()).map(waits).collect();
-    let measures_last = !device.mid_circuit || params.measure_last;
-    let is_measure = |i: usize| measure_waits[i];
     let terminal_birth: Vec<bool> = (0..steps.len())
         .map(|i| {
-            measures_last
-                && matches!(steps[i].op, VOp::Birth { .. })
-                && succs[i].first().is_some_and(|&j| is_measure(j))
+            matches!(steps[i].op, VOp::Birth { .. })
+                && succs[i].first().is_some_and(|&j| measure_waits[j])
         })
         .collect();
     let after_terminal: Vec<bool> = (0..steps.len())
         .map(|i| {
-            measures_last
-                && matches!(steps[i].op, VOp::Death { .. })
-                && preds[i].iter().any(|&j| is_measure(j))
+            matches!(steps[i].op, VOp::Death { .. }) && preds[i].iter().any(|&j| measure_waits[j])
         })
         .collect();
     let phys = (0..n)
